@@ -1,0 +1,77 @@
+# Shared by scripts/bench and scripts/test: locations, messages, and idempotent installs.
+# Every install the project needs lives here, so a fresh clone on a fresh machine works.
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+export RUNTIME_BENCH_CACHE="${RUNTIME_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/runtime-bench}"
+TOOLS_ROOT="$RUNTIME_BENCH_CACHE/tools"
+export PATH="$TOOLS_ROOT/bin:$HOME/.cargo/bin:$PATH"
+
+say() { printf 'runtime-bench: %s\n' "$*" >&2; }
+die() { say "$*"; exit 2; }
+
+as_root() {
+  if [ "$(id -u)" = 0 ]; then "$@"
+  elif command -v sudo >/dev/null 2>&1; then sudo -n "$@"
+  else die "need root to run '$*' (install it yourself or run as root)"; fi
+}
+
+APT_UPDATED=""
+apt_install() {
+  # apt-get update runs at most once per invocation, and only when something is missing.
+  command -v apt-get >/dev/null 2>&1 || die "missing packages ($*) and no apt-get: install them yourself"
+  if [ -z "$APT_UPDATED" ]; then
+    say "updating the package index"
+    as_root apt-get update -qq >/dev/null || die "apt-get update failed"
+    APT_UPDATED=1
+  fi
+  say "installing $*"
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq --no-install-recommends "$@" >/dev/null \
+    || die "apt-get install $* failed"
+}
+
+ensure_harness_deps() {
+  # npm ci only when the lockfile changed since the last install.
+  local stamp="$ROOT/node_modules/.lock-stamp"
+  local want; want="$(sha256sum "$ROOT/package-lock.json" | cut -c1-64)"
+  if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+    say "installing harness dependencies"
+    (cd "$ROOT" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null) \
+      || die "npm ci failed in $ROOT"
+    echo "$want" >"$stamp"
+  fi
+}
+
+ensure_bench_tools() {
+  local missing=()
+  command -v hyperfine >/dev/null 2>&1 || missing+=(hyperfine)
+  [ -x /usr/bin/time ] || missing+=(time)
+  command -v tar >/dev/null 2>&1 || missing+=(tar)
+  [ ${#missing[@]} -eq 0 ] || apt_install "${missing[@]}"
+  ensure_oha
+}
+
+ensure_oha() {
+  command -v oha >/dev/null 2>&1 && return 0
+  command -v cargo >/dev/null 2>&1 || die "oha is missing and cargo is not installed to build it (install Rust, or put oha on PATH)"
+  say "building oha with cargo (once; about 5 minutes on two cores, cached in $TOOLS_ROOT)"
+  cargo install oha --locked --quiet --root "$TOOLS_ROOT" >"$RUNTIME_BENCH_CACHE/oha-build.log" 2>&1 \
+    || die "cargo install oha failed; see $RUNTIME_BENCH_CACHE/oha-build.log"
+}
+
+ensure_test_tools() {
+  ensure_bench_tools
+  local missing=()
+  [ -x /usr/bin/chromium ] || missing+=(chromium)
+  [ ${#missing[@]} -eq 0 ] || apt_install "${missing[@]}"
+  ensure_actionlint
+}
+
+ensure_actionlint() {
+  command -v actionlint >/dev/null 2>&1 && return 0
+  command -v go >/dev/null 2>&1 || die "actionlint is missing and go is not installed to build it"
+  say "building actionlint with go (once, cached in $TOOLS_ROOT)"
+  GOBIN="$TOOLS_ROOT/bin" go install github.com/rhysd/actionlint/cmd/actionlint@v1.7.7 >"$RUNTIME_BENCH_CACHE/actionlint-build.log" 2>&1 \
+    || die "go install actionlint failed; see $RUNTIME_BENCH_CACHE/actionlint-build.log"
+}
+
+mkdir -p "$TOOLS_ROOT/bin"

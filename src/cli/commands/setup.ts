@@ -1,0 +1,32 @@
+import { prepareScenario } from "../../scenarios/prepare.ts";
+import { selectScenarios } from "../../scenarios/select.ts";
+import { defineCommand } from "../command.ts";
+import { DEFAULT_RUNTIMES, prepareRuntimes } from "../runtimes.ts";
+
+const note = (line: string) => process.stderr.write(`${line}\n`);
+
+/** Everything a run needs before it measures: runtimes in the cache, scenarios prepared. */
+export async function setupAll(specs: readonly string[], suites: readonly string[] = []): Promise<void> {
+  await prepareRuntimes(specs, note);
+  for (const { scenario } of selectScenarios({ suites, scenarios: [] })) await prepareScenario(scenario, note);
+}
+
+export const setupCommand = defineCommand({
+  name: "setup",
+  summary: "Download and verify runtimes into the per-user cache, and prepare every scenario (generated files, lockfile installs).",
+  usage: "setup [--runtime SPEC]... [--suite S]...",
+  help: [
+    `  --runtime SPEC   node@22.11.0, deno@2.1, bun@latest or NAME@path:/abs/bin (repeatable); default: ${DEFAULT_RUNTIMES.join(" ")}`,
+    "  --suite S        prepare only this suite's scenarios (repeatable)",
+    "",
+    "Tools (hyperfine, oha, GNU time) are installed by scripts/bench itself before this runs.",
+  ],
+  options: {
+    runtime: { type: "string", multiple: true },
+    suite: { type: "string", multiple: true },
+  },
+  async run(values) {
+    await setupAll(values.runtime ?? [...DEFAULT_RUNTIMES], values.suite ?? []);
+    return 0;
+  },
+});

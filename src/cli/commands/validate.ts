@@ -1,0 +1,39 @@
+import { readFile } from "node:fs/promises";
+import { DEFAULT_DATA_DIR } from "../../core/paths.ts";
+import { listJsonFiles } from "../../results/read.ts";
+import { checkAgainst } from "../../results/schema.ts";
+import { selectScenarios } from "../../scenarios/select.ts";
+import { defineCommand } from "../command.ts";
+
+/** Problems in result files, as `path: /field: message` lines. */
+export async function validateResultFiles(paths: readonly string[]): Promise<{ files: number; problems: string[] }> {
+  const files = await listJsonFiles(paths);
+  const problems: string[] = [];
+  for (const file of files) {
+    let doc: unknown;
+    try {
+      doc = JSON.parse(await readFile(file, "utf8"));
+    } catch {
+      problems.push(`${file}: not valid JSON`);
+      continue;
+    }
+    problems.push(...checkAgainst("result.schema.json", doc).map((p) => `${file}: ${p}`));
+  }
+  return { files: files.length, problems };
+}
+
+export const validateCommand = defineCommand({
+  name: "validate",
+  summary: "Check result files against schemas/result.schema.json, and every scenario manifest against its schemas.",
+  usage: "validate [PATH...]",
+  help: ["  PATH   result files or folders (default: data/)", "", "Exit status: 0 when all is valid, 1 when something is not."],
+  options: {},
+  allowPositionals: true,
+  async run(_values, positionals) {
+    const scenarios = selectScenarios({ suites: [], scenarios: [] });
+    const { files, problems } = await validateResultFiles(positionals.length > 0 ? positionals : [DEFAULT_DATA_DIR]);
+    for (const problem of problems) process.stderr.write(`${problem}\n`);
+    process.stdout.write(`${scenarios.length} scenario manifests valid; ${files} result files checked, ${problems.length} problems\n`);
+    return problems.length > 0 ? 1 : 0;
+  },
+});

@@ -1,0 +1,52 @@
+import { UserError, errorMessage } from "../core/errors.ts";
+import { installInterruptHandling } from "../process/children.ts";
+import { invoke, type Command } from "./command.ts";
+import { allCommand } from "./commands/all.ts";
+import { listCommand } from "./commands/list.ts";
+import { runCommand } from "./commands/run.ts";
+import { setupCommand } from "./commands/setup.ts";
+import { validateCommand } from "./commands/validate.ts";
+
+/** Every subcommand; `scripts/bench` with no arguments runs `all`. */
+const COMMANDS: readonly Command[] = [allCommand, runCommand, setupCommand, listCommand, validateCommand] as unknown as Command[];
+
+function usage(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  return [
+    "usage: scripts/bench [COMMAND] [OPTIONS]",
+    "",
+    "Continuous benchmarks of Node.js, Deno and Bun. With no command: set up, run the quick profile of every suite, summarise.",
+    "",
+    "commands:",
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    "",
+    "scripts/bench COMMAND --help shows a command's options.",
+  ].join("\n");
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === "--help" || first === "-h" || first === "help") {
+    process.stdout.write(`${usage()}\n`);
+    return 0;
+  }
+  const name = first ?? "all";
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) throw new UserError(`unknown command '${name}' (scripts/bench --help lists them)`);
+  return invoke(command, rest);
+}
+
+installInterruptHandling();
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof UserError) {
+      process.stderr.write(`runtime-bench: ${error.message}\n`);
+      process.exit(2);
+    }
+    // A bug, not bad input: still one line, with the stack only on request.
+    process.stderr.write(`runtime-bench: internal error: ${errorMessage(error)}\n`);
+    if (process.env.RUNTIME_BENCH_DEBUG) process.stderr.write(`${(error as Error).stack ?? ""}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,238 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import semver from "semver";
+import { errorMessage } from "../core/errors.ts";
+import type { Environment } from "../env/fingerprint.ts";
+import { isInterrupted, setInterruptHandler } from "../process/children.ts";
+import type { IdentifiedRuntime } from "../runtimes/identify.ts";
+import { summarize } from "../stats/summary.ts";
+import { writeResult } from "../results/write.ts";
+import type { MetricSummary, Profile, ResultDocument, ResultStatus, RunInfo } from "../results/types.ts";
+import { TrialFailure, type RunContext, type Subject, type SuiteRunner } from "../runners/types.ts";
+import { prepareScenario } from "../scenarios/prepare.ts";
+import type { SelectedScenario } from "../scenarios/select.ts";
+import type { Progress } from "../ui/progress.ts";
+import { rotate } from "./order.ts";
+
+export interface RunPlan {
+  readonly scenarios: readonly SelectedScenario[];
+  readonly runtimes: readonly IdentifiedRuntime[];
+  readonly profile: Profile;
+  readonly outDir: string;
+  readonly run: Omit<RunInfo, "trials">;
+  readonly environment: Environment;
+}
+
+export interface RunOutcome {
+  readonly results: { path: string; doc: ResultDocument }[];
+  readonly interrupted: boolean;
+}
+
+/** One subject's state while its scenario is measured. */
+interface Cell {
+  subject: Subject;
+  status: ResultStatus | "pending";
+  error?: string;
+  samples: Record<string, number[]>;
+  details: Record<string, unknown>;
+  verification?: ResultDocument["verification"];
+  trialsDone: number;
+}
+
+function pendingCell(subject: Subject): Cell {
+  return { subject, status: "pending", samples: {}, details: {}, trialsDone: 0 };
+}
+
+function endCell(cell: Cell, status: ResultStatus, error?: string, details?: Record<string, unknown>): void {
+  cell.status = status;
+  if (error !== undefined) cell.error = error;
+  if (details) Object.assign(cell.details, details);
+}
+
+/** Why a runtime cannot run a scenario at all, or null when it can. */
+function unsupportedReason(selected: SelectedScenario, runtime: IdentifiedRuntime): string | null {
+  const { name, version } = runtime.identity;
+  const support = selected.scenario.manifest.runtimes[name];
+  if (!support) return `${selected.scenario.suite}/${selected.scenario.name} does not run on ${name}`;
+  const comparable = semver.coerce(version)?.version;
+  if (support.min_version && comparable && semver.lt(comparable, support.min_version)) {
+    return `${selected.scenario.suite}/${selected.scenario.name} needs ${name} >= ${support.min_version}`;
+  }
+  return null;
+}
+
+/**
+ * Runs every selected scenario on every runtime: check, interleaved trials, check again, write.
+ * Results of a scenario are written as soon as it ends; an interrupt writes what the current
+ * scenario had measured so far, marked as failed so it is kept but never published.
+ */
+export async function executeRun(plan: RunPlan, progress: Progress): Promise<RunOutcome> {
+  const results: RunOutcome["results"] = [];
+  const toolsBySuite = new Map<string, Record<string, string>>();
+  for (const runner of new Set(plan.scenarios.map((s) => s.runner))) toolsBySuite.set(runner.suite, await runner.toolVersions());
+  const workDir = await mkdtemp(join(tmpdir(), "runtime-bench-"));
+  const trialsOf = (s: SelectedScenario) => s.scenario.manifest.profiles[plan.profile].trials;
+  progress.addWork(plan.scenarios.reduce((sum, s) => sum + trialsOf(s) * plan.runtimes.length, 0));
+
+  const save = async (selected: SelectedScenario, cells: readonly Cell[]) => {
+    const tools = toolsBySuite.get(selected.runner.suite) ?? {};
+    for (const cell of cells) {
+      const doc = toDocument(plan, selected, cell, tools);
+      results.push({ path: await writeResult(plan.outDir, doc), doc });
+    }
+  };
+
+  try {
+    for (const selected of plan.scenarios) {
+      if (isInterrupted()) break;
+      const trials = trialsOf(selected);
+      const context: RunContext = {
+        profile: plan.profile,
+        profileParams: selected.scenario.manifest.profiles[plan.profile],
+        workDir,
+        log: (line) => progress.log(line),
+      };
+      const cells = await checkedCells(selected, plan.runtimes, context, progress);
+      setInterruptHandler(async () => {
+        for (const cell of cells) {
+          if (cell.status === "pending") endCell(cell, "failed", `interrupted after ${cell.trialsDone} of ${trials} trials`);
+        }
+        await save(selected, cells);
+      });
+      const measuredCells = cells.filter((c) => c.status === "pending");
+      progress.addWork(trials * (measuredCells.length - plan.runtimes.length));
+      for (let t = 0; t < trials; t++) {
+        for (const cell of rotate(measuredCells, t)) {
+          if (isInterrupted()) return { results, interrupted: true };
+          if (cell.status !== "pending") {
+            progress.end();
+            continue;
+          }
+          progress.begin(`${selected.scenario.suite}/${selected.scenario.name}${label(cell.subject)} trial ${t + 1}/${trials}`);
+          await runTrial(selected.runner, cell, context, t);
+          progress.end();
+        }
+      }
+      for (const cell of measuredCells) {
+        if (cell.status !== "pending" || !selected.runner.recheck) continue;
+        const after = await selected.runner.recheck(cell.subject, context);
+        if (after.status !== "ok") endCell(cell, "failed", `check after measuring failed: ${after.error}`, after.details);
+        if (after.verification) cell.verification = after.verification;
+      }
+      for (const cell of cells) if (cell.status === "pending") endCell(cell, "ok");
+      if (isInterrupted()) return { results, interrupted: true };
+      setInterruptHandler(undefined);
+      await save(selected, cells);
+    }
+  } finally {
+    setInterruptHandler(undefined);
+    progress.finish();
+    await rm(workDir, { recursive: true, force: true });
+  }
+  return { results, interrupted: isInterrupted() };
+}
+
+function label(subject: Subject): string {
+  const params = Object.entries(subject.params).map(([k, v]) => `${k}=${String(v)}`);
+  return [
+    ` ${subject.runtime.identity.name}@${subject.runtime.identity.version}`,
+    subject.app ? ` ${subject.app}` : "",
+    params.length ? ` [${params.join(" ")}]` : "",
+  ].join("");
+}
+
+async function checkedCells(
+  selected: SelectedScenario,
+  runtimes: readonly IdentifiedRuntime[],
+  context: RunContext,
+  progress: Progress,
+): Promise<Cell[]> {
+  const cells: Cell[] = [];
+  let prepareError: string | null = null;
+  try {
+    await prepareScenario(selected.scenario, (line) => progress.log(line));
+  } catch (error) {
+    prepareError = errorMessage(error);
+  }
+  for (const runtime of runtimes) {
+    const flags = selected.scenario.manifest.runtimes[runtime.identity.name]?.flags ?? [];
+    const unsupported = unsupportedReason(selected, runtime);
+    if (unsupported !== null || prepareError !== null) {
+      const cell = pendingCell({ scenario: selected.scenario, runtime, app: null, params: {}, flags });
+      endCell(cell, unsupported !== null ? "unsupported" : "failed", unsupported ?? prepareError ?? "");
+      cells.push(cell);
+      continue;
+    }
+    for (const subject of selected.runner.subjects(selected.scenario, runtime, context)) {
+      const cell = pendingCell(subject);
+      const before = await selected.runner.check(subject, context);
+      if (before.verification) cell.verification = before.verification;
+      if (before.status !== "ok") {
+        endCell(cell, before.status, before.error, before.details);
+        progress.log(`${selected.scenario.suite}/${selected.scenario.name}${label(subject)}: ${before.status}: ${before.error}`);
+      } else if (before.details) {
+        Object.assign(cell.details, before.details);
+      }
+      cells.push(cell);
+    }
+  }
+  return cells;
+}
+
+async function runTrial(runner: SuiteRunner, cell: Cell, context: RunContext, trialIndex: number): Promise<void> {
+  try {
+    const output = await runner.trial(cell.subject, context, trialIndex);
+    for (const [metric, values] of Object.entries(output.samples)) (cell.samples[metric] ??= []).push(...values);
+    if (output.details) Object.assign(cell.details, output.details);
+    cell.trialsDone += 1;
+  } catch (error) {
+    if (isInterrupted()) return;
+    if (!(error instanceof TrialFailure)) throw error;
+    endCell(cell, "failed", `trial ${trialIndex + 1}: ${error.message}`, error.details);
+    context.log(`${cell.subject.scenario.suite}/${cell.subject.scenario.name}${label(cell.subject)}: failed: ${error.message}`);
+  }
+}
+
+function toDocument(plan: RunPlan, selected: SelectedScenario, cell: Cell, tools: Record<string, string>): ResultDocument {
+  const { scenario } = selected;
+  const metrics: Record<string, MetricSummary> = {};
+  for (const [name, definition] of Object.entries(scenario.manifest.metrics)) {
+    const samples = cell.samples[name] ?? [];
+    if (samples.length > 0) metrics[name] = { ...definition, samples, ...summarize(samples) };
+  }
+  let status = cell.status === "pending" ? "failed" : cell.status;
+  let error = cell.error;
+  const missing = Object.keys(scenario.manifest.metrics).filter((name) => !metrics[name]);
+  if (status === "ok" && missing.length > 0) {
+    status = "failed";
+    error = `no samples for ${missing.join(", ")}`;
+  }
+  const identity = cell.subject.runtime.identity;
+  const reproduce = [
+    "scripts/bench run",
+    `--suite ${scenario.suite}`,
+    `--scenario ${scenario.name}`,
+    cell.subject.app ? `--app ${cell.subject.app}` : "",
+    `--runtime ${identity.name}@${identity.version}`,
+    `--profile ${plan.profile}`,
+  ].filter(Boolean).join(" ");
+  return {
+    schema: "runtime-bench/result/v1",
+    run: { ...plan.run, trials: scenario.manifest.profiles[plan.profile].trials },
+    environment: plan.environment,
+    runtime: identity,
+    suite: scenario.suite,
+    scenario: scenario.name,
+    scenario_version: scenario.manifest.version,
+    app: cell.subject.app,
+    params: { ...cell.subject.params },
+    status,
+    ...(status !== "ok" ? { error: error ?? "unknown failure" } : {}),
+    tools,
+    metrics,
+    ...(cell.verification ? { verification: cell.verification } : {}),
+    ...(Object.keys(cell.details).length > 0 ? { details: cell.details } : {}),
+    reproduce,
+  };
+}

@@ -1,0 +1,46 @@
+import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
+import { UserError } from "../core/errors.ts";
+import { REPO_ROOT } from "../core/paths.ts";
+import { runCommand } from "../process/children.ts";
+import type { Profile, RunInfo, RunnerKind } from "../results/types.ts";
+
+const KINDS: readonly RunnerKind[] = ["local", "hosted", "dedicated"];
+
+/**
+ * Who is running: benchmark machines set RUNTIME_BENCH_RUNNER and RUNTIME_BENCH_RUNNER_KIND
+ * (dedicated or hosted); anything else is a developer's machine, named `local-<host>`, so its
+ * figures can never pass for a benchmark runner's.
+ */
+export function runnerIdentity(env: NodeJS.ProcessEnv = process.env): { runner: string; runner_kind: RunnerKind } {
+  const kind = (env.RUNTIME_BENCH_RUNNER_KIND ?? "local") as RunnerKind;
+  if (!KINDS.includes(kind)) throw new UserError(`RUNTIME_BENCH_RUNNER_KIND must be one of ${KINDS.join(", ")}, not '${kind}'`);
+  const name = (env.RUNTIME_BENCH_RUNNER ?? hostname()).replace(/[^A-Za-z0-9._-]/g, "-");
+  if (kind === "local") return { runner: name.startsWith("local-") ? name : `local-${name}`, runner_kind: kind };
+  if (name.startsWith("local-")) throw new UserError(`runner name '${name}' is reserved for local runs`);
+  return { runner: name, runner_kind: kind };
+}
+
+export function newRunId(now = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  return `${stamp}-${randomBytes(3).toString("hex")}`;
+}
+
+async function harnessCommit(): Promise<string> {
+  const head = await runCommand("git", ["rev-parse", "HEAD"], { cwd: REPO_ROOT, timeoutMs: 10_000 });
+  if (head.code !== 0) return "unknown";
+  const status = await runCommand("git", ["status", "--porcelain", "--untracked-files=no"], { cwd: REPO_ROOT, timeoutMs: 10_000 });
+  return head.stdout.trim() + (status.stdout.trim() ? "-dirty" : "");
+}
+
+export async function newRunInfo(profile: Profile, sentinel: string | null): Promise<Omit<RunInfo, "trials">> {
+  const startedAt = new Date();
+  return {
+    id: newRunId(startedAt),
+    started_at: startedAt.toISOString(),
+    ...runnerIdentity(),
+    profile,
+    harness_commit: await harnessCommit(),
+    sentinel,
+  };
+}

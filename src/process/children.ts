@@ -1,0 +1,128 @@
+import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
+
+/**
+ * Every child the harness starts goes through here. Each child leads its own process group, so
+ * killing the group also stops what it started (hyperfine's benchmarked commands, a server's
+ * workers) and a Ctrl-C on the terminal reaches the harness first, which then stops them all.
+ */
+const live = new Set<ChildProcess>();
+
+export function spawnTracked(command: string, args: readonly string[], options: SpawnOptions = {}): ChildProcess {
+  const child = spawn(command, args, { ...options, detached: true });
+  live.add(child);
+  child.once("exit", () => live.delete(child));
+  child.once("error", () => live.delete(child));
+  return child;
+}
+
+export function killGroup(child: ChildProcess, signal: NodeJS.Signals = "SIGKILL"): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+/** Asks the group to stop, then kills it if it has not exited within the grace period. */
+export async function stopGroup(child: ChildProcess, graceMs = 2000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) {
+    killGroup(child); // the leader is gone but its group may not be
+    return;
+  }
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  killGroup(child, "SIGTERM");
+  const timer = setTimeout(() => killGroup(child, "SIGKILL"), graceMs);
+  await exited;
+  clearTimeout(timer);
+  killGroup(child);
+}
+
+export function killAllChildren(): void {
+  for (const child of live) killGroup(child);
+}
+
+export interface CommandResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  /** The spawn itself failed (ENOENT, EACCES). */
+  spawnError?: string;
+}
+
+export interface CommandOptions {
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  timeoutMs?: number;
+}
+
+/** Runs a command to completion, collecting its output; a timeout kills the whole group. */
+export function runCommand(command: string, args: readonly string[], options: CommandOptions = {}): Promise<CommandResult> {
+  return new Promise((resolve) => {
+    const child = spawnTracked(command, args, {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    let timedOut = false;
+    child.stdout?.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    const timer =
+      options.timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            timedOut = true;
+            killGroup(child);
+          }, options.timeoutMs);
+    child.once("error", (error) => {
+      clearTimeout(timer);
+      resolve({ code: null, signal: null, stdout, stderr, timedOut, spawnError: error.message });
+    });
+    child.once("close", (code, signal) => {
+      clearTimeout(timer);
+      killGroup(child); // stragglers the command left behind
+      resolve({ code, signal, stdout, stderr, timedOut });
+    });
+  });
+}
+
+/** The last lines of a process's output, for an error message or a result's `error` field. */
+export function tail(text: string, lines = 20): string {
+  return text.trimEnd().split("\n").slice(-lines).join("\n");
+}
+
+let interruptHandler: (() => Promise<void>) | undefined;
+let interrupted = false;
+
+export function isInterrupted(): boolean {
+  return interrupted;
+}
+
+/**
+ * On SIGINT/SIGTERM: stop every child, let the current command save what it has measured, exit.
+ * On any exit, children are killed synchronously so none outlives the harness.
+ */
+export function installInterruptHandling(onInterrupt?: () => Promise<void>): void {
+  interruptHandler = onInterrupt;
+  const handle = (signal: NodeJS.Signals) => {
+    if (interrupted) return;
+    interrupted = true;
+    killAllChildren();
+    process.stderr.write(`\nruntime-bench: interrupted by ${signal}; saving what was measured\n`);
+    const exitCode = signal === "SIGINT" ? 130 : 143;
+    void (interruptHandler?.() ?? Promise.resolve())
+      .catch((error: unknown) => process.stderr.write(`runtime-bench: while saving: ${String(error)}\n`))
+      .finally(() => process.exit(exitCode));
+  };
+  process.once("SIGINT", handle);
+  process.once("SIGTERM", handle);
+  process.once("exit", killAllChildren);
+}
+
+export function setInterruptHandler(onInterrupt: (() => Promise<void>) | undefined): void {
+  interruptHandler = onInterrupt;
+}

@@ -1,0 +1,53 @@
+import type { RuntimeIdentity } from "../runtimes/identify.ts";
+import type { Environment } from "../env/fingerprint.ts";
+
+export const RESULT_SCHEMA_ID = "runtime-bench/result/v1";
+
+export type Better = "lower" | "higher";
+export type ResultStatus = "ok" | "failed" | "unsupported";
+export type RunnerKind = "local" | "hosted" | "dedicated";
+export type Profile = "quick" | "full";
+export type ParamValue = string | number | boolean;
+
+export interface MetricSummary {
+  unit: string;
+  better: Better;
+  samples: number[];
+  median: number;
+  mean: number;
+  stddev: number;
+  min: number;
+  max: number;
+  ci95: [number, number];
+}
+
+export interface RunInfo {
+  id: string;
+  started_at: string;
+  runner: string;
+  runner_kind: RunnerKind;
+  profile: Profile;
+  harness_commit: string;
+  trials: number;
+  sentinel?: string | null;
+}
+
+/** One JSON document in data/: the TypeScript twin of schemas/result.schema.json. */
+export interface ResultDocument {
+  schema: typeof RESULT_SCHEMA_ID;
+  run: RunInfo;
+  environment: Environment;
+  runtime: RuntimeIdentity;
+  suite: string;
+  scenario: string;
+  scenario_version: number;
+  app: string | null;
+  params: Record<string, ParamValue>;
+  status: ResultStatus;
+  error?: string;
+  tools: Record<string, string>;
+  metrics: Record<string, MetricSummary>;
+  verification?: { status: "passed" | "failed"; [key: string]: unknown };
+  details?: Record<string, unknown>;
+  reproduce: string;
+}

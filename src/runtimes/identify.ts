@@ -1,0 +1,63 @@
+import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { pipeline } from "node:stream/promises";
+import { UserError } from "../core/errors.ts";
+import { runCommand, tail } from "../process/children.ts";
+import { RUNTIMES, type RuntimeName } from "./catalog.ts";
+import type { ProvisionedRuntime } from "./provision.ts";
+
+/** What is really run, as the result records it: reported by the binary itself, not by the spec. */
+export interface RuntimeIdentity {
+  readonly name: RuntimeName;
+  readonly version: string;
+  readonly engine: string;
+  readonly source: "registry" | "path";
+  readonly sha256: string;
+  readonly spec: string;
+  readonly package: string | null;
+}
+
+export interface IdentifiedRuntime {
+  readonly provisioned: ProvisionedRuntime;
+  readonly identity: RuntimeIdentity;
+}
+
+export async function identify(provisioned: ProvisionedRuntime): Promise<IdentifiedRuntime> {
+  const { spec, binary } = provisioned;
+  const definition = RUNTIMES[spec.name];
+  const probe = await runCommand(binary, definition.probeArgs, {
+    env: { ...process.env, ...definition.env },
+    timeoutMs: 60_000,
+  });
+  let reported: { version?: unknown; engine?: unknown } = {};
+  try {
+    reported = JSON.parse(probe.stdout.trim().split("\n").pop() ?? "") as typeof reported;
+  } catch {
+    // handled below
+  }
+  if (probe.code !== 0 || typeof reported.version !== "string" || typeof reported.engine !== "string") {
+    const why = probe.spawnError ?? (tail(probe.stderr, 1) || `exit code ${probe.code}`);
+    throw new UserError(`${spec.text}: ${binary} does not run as ${spec.name}: ${why}`);
+  }
+  if (provisioned.resolvedVersion !== null && reported.version !== provisioned.resolvedVersion) {
+    throw new UserError(`${spec.text}: the binary reports ${reported.version}, not ${provisioned.resolvedVersion}`);
+  }
+  return {
+    provisioned,
+    identity: {
+      name: spec.name,
+      version: reported.version,
+      engine: reported.engine,
+      source: provisioned.source,
+      sha256: await sha256File(binary),
+      spec: spec.text,
+      package: provisioned.packageName,
+    },
+  };
+}
+
+export async function sha256File(path: string): Promise<string> {
+  const hash = createHash("sha256");
+  await pipeline(createReadStream(path), hash);
+  return hash.digest("hex");
+}

@@ -1,0 +1,114 @@
+import { createHash, randomBytes } from "node:crypto";
+import { createWriteStream } from "node:fs";
+import { access, constants, mkdir, rename, rm, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { UserError } from "../core/errors.ts";
+import { cacheDir } from "../core/paths.ts";
+import { runCommand, tail } from "../process/children.ts";
+import { RUNTIMES, machineArch } from "./catalog.ts";
+import { fetchFromRegistry, fetchPackageMetadata, type PublishedVersion } from "./registry.ts";
+import { pickVersion, parseSpec, type RuntimeSpec } from "./spec.ts";
+
+/** A runtime binary ready to run, and where it came from. */
+export interface ProvisionedRuntime {
+  readonly spec: RuntimeSpec;
+  readonly binary: string;
+  readonly source: "registry" | "path";
+  /** The registry version it was resolved to; null for a path. */
+  readonly resolvedVersion: string | null;
+  readonly packageName: string | null;
+}
+
+export type ProgressNote = (message: string) => void;
+
+export function runtimesCacheDir(): string {
+  return join(cacheDir(), "runtimes");
+}
+
+function packageDir(packageName: string, version: string): string {
+  return join(runtimesCacheDir(), packageName.replace("/", "__"), version);
+}
+
+export async function provision(specText: string, note: ProgressNote = () => {}): Promise<ProvisionedRuntime> {
+  const spec = parseSpec(specText);
+  const definition = RUNTIMES[spec.name];
+  if (spec.request.kind === "path") {
+    const binary = spec.request.path;
+    try {
+      if (!(await stat(binary)).isFile()) throw new Error("not a file");
+      await access(binary, constants.X_OK);
+    } catch {
+      throw new UserError(`${spec.text}: ${binary} is not an executable file`);
+    }
+    return { spec, binary, source: "path", resolvedVersion: null, packageName: null };
+  }
+  const packageName = definition.packageName(machineArch());
+  // An exact version already in the cache needs no network at all.
+  if (spec.request.kind === "exact") {
+    const cached = join(packageDir(packageName, spec.request.version), definition.binaryInPackage);
+    if (await isExecutable(cached)) {
+      return { spec, binary: cached, source: "registry", resolvedVersion: spec.request.version, packageName };
+    }
+  }
+  const metadata = await fetchPackageMetadata(packageName);
+  const version = pickVersion(spec, [...metadata.versions.keys()]);
+  const published = metadata.versions.get(version);
+  if (!published) throw new UserError(`${packageName}@${version} has no tarball with a sha512 integrity in the registry`);
+  const dir = packageDir(packageName, version);
+  const binary = join(dir, definition.binaryInPackage);
+  if (!(await isExecutable(binary))) {
+    note(`downloading ${packageName}@${version}`);
+    await installTarball(published, dir, packageName);
+  }
+  return { spec, binary, source: "registry", resolvedVersion: version, packageName };
+}
+
+async function isExecutable(path: string): Promise<boolean> {
+  try {
+    await access(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Download, verify and unpack into a private temporary folder, then move it into place with one
+ * rename. A reader sees either nothing or a complete package; two runs racing for the same version
+ * both succeed and one of the copies is discarded.
+ */
+async function installTarball(published: PublishedVersion, finalDir: string, packageName: string): Promise<void> {
+  const staging = join(runtimesCacheDir(), `.staging-${process.pid}-${randomBytes(4).toString("hex")}`);
+  await mkdir(staging, { recursive: true });
+  try {
+    const tarball = join(staging, "package.tgz");
+    const response = await fetchFromRegistry(published.tarball);
+    if (!response.body) throw new UserError(`empty response for ${published.tarball}`);
+    const hash = createHash("sha512");
+    const body = Readable.fromWeb(response.body as import("node:stream/web").ReadableStream);
+    body.on("data", (chunk: Buffer) => hash.update(chunk));
+    await pipeline(body, createWriteStream(tarball));
+    const actual = `sha512-${hash.digest("base64")}`;
+    if (actual !== published.integrity) {
+      throw new UserError(
+        `${packageName}@${published.version} failed its integrity check (expected ${published.integrity}, got ${actual}); nothing was cached`,
+      );
+    }
+    const unpacked = join(staging, "unpacked");
+    await mkdir(unpacked);
+    const untar = await runCommand("tar", ["-xzf", tarball, "-C", unpacked], { timeoutMs: 300_000 });
+    if (untar.code !== 0) throw new UserError(`cannot unpack ${packageName}@${published.version}: ${tail(untar.stderr, 1)}`);
+    await mkdir(join(finalDir, ".."), { recursive: true });
+    try {
+      await rename(join(unpacked, "package"), finalDir);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== "ENOTEMPTY" && code !== "EEXIST") throw error;
+      // Another run installed the same version first; its copy is as good as ours.
+    }
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+}

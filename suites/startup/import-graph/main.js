@@ -1,0 +1,3 @@
+import { value } from "./graph/m0.js";
+
+if (value() > 0) console.log("ready");
