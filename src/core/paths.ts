@@ -3,7 +3,8 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const REPO_ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
-export const SUITES_DIR = join(REPO_ROOT, "suites");
+/** RUNTIME_BENCH_SUITES_DIR points the harness at another suites folder (tests use fixtures this way). */
+export const SUITES_DIR = resolve(process.env.RUNTIME_BENCH_SUITES_DIR ?? join(REPO_ROOT, "suites"));
 export const APPS_DIR = join(REPO_ROOT, "apps");
 export const SCHEMAS_DIR = join(REPO_ROOT, "schemas");
 export const DEFAULT_DATA_DIR = join(REPO_ROOT, "data");

@@ -1,0 +1,58 @@
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { describe, it } from "node:test";
+import { runnerIdentity } from "../../src/orchestrate/run-info.ts";
+import { checkAgainst } from "../../src/results/schema.ts";
+import { resultPath, writeResult } from "../../src/results/write.ts";
+import { tempDir } from "../helpers/cli.ts";
+import { makeResult } from "../helpers/documents.ts";
+
+describe("result schema", () => {
+  it("accepts a complete document", () => {
+    assert.deepEqual(checkAgainst("result.schema.json", makeResult()), []);
+  });
+
+  it("names what is missing or wrong", () => {
+    const { runtime: _gone, ...noRuntime } = makeResult();
+    assert.match(checkAgainst("result.schema.json", noRuntime).join(), /must have required property 'runtime'/);
+    assert.match(checkAgainst("result.schema.json", makeResult({ status: "failed" })).join(), /must have required property 'error'/);
+    assert.match(checkAgainst("result.schema.json", makeResult({ metrics: {} })).join(), /\/metrics: must NOT have fewer than 1 properties/);
+    const badSha = makeResult({ runtime: { sha256: "xyz" } });
+    assert.match(checkAgainst("result.schema.json", badSha).join(), /\/runtime\/sha256: must match pattern/);
+  });
+
+  it("allows a failed or unsupported result without metrics", () => {
+    assert.deepEqual(checkAgainst("result.schema.json", makeResult({ status: "unsupported", error: "needs node >= 22.6.0", metrics: {} })), []);
+  });
+});
+
+describe("writing results", () => {
+  it("lays files out by runner, run, suite and scenario, with app and params in the name", () => {
+    const doc = makeResult({ app: "hono", params: { rate: 500, connections: 10 } });
+    assert.equal(
+      resultPath("/data", doc),
+      "/data/bench-x64-1/20261101T000000Z-abcdef/startup/hello/node-22.11.0--hono--connections=10,rate=500.json",
+    );
+  });
+
+  it("checks the schema before writing and never rewrites a file", async () => {
+    const out = tempDir("write");
+    const doc = makeResult();
+    const path = await writeResult(out, doc);
+    assert.deepEqual(JSON.parse(readFileSync(path, "utf8")), doc);
+    await assert.rejects(writeResult(out, doc), /EEXIST/);
+    await assert.rejects(writeResult(out, makeResult({ run: { id: "not-an-id" } })), /breaks the schema: \/run\/id/);
+  });
+});
+
+describe("runner identity", () => {
+  it("labels a developer's machine as local, whatever it is called", () => {
+    assert.deepEqual(runnerIdentity({ RUNTIME_BENCH_RUNNER: "bench-x64-1" }), { runner: "local-bench-x64-1", runner_kind: "local" });
+  });
+
+  it("names a benchmark runner only when its kind is set", () => {
+    assert.deepEqual(runnerIdentity({ RUNTIME_BENCH_RUNNER: "bench-x64-1", RUNTIME_BENCH_RUNNER_KIND: "dedicated" }), { runner: "bench-x64-1", runner_kind: "dedicated" });
+    assert.throws(() => runnerIdentity({ RUNTIME_BENCH_RUNNER: "local-x", RUNTIME_BENCH_RUNNER_KIND: "dedicated" }), /reserved for local runs/);
+    assert.throws(() => runnerIdentity({ RUNTIME_BENCH_RUNNER_KIND: "cloud" }), /must be one of/);
+  });
+});

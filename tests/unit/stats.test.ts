@@ -1,0 +1,46 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { rotate } from "../../src/orchestrate/order.ts";
+import { bootstrapInterval, median, quantile, stddev, summarize } from "../../src/stats/summary.ts";
+
+describe("summary statistics", () => {
+  it("computes median, quantiles and sample standard deviation", () => {
+    assert.equal(median([5, 1, 3]), 3);
+    assert.equal(median([4, 1, 3, 2]), 2.5);
+    assert.equal(quantile([1, 2, 3, 4, 5], 0.9), 4.6);
+    assert.equal(stddev([7]), 0);
+    assert.ok(Math.abs(stddev([2, 4, 4, 4, 5, 5, 7, 9]) - 2.138089935) < 1e-9);
+  });
+
+  it("gives a bootstrap interval that holds the median and depends only on the samples", () => {
+    const samples = Array.from({ length: 40 }, (_, i) => 100 + ((i * 37) % 11));
+    const first = bootstrapInterval(samples, median);
+    const again = bootstrapInterval([...samples], median);
+    assert.deepEqual(first, again);
+    const m = median(samples);
+    assert.ok(first[0] <= m && m <= first[1], `${first} should hold ${m}`);
+    assert.ok(first[1] - first[0] < 11, "narrower than the whole range");
+  });
+
+  it("narrows as the sample grows", () => {
+    const noisy = (n: number) => Array.from({ length: n }, (_, i) => 50 + Math.sin(i * 12.9898) * 5);
+    const width = ([lo, hi]: [number, number]) => hi - lo;
+    assert.ok(width(bootstrapInterval(noisy(200), median)) < width(bootstrapInterval(noisy(10), median)));
+  });
+
+  it("summarizes every field and refuses an empty sample", () => {
+    const s = summarize([3, 1, 2]);
+    assert.deepEqual([s.median, s.mean, s.min, s.max], [2, 2, 1, 3]);
+    assert.throws(() => summarize([]), /empty/);
+  });
+});
+
+describe("trial order", () => {
+  it("rotates one place per trial so each runtime takes each position", () => {
+    assert.deepEqual(rotate(["a", "b", "c"], 0), ["a", "b", "c"]);
+    assert.deepEqual(rotate(["a", "b", "c"], 1), ["b", "c", "a"]);
+    assert.deepEqual(rotate(["a", "b", "c"], 2), ["c", "a", "b"]);
+    assert.deepEqual(rotate(["a", "b", "c"], 3), ["a", "b", "c"]);
+    assert.deepEqual(rotate([], 4), []);
+  });
+});
