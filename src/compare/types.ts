@@ -1,0 +1,57 @@
+/**
+ * The shapes of `scripts/bench compare`. The site imports `compareResults(base, head, options)`
+ * from src/compare/compare.ts, which returns these rows, so its compare page shows the same numbers.
+ */
+import type { Better, ParamValue, ResultDocument } from "../results/types.ts";
+
+/**
+ * `faster` / `slower` are in the metric's own direction (for a `higher`-is-better metric, a larger
+ * HEAD is `faster`); `not comparable` means the two sides were measured on different machines.
+ */
+export type Verdict = "faster" | "slower" | "no significant change" | "not comparable";
+
+/** Where the minimum effect of a verdict came from: the series' measured noise, or the default. */
+export type MinEffectSource = "noise floor" | "default";
+
+/** What `compareResults` is told besides the two sides. */
+export interface CompareOptions {
+  /** Results from which each series' noise floor is measured (usually all of data/); none: the default applies. */
+  readonly history?: readonly ResultDocument[];
+  /** Minimum effect (a fraction: 0.05 = 5 %) for a series without enough history. */
+  readonly defaultMinEffect?: number;
+}
+
+/** One matched (suite, scenario, app, params, metric) cell: HEAD against BASE. */
+export interface CompareRow {
+  suite: string;
+  scenario: string;
+  scenario_version: number;
+  app: string | null;
+  params: Record<string, ParamValue>;
+  metric: string;
+  unit: string;
+  better: Better;
+  base_runtime: string;
+  base_version: string;
+  head_runtime: string;
+  head_version: string;
+  base_runner: string;
+  head_runner: string;
+  /** How many results (runs) were pooled on each side. */
+  base_runs: number;
+  head_runs: number;
+  base_median: number;
+  head_median: number;
+  /** HEAD median / BASE median; null when not comparable. */
+  ratio: number | null;
+  /** 95 % interval of the ratio (trial-clustered bootstrap); null when not comparable. */
+  ci95: [number, number] | null;
+  /** The smallest change this pair's series can show at 95 % confidence, from their history; null without history. */
+  noise_floor: number | null;
+  /** The change a verdict needs besides an interval excluding 1: the noise floor, or the default. */
+  min_effect: number;
+  min_effect_source: MinEffectSource;
+  verdict: Verdict;
+  /** Why a pair is not comparable. */
+  reason?: string;
+}

@@ -1,0 +1,82 @@
+/**
+ * The shapes of `scripts/bench regressions` and of its feed. `detectRegressions(docs, options)` in
+ * src/regressions/detect.ts returns a RegressionReport; `regressions.json` is that report as written.
+ */
+import type { MinEffectSource } from "../compare/types.ts";
+import type { Better, ParamValue } from "../results/types.ts";
+
+export const REGRESSIONS_SCHEMA_ID = "runtime-bench/regressions/v1";
+
+/** What one series is: runner × runtime × suite × scenario × app × load parameters × metric. */
+export interface SeriesIdentity {
+  /** Stable string key of the series (see src/compare/series-key.ts). */
+  series: string;
+  runner: string;
+  runtime: string;
+  suite: string;
+  scenario: string;
+  scenario_version: number;
+  app: string | null;
+  params: Record<string, ParamValue>;
+  metric: string;
+  unit: string;
+  better: Better;
+}
+
+export interface SeriesSummary extends SeriesIdentity {
+  /** Runtime versions measured, oldest first (semver order). */
+  versions: string[];
+  /** Results (runs) in the series. */
+  runs: number;
+  /** The smallest change the series can show at 95 % confidence; null while its history is too short. */
+  noise_floor: number | null;
+  /** Points of the series set aside as one-off outliers (not confirmed by the next version). */
+  outliers: string[];
+}
+
+/** A significant change between two versions of a series. */
+export interface SeriesChange extends SeriesIdentity {
+  kind: "regression" | "improvement";
+  from_version: string;
+  to_version: string;
+  /** to / from, of the pooled medians. */
+  ratio: number;
+  ci95: [number, number];
+  noise_floor: number | null;
+  min_effect: number;
+  min_effect_source: MinEffectSource;
+  /** Only `confirmed` changes are alerts; `unconfirmed` ones wait for another run or were measured while the machine drifted. */
+  status: "confirmed" | "unconfirmed";
+  /** How it was confirmed, or why it is held back. */
+  reason: string;
+  environment_drift: boolean;
+  /** Runs that measured `to_version`. */
+  run_ids: string[];
+  /** Start of the newest run this judgement rests on (the feed's `updated`). */
+  updated: string;
+}
+
+/** A run whose pinned sentinel runtime moved beyond its own noise: its figures are not trusted alone. */
+export interface DriftedRun {
+  run_id: string;
+  runner: string;
+  started_at: string;
+  sentinel: string;
+  moved: { suite: string; scenario: string; app: string | null; params: Record<string, ParamValue>; metric: string; ratio: number; ci95: [number, number]; min_effect: number }[];
+}
+
+export interface RegressionOptions {
+  /** Minimum effect (fraction) for series without enough history. */
+  readonly defaultMinEffect?: number;
+  /** Timestamp of the report (tests pass a fixed one). */
+  readonly now?: Date;
+}
+
+/** What `scripts/bench regressions --json` prints and `regressions.json` holds. */
+export interface RegressionReport {
+  schema: typeof REGRESSIONS_SCHEMA_ID;
+  generated_at: string;
+  changes: SeriesChange[];
+  drifted_runs: DriftedRun[];
+  series: SeriesSummary[];
+}
