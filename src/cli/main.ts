@@ -2,13 +2,15 @@ import { UserError, errorMessage } from "../core/errors.ts";
 import { installInterruptHandling } from "../process/children.ts";
 import { invoke, type Command } from "./command.ts";
 import { allCommand } from "./commands/all.ts";
+import { collectCommand } from "./commands/collect.ts";
 import { listCommand } from "./commands/list.ts";
+import { releasesCommand } from "./commands/releases.ts";
 import { runCommand } from "./commands/run.ts";
 import { setupCommand } from "./commands/setup.ts";
 import { validateCommand } from "./commands/validate.ts";
 
 /** Every subcommand; `scripts/bench` with no arguments runs `all`. */
-const COMMANDS: readonly Command[] = [allCommand, runCommand, setupCommand, listCommand, validateCommand] as unknown as Command[];
+const COMMANDS: readonly Command[] = [allCommand, runCommand, setupCommand, listCommand, validateCommand, releasesCommand, collectCommand] as unknown as Command[];
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

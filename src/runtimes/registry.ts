@@ -62,6 +62,34 @@ async function loadMetadata(name: string): Promise<PackageMetadata> {
   return { name, versions };
 }
 
+const publishTimesCache = new Map<string, Promise<ReadonlyMap<string, Date>>>();
+
+/**
+ * When each version was published. Only the full metadata document has the `time` field (the
+ * abbreviated one used for installs lacks it), so this is a separate, larger request.
+ */
+export function fetchPublishTimes(name: string): Promise<ReadonlyMap<string, Date>> {
+  let pending = publishTimesCache.get(name);
+  if (!pending) {
+    pending = loadPublishTimes(name);
+    publishTimesCache.set(name, pending);
+    pending.catch(() => publishTimesCache.delete(name));
+  }
+  return pending;
+}
+
+async function loadPublishTimes(name: string): Promise<ReadonlyMap<string, Date>> {
+  const url = (await registryUrl()) + name.replace("/", "%2f");
+  const body = (await fetchFromRegistry(url, "application/json").then((r) => r.json())) as { time?: Record<string, string> };
+  const times = new Map<string, Date>();
+  for (const [version, stamp] of Object.entries(body.time ?? {})) {
+    const at = new Date(stamp);
+    // `created` and `modified` sit beside the versions in the same object.
+    if (version !== "created" && version !== "modified" && !Number.isNaN(at.getTime())) times.set(version, at);
+  }
+  return times;
+}
+
 /** A fetch whose failures read as one line naming the URL, never a stack. */
 export async function fetchFromRegistry(url: string, accept?: string): Promise<Response> {
   let response: Response;

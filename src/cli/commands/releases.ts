@@ -1,0 +1,98 @@
+import { resolve } from "node:path";
+import { UserError } from "../../core/errors.ts";
+import { DEFAULT_DATA_DIR } from "../../core/paths.ts";
+import { findBenchmarked } from "../../releases/benchmarked.ts";
+import { plannedRows, toMatrix } from "../../releases/matrix.ts";
+import { publishedReleases, type Release } from "../../releases/published.ts";
+import { chooseRunners, loadBenchRunners } from "../../releases/runners.ts";
+import { DEFAULT_LINES, selectBenchmarks, type RuntimeRequest, type Window } from "../../releases/select.ts";
+import { RUNTIME_NAMES, isRuntimeName, type Arch, type RuntimeName } from "../../runtimes/catalog.ts";
+import { parseSpec } from "../../runtimes/spec.ts";
+import { formatTable } from "../../ui/table.ts";
+import { defineCommand } from "../command.ts";
+
+export function parseRuntimeRequest(text: string): RuntimeRequest {
+  if (isRuntimeName(text)) return { kind: "window", name: text };
+  const spec = parseSpec(text);
+  if (spec.request.kind === "path") throw new UserError(`'${text}': releases lists registry versions, not binaries on disk`);
+  return { kind: "spec", spec };
+}
+
+export function parseWindow(since: string | undefined, lines: string | undefined): Window {
+  if (since !== undefined && lines !== undefined) throw new UserError("releases: give --since or --lines, not both");
+  if (since !== undefined) {
+    const date = new Date(since);
+    if (!/^\d{4}-\d{2}-\d{2}/.test(since) || Number.isNaN(date.getTime())) {
+      throw new UserError(`--since '${since}': expected a date such as 2026-10-01 or 2026-10-01T12:00:00Z`);
+    }
+    return { kind: "since", date };
+  }
+  if (lines !== undefined) {
+    const count = Number(lines);
+    if (!Number.isInteger(count) || count < 1) throw new UserError(`--lines '${lines}': expected a whole number of at least 1`);
+    return { kind: "lines", count };
+  }
+  return { kind: "since-last-benchmark", fallbackLines: DEFAULT_LINES };
+}
+
+export const releasesCommand = defineCommand({
+  name: "releases",
+  summary: "List published runtime versions to benchmark on the dedicated runners, as a table or a GitHub Actions matrix.",
+  usage: "releases [--missing] [--json] [--data DIR] [--runtime NAME|SPEC]... [--runner NAME]... [--since DATE | --lines N] [--prereleases]",
+  help: [
+    "  --runtime NAME|SPEC  node, deno or bun: the releases in the window (default: all three);",
+    "                       node@22.11.0, deno@2.1 or bun@latest: that one version, whatever the window (repeatable)",
+    "  --runner NAME        a runner from .github/bench-runners.json (repeatable); default: all of them",
+    "  --missing            only versions that have no result yet on that runner in --data",
+    "  --data DIR           the results store to compare with (default: data/)",
+    "  --since DATE         window: releases published on or after DATE",
+    `  --lines N            window: the newest release of each of the newest N release lines (node: major; deno, bun: major.minor)`,
+    "  --prereleases        include pre-releases (skipped by default)",
+    "  --json               print {\"include\": [{runtime, version, runner, arch, labels}, ...]} for strategy.matrix",
+    "",
+    "Default window: per runner, the releases published after the newest one it has results for;",
+    `on a runner with no result of a runtime yet, the newest release of each of its newest ${DEFAULT_LINES} lines.`,
+    "Versions come from the registry metadata of each architecture's binary package.",
+  ],
+  options: {
+    missing: { type: "boolean" },
+    json: { type: "boolean" },
+    data: { type: "string" },
+    runtime: { type: "string", multiple: true },
+    runner: { type: "string", multiple: true },
+    since: { type: "string" },
+    lines: { type: "string" },
+    prereleases: { type: "boolean" },
+  },
+  async run(values) {
+    const runners = chooseRunners(loadBenchRunners(), values.runner ?? []);
+    const requests = (values.runtime ?? [...RUNTIME_NAMES]).map(parseRuntimeRequest);
+    const window = parseWindow(values.since, values.lines);
+    const wanted = new Set(requests.map((r) => (r.kind === "window" ? r.name : r.spec.name)));
+    const arches = new Set(runners.map((r) => r.arch));
+    const published = new Map<string, readonly Release[]>();
+    await Promise.all(
+      [...wanted].flatMap((runtime) =>
+        [...arches].map(async (arch) => published.set(`${runtime}/${arch}`, await publishedReleases(runtime, arch))),
+      ),
+    );
+    const selection = selectBenchmarks({
+      runners,
+      requests,
+      releases: (runtime: RuntimeName, arch: Arch) => published.get(`${runtime}/${arch}`) ?? [],
+      benchmarked: await findBenchmarked(resolve(values.data ?? DEFAULT_DATA_DIR), runners.map((r) => r.name)),
+      window,
+      prereleases: values.prereleases ?? false,
+      missingOnly: values.missing ?? false,
+    });
+    for (const note of selection.notes) process.stderr.write(`runtime-bench: ${note}\n`);
+    if (values.json) {
+      process.stdout.write(`${JSON.stringify(toMatrix(selection.planned))}\n`);
+    } else if (selection.planned.length === 0) {
+      process.stdout.write("nothing to benchmark\n");
+    } else {
+      process.stdout.write(`${formatTable(["runtime", "version", "published", "runner", "labels"], plannedRows(selection.planned))}\n`);
+    }
+    return 0;
+  },
+});

@@ -1,0 +1,136 @@
+import semver from "semver";
+import { UserError } from "../core/errors.ts";
+import { RUNTIME_NAMES, type Arch, type RuntimeName } from "../runtimes/catalog.ts";
+import { pickVersion, type RuntimeSpec } from "../runtimes/spec.ts";
+import type { Benchmarked } from "./benchmarked.ts";
+import type { Release } from "./published.ts";
+import type { BenchRunner } from "./runners.ts";
+
+/** Release lines shown when a runner has no result of a runtime yet, so a first watch stays small. */
+export const DEFAULT_LINES = 3;
+
+/**
+ * Which releases a runtime named without a version stands for:
+ * - `since-last-benchmark`: those published after the newest release already benchmarked on that
+ *   runner; on a runner with no result of the runtime yet, the newest release of the newest
+ *   `fallbackLines` lines;
+ * - `since`: those published at or after a date;
+ * - `lines`: the newest release of each of the newest `count` lines.
+ */
+export type Window =
+  | { readonly kind: "since-last-benchmark"; readonly fallbackLines: number }
+  | { readonly kind: "since"; readonly date: Date }
+  | { readonly kind: "lines"; readonly count: number };
+
+/** A runtime asked for: a bare name (a window of releases) or a spec that names one version. */
+export type RuntimeRequest =
+  | { readonly kind: "window"; readonly name: RuntimeName }
+  | { readonly kind: "spec"; readonly spec: RuntimeSpec };
+
+export interface SelectionInput {
+  readonly runners: readonly BenchRunner[];
+  readonly requests: readonly RuntimeRequest[];
+  /** Published releases of a runtime's package for an architecture (pre-releases included). */
+  readonly releases: (runtime: RuntimeName, arch: Arch) => readonly Release[];
+  readonly benchmarked: Benchmarked;
+  readonly window: Window;
+  readonly prereleases: boolean;
+  /** Drop the (version, runner) pairs that already have results. */
+  readonly missingOnly: boolean;
+}
+
+/** One benchmark job: a runtime version on a runner. */
+export interface PlannedBenchmark {
+  readonly runtime: RuntimeName;
+  readonly version: string;
+  readonly published: Date;
+  readonly runner: BenchRunner;
+}
+
+export interface Selection {
+  readonly planned: PlannedBenchmark[];
+  /** Why a requested version is left out on some runner (not published for its architecture). */
+  readonly notes: string[];
+}
+
+/**
+ * Node ships several majors side by side, so its line is the major; Deno and Bun ship one line at
+ * a time, and each of their minors is a feature release.
+ */
+export function releaseLine(runtime: RuntimeName, version: string): string {
+  const parsed = semver.parse(version);
+  if (!parsed) throw new Error(`not a semver version: ${version}`);
+  return runtime === "node" ? `${parsed.major}` : `${parsed.major}.${parsed.minor}`;
+}
+
+/** The newest release of each of the newest `count` lines; `releases` is newest first. */
+function newestOfLines(runtime: RuntimeName, releases: readonly Release[], count: number): Release[] {
+  const newestPerLine = new Map<string, Release>();
+  for (const release of releases) {
+    const line = releaseLine(runtime, release.version);
+    if (!newestPerLine.has(line)) newestPerLine.set(line, release);
+  }
+  return [...newestPerLine.values()].slice(0, count);
+}
+
+function inWindow(runtime: RuntimeName, releases: readonly Release[], done: ReadonlySet<string>, window: Window): Release[] {
+  switch (window.kind) {
+    case "since":
+      return releases.filter((r) => r.published >= window.date);
+    case "lines":
+      return newestOfLines(runtime, releases, window.count);
+    case "since-last-benchmark": {
+      const benchmarkedTimes = releases.filter((r) => done.has(r.version)).map((r) => r.published.getTime());
+      if (benchmarkedTimes.length === 0) return newestOfLines(runtime, releases, window.fallbackLines);
+      const last = Math.max(...benchmarkedTimes);
+      return releases.filter((r) => r.published.getTime() > last);
+    }
+  }
+}
+
+/** Decides which runtime versions each runner should benchmark. Pure: the registry and data/ are read by the caller. */
+export function selectBenchmarks(input: SelectionInput): Selection {
+  const planned = new Map<string, PlannedBenchmark>();
+  const notes: string[] = [];
+  for (const request of input.requests) {
+    const runtime = request.kind === "window" ? request.name : request.spec.name;
+    let resolvedSomewhere = false;
+    let lastMiss: UserError | undefined;
+    for (const runner of input.runners) {
+      const all = input.releases(runtime, runner.arch);
+      const eligible = input.prereleases ? all : all.filter((r) => semver.prerelease(r.version) === null);
+      const done = input.benchmarked.get(runner.name)?.get(runtime) ?? new Set<string>();
+      let chosen: Release[];
+      if (request.kind === "window") {
+        chosen = inWindow(runtime, eligible, done, input.window);
+      } else {
+        try {
+          const version = pickVersion(request.spec, all.map((r) => r.version));
+          chosen = all.filter((r) => r.version === version);
+          resolvedSomewhere = true;
+        } catch (error) {
+          if (!(error instanceof UserError)) throw error;
+          lastMiss = error;
+          notes.push(`${request.spec.text} is not published for ${runner.arch}: ${runner.name} skips it`);
+          continue;
+        }
+      }
+      for (const release of chosen) {
+        if (input.missingOnly && done.has(release.version)) continue;
+        planned.set(`${runtime}@${release.version}@${runner.name}`, { runtime, version: release.version, published: release.published, runner });
+      }
+    }
+    if (request.kind === "spec" && !resolvedSomewhere && lastMiss) throw lastMiss;
+  }
+  return { planned: orderPlanned([...planned.values()], input.runners), notes };
+}
+
+/** Runtime (node, deno, bun), then newest version first, then runner in configuration order. */
+function orderPlanned(planned: PlannedBenchmark[], runners: readonly BenchRunner[]): PlannedBenchmark[] {
+  return planned.sort(
+    (a, b) =>
+      RUNTIME_NAMES.indexOf(a.runtime) - RUNTIME_NAMES.indexOf(b.runtime) ||
+      semver.rcompare(a.version, b.version) ||
+      runners.indexOf(a.runner) - runners.indexOf(b.runner),
+  );
+}
