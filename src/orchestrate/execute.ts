@@ -22,6 +22,8 @@ export interface RunPlan {
   readonly outDir: string;
   readonly run: Omit<RunInfo, "trials">;
   readonly environment: Environment;
+  /** Apps to measure in suites that have apps; all when empty or absent. */
+  readonly apps?: readonly string[];
 }
 
 export interface RunOutcome {
@@ -92,6 +94,7 @@ export async function executeRun(plan: RunPlan, progress: Progress): Promise<Run
         profileParams: selected.scenario.manifest.profiles[plan.profile],
         workDir,
         log: (line) => progress.log(line),
+        apps: plan.apps ?? [],
       };
       const cells = await checkedCells(selected, plan.runtimes, context, progress);
       setInterruptHandler(async () => {

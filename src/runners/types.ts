@@ -22,6 +22,8 @@ export interface RunContext {
   readonly workDir: string;
   /** Where a runner may print a line of its own (a plain log line, never a progress redraw). */
   readonly log: (line: string) => void;
+  /** Apps to measure, for suites that have apps; all of them when empty or absent. */
+  readonly apps?: readonly string[];
 }
 
 /** The outcome of checking a subject before (and after) it is measured. */
@@ -62,6 +64,8 @@ export interface SuiteRunner {
   readonly schemas: SuiteSchemas;
   /** Versions of the external tools this suite drives; a missing tool is a UserError. */
   toolVersions(): Promise<Record<string, string>>;
+  /** Readies what the suite needs beyond its scenarios (its apps' locked packages), once; run by setup. */
+  prepare?(note: (line: string) => void): Promise<void>;
   /** The cells to measure for one scenario on one runtime (one per app and load point). */
   subjects(scenario: Scenario, runtime: IdentifiedRuntime, context: RunContext): Subject[];
   /** Verifies a subject before it is measured. */

@@ -1,12 +1,45 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { runCommand, tail, type CommandOptions } from "../process/children.ts";
+import { runCommand, tail, type CommandOptions, type CommandResult } from "../process/children.ts";
 import { toolVersion } from "./locate.ts";
 
 export const GNU_TIME = "/usr/bin/time";
 
 export function gnuTimeVersion(): Promise<string> {
   return toolVersion(GNU_TIME, ["--version"], "Debian package 'time'; scripts/bench installs it");
+}
+
+/** What the kernel reports to the parent when a command ends (wait4's rusage), read through GNU time. */
+export interface ResourceUsage {
+  readonly userS: number;
+  readonly systemS: number;
+  readonly elapsedS: number;
+  readonly peakRssMb: number;
+}
+
+export interface TimedCommand {
+  readonly result: CommandResult;
+  /** Null when the command did not run to its end (GNU time wrote no report). */
+  readonly usage: ResourceUsage | null;
+}
+
+/** Runs a command under GNU time; its stdout and stderr are the command's own. */
+export async function runWithUsage(argv: readonly string[], options: CommandOptions, reportDir: string): Promise<TimedCommand> {
+  const dir = await mkdtemp(join(reportDir, ".usage-"));
+  try {
+    const report = join(dir, "usage");
+    const result = await runCommand(GNU_TIME, ["-f", "%U %S %e %M", "-o", report, ...argv], options);
+    // A command that exits non-zero gets a "Command exited with ..." line first: the figures are last.
+    const fields = (await readFile(report, "utf8").catch(() => "")).trim().split("\n").pop()?.split(" ").map(Number) ?? [];
+    const [userS, systemS, elapsedS, kib] = fields;
+    const usage =
+      fields.length === 4 && fields.every(Number.isFinite)
+        ? { userS: userS!, systemS: systemS!, elapsedS: elapsedS!, peakRssMb: (kib! * 1024) / 1e6 } // KiB to MB (10^6 bytes)
+        : null;
+    return { result, usage };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 export interface PeakRss {
@@ -16,20 +49,11 @@ export interface PeakRss {
 }
 
 /**
- * Peak resident set size of one run, as the kernel reports it to the parent (wait4's ru_maxrss),
- * read through GNU time. Separate from the timed runs so measuring memory costs them nothing.
+ * Peak resident set size of one run, as the kernel reports it to the parent (wait4's ru_maxrss).
+ * Separate from the timed runs so measuring memory costs them nothing.
  */
 export async function measurePeakRss(argv: readonly string[], options: CommandOptions): Promise<PeakRss> {
-  const dir = await mkdtemp(join(options.cwd ?? ".", ".rss-"));
-  try {
-    const report = join(dir, "rss");
-    const result = await runCommand(GNU_TIME, ["-f", "%M", "-o", report, ...argv], options);
-    const kib = Number((await readFile(report, "utf8").catch(() => "")).trim().split("\n").pop());
-    if (result.code !== 0 || !Number.isFinite(kib)) {
-      return { peakRssMb: Number.NaN, code: result.code, stderr: tail(result.stderr) };
-    }
-    return { peakRssMb: (kib * 1024) / 1e6, code: 0, stderr: "" }; // KiB to MB (10^6 bytes)
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  const { result, usage } = await runWithUsage(argv, options, options.cwd ?? ".");
+  if (result.code !== 0 || usage === null) return { peakRssMb: Number.NaN, code: result.code, stderr: tail(result.stderr) };
+  return { peakRssMb: usage.peakRssMb, code: 0, stderr: "" };
 }

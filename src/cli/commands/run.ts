@@ -18,6 +18,8 @@ export interface RunRequest {
   sentinel: string | null;
   profile: Profile;
   outDir: string;
+  /** Apps to measure in suites that have apps (HTTP); all when empty or absent. */
+  apps?: string[];
 }
 
 export function parseProfile(value: string | undefined): Profile {
@@ -29,6 +31,10 @@ export function parseProfile(value: string | undefined): Profile {
 export async function runBenchmarks(request: RunRequest): Promise<RunOutcome> {
   const progress = new Progress();
   const scenarios = selectScenarios({ suites: request.suites, scenarios: request.scenarios });
+  const apps = request.apps ?? [];
+  const known = [...new Set(scenarios.flatMap((s) => s.runner.listApps?.().map((app) => app.name) ?? []))];
+  const unknown = apps.find((app) => !known.includes(app));
+  if (unknown !== undefined) throw new UserError(`unknown app '${unknown}': the chosen suites have apps ${known.join(", ") || "(none)"}`);
   const specs = [...request.runtimes, ...(request.sentinel ? [request.sentinel] : [])];
   const runtimes = await prepareRuntimes(specs, (line) => progress.log(line));
   const outcome = await executeRun(
@@ -39,6 +45,7 @@ export async function runBenchmarks(request: RunRequest): Promise<RunOutcome> {
       outDir: request.outDir,
       run: await newRunInfo(request.profile, request.sentinel),
       environment: readEnvironment(),
+      apps,
     },
     progress,
   );
@@ -58,10 +65,11 @@ export function exitCodeOf(outcome: RunOutcome): number {
 export const runCommand = defineCommand({
   name: "run",
   summary: "Measure scenarios on runtimes (provisioning them first) and write one result file per cell.",
-  usage: "run [--suite S]... [--scenario X]... [--runtime SPEC]... [--profile quick|full] [--out DIR] [--sentinel SPEC]",
+  usage: "run [--suite S]... [--scenario X]... [--app A]... [--runtime SPEC]... [--profile quick|full] [--out DIR] [--sentinel SPEC]",
   help: [
     "  --suite S         a suite to run (repeatable); default: every suite",
     "  --scenario X      a scenario, as NAME or SUITE/NAME (repeatable); default: every scenario of the suites",
+    "  --app A           an app of a suite that has apps, e.g. http's native (repeatable); default: every app",
     `  --runtime SPEC    node@22.11.0, deno@2.1, bun@latest or NAME@path:/abs/bin (repeatable); default: ${DEFAULT_RUNTIMES.join(" ")}`,
     "  --profile P       quick (default) or full: trials, runs and load levels come from each scenario's manifest",
     "  --out DIR         where results go (default: data/)",
@@ -72,6 +80,7 @@ export const runCommand = defineCommand({
   options: {
     suite: { type: "string", multiple: true },
     scenario: { type: "string", multiple: true },
+    app: { type: "string", multiple: true },
     runtime: { type: "string", multiple: true },
     profile: { type: "string" },
     out: { type: "string" },
@@ -81,6 +90,7 @@ export const runCommand = defineCommand({
     const outcome = await runBenchmarks({
       suites: values.suite ?? [],
       scenarios: values.scenario ?? [],
+      apps: values.app ?? [],
       runtimes: values.runtime ?? [...DEFAULT_RUNTIMES],
       sentinel: values.sentinel ?? null,
       profile: parseProfile(values.profile),

@@ -8,12 +8,14 @@ const note = (line: string) => process.stderr.write(`${line}\n`);
 /** Everything a run needs before it measures: runtimes in the cache, scenarios prepared. */
 export async function setupAll(specs: readonly string[], suites: readonly string[] = []): Promise<void> {
   await prepareRuntimes(specs, note);
-  for (const { scenario } of selectScenarios({ suites, scenarios: [] })) await prepareScenario(scenario, note);
+  const selected = selectScenarios({ suites, scenarios: [] });
+  for (const { scenario } of selected) await prepareScenario(scenario, note);
+  for (const runner of new Set(selected.map((s) => s.runner))) await runner.prepare?.(note);
 }
 
 export const setupCommand = defineCommand({
   name: "setup",
-  summary: "Download and verify runtimes into the per-user cache, and prepare every scenario (generated files, lockfile installs).",
+  summary: "Download and verify runtimes into the per-user cache, and prepare every scenario and app (generated files, lockfile installs).",
   usage: "setup [--runtime SPEC]... [--suite S]...",
   help: [
     `  --runtime SPEC   node@22.11.0, deno@2.1, bun@latest or NAME@path:/abs/bin (repeatable); default: ${DEFAULT_RUNTIMES.join(" ")}`,

@@ -1,0 +1,57 @@
+import { readdirSync, readFileSync } from "node:fs";
+
+// Linux reports utime and stime in USER_HZ ticks, which the kernel ABI fixes at 100 per second.
+const TICKS_PER_SECOND = 100;
+
+/** CPU time and peak memory of a process group (a server and every process it started). */
+export interface GroupUsage {
+  /** User + system CPU seconds, summed over the group's live processes and all their threads. */
+  readonly cpuS: number;
+  /** Sum of each live process's peak resident set (VmHWM), in MB (10^6 bytes). */
+  readonly peakRssMb: number;
+  readonly pids: readonly number[];
+}
+
+interface ProcStat {
+  readonly pgrp: number;
+  readonly cpuTicks: number;
+}
+
+/** Fields of /proc/<pid>/stat after the command name, which may itself hold spaces and parentheses. */
+export function parseStat(text: string): ProcStat {
+  const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+  // After ")": state(3) ppid(4) pgrp(5) ... utime(14) stime(15); fields[0] is field 3.
+  return { pgrp: Number(fields[2]), cpuTicks: Number(fields[11]) + Number(fields[12]) };
+}
+
+/** VmHWM of /proc/<pid>/status in MB; 0 for a process with no memory of its own (a zombie). */
+export function parsePeakRssMb(status: string): number {
+  const kib = /^VmHWM:\s*(\d+)\s*kB/m.exec(status)?.[1];
+  return kib === undefined ? 0 : (Number(kib) * 1024) / 1e6;
+}
+
+function readOrNull(path: string): string | null {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return null; // the process ended while we looked
+  }
+}
+
+export function groupUsage(pgid: number): GroupUsage {
+  let ticks = 0;
+  let peakRssMb = 0;
+  const pids: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = readOrNull(`/proc/${entry}/stat`);
+    if (stat === null) continue;
+    const parsed = parseStat(stat);
+    if (parsed.pgrp !== pgid) continue;
+    const status = readOrNull(`/proc/${entry}/status`);
+    ticks += parsed.cpuTicks;
+    peakRssMb += status === null ? 0 : parsePeakRssMb(status);
+    pids.push(Number(entry));
+  }
+  return { cpuS: ticks / TICKS_PER_SECOND, peakRssMb, pids };
+}
