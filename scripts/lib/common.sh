@@ -3,7 +3,8 @@
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 export RUNTIME_BENCH_CACHE="${RUNTIME_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/runtime-bench}"
-TOOLS_ROOT="$RUNTIME_BENCH_CACHE/tools"
+# Built tools live apart from the runtime cache, so pointing RUNTIME_BENCH_CACHE elsewhere never rebuilds oha.
+TOOLS_ROOT="${RUNTIME_BENCH_TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/runtime-bench/tools}"
 export PATH="$TOOLS_ROOT/bin:$HOME/.cargo/bin:$PATH"
 
 say() { printf 'runtime-bench: %s\n' "$*" >&2; }
@@ -50,12 +51,20 @@ ensure_bench_tools() {
   ensure_oha
 }
 
+# Serialises tool builds between concurrent scripts/bench runs; the lock is released on exit.
+lock_tools() {
+  exec 9>"$TOOLS_ROOT/.install.lock"
+  flock 9
+}
+
 ensure_oha() {
+  command -v oha >/dev/null 2>&1 && return 0
+  lock_tools
   command -v oha >/dev/null 2>&1 && return 0
   command -v cargo >/dev/null 2>&1 || die "oha is missing and cargo is not installed to build it (install Rust, or put oha on PATH)"
   say "building oha with cargo (once; about 5 minutes on two cores, cached in $TOOLS_ROOT)"
-  cargo install oha --locked --quiet --root "$TOOLS_ROOT" >"$RUNTIME_BENCH_CACHE/oha-build.log" 2>&1 \
-    || die "cargo install oha failed; see $RUNTIME_BENCH_CACHE/oha-build.log"
+  cargo install oha --locked --quiet --root "$TOOLS_ROOT" >"$TOOLS_ROOT/oha-build.log" 2>&1 \
+    || die "cargo install oha failed; see $TOOLS_ROOT/oha-build.log"
 }
 
 ensure_test_tools() {
@@ -68,10 +77,12 @@ ensure_test_tools() {
 
 ensure_actionlint() {
   command -v actionlint >/dev/null 2>&1 && return 0
+  lock_tools
+  command -v actionlint >/dev/null 2>&1 && return 0
   command -v go >/dev/null 2>&1 || die "actionlint is missing and go is not installed to build it"
   say "building actionlint with go (once, cached in $TOOLS_ROOT)"
-  GOBIN="$TOOLS_ROOT/bin" go install github.com/rhysd/actionlint/cmd/actionlint@v1.7.7 >"$RUNTIME_BENCH_CACHE/actionlint-build.log" 2>&1 \
-    || die "go install actionlint failed; see $RUNTIME_BENCH_CACHE/actionlint-build.log"
+  GOBIN="$TOOLS_ROOT/bin" go install github.com/rhysd/actionlint/cmd/actionlint@v1.7.7 >"$TOOLS_ROOT/actionlint-build.log" 2>&1 \
+    || die "go install actionlint failed; see $TOOLS_ROOT/actionlint-build.log"
 }
 
 mkdir -p "$TOOLS_ROOT/bin"
