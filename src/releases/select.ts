@@ -12,8 +12,8 @@ export const DEFAULT_LINES = 3;
 /**
  * Which releases a runtime named without a version stands for:
  * - `since-last-benchmark`: those published after the newest release already benchmarked on that
- *   runner; on a runner with no result of the runtime yet, the newest release of the newest
- *   `fallbackLines` lines;
+ *   runner, on the lines it tracks (the oldest line it has results for, and every newer one); on a
+ *   runner with no result of the runtime yet, the newest release of the newest `fallbackLines` lines;
  * - `since`: those published at or after a date;
  * - `lines`: the newest release of each of the newest `count` lines.
  */
@@ -63,6 +63,12 @@ export function releaseLine(runtime: RuntimeName, version: string): string {
   return runtime === "node" ? `${parsed.major}` : `${parsed.major}.${parsed.minor}`;
 }
 
+/** The first version of a release line (`24.0.0`, `2.1.0`), so lines compare as versions. */
+function lineStart(runtime: RuntimeName, version: string): string {
+  const line = releaseLine(runtime, version);
+  return runtime === "node" ? `${line}.0.0` : `${line}.0`;
+}
+
 /** The newest release of each of the newest `count` lines; `releases` is newest first. */
 function newestOfLines(runtime: RuntimeName, releases: readonly Release[], count: number): Release[] {
   const newestPerLine = new Map<string, Release>();
@@ -80,10 +86,13 @@ function inWindow(runtime: RuntimeName, releases: readonly Release[], done: Read
     case "lines":
       return newestOfLines(runtime, releases, window.count);
     case "since-last-benchmark": {
-      const benchmarkedTimes = releases.filter((r) => done.has(r.version)).map((r) => r.published.getTime());
-      if (benchmarkedTimes.length === 0) return newestOfLines(runtime, releases, window.fallbackLines);
-      const last = Math.max(...benchmarkedTimes);
-      return releases.filter((r) => r.published.getTime() > last);
+      const benchmarked = releases.filter((r) => done.has(r.version));
+      if (benchmarked.length === 0) return newestOfLines(runtime, releases, window.fallbackLines);
+      const last = Math.max(...benchmarked.map((r) => r.published.getTime()));
+      // Without this floor, a patch to an old line that the first, lines-bounded watch left out
+      // would count as new because it was published after the newest release benchmarked.
+      const oldestLine = semver.sort(benchmarked.map((r) => lineStart(runtime, r.version)))[0]!;
+      return releases.filter((r) => r.published.getTime() > last && semver.gte(lineStart(runtime, r.version), oldestLine));
     }
   }
 }

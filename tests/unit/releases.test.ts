@@ -25,6 +25,7 @@ const NODE_X64 = [
   release("26.0.0-rc.1", "2026-09-20"),
   release("24.5.0", "2026-10-10"),
   release("24.4.0", "2026-09-15"),
+  release("22.10.0", "2026-10-22"),
   release("22.9.0", "2026-09-30"),
   release("20.19.0", "2026-03-01"),
 ];
@@ -89,6 +90,19 @@ describe("choosing releases to benchmark", () => {
     assert.deepEqual(select({ benchmarked: afterFirst }), []);
   });
 
+  it("follows the lines a runner has results for and newer ones, not a patch to an older line", () => {
+    assert.deepEqual(select({ runners: [X64], benchmarked: benchmarked({ "bench-x64-1": { node: ["26.1.0", "24.5.0"] } }) }), []);
+    assert.deepEqual(select({ runners: [X64], benchmarked: benchmarked({ "bench-x64-1": { node: ["26.1.0", "22.9.0"] } }) }), [
+      "node@22.10.0@bench-x64-1",
+    ]);
+    assert.deepEqual(select({ runners: [X64], benchmarked: benchmarked({ "bench-x64-1": { node: ["22.9.0"] } }) }), [
+      "node@26.1.0@bench-x64-1",
+      "node@26.0.0@bench-x64-1",
+      "node@24.5.0@bench-x64-1",
+      "node@22.10.0@bench-x64-1",
+    ]);
+  });
+
   it("keeps a runner that lags behind on the list until it has results too", () => {
     const done = benchmarked({ "bench-x64-1": { node: ["26.1.0", "24.5.0"] } });
     assert.deepEqual(select({ benchmarked: done }), ["node@26.1.0@bench-arm64-1", "node@24.4.0@bench-arm64-1"]);
@@ -105,9 +119,10 @@ describe("choosing releases to benchmark", () => {
     assert.deepEqual(select({ runners: [X64], benchmarked: done, window: { kind: "since", date: new Date("2026-09-30T00:00:00Z") } }), [
       "node@26.0.0@bench-x64-1",
       "node@24.5.0@bench-x64-1",
+      "node@22.10.0@bench-x64-1",
       "node@22.9.0@bench-x64-1",
     ]);
-    assert.deepEqual(select({ runners: [X64], window: { kind: "lines", count: 3 } }), ["node@26.1.0@bench-x64-1", "node@24.5.0@bench-x64-1", "node@22.9.0@bench-x64-1"]);
+    assert.deepEqual(select({ runners: [X64], window: { kind: "lines", count: 3 } }), ["node@26.1.0@bench-x64-1", "node@24.5.0@bench-x64-1", "node@22.10.0@bench-x64-1"]);
   });
 
   it("keeps benchmarked versions in the list when --missing is not given", () => {

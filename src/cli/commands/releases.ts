@@ -50,8 +50,9 @@ export const releasesCommand = defineCommand({
     "  --prereleases        include pre-releases (skipped by default)",
     "  --json               print {\"include\": [{runtime, version, runner, arch, labels}, ...]} for strategy.matrix",
     "",
-    "Default window: per runner, the releases published after the newest one it has results for;",
-    `on a runner with no result of a runtime yet, the newest release of each of its newest ${DEFAULT_LINES} lines.`,
+    "Default window: per runner, the releases published after the newest one it has results for, on the",
+    "oldest line it has results for and every newer line; on a runner with no result of a runtime yet,",
+    `the newest release of each of its newest ${DEFAULT_LINES} lines.`,
     "Versions come from the registry metadata of each architecture's binary package.",
   ],
   options: {

@@ -1,0 +1,167 @@
+import assert from "node:assert/strict";
+import { execFileSync, spawn } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { REPO_ROOT } from "../../src/core/paths.ts";
+import type { ResultDocument } from "../../src/results/types.ts";
+import { resultPath, writeResult } from "../../src/results/write.ts";
+import { tempDir } from "../helpers/cli.ts";
+import { makeResult } from "../helpers/documents.ts";
+
+const COMMIT_RESULTS = join(REPO_ROOT, "scripts/ci/commit-results");
+const GIT_IDENTITY = {
+  GIT_AUTHOR_NAME: "collect test",
+  GIT_AUTHOR_EMAIL: "collect@test.invalid",
+  GIT_COMMITTER_NAME: "collect test",
+  GIT_COMMITTER_EMAIL: "collect@test.invalid",
+};
+
+interface Finished {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(command: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<Finished> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env: { ...process.env, ...GIT_IDENTITY, COMMIT_RESULTS_BACKOFF_SECONDS: "0", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    child.once("error", reject);
+    child.once("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync("git", args, { cwd, env: { ...process.env, ...GIT_IDENTITY }, encoding: "utf8" }).trim();
+}
+
+/** A bare "GitHub" repository whose main holds a README, and two clones of it, as two collect jobs have. */
+function repositories(): { remote: string; first: string; second: string } {
+  const root = tempDir("race");
+  const remote = join(root, "remote.git");
+  git(root, "init", "--quiet", "--bare", "--initial-branch=main", remote);
+  const seed = join(root, "seed");
+  git(root, "clone", "--quiet", remote, seed);
+  writeFileSync(join(seed, "README.md"), "results\n");
+  git(seed, "add", "README.md");
+  git(seed, "commit", "--quiet", "-m", "start");
+  git(seed, "push", "--quiet", "origin", "HEAD:refs/heads/main");
+  const first = join(root, "first");
+  const second = join(root, "second");
+  git(root, "clone", "--quiet", remote, first);
+  git(root, "clone", "--quiet", remote, second);
+  return { remote, first, second };
+}
+
+/** Three runs' results, each run one artifact: the x64 run, the arm64 run, and a later x64 run. */
+async function artifacts(): Promise<{ root: string; sets: string[]; docs: ResultDocument[] }> {
+  const root = tempDir("race-artifacts");
+  const runs = [
+    { run: { runner: "bench-x64-1", id: "20261101T000000Z-aaaaaa" } },
+    { run: { runner: "bench-arm64-1", id: "20261101T000000Z-bbbbbb" }, environment: { arch: "arm64" as const } },
+    { run: { runner: "bench-x64-1", id: "20261108T000000Z-cccccc" } },
+  ];
+  const sets: string[] = [];
+  const docs: ResultDocument[] = [];
+  for (const [index, base] of runs.entries()) {
+    const set = join(root, `results-${index}`);
+    for (const runtime of [{ name: "node" as const, version: "22.11.0" }, { name: "bun" as const, version: "1.2.0" }]) {
+      const doc = makeResult({ ...base, runtime });
+      await writeResult(set, doc);
+      docs.push(doc);
+    }
+    sets.push(set);
+  }
+  return { root, sets, docs };
+}
+
+/** Every result file on the remote's main, by path, parsed. */
+function remoteResults(remote: string): Map<string, unknown> {
+  const files = git(remote, "ls-tree", "-r", "--name-only", "main").split("\n").filter((f) => f.startsWith("data/"));
+  return new Map(files.map((file) => [file, JSON.parse(git(remote, "show", `main:${file}`)) as unknown]));
+}
+
+function assertHoldsExactly(remote: string, docs: readonly ResultDocument[]): void {
+  const held = remoteResults(remote);
+  const expected = new Map(docs.map((doc) => [resultPath("data", doc), doc]));
+  assert.deepEqual([...held.keys()].sort(), [...expected.keys()].sort(), "every result once, nothing else");
+  for (const [file, doc] of expected) assert.deepEqual(held.get(file), doc, `${file} is the artifact's result`);
+  const contents = [...held.values()].map((doc) => JSON.stringify(doc));
+  assert.equal(new Set(contents).size, contents.length, "no result under two names");
+}
+
+function resultCommits(remote: string): string[] {
+  return git(remote, "log", "--format=%s", "main").split("\n").filter((subject) => subject.startsWith("data:"));
+}
+
+describe("two collect jobs pushing the same artifacts", () => {
+  it("when one's push is overtaken by the other: it starts again, adds only what is missing, loses nothing", async () => {
+    const { remote, first, second } = repositories();
+    const { root, sets, docs } = await artifacts();
+    // The first collect's pre-push hook runs the whole second collect, so the second wins the
+    // race in between the first's commit and its push, every time.
+    const hooks = join(root, "hooks");
+    mkdirSync(hooks);
+    const secondLog = join(root, "second.log");
+    writeFileSync(
+      join(hooks, "pre-push"),
+      [
+        "#!/bin/sh",
+        'unset $(git rev-parse --local-env-vars)',
+        `[ -e "${root}/raced" ] && exit 0`,
+        `touch "${root}/raced"`,
+        `GITHUB_OUTPUT= "${COMMIT_RESULTS}" --repo "${second}" "${sets[1]}" "${sets[2]}" >"${secondLog}" 2>&1; echo "exit $?" >>"${secondLog}"`,
+        "",
+      ].join("\n"),
+    );
+    chmodSync(join(hooks, "pre-push"), 0o755);
+    git(first, "config", "core.hooksPath", hooks);
+    const outputs = join(root, "github-output");
+    const firstRun = await run(COMMIT_RESULTS, ["--repo", first, sets[0]!, sets[1]!], { GITHUB_OUTPUT: outputs });
+
+    assert.equal(firstRun.code, 0, firstRun.stderr);
+    assert.match(readFileSync(secondLog, "utf8"), /pushed 4 results to origin\/main in attempt 1\nexit 0\n$/);
+    assert.match(firstRun.stderr, /push rejected \(another collect got there first\)/);
+    assert.match(firstRun.stderr, /pushed 2 results to origin\/main in attempt 2/);
+    assertHoldsExactly(remote, docs);
+    assert.deepEqual(resultCommits(remote), ["data: 2 results from bench-x64-1", "data: 4 results from bench-arm64-1,bench-x64-1"]);
+    assert.equal(readFileSync(outputs, "utf8"), `pushed=true\ncommit=${git(remote, "rev-parse", "main")}\n`);
+  });
+
+  it("when both run at once with the same artifacts: one commit, every result once", async () => {
+    const { remote, first, second } = repositories();
+    const { sets, docs } = await artifacts();
+    // Two workflow runs: their commits differ, so the later push is really refused, not a no-op.
+    const [a, b] = await Promise.all([
+      run(COMMIT_RESULTS, ["--repo", first, ...sets], { GITHUB_RUN_ID: "101" }),
+      run(COMMIT_RESULTS, ["--repo", second, ...sets], { GITHUB_RUN_ID: "102" }),
+    ]);
+    assert.equal(a.code, 0, a.stderr);
+    assert.equal(b.code, 0, b.stderr);
+    assertHoldsExactly(remote, docs);
+    const commits = resultCommits(remote);
+    assert.equal(commits.length, 1, commits.join("\n"));
+    assert.match(commits[0]!, /^data: 6 results from bench-arm64-1,bench-x64-1 \(workflow run 10[12]\)$/);
+    assert.match(a.stderr + b.stderr, /nothing new to commit: every result is already on origin\/main/);
+  });
+
+  it("refuses a checkout with uncommitted changes, and a set of artifacts with a problem", async () => {
+    const { remote, first, second } = repositories();
+    const { sets } = await artifacts();
+    writeFileSync(join(first, "README.md"), "edited\n");
+    const dirty = await run(COMMIT_RESULTS, ["--repo", first, sets[0]!]);
+    assert.equal(dirty.code, 2);
+    assert.match(dirty.stderr, /has uncommitted changes/);
+    const bad = join(sets[0]!, "bench-x64-1", "20261101T000000Z-aaaaaa", "startup", "hello", "node-22.11.0.json");
+    writeFileSync(bad, "{}");
+    const invalid = await run(COMMIT_RESULTS, ["--repo", second, sets[0]!]);
+    assert.notEqual(invalid.code, 0);
+    assert.match(invalid.stderr, /nothing collected/);
+    assert.deepEqual(resultCommits(remote), []);
+    assert.equal(existsSync(join(second, "data")), false);
+  });
+});
