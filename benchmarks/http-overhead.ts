@@ -1,0 +1,106 @@
+/**
+ * Does the harness measure what oha measures? For the native app on each runtime, five interleaved
+ * rounds: one harness trial (the HTTP runner's own trial(), exactly as `scripts/bench run` calls
+ * it), then oha run by hand against a fresh server of the same app on the same pinned CPUs.
+ * Prints, per runtime, median harness rps / median hand rps (should be ≥ 0.95) and the spread
+ * (max/min) of the harness's rps over its five trials.
+ *
+ *   node --import tsx benchmarks/http-overhead.ts [--runtime SPEC]... [--seconds N]
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { prepareRuntimes } from "../src/cli/runtimes.ts";
+import { allowedCpus, pinned, splitCpus } from "../src/http/cpu-split.ts";
+import { RunningServer } from "../src/http/server.ts";
+import { rotate } from "../src/orchestrate/order.ts";
+import { installInterruptHandling, runCommand } from "../src/process/children.ts";
+import { runtimeEnv, scriptArgv } from "../src/runners/command.ts";
+import { httpRunner, type HttpProfile } from "../src/runners/http.ts";
+import type { RunContext, Subject } from "../src/runners/types.ts";
+import { selectScenarios } from "../src/scenarios/select.ts";
+import { median } from "../src/stats/summary.ts";
+import { formatTable } from "../src/ui/table.ts";
+import { loadApps } from "../src/http/apps.ts";
+
+const TRIALS = 5;
+const { values } = parseArgs({ options: { runtime: { type: "string", multiple: true }, seconds: { type: "string" } } });
+const specs = values.runtime ?? ["node@22.11.0", "bun@1.2.0", "deno@2.1.4"];
+const seconds = Number(values.seconds ?? 3);
+
+installInterruptHandling();
+const runtimes = await prepareRuntimes(specs, (line) => process.stderr.write(`${line}\n`));
+const [selected] = selectScenarios({ suites: ["http"], scenarios: ["json"] });
+const scenario = selected!.scenario;
+const profile: HttpProfile = { trials: TRIALS, warmup_s: 1, duration_s: seconds, connections: [10], keepalive: [true], rate: 1000, rate_duration_s: 1 };
+const workDir = await mkdtemp(join(tmpdir(), "http-overhead-"));
+const context: RunContext = { profile: "full", profileParams: { ...profile }, workDir, log: (line) => process.stderr.write(`${line}\n`), apps: ["native"] };
+const split = splitCpus(allowedCpus());
+const native = loadApps().find((app) => app.name === "native")!;
+
+/** The command a person would type: oha's documented flags, its JSON read for requestsPerSec. */
+function handOha(url: string, durationS: number): string[] {
+  return [...pinned(split?.client), "oha", "--no-tui", "--output-format", "json", "-z", `${durationS}s`, "-c", "10",
+    "--worker-threads", String(split?.client.length ?? 1), "-H", "Accept-Encoding: identity", url];
+}
+
+async function byHand(subject: Subject): Promise<number> {
+  const entry = native.manifest.runtimes[subject.runtime.identity.name]!.entry;
+  const server = await RunningServer.start({
+    argv: [...pinned(split?.server), ...scriptArgv(subject, entry)],
+    cwd: native.dir,
+    env: runtimeEnv(subject, workDir),
+    readyTimeoutMs: 30_000,
+  });
+  try {
+    const run = async (durationS: number) => {
+      const [command, ...args] = handOha(`${server.url}/json`, durationS);
+      const result = await runCommand(command!, args, { timeoutMs: (durationS + 60) * 1000 });
+      if (result.code !== 0) throw new Error(`oha by hand failed: ${result.stderr}`);
+      return (JSON.parse(result.stdout) as { summary: { requestsPerSec: number } }).summary.requestsPerSec;
+    };
+    await run(profile.warmup_s); // the same warm-up under load the harness gives
+    return await run(seconds);
+  } finally {
+    await server.stop();
+  }
+}
+
+try {
+  const subjects = runtimes.map((runtime) => httpRunner.subjects(scenario, runtime, context)[0]!);
+  for (const subject of subjects) {
+    const checked = await httpRunner.check(subject, context);
+    if (checked.status !== "ok") throw new Error(`${subject.runtime.identity.name}: ${checked.error}`);
+  }
+  const harness = new Map<Subject, number[]>(subjects.map((s) => [s, []]));
+  const hand = new Map<Subject, number[]>(subjects.map((s) => [s, []]));
+  for (let trial = 0; trial < TRIALS; trial++) {
+    for (const subject of rotate(subjects, trial)) {
+      process.stderr.write(`round ${trial + 1}/${TRIALS} ${subject.runtime.identity.name}\n`);
+      const output = await httpRunner.trial(subject, context, trial);
+      harness.get(subject)!.push(output.samples.rps![0]!);
+      hand.get(subject)!.push(await byHand(subject));
+    }
+  }
+  const rows = subjects.map((subject) => {
+    const ours = harness.get(subject)!;
+    const theirs = hand.get(subject)!;
+    return [
+      `${subject.runtime.identity.name}@${subject.runtime.identity.version}`,
+      median(ours).toFixed(0),
+      median(theirs).toFixed(0),
+      (median(ours) / median(theirs)).toFixed(3),
+      (Math.max(...ours) / Math.min(...ours)).toFixed(3),
+      ours.map((v) => v.toFixed(0)).join(" "),
+    ];
+  });
+  process.stdout.write(
+    `http overhead: native /json, ${TRIALS} interleaved rounds, ${seconds} s each, 10 connections, ` +
+      `server on CPU ${split?.server.join(",") ?? "any"}, oha on CPU ${split?.client.join(",") ?? "any"}, ${new Date().toISOString().slice(0, 10)}\n\n`,
+  );
+  process.stdout.write(`${formatTable(["runtime", "harness rps (median)", "hand oha rps (median)", "ratio", "spread max/min", "harness rps per trial"], rows)}\n`);
+} finally {
+  await rm(workDir, { recursive: true, force: true });
+}
+process.exit(0);

@@ -1,0 +1,75 @@
+import assert from "node:assert/strict";
+import { execFileSync, spawn } from "node:child_process";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { REPO_ROOT } from "../../src/core/paths.ts";
+import { readResults } from "../../src/results/read.ts";
+import { bench, tempDir } from "../helpers/cli.ts";
+
+// Fixture apps live outside apps/http so that no default run ever measures them.
+const FIXTURE_APPS = join(REPO_ROOT, "tests/fixtures/http-apps");
+const env = { RUNTIME_BENCH_APPS_DIR: FIXTURE_APPS };
+
+function leftoverServers(): string[] {
+  return execFileSync("ps", ["-eo", "args"], { encoding: "utf8" })
+    .split("\n")
+    .filter((line) => line.includes("server.mjs") && !line.includes("ps -eo"))
+    .filter((line) => /broken-body|crashes-under-load|hello/.test(line) || line.includes(FIXTURE_APPS));
+}
+
+describe("http suite: broken apps, crashes and interrupts", () => {
+  it("fails a wrong body at verification with the difference, never measures it, records a crash mid-run with its output, and goes on", async () => {
+    const out = tempDir("http-broken");
+    const result = await bench(["run", "--suite", "http", "--scenario", "json", "--runtime", "node@22.11.0", "--profile", "quick", "--out", out], env);
+    assert.equal(result.code, 1, "a failed result makes the run exit 1");
+    const docs = new Map((await readResults([out])).map((r) => [r.doc.app, r.doc]));
+
+    const broken = docs.get("broken-body")!;
+    assert.equal(broken.status, "failed");
+    assert.equal(broken.verification?.status, "failed");
+    assert.match(broken.error!, /verification failed: GET \/json: JSON body differs at \/message: expected "Hello, World!", got "Hello, Wordl!"/);
+    assert.deepEqual(broken.metrics, {}, "a failed app is never measured, so never published as 0");
+    const failures = broken.verification!.failures as { request: string; problem: string }[];
+    assert.equal(failures[0]?.request, "GET /json");
+
+    const crashed = docs.get("crashes-under-load")!;
+    assert.equal(crashed.status, "failed");
+    assert.equal(crashed.verification?.status, "passed", "it passed verification before the load killed it");
+    assert.match(crashed.error!, /trial 1: server exited with code 3 during (warmup|throughput|fixed-rate)/);
+    assert.match(String(crashed.details?.server_stderr), /crashing on purpose after 300 requests/);
+
+    const healthy = docs.get("hello")!;
+    assert.equal(healthy.status, "ok", `the suite went on after the crash: ${healthy.error}`);
+    assert.ok(healthy.metrics.rps!.median > 0);
+
+    assert.equal((await bench(["validate", out])).code, 0);
+    assert.deepEqual(leftoverServers(), [], "no server outlives the harness");
+  });
+
+  it("stops the server's whole process tree on Ctrl-C and keeps what was measured", async () => {
+    const out = tempDir("http-interrupt");
+    const child = spawn(
+      join(REPO_ROOT, "scripts/bench"),
+      ["run", "--suite", "http", "--scenario", "json", "--app", "hello", "--runtime", "node@22.11.0", "--out", out],
+      { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let stderr = "";
+    child.stdout.resume();
+    const exited = new Promise<number | null>((resolve) => child.once("close", (code) => resolve(code)));
+    await new Promise<void>((resolve) =>
+      child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+        stderr += chunk;
+        if (stderr.includes("trial 2/2")) resolve();
+      }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500)); // the second trial's server and oha are running
+    assert.ok(leftoverServers().length > 0, "the server runs while we interrupt");
+    child.kill("SIGINT");
+    assert.equal(await exited, 130, stderr);
+    const [saved] = await readResults([out]);
+    assert.equal(saved?.doc.status, "failed");
+    assert.match(saved!.doc.error!, /interrupted after 1 of 2 trials/);
+    assert.equal(saved!.doc.metrics.rps?.samples.length, 1, "the finished trial is kept");
+    assert.deepEqual(leftoverServers(), [], "no server outlives the harness");
+  });
+});
