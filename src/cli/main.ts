@@ -3,6 +3,7 @@ import { installInterruptHandling } from "../process/children.ts";
 import { invoke, type Command } from "./command.ts";
 import { allCommand } from "./commands/all.ts";
 import { collectCommand } from "./commands/collect.ts";
+import { compareCommand } from "./commands/compare.ts";
 import { listCommand } from "./commands/list.ts";
 import { releasesCommand } from "./commands/releases.ts";
 import { runCommand } from "./commands/run.ts";
@@ -10,7 +11,7 @@ import { setupCommand } from "./commands/setup.ts";
 import { validateCommand } from "./commands/validate.ts";
 
 /** Every subcommand; `scripts/bench` with no arguments runs `all`. */
-const COMMANDS: readonly Command[] = [allCommand, runCommand, setupCommand, listCommand, validateCommand, releasesCommand, collectCommand] as unknown as Command[];
+const COMMANDS: readonly Command[] = [allCommand, runCommand, setupCommand, listCommand, validateCommand, compareCommand, releasesCommand, collectCommand] as unknown as Command[];
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

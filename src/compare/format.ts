@@ -1,0 +1,69 @@
+import { paramsSlug } from "../results/write.ts";
+import { formatNumber, formatTable } from "../ui/table.ts";
+import type { CompareRow } from "./types.ts";
+
+/** `+12.3 %` / `−4.0 %`: a ratio as a signed change. */
+export function formatChange(ratio: number): string {
+  const percent = (ratio - 1) * 100;
+  return `${percent >= 0 ? "+" : "−"}${Math.abs(percent).toFixed(1)} %`;
+}
+
+export function formatInterval([low, high]: [number, number]): string {
+  return `[${low.toFixed(3)}, ${high.toFixed(3)}]`;
+}
+
+export function formatPercent(fraction: number): string {
+  return `${(fraction * 100).toFixed(1)} %`;
+}
+
+/** `startup/hello`, then app and load parameters when there are any. */
+export function cellLabel(row: { suite: string; scenario: string; app: string | null; params: CompareRow["params"] }): string {
+  return [`${row.suite}/${row.scenario}`, row.app, paramsSlug(row.params)].filter(Boolean).join(" ");
+}
+
+function columns(row: CompareRow): string[] {
+  const side = (runtime: string, version: string, value: number, runs: number) =>
+    `${runtime}@${version} ${formatNumber(value)} ${row.unit}${runs > 1 ? ` (${runs} runs)` : ""}`;
+  const minEffect = `${formatPercent(row.min_effect)} ${row.min_effect_source === "noise floor" ? "noise floor" : "default"}`;
+  return [
+    cellLabel(row),
+    row.metric,
+    side(row.base_runtime, row.base_version, row.base_median, row.base_runs),
+    side(row.head_runtime, row.head_version, row.head_median, row.head_runs),
+    row.ratio === null ? "" : `${row.ratio.toFixed(3)}× (${formatChange(row.ratio)})`,
+    row.ci95 === null ? "" : formatInterval(row.ci95),
+    row.verdict === "not comparable" ? "" : minEffect,
+    row.verdict === "not comparable" ? `not comparable: ${row.reason}` : row.verdict,
+  ];
+}
+
+const HEADER = ["scenario", "metric", "BASE", "HEAD", "HEAD/BASE", "95 % CI", "min effect", "verdict"];
+
+export const VERDICT_RULE =
+  "A verdict needs the 95 % interval of HEAD/BASE to exclude 1 and the change to exceed the min effect (the series' noise floor, or the default).";
+
+export function compareTable(rows: readonly CompareRow[]): string {
+  return `${formatTable(HEADER, rows.map(columns))}\n\n${VERDICT_RULE}`;
+}
+
+const escapeCell = (text: string) => text.replace(/\|/g, "\\|");
+
+/** A GitHub-flavoured table for a job summary or a pull-request comment. */
+export function compareMarkdown(rows: readonly CompareRow[]): string {
+  const emphasis = (row: CompareRow, cells: string[]) => {
+    const last = cells.length - 1;
+    if (row.verdict === "faster" || row.verdict === "slower") cells[last] = `**${cells[last]}**`;
+    return cells;
+  };
+  const lines = [
+    `| ${HEADER.join(" | ")} |`,
+    `| ${HEADER.map((_, i) => (i >= 4 && i <= 6 ? "---:" : "---")).join(" | ")} |`,
+    ...rows.map((row) => `| ${emphasis(row, columns(row).map(escapeCell)).join(" | ")} |`),
+  ];
+  const count = (verdict: CompareRow["verdict"]) => rows.filter((r) => r.verdict === verdict).length;
+  const summary = (["slower", "faster", "no significant change", "not comparable"] as const)
+    .filter((verdict) => count(verdict) > 0)
+    .map((verdict) => `${count(verdict)} ${verdict}`)
+    .join(", ");
+  return [`**HEAD against BASE**: ${summary}.`, "", ...lines, "", `<sub>${VERDICT_RULE}</sub>`].join("\n");
+}

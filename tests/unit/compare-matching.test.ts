@@ -1,0 +1,59 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { compareResults } from "../../src/compare/compare.ts";
+import { compareMarkdown, compareTable } from "../../src/compare/format.ts";
+import { makeResult } from "../helpers/documents.ts";
+import { syntheticResult } from "../helpers/series.ts";
+
+describe("compare: matching BASE and HEAD", () => {
+  it("matches on suite, scenario version, app, params and metric, and skips results that are not ok", () => {
+    const base = [
+      syntheticResult({ index: 0, level: 30 }),
+      makeResult({ scenario: "typescript", status: "failed", error: "exit 1", metrics: {} }),
+      makeResult({ scenario: "import-graph", scenario_version: 2 }),
+      makeResult({ app: "hono", params: { connections: 10 } }),
+    ];
+    const head = [
+      syntheticResult({ index: 1, level: 30 }),
+      makeResult({ scenario: "typescript" }),
+      makeResult({ scenario: "import-graph", scenario_version: 3 }),
+      makeResult({ app: "hono", params: { connections: 100 } }),
+    ];
+    const rows = compareResults(base, head);
+    assert.deepEqual(rows.map((r) => `${r.scenario} ${r.metric}`), ["hello wall_ms"]);
+  });
+
+  it("pools repeated runs of one version on a side", () => {
+    const base = [syntheticResult({ index: 0, level: 30 }), syntheticResult({ index: 1, level: 30 })];
+    const head = [syntheticResult({ index: 2, level: 30 })];
+    const [row] = compareResults(base, head);
+    assert.deepEqual([row!.base_runs, row!.head_runs], [2, 1]);
+  });
+
+  it("pairs runtime with runtime when both sides hold several", () => {
+    const base = [syntheticResult({ index: 0, level: 30, version: "22.10.0" }), syntheticResult({ index: 0, level: 13, runtime: "bun", version: "1.1.0" })];
+    const head = [syntheticResult({ index: 1, level: 30, version: "22.11.0" }), syntheticResult({ index: 1, level: 13, runtime: "bun", version: "1.2.0" })];
+    const pairs = compareResults(base, head).map((r) => `${r.base_runtime}@${r.base_version}→${r.head_runtime}@${r.head_version}`);
+    assert.deepEqual(pairs, ["node@22.10.0→node@22.11.0", "bun@1.1.0→bun@1.2.0"]);
+  });
+
+  it("reports results from different machines as not comparable, with no ratio", () => {
+    const base = syntheticResult({ index: 0, level: 30 });
+    const otherRunner = syntheticResult({ index: 1, level: 30, runner: "bench-x64-2" });
+    const otherCpu = { ...syntheticResult({ index: 1, level: 30 }), environment: { ...base.environment, cpu_model: "Other CPU", fingerprint: "fedcba9876543210" } };
+    const byRunner = compareResults([base], [otherRunner])[0]!;
+    assert.equal(byRunner.verdict, "not comparable");
+    assert.equal(byRunner.ratio, null);
+    assert.match(byRunner.reason!, /runner differs \(bench-x64-1 vs bench-x64-2\)/);
+    assert.match(compareResults([base], [otherCpu])[0]!.reason!, /CPU model differs/);
+  });
+
+  it("prints a text table and a markdown table with every row", () => {
+    const rows = compareResults([syntheticResult({ index: 0, level: 30 })], [syntheticResult({ index: 1, level: 15 })]);
+    assert.match(compareTable(rows), /startup\/hello\s+wall_ms\s+node@22\.11\.0 29\.\d+ ms\s+node@22\.11\.0 14\.\d+ ms\s+0\.500× \(−50\.0 %\).*faster/);
+    const markdown = compareMarkdown(rows).split("\n");
+    assert.equal(markdown[0], "**HEAD against BASE**: 1 faster.");
+    assert.match(markdown[2]!, /^\| scenario \| metric \| BASE \| HEAD \|/);
+    assert.match(markdown[4]!, /^\| startup\/hello \| wall_ms \|.*\| \*\*faster\*\* \|$/);
+  });
+});

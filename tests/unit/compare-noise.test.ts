@@ -1,0 +1,79 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { compareResults } from "../../src/compare/compare.ts";
+import { DEFAULT_MIN_EFFECT, MIN_HISTORY_RUNS, defaultMinEffect, noiseFloor, parseMinEffect, runToRunSpread } from "../../src/compare/noise.ts";
+import { measurementsOf } from "../../src/compare/series-key.ts";
+import { makeResult, metricOf } from "../helpers/documents.ts";
+import { syntheticResult } from "../helpers/series.ts";
+
+/** Runs of one version whose medians are exactly the given levels. */
+const runsAt = (levels: number[]) => levels.map((level, index) => syntheticResult({ index, level, shape: { sampleNoise: 0 } }));
+
+describe("noise floor of a series", () => {
+  it("needs enough runs before it replaces the default", () => {
+    assert.equal(runToRunSpread(measurementsOf(runsAt([30, 31, 30, 31, 30]))), null);
+    assert.equal(MIN_HISTORY_RUNS, 6);
+    assert.ok(runToRunSpread(measurementsOf(runsAt([30, 31, 30, 31, 30, 31])))! > 0);
+  });
+
+  it("is 1.96 √2 σ on the log scale for one series", () => {
+    assert.ok(Math.abs(noiseFloor(0.01) - (Math.exp(1.959964 * Math.SQRT2 * 0.01) - 1)) < 1e-12);
+    assert.ok(Math.abs(noiseFloor(0.03, 0.04) - (Math.exp(1.959964 * 0.05) - 1)) < 1e-12);
+  });
+
+  it("estimates the run-to-run spread robustly: one real step barely moves it", () => {
+    const flat = [100, 102, 99, 101, 100, 98, 101, 100, 102, 99];
+    const stepped = flat.map((v, i) => (i >= 5 ? v * 1.3 : v));
+    const spreadFlat = runToRunSpread(measurementsOf(runsAt(flat)))!;
+    const spreadStepped = runToRunSpread(measurementsOf(runsAt(stepped)))!;
+    assert.ok(spreadFlat > 0.005 && spreadFlat < 0.03, `σ ${spreadFlat}`);
+    assert.ok(spreadStepped < spreadFlat * 1.5, `σ with a step ${spreadStepped}`);
+  });
+});
+
+describe("compare: minimum effect from history", () => {
+  const base = syntheticResult({ index: 100, level: 30, shape: { sampleNoise: 0.005 } });
+  const head = syntheticResult({ index: 101, level: 33, shape: { sampleNoise: 0.005 } });
+
+  it("flags a 10 % change against the default minimum effect when there is no history", () => {
+    const [row] = compareResults([base], [head]);
+    assert.deepEqual([row!.verdict, row!.min_effect_source, row!.noise_floor], ["slower", "default", null]);
+  });
+
+  it("holds the same change to a series that swings ±15 % from run to run", () => {
+    const noisy = [30, 34, 26, 33, 27, 35, 25, 31, 28, 34].map((level, index) => syntheticResult({ index, level }));
+    const [row] = compareResults([base], [head], { history: noisy });
+    assert.equal(row!.min_effect_source, "noise floor");
+    assert.ok(row!.noise_floor! > 0.15, `noise floor ${row!.noise_floor}`);
+    assert.equal(row!.verdict, "no significant change");
+  });
+
+  it("flags it in a series that stays within 1 %", () => {
+    const quiet = [30, 30.2, 29.9, 30.1, 30, 29.8, 30.2, 30.1].map((level, index) => syntheticResult({ index, level }));
+    const [row] = compareResults([base], [head], { history: quiet });
+    assert.ok(row!.noise_floor! < 0.03, `noise floor ${row!.noise_floor}`);
+    assert.equal(row!.verdict, "slower");
+  });
+
+  it("only uses history of the same series (runner, runtime, scenario, metric)", () => {
+    const elsewhere = [30, 34, 26, 33, 27, 35, 25].map((level, index) => syntheticResult({ index, level, runner: "bench-x64-2" }));
+    assert.equal(compareResults([base], [head], { history: elsewhere })[0]!.min_effect_source, "default");
+  });
+});
+
+describe("minimum effect setting", () => {
+  it("reads percentages from the flag, then the environment, else 5 %", () => {
+    assert.equal(parseMinEffect("7.5%", "x"), 0.075);
+    assert.equal(parseMinEffect("10", "x"), 0.1);
+    assert.throws(() => parseMinEffect("fast", "--min-effect"), /--min-effect: 'fast' is not a percentage/);
+    assert.throws(() => parseMinEffect("-3", "x"), /not a percentage/);
+    assert.equal(defaultMinEffect(undefined, {}), DEFAULT_MIN_EFFECT);
+    assert.equal(defaultMinEffect(undefined, { RUNTIME_BENCH_MIN_EFFECT: "12" }), 0.12);
+    assert.equal(defaultMinEffect("3", { RUNTIME_BENCH_MIN_EFFECT: "12" }), 0.03);
+  });
+
+  it("keeps a metric's own unit and direction", () => {
+    const doc = makeResult({ metrics: { requests_per_s: metricOf([1, 2, 3], "req/s", "higher") } });
+    assert.deepEqual(measurementsOf([doc]).map((m) => [m.metric, m.summary.better]), [["requests_per_s", "higher"]]);
+  });
+});

@@ -1,0 +1,96 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { compareResults } from "../../src/compare/compare.ts";
+import { ratioOfMedians, trialClusters } from "../../src/compare/ratio.ts";
+import { measurementsOf } from "../../src/compare/series-key.ts";
+import { judge } from "../../src/compare/verdict.ts";
+import { makeResult, metricOf } from "../helpers/documents.ts";
+import { syntheticResult, syntheticSamples } from "../helpers/series.ts";
+
+const excludesOne = ([low, high]: [number, number]) => low > 1 || high < 1;
+
+describe("compare: verdicts", () => {
+  it("finds no significant change between two runs of one version a few per cent apart", () => {
+    const base = syntheticResult({ index: 0, level: 30, shape: { sampleNoise: 0.1 } });
+    const head = syntheticResult({ index: 1, level: 31, shape: { sampleNoise: 0.1 } });
+    const [row] = compareResults([base], [head]);
+    assert.equal(row!.verdict, "no significant change");
+    assert.ok(Math.abs(row!.ratio! - 31 / 30) < 0.03, `ratio ${row!.ratio}`);
+  });
+
+  it("calls a much faster HEAD faster, with an interval that excludes 1, and the reverse slower", () => {
+    const node = syntheticResult({ index: 0, level: 34, runtime: "node", version: "22.11.0", shape: { sampleNoise: 0.2 } });
+    const bun = syntheticResult({ index: 0, level: 13, runtime: "bun", version: "1.2.0", shape: { sampleNoise: 0.2, seed: 99 } });
+    const [faster] = compareResults([node], [bun]);
+    assert.equal(faster!.verdict, "faster");
+    assert.ok(excludesOne(faster!.ci95!) && faster!.ci95![1] < 1);
+    assert.deepEqual([faster!.base_runtime, faster!.base_version, faster!.head_runtime, faster!.head_version], ["node", "22.11.0", "bun", "1.2.0"]);
+    assert.equal(compareResults([bun], [node])[0]!.verdict, "slower");
+  });
+
+  it("reads faster in the metric's own direction: more requests per second is faster", () => {
+    const base = syntheticResult({ index: 0, level: 1000, metric: "requests_per_s", better: "higher" });
+    const head = syntheticResult({ index: 1, level: 1300, metric: "requests_per_s", better: "higher" });
+    const [row] = compareResults([base], [head]);
+    assert.equal(row!.verdict, "faster");
+    assert.ok(row!.ratio! > 1.25);
+  });
+
+  it("needs the change to exceed the minimum effect even when the interval excludes 1", () => {
+    const base = syntheticResult({ index: 0, level: 100, shape: { sampleNoise: 0.002 } });
+    const head = syntheticResult({ index: 1, level: 103, shape: { sampleNoise: 0.002 } });
+    const [row] = compareResults([base], [head]);
+    assert.ok(excludesOne(row!.ci95!), "tight samples: the interval excludes 1");
+    assert.equal(row!.verdict, "no significant change", "3 % is below the default 5 %");
+    assert.deepEqual([row!.min_effect, row!.min_effect_source], [0.05, "default"]);
+    assert.equal(compareResults([base], [head], { defaultMinEffect: 0.01 })[0]!.verdict, "slower");
+  });
+
+  it("does not mistake trial-to-trial drift for a change: trials, not samples, are resampled", () => {
+    // Each trial sits at its own level (±15 %), samples inside a trial agree within 1 %.
+    const shape = { trialNoise: 0.15, sampleNoise: 0.01 };
+    const base = syntheticResult({ index: 0, level: 30, shape: { ...shape, seed: 1 } });
+    const head = syntheticResult({ index: 1, level: 30, shape: { ...shape, seed: 2 } });
+    const [row] = compareResults([base], [head]);
+    assert.ok(Math.abs(Math.log(row!.ratio!)) > Math.log(1.05), `the medians differ by more than 5 % (${row!.ratio})`);
+    assert.equal(row!.verdict, "no significant change");
+    const [m] = measurementsOf([base]);
+    assert.deepEqual(trialClusters(m!).map((c) => c.length), [10, 10, 10]);
+  });
+
+  it("treats samples as independent when they do not split evenly into trials", () => {
+    const doc = makeResult({ run: { trials: 3 }, metrics: { wall_ms: metricOf([1, 2, 3, 4]) } });
+    assert.deepEqual(trialClusters(measurementsOf([doc])[0]!), [[1], [2], [3], [4]]);
+  });
+
+  it("gives the same interval for the same samples", () => {
+    const base = measurementsOf([syntheticResult({ index: 0, level: 30 })]);
+    const head = measurementsOf([syntheticResult({ index: 1, level: 33 })]);
+    assert.deepEqual(ratioOfMedians(base, head), ratioOfMedians(base, head));
+  });
+
+  it("never reaches a verdict on a single sample", () => {
+    const base = makeResult({ run: { trials: 1 }, metrics: { wall_ms: metricOf([10]) } });
+    const head = makeResult({ run: { trials: 1 }, metrics: { wall_ms: metricOf([20]) } });
+    assert.equal(compareResults([base], [head])[0]!.verdict, "no significant change");
+  });
+
+  it("judges by interval and minimum effect together", () => {
+    assert.equal(judge({ ratio: 1.2, ci95: [0.9, 1.5] }, "lower", 0.05), "no significant change");
+    assert.equal(judge({ ratio: 1.2, ci95: [1.1, 1.3] }, "lower", 0.05), "slower");
+    assert.equal(judge({ ratio: 1.2, ci95: [1.1, 1.3] }, "lower", 0.25), "no significant change");
+    assert.equal(judge({ ratio: 0.8, ci95: [0.7, 0.9] }, "lower", 0.2), "faster", "0.8 is below 1 / 1.2");
+    assert.equal(judge({ ratio: 0.8, ci95: [0.7, 0.9] }, "higher", 0.05), "slower");
+  });
+});
+
+describe("compare: a single outlying sample", () => {
+  it("does not move the verdict", () => {
+    const samples = syntheticSamples(30, { seed: 5 });
+    const withOutlier = [...samples];
+    withOutlier[7] = 300;
+    const base = makeResult({ metrics: { wall_ms: metricOf(samples) } });
+    const head = makeResult({ run: { id: "20261101T010000Z-000001" }, metrics: { wall_ms: metricOf(withOutlier) } });
+    assert.equal(compareResults([base], [head])[0]!.verdict, "no significant change");
+  });
+});
