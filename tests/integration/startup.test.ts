@@ -1,0 +1,94 @@
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { REPO_ROOT } from "../../src/core/paths.ts";
+import { readResults } from "../../src/results/read.ts";
+import { PINNED, bench, tempDir } from "../helpers/cli.ts";
+
+const FIXTURE_SUITES = join(REPO_ROOT, "tests/fixtures/suites");
+
+describe("startup suite on real runtimes", () => {
+  it("measures the four scenarios on node, bun and deno, interleaved, with valid results", async () => {
+    const out = tempDir("startup");
+    const runtimes = PINNED.flatMap((spec) => ["--runtime", spec]);
+    const result = await bench(["run", "--suite", "startup", ...runtimes, "--profile", "quick", "--out", out]);
+    assert.equal(result.code, 0, result.stderr);
+    const docs = (await readResults([out])).map((r) => r.doc);
+    assert.equal(docs.length, 12, "3 runtimes × 4 scenarios");
+    for (const doc of docs) {
+      const where = `${doc.scenario} on ${doc.runtime.name}`;
+      assert.equal(doc.status, "ok", `${where}: ${doc.error}`);
+      assert.equal(doc.run.runner_kind, "local");
+      assert.match(doc.run.runner, /^local-/);
+      assert.equal(doc.metrics.wall_ms!.samples.length, 3 * 10, `${where}: 3 trials × 10 runs`);
+      assert.ok(doc.metrics.wall_ms!.median > 1 && doc.metrics.wall_ms!.median < 5000, `${where}: plausible wall time`);
+      assert.ok(doc.metrics.peak_rss_mb!.median > 5, `${where}: plausible peak RSS`);
+      const [lo, hi] = doc.metrics.wall_ms!.ci95;
+      assert.ok(lo <= doc.metrics.wall_ms!.median && doc.metrics.wall_ms!.median <= hi);
+      assert.match(doc.runtime.sha256, /^[0-9a-f]{64}$/);
+      assert.match(doc.tools.hyperfine!, /^\d+\.\d+/);
+    }
+    const byName = new Map(docs.map((d) => [d.runtime.name, d.runtime]));
+    assert.equal(byName.get("node")?.version, "22.11.0");
+    assert.match(byName.get("node")!.engine, /^V8 12\./);
+    assert.equal(byName.get("bun")?.version, "1.2.0");
+    assert.match(byName.get("bun")!.engine, /^JavaScriptCore /);
+    assert.equal(byName.get("deno")?.version, "2.1.4");
+    assert.match(result.stdout, /startup hello\s+bun@1\.2\.0\s+wall_ms/);
+    assert.match(result.stdout, /best/);
+    const validation = await bench(["validate", out]);
+    assert.equal(validation.code, 0, validation.stderr);
+    assert.match(validation.stdout, /12 result files checked, 0 problems/);
+  });
+});
+
+describe("failures, unsupported versions and interrupts", () => {
+  const env = { RUNTIME_BENCH_SUITES_DIR: FIXTURE_SUITES };
+
+  it("records a crash and a wrong output as failed with the reason, an unmet minimum as unsupported, and goes on", async () => {
+    const out = tempDir("failing");
+    const result = await bench(["run", "--runtime", "node@22.11.0", "--out", out, "--scenario", "crash", "--scenario", "wrong-output", "--scenario", "future-only"], env);
+    assert.equal(result.code, 1, "a failed result makes the run exit 1");
+    const docs = new Map((await readResults([out])).map((r) => [r.doc.scenario, r.doc]));
+    assert.equal(docs.get("crash")?.status, "failed");
+    assert.match(docs.get("crash")!.error!, /exit code 3: fixture crashed on purpose/);
+    assert.equal(docs.get("wrong-output")?.status, "failed");
+    assert.match(docs.get("wrong-output")!.error!, /printed "not ready", expected "ready"/);
+    assert.equal(docs.get("future-only")?.status, "unsupported");
+    assert.match(docs.get("future-only")!.error!, /needs node >= 99\.0\.0/);
+    assert.equal((await bench(["validate", out], env)).code, 0);
+  });
+
+  it("keeps what was measured when interrupted, and leaves no process behind", async () => {
+    const out = tempDir("interrupt");
+    const child = spawn(join(REPO_ROOT, "scripts/bench"), ["run", "--runtime", "node@22.11.0", "--scenario", "slow", "--out", out], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stdout.resume();
+    const exited = new Promise<number | null>((resolve) => child.once("close", (code) => resolve(code)));
+    await new Promise<void>((resolve) =>
+      child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+        stderr += chunk;
+        if (stderr.includes("trial 2/4")) resolve();
+      }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300)); // let the second trial's hyperfine start
+    child.kill("SIGINT");
+    assert.equal(await exited, 130, stderr);
+    assert.match(stderr, /interrupted by SIGINT; saving what was measured/);
+    const [saved] = await readResults([out]);
+    assert.ok(saved, "the interrupted scenario was written");
+    assert.equal(saved.doc.status, "failed");
+    assert.match(saved.doc.error!, /interrupted after 1 of 4 trials/);
+    assert.equal(saved.doc.metrics.wall_ms?.samples.length, 5, "the finished trial's samples are kept");
+    const leftovers = execFileSync("ps", ["-eo", "args"], { encoding: "utf8" })
+      .split("\n")
+      .filter((line) => line.includes(join(FIXTURE_SUITES, "startup/slow")) || /hyperfine .*slow-node/.test(line));
+    assert.deepEqual(leftovers, [], "no child outlives the harness");
+  });
+});
