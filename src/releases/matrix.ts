@@ -21,15 +21,46 @@ export interface GithubMatrix {
   readonly include: readonly MatrixEntry[];
 }
 
-export function toMatrix(planned: readonly PlannedBenchmark[]): GithubMatrix {
+function checkMatrixLimit(planned: readonly PlannedBenchmark[]): void {
   if (planned.length > MAX_MATRIX_JOBS) {
     throw new UserError(
       `${planned.length} benchmark jobs exceed GitHub's matrix limit of ${MAX_MATRIX_JOBS}: narrow the window (--lines, --since) or the runtimes`,
     );
   }
+}
+
+export function toMatrix(planned: readonly PlannedBenchmark[]): GithubMatrix {
+  checkMatrixLimit(planned);
   return {
     include: planned.map((p) => ({ runtime: p.runtime, version: p.version, runner: p.runner.name, arch: p.runner.arch, labels: p.runner.labels })),
   };
+}
+
+/** The inputs of one benchmark.yml call: space-separated runner names and runtime specs. */
+export interface BenchmarkCall {
+  readonly runners: string;
+  readonly runtimes: string;
+}
+
+/**
+ * The benchmark.yml calls that run exactly the planned jobs, with its `missing-only` input: one
+ * call per set of runners, holding the versions that exactly those runners lack. (One call for all
+ * versions and runners would also run a version on a runner that already has it, or whose
+ * architecture got it later.)
+ */
+export function toBenchmarkCalls(planned: readonly PlannedBenchmark[]): { readonly include: readonly BenchmarkCall[] } {
+  checkMatrixLimit(planned);
+  const runnersOfSpec = new Map<string, string[]>();
+  for (const p of planned) {
+    const spec = `${p.runtime}@${p.version}`;
+    runnersOfSpec.set(spec, [...(runnersOfSpec.get(spec) ?? []), p.runner.name]);
+  }
+  const specsOfRunners = new Map<string, string[]>();
+  for (const [spec, runners] of runnersOfSpec) {
+    const key = runners.join(" ");
+    specsOfRunners.set(key, [...(specsOfRunners.get(key) ?? []), spec]);
+  }
+  return { include: [...specsOfRunners].map(([runners, specs]) => ({ runners, runtimes: specs.join(" ") })) };
 }
 
 /** `published` as a day, for the table a person reads. */

@@ -54,6 +54,23 @@ describe("the release watch against the real registry", () => {
     assert.deepEqual(await watch(data), { include: [] }, "a second watch starts nothing new");
   });
 
+  it("groups the list into benchmark.yml calls whose plans, with missing-only, are exactly the list", async () => {
+    const data = tempDir("watch-calls");
+    const listed = await watch(data);
+    await benchmark(data, listed.include[0]!, 0);
+    const expected = (await watch(data)).include;
+    const calls = await bench(["releases", "--missing", "--calls", "--data", data]);
+    assert.equal(calls.code, 0, calls.stderr);
+    const planned: MatrixEntry[] = [];
+    for (const call of (JSON.parse(calls.stdout) as { include: { runners: string; runtimes: string }[] }).include) {
+      // What benchmark.yml's plan job runs for the call.
+      const args = [...call.runtimes.split(" ").flatMap((spec) => ["--runtime", spec]), ...call.runners.split(" ").flatMap((name) => ["--runner", name])];
+      planned.push(...(await watch(data, ...args)).include);
+    }
+    const key = (e: MatrixEntry) => `${e.runtime}@${e.version}@${e.runner}`;
+    assert.deepEqual(planned.map(key).sort(), expected.map(key).sort());
+  });
+
   it("narrows to one runtime and one runner, and lists exact versions whatever the window", async () => {
     const runner = loadBenchRunners()[0]!;
     const { include } = await watch(tempDir("watch-one"), "--runtime", "bun@1.2.0", "--runner", runner.name);

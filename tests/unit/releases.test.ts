@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { parseRuntimeRequest, parseWindow } from "../../src/cli/commands/releases.ts";
 import { findBenchmarked, runtimeOfResultFile, type Benchmarked } from "../../src/releases/benchmarked.ts";
-import { MAX_MATRIX_JOBS, toMatrix } from "../../src/releases/matrix.ts";
+import { MAX_MATRIX_JOBS, toBenchmarkCalls, toMatrix } from "../../src/releases/matrix.ts";
 import type { Release } from "../../src/releases/published.ts";
 import { chooseRunners, loadBenchRunners, type BenchRunner } from "../../src/releases/runners.ts";
 import { releaseLine, selectBenchmarks, type RuntimeRequest, type SelectionInput, type Window } from "../../src/releases/select.ts";
@@ -176,6 +176,25 @@ describe("the matrix", () => {
       missingOnly: false,
     }).planned;
     assert.deepEqual(toMatrix(planned), { include: [{ runtime: "bun", version: "1.4.0", runner: "bench-arm64-1", arch: "arm64", labels: ARM.labels }] });
+  });
+
+  it("groups the jobs into benchmark.yml calls, one per set of runners lacking the same versions", () => {
+    const planned = selectBenchmarks({
+      runners: [X64, ARM],
+      requests: [{ kind: "window", name: "node" }, { kind: "window", name: "bun" }],
+      releases: releasesOf,
+      benchmarked: benchmarked({ "bench-arm64-1": { bun: ["1.3.9"] } }),
+      window: { kind: "lines", count: 2 },
+      prereleases: false,
+      missingOnly: true,
+    }).planned;
+    assert.deepEqual(toBenchmarkCalls(planned), {
+      include: [
+        { runners: "bench-x64-1 bench-arm64-1", runtimes: "node@26.1.0 bun@1.4.1" },
+        { runners: "bench-x64-1", runtimes: "node@24.5.0 bun@1.3.9" },
+        { runners: "bench-arm64-1", runtimes: "node@24.4.0" },
+      ],
+    });
   });
 
   it("refuses more jobs than GitHub runs in one matrix", () => {

@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import { UserError } from "../../core/errors.ts";
 import { DEFAULT_DATA_DIR } from "../../core/paths.ts";
 import { findBenchmarked } from "../../releases/benchmarked.ts";
-import { plannedRows, toMatrix } from "../../releases/matrix.ts";
+import { plannedRows, toBenchmarkCalls, toMatrix } from "../../releases/matrix.ts";
 import { publishedReleases, type Release } from "../../releases/published.ts";
 import { chooseRunners, loadBenchRunners } from "../../releases/runners.ts";
 import { DEFAULT_LINES, selectBenchmarks, type RuntimeRequest, type Window } from "../../releases/select.ts";
@@ -38,7 +38,7 @@ export function parseWindow(since: string | undefined, lines: string | undefined
 export const releasesCommand = defineCommand({
   name: "releases",
   summary: "List published runtime versions to benchmark on the dedicated runners, as a table or a GitHub Actions matrix.",
-  usage: "releases [--missing] [--json] [--data DIR] [--runtime NAME|SPEC]... [--runner NAME]... [--since DATE | --lines N] [--prereleases]",
+  usage: "releases [--missing] [--json | --calls] [--data DIR] [--runtime NAME|SPEC]... [--runner NAME]... [--since DATE | --lines N] [--prereleases]",
   help: [
     "  --runtime NAME|SPEC  node, deno or bun: the releases in the window (default: all three);",
     "                       node@22.11.0, deno@2.1 or bun@latest: that one version, whatever the window (repeatable)",
@@ -49,6 +49,8 @@ export const releasesCommand = defineCommand({
     `  --lines N            window: the newest release of each of the newest N release lines (node: major; deno, bun: major.minor)`,
     "  --prereleases        include pre-releases (skipped by default)",
     "  --json               print {\"include\": [{runtime, version, runner, arch, labels}, ...]} for strategy.matrix",
+    "  --calls              print {\"include\": [{runners, runtimes}, ...]}: the benchmark.yml calls (with missing-only)",
+    "                       that run exactly those jobs, one per set of runners",
     "",
     "Default window: per runner, the releases published after the newest one it has results for, on the",
     "oldest line it has results for and every newer line; on a runner with no result of a runtime yet,",
@@ -58,6 +60,7 @@ export const releasesCommand = defineCommand({
   options: {
     missing: { type: "boolean" },
     json: { type: "boolean" },
+    calls: { type: "boolean" },
     data: { type: "string" },
     runtime: { type: "string", multiple: true },
     runner: { type: "string", multiple: true },
@@ -66,6 +69,7 @@ export const releasesCommand = defineCommand({
     prereleases: { type: "boolean" },
   },
   async run(values) {
+    if (values.json && values.calls) throw new UserError("releases: give --json or --calls, not both");
     const runners = chooseRunners(loadBenchRunners(), values.runner ?? []);
     const requests = (values.runtime ?? [...RUNTIME_NAMES]).map(parseRuntimeRequest);
     const window = parseWindow(values.since, values.lines);
@@ -89,6 +93,8 @@ export const releasesCommand = defineCommand({
     for (const note of selection.notes) process.stderr.write(`runtime-bench: ${note}\n`);
     if (values.json) {
       process.stdout.write(`${JSON.stringify(toMatrix(selection.planned))}\n`);
+    } else if (values.calls) {
+      process.stdout.write(`${JSON.stringify(toBenchmarkCalls(selection.planned))}\n`);
     } else if (selection.planned.length === 0) {
       process.stdout.write("nothing to benchmark\n");
     } else {
