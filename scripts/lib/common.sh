@@ -71,6 +71,8 @@ ensure_test_tools() {
   ensure_bench_tools
   local missing=()
   [ -x /usr/bin/chromium ] || missing+=(chromium)
+  # actionlint checks the workflows' run scripts only when shellcheck is on PATH (CI images have it).
+  command -v shellcheck >/dev/null 2>&1 || missing+=(shellcheck)
   [ ${#missing[@]} -eq 0 ] || apt_install "${missing[@]}"
   ensure_actionlint
 }
