@@ -36,7 +36,7 @@ function run(command: string, args: readonly string[], env: NodeJS.ProcessEnv = 
 }
 
 function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", args, { cwd, env: { ...process.env, ...GIT_IDENTITY }, encoding: "utf8" }).trim();
+  return execFileSync("git", args, { cwd, env: { ...process.env, ...GIT_IDENTITY }, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
 }
 
 /** A bare "GitHub" repository whose main holds a README, and two clones of it, as two collect jobs have. */
