@@ -149,9 +149,12 @@ describe("two collect jobs pushing the same artifacts", () => {
     assert.match(a.stderr + b.stderr, /nothing new to commit: every result is already on origin\/main/);
   });
 
-  it("refuses a checkout with uncommitted changes, and a set of artifacts with a problem", async () => {
+  it("commits nothing for artifacts without results; refuses a dirty checkout and artifacts with a problem", async () => {
     const { remote, first, second } = repositories();
     const { sets } = await artifacts();
+    const empty = await run(COMMIT_RESULTS, ["--repo", second, tempDir("no-results")]);
+    assert.equal(empty.code, 0, empty.stderr);
+    assert.match(empty.stderr, /nothing new to commit/);
     writeFileSync(join(first, "README.md"), "edited\n");
     const dirty = await run(COMMIT_RESULTS, ["--repo", first, sets[0]!]);
     assert.equal(dirty.code, 2);
