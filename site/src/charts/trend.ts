@@ -1,0 +1,340 @@
+import type { Better } from "../../../src/results/types.ts";
+import type { RuntimeName } from "../../../src/runtimes/catalog.ts";
+import type { ChangeMarker, Figure, Measurement, TestbedRef } from "../../../src/site/model.ts";
+import { h, px, s } from "../dom.ts";
+import { betterText, formatDateTime, formatInterval, formatTick, formatValue } from "../format.ts";
+import { linearScale, timeTicks, type LinearScale } from "./scale.ts";
+
+export type TrendAxis = "version" | "date";
+
+export interface TrendPoint {
+  /** Index of the version in the line's `versions` (version axis), or a time in ms (date axis). */
+  x: number;
+  figure: Figure;
+  measurement: Measurement;
+  marker: ChangeMarker | null;
+}
+
+export interface TrendLine {
+  runtime: RuntimeName;
+  /** Versions in order: the version axis of this runtime's panel. */
+  versions: string[];
+  points: TrendPoint[];
+  /** Results that are not numbers (failed, unsupported), drawn as crosses on the axis. */
+  failures: { x: number; measurement: Measurement }[];
+}
+
+export interface TrendModel {
+  axis: TrendAxis;
+  metricLabel: string;
+  unit: string;
+  better: Better;
+  testbed: TestbedRef;
+  lines: TrendLine[];
+}
+
+interface Panel {
+  lines: TrendLine[];
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+  x: (value: number) => number;
+  title: string | null;
+}
+
+interface Located {
+  panel: Panel;
+  line: TrendLine;
+  index: number;
+  cx: number;
+  cy: number;
+}
+
+const MARGIN = { left: 50, right: 14, top: 26, bottom: 38 };
+const PANEL_GAP = 18;
+const DOTS_UP_TO = 80;
+
+/** Up to `room` version labels: every version if they fit, else the first of each major, else evenly spread. */
+function versionTicks(versions: readonly string[], room: number): number[] {
+  if (versions.length <= room) return versions.map((_, i) => i);
+  const majors: number[] = [];
+  versions.forEach((v, i) => {
+    if (i === 0 || v.split(".")[0] !== versions[i - 1]!.split(".")[0]) majors.push(i);
+  });
+  if (majors.length >= 2 && majors.length <= room) return majors;
+  const step = Math.ceil(versions.length / Math.max(1, room));
+  return versions.map((_, i) => i).filter((i) => i % step === 0);
+}
+
+function pathThrough(points: readonly (readonly [number, number])[]): string {
+  return points.map(([x, y], i) => `${i === 0 ? "M" : "L"}${px(x)},${px(y)}`).join("");
+}
+
+/** Which way a change moved the line: up when the value grew. */
+function markerPointsUp(marker: ChangeMarker, better: Better): boolean {
+  return (marker.kind === "regression") === (better === "lower");
+}
+
+function layoutPanels(model: TrendModel, width: number): { panels: Panel[]; height: number } {
+  const plotWidth = width - MARGIN.left - MARGIN.right;
+  if (model.axis === "date") {
+    const times = model.lines.flatMap((l) => [...l.points.map((p) => p.x), ...l.failures.map((f) => f.x)]);
+    const min = Math.min(...times);
+    const max = Math.max(...times);
+    const span = Math.max(max - min, 86_400_000);
+    const height = width < 560 ? 260 : 340;
+    const x = (t: number) => MARGIN.left + ((t - min + span * 0.02) / (span * 1.04)) * plotWidth;
+    return { panels: [{ lines: model.lines, left: MARGIN.left, top: MARGIN.top, width: plotWidth, height: height - MARGIN.top - MARGIN.bottom, x, title: null }], height };
+  }
+  // One panel per runtime, sharing the value axis: each runtime has its own versions.
+  const count = model.lines.length;
+  const side = width >= 640 && count > 1;
+  const panelWidth = side ? (plotWidth - PANEL_GAP * (count - 1)) / count : plotWidth;
+  const panelHeight = side ? 260 : 170;
+  const panels = model.lines.map((line, i): Panel => {
+    const left = side ? MARGIN.left + i * (panelWidth + PANEL_GAP) : MARGIN.left;
+    const top = side ? MARGIN.top : MARGIN.top + i * (panelHeight + MARGIN.top + MARGIN.bottom);
+    const n = Math.max(1, line.versions.length - 1);
+    const inset = Math.min(12, panelWidth * 0.04);
+    return { lines: [line], left, top, width: panelWidth, height: panelHeight, x: (index: number) => left + inset + (index / n) * (panelWidth - 2 * inset), title: line.runtime };
+  });
+  const height = side ? MARGIN.top + panelHeight + MARGIN.bottom : count * (panelHeight + MARGIN.top + MARGIN.bottom);
+  return { panels, height };
+}
+
+/**
+ * A trend chart: median lines with 95 % confidence bands, one line per runtime, detected changes
+ * as triangles, failed results as crosses on the axis. Against versions, each runtime gets its own
+ * panel (their versions have nothing in common) on one shared value axis; against run dates, all
+ * lines share one panel. Hovering, touching or arrow keys show a point's details; a click pins them.
+ */
+export function drawTrend(model: TrendModel, width: number): HTMLElement {
+  const figures = model.lines.flatMap((l) => l.points.map((p) => p.figure));
+  const low = Math.min(...figures.map((f) => Math.min(f[0], f[1])));
+  const high = Math.max(...figures.map((f) => Math.max(f[0], f[2])));
+  const pad = (high - low) * 0.06 || Math.abs(high) * 0.05 || 1;
+  const makeY = (top: number, height: number) => linearScale(low - pad, high + pad, top + height, top, Math.max(3, Math.floor(height / 46)));
+  const { panels, height } = layoutPanels(model, width);
+
+  const svg = s("svg", {
+    viewBox: `0 0 ${px(width)} ${px(height)}`,
+    width: px(width),
+    height: px(height),
+    tabindex: 0,
+    role: "img",
+    "aria-label": `${model.metricLabel} (${model.unit}, ${betterText(model.better)}) by ${model.axis === "version" ? "version" : "run date"} on ${model.testbed.runner}: ${model.lines.map((l) => `${l.runtime}, ${l.points.length} points`).join("; ")}. Use the arrow keys to read points.`,
+  });
+  const tooltip = h("div", { class: "tooltip", hidden: true, role: "status" });
+  const wrapper = h("div", { class: "trend" }, svg, tooltip);
+  const focusLayer = s("g", {});
+
+  const locate = (panel: Panel, line: TrendLine, index: number, y: LinearScale): Located => {
+    const point = line.points[index]!;
+    return { panel, line, index, cx: panel.x(point.x), cy: y(point.figure[0]) };
+  };
+  const scales = new Map<Panel, LinearScale>();
+
+  for (const panel of panels) {
+    const y = makeY(panel.top, panel.height);
+    scales.set(panel, y);
+    const bottom = panel.top + panel.height;
+    const axis = s("g", { class: "axis" });
+    for (const tick of y.ticks) {
+      axis.append(s("line", { class: "gridline", x1: px(panel.left), x2: px(panel.left + panel.width), y1: px(y(tick)), y2: px(y(tick)) }));
+      if (panel.left === MARGIN.left) axis.append(s("text", { x: MARGIN.left - 6, y: px(y(tick) + 4), "text-anchor": "end" }, formatTick(tick)));
+    }
+    axis.append(s("line", { class: "baseline", x1: px(panel.left), x2: px(panel.left + panel.width), y1: px(bottom), y2: px(bottom) }));
+    if (panel.left === MARGIN.left) axis.append(s("text", { class: "axis-title", x: 4, y: px(panel.top - 10) }, `${model.unit} · ${betterText(model.better)}`));
+    if (model.axis === "version") {
+      const line = panel.lines[0]!;
+      for (const i of versionTicks(line.versions, Math.max(2, Math.floor(panel.width / 64)))) {
+        const tx = panel.x(i);
+        axis.append(
+          s("line", { class: "baseline", x1: px(tx), x2: px(tx), y1: px(bottom), y2: px(bottom + 4) }),
+          s("text", { x: px(tx), y: px(bottom + 16), "text-anchor": "middle" }, line.versions[i]!),
+        );
+      }
+      axis.append(s("text", { class: "axis-title", x: px(panel.left + panel.width / 2), y: px(bottom + 32), "text-anchor": "middle" }, `${line.runtime} version`));
+    } else {
+      const [first, last] = [panel.left, panel.left + panel.width];
+      const times = panel.lines.flatMap((l) => l.points.map((p) => p.x));
+      const span = { min: Math.min(...times), max: Math.max(...times) };
+      for (const tick of timeTicks(span.min, span.max, Math.max(2, Math.floor(panel.width / 80)))) {
+        const tx = panel.x(tick.time);
+        if (tx < first || tx > last) continue;
+        axis.append(
+          s("line", { class: "baseline", x1: px(tx), x2: px(tx), y1: px(bottom), y2: px(bottom + 4) }),
+          s("text", { x: px(tx), y: px(bottom + 16), "text-anchor": "middle" }, tick.label),
+        );
+      }
+      axis.append(s("text", { class: "axis-title", x: px(panel.left + panel.width / 2), y: px(bottom + 32), "text-anchor": "middle" }, "run date (UTC)"));
+    }
+    if (panel.title) axis.append(s("text", { class: `facet-title rt-${panel.title}`, x: px(panel.left + panel.width), y: px(panel.top - 10), "text-anchor": "end" }, panel.title));
+    svg.append(axis);
+
+    for (const line of panel.lines) {
+      const g = s("g", { class: `rt-${line.runtime}`, "data-runtime": line.runtime });
+      const upper = line.points.map((p): [number, number] => [panel.x(p.x), y(p.figure[2])]);
+      const lower = line.points.map((p): [number, number] => [panel.x(p.x), y(p.figure[1])]).reverse();
+      if (line.points.length > 0) {
+        g.append(
+          s("path", { class: "band-area", d: `${pathThrough([...upper, ...lower])}Z` }),
+          s("path", { class: "line", d: pathThrough(line.points.map((p) => [panel.x(p.x), y(p.figure[0])])) }),
+        );
+      }
+      if (line.points.length <= DOTS_UP_TO) {
+        for (const p of line.points) g.append(s("circle", { class: "dot", cx: px(panel.x(p.x)), cy: px(y(p.figure[0])), r: 2.6 }));
+      }
+      for (const f of line.failures) {
+        const fx = panel.x(f.x);
+        g.append(s("path", { class: "failed-mark", d: `M${px(fx - 3)},${px(bottom - 9)}l6,6m0,-6l-6,6` }, s("title", {}, `${line.runtime} ${f.measurement.version}: ${f.measurement.status}${f.measurement.error ? ` (${f.measurement.error})` : ""}`)));
+      }
+      for (const p of line.points) {
+        if (!p.marker) continue;
+        const up = markerPointsUp(p.marker, model.better);
+        const mx = panel.x(p.x);
+        const my = y(p.figure[0]) + (up ? -11 : 11);
+        const d = up ? `M${px(mx)},${px(my - 5)}l5,8h-10z` : `M${px(mx)},${px(my + 5)}l5,-8h-10z`;
+        g.append(s("path", { class: `marker-${p.marker.kind}`, d, "data-marker": p.marker.kind }, s("title", {}, `${line.runtime} ${p.marker.version}: ${p.marker.summary}`)));
+      }
+      svg.append(g);
+    }
+    svg.append(s("rect", { class: "hit", x: px(panel.left), y: px(panel.top), width: px(panel.width), height: px(panel.height), "data-panel": panels.indexOf(panel) }));
+  }
+  svg.append(focusLayer);
+
+  let current: Located | null = null;
+  let pinned = false;
+
+  const show = (target: Located) => {
+    current = target;
+    const point = target.line.points[target.index]!;
+    const y = scales.get(target.panel)!;
+    focusLayer.replaceChildren(
+      s("line", { class: "crosshair", x1: px(target.cx), x2: px(target.cx), y1: px(target.panel.top), y2: px(target.panel.top + target.panel.height) }),
+      s("circle", { class: `focus-ring rt-${target.line.runtime}`, cx: px(target.cx), cy: px(y(point.figure[0])), r: 5 }),
+    );
+    fillTooltip(tooltip, model, target.line.runtime, point, pinned);
+    tooltip.hidden = false;
+    const room = width - target.cx;
+    const tipWidth = tooltip.offsetWidth;
+    const left = room > tipWidth + 16 ? target.cx + 12 : Math.max(0, target.cx - tipWidth - 12);
+    const top = Math.max(0, Math.min(target.cy - 20, height - tooltip.offsetHeight));
+    tooltip.style.left = `${px(left)}px`;
+    tooltip.style.top = `${px(top)}px`;
+  };
+  const hide = () => {
+    if (pinned) return;
+    current = null;
+    focusLayer.replaceChildren();
+    tooltip.hidden = true;
+  };
+  const nearest = (event: PointerEvent): Located | null => {
+    const box = svg.getBoundingClientRect();
+    const mx = ((event.clientX - box.left) / box.width) * width;
+    const my = ((event.clientY - box.top) / box.height) * height;
+    const panel = panels.find((p) => mx >= p.left - PANEL_GAP / 2 && mx <= p.left + p.width + PANEL_GAP / 2 && my >= p.top - 10 && my <= p.top + p.height + 10);
+    if (!panel) return null;
+    const y = scales.get(panel)!;
+    let best: Located | null = null;
+    let bestDistance = Infinity;
+    for (const line of panel.lines) {
+      line.points.forEach((_, index) => {
+        const candidate = locate(panel, line, index, y);
+        // Against versions one line fills a panel, so only x matters; against dates, both do.
+        const distance = Math.abs(candidate.cx - mx) + (model.axis === "date" ? Math.abs(candidate.cy - my) * 0.5 : 0);
+        if (distance < bestDistance) {
+          bestDistance = distance;
+          best = candidate;
+        }
+      });
+    }
+    return best;
+  };
+
+  svg.addEventListener("pointermove", (event) => {
+    if (pinned) return;
+    const target = nearest(event);
+    if (target) show(target);
+    else hide();
+  });
+  svg.addEventListener("pointerleave", hide);
+  svg.addEventListener("click", (event) => {
+    const target = nearest(event as PointerEvent);
+    if (!target) return;
+    pinned = !pinned || current?.line !== target.line || current.index !== target.index;
+    show(target);
+  });
+  svg.addEventListener("keydown", (event) => {
+    const withPoints = panels.flatMap((panel) => panel.lines.filter((l) => l.points.length > 0).map((line) => ({ panel, line })));
+    if (withPoints.length === 0) return;
+    let lineIndex = current ? withPoints.findIndex((w) => w.line === current!.line) : 0;
+    let index = current ? current.index : withPoints[0]!.line.points.length - 1;
+    if (event.key === "ArrowLeft") index -= 1;
+    else if (event.key === "ArrowRight") index += 1;
+    else if (event.key === "ArrowUp") lineIndex -= 1;
+    else if (event.key === "ArrowDown") lineIndex += 1;
+    else if (event.key === "Escape") {
+      pinned = false;
+      hide();
+      return;
+    } else if (event.key === "Enter") {
+      pinned = !pinned;
+      if (current) show(current);
+      return;
+    } else return;
+    event.preventDefault();
+    lineIndex = (lineIndex + withPoints.length) % withPoints.length;
+    const { panel, line } = withPoints[lineIndex]!;
+    index = Math.max(0, Math.min(line.points.length - 1, index));
+    show(locate(panel, line, index, scales.get(panel)!));
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && pinned) {
+      pinned = false;
+      hide();
+    }
+  });
+  document.addEventListener("click", (event) => {
+    if (pinned && !wrapper.contains(event.target as Node)) {
+      pinned = false;
+      hide();
+    }
+  });
+  return wrapper;
+}
+
+function fillTooltip(tooltip: HTMLElement, model: TrendModel, runtime: RuntimeName, point: TrendPoint, pinned: boolean): void {
+  const m = point.measurement;
+  const [median, low, high, samples] = point.figure;
+  const copy = h("button", { type: "button" }, "Copy command");
+  copy.addEventListener("click", () => {
+    void navigator.clipboard?.writeText(m.reproduce).then(() => (copy.textContent = "Copied"));
+  });
+  tooltip.classList.toggle("pinned", pinned);
+  tooltip.replaceChildren(
+    h("div", { class: "tt-head" }, h("span", { class: `rt rt-${runtime}` }, runtime), ` ${m.version}`),
+    h(
+      "dl",
+      {},
+      h("dt", {}, model.metricLabel),
+      h("dd", {}, h("strong", {}, formatValue(median, model.unit))),
+      h("dt", {}, "95 % CI"),
+      h("dd", {}, formatInterval(low, high, model.unit)),
+      h("dt", {}, "samples"),
+      h("dd", {}, String(samples)),
+      h("dt", {}, "runner"),
+      h("dd", {}, `${model.testbed.runner} (${model.testbed.kind}, ${model.testbed.arch})`),
+      h("dt", {}, "date"),
+      h("dd", {}, formatDateTime(m.started_at)),
+      h("dt", {}, "run"),
+      h("dd", {}, m.run),
+      point.marker ? h("dt", {}, "detected") : null,
+      point.marker ? h("dd", { class: `verdict-${point.marker.kind}` }, point.marker.summary) : null,
+    ),
+    h("div", {}, "Reproduce locally:"),
+    h("code", {}, m.reproduce),
+    pinned ? copy : h("div", { class: "hint" }, "Click to pin, then copy the command."),
+  );
+}

@@ -1,0 +1,129 @@
+import type { Measurement, OverviewData, OverviewGroup } from "../../../src/site/model.ts";
+import { overviewCardPath, seriesLabel } from "../../../src/site/model.ts";
+import { drawBars, type BarChartModel } from "../charts/bars.ts";
+import { segmented, select } from "../controls.ts";
+import { fetchJson } from "../data.ts";
+import { byId, h, present } from "../dom.ts";
+import { formatDate, formatDateTime, formatInterval, formatValue, metricLabel } from "../format.ts";
+import { markChartDrawn, onWidthChange } from "../render.ts";
+import { pageLink, readState, writeState, type PageState } from "../state.ts";
+import { dataTable, downloadLinks, tableFallback } from "../table.ts";
+
+type Card = OverviewData["scenarios"][number];
+
+const DEFAULTS: PageState = { arch: "both", metric: "", suite: "" };
+
+function describeFigure(m: Measurement, metric: string, unit: string, runner: string): string {
+  const figure = m.values[metric];
+  const value = figure ? `${formatValue(figure[0], unit)} (95 % CI ${formatInterval(figure[1], figure[2], unit)}, ${figure[3]} samples)` : m.status;
+  return `${m.runtime} ${m.version}: ${value}, ${runner}, ${formatDateTime(m.started_at)}`;
+}
+
+function chartModel(card: Card, metric: string, groups: readonly OverviewGroup[]): BarChartModel {
+  const info = card.metrics[metric]!;
+  return {
+    metricLabel: metricLabel(metric),
+    unit: info.unit,
+    better: info.better,
+    groups: groups.map((group) => ({
+      title: group.testbed.arch,
+      subtitle: `${group.testbed.runner} · ${group.testbed.kind === "local" ? "local machine" : group.testbed.kind}`,
+      rows: group.figures.map((m) => ({
+        runtime: m.runtime,
+        version: m.version,
+        detail: formatDate(m.started_at) + (group.testbed.kind === "local" ? " · local" : ""),
+        figure: m.values[metric] ?? null,
+        status: m.status === "ok" && !m.values[metric] ? "failed" : m.status,
+        local: group.testbed.kind === "local",
+        description: describeFigure(m, metric, info.unit, group.testbed.runner),
+      })),
+    })),
+  };
+}
+
+function fallbackTable(card: Card, metric: string, groups: readonly OverviewGroup[]): HTMLElement {
+  const unit = card.metrics[metric]!.unit;
+  const rows = groups.flatMap((group) => group.figures.map((m) => ({ group, m, figure: m.values[metric] })));
+  return dataTable(
+    [
+      { title: "arch", cell: (r) => r.group.testbed.arch },
+      { title: "runner", cell: (r) => `${r.group.testbed.runner} (${r.group.testbed.kind})` },
+      { title: "runtime", cell: (r) => h("span", { class: `rt rt-${r.m.runtime}` }, r.m.runtime) },
+      { title: "version", cell: (r) => r.m.version },
+      { title: "date", cell: (r) => formatDateTime(r.m.started_at) },
+      { title: `median (${unit})`, numeric: true, cell: (r) => (r.figure ? formatValue(r.figure[0], unit) : r.m.status) },
+      { title: "95 % CI", numeric: true, cell: (r) => (r.figure ? formatInterval(r.figure[1], r.figure[2], unit) : "") },
+      { title: "samples", numeric: true, cell: (r) => (r.figure ? String(r.figure[3]) : "") },
+    ],
+    rows,
+  );
+}
+
+function renderCard(card: Card, state: PageState): HTMLElement | null {
+  const metric = state.metric && card.metrics[state.metric] ? state.metric : state.metric ? null : card.primary;
+  if (!metric) return null;
+  const groups = card.groups.filter((g) => state.arch === "both" || g.testbed.arch === state.arch);
+  if (groups.length === 0) return null;
+  const trendLink = pageLink("scenario.html", {
+    scenario: `${card.suite}/${card.scenario}`,
+    app: card.headline.app ?? "",
+    params: card.headline.params,
+    metric,
+    arch: state.arch === "both" ? "" : state.arch!,
+  });
+  const series = seriesLabel(card.headline);
+  const chartHolder = h("div", { class: "chart-body" });
+  const info = card.metrics[metric]!;
+  const figure = h(
+    "figure",
+    { class: "chart", "data-chart": "bars", "data-scenario": `${card.suite}/${card.scenario}`, "data-metric": metric },
+    h("figcaption", {}, `${metricLabel(metric)} of the newest version of each runtime: median, and 95 % CI as a whisker${series ? ` · ${series}` : ""}${card.series_count > 1 ? ` (1 of ${card.series_count} series on its trend page)` : ""}`),
+    chartHolder,
+  );
+  const element = h(
+    "section",
+    { class: "card", id: `card-${card.suite}-${card.scenario}` },
+    h("div", { class: "card-head" }, h("h3", {}, h("span", { class: "suite" }, `${card.suite} / `), card.scenario), h("a", { href: trendLink }, "Trend →")),
+    card.description ? h("p", { class: "description" }, card.description) : null,
+    figure,
+    h("div", { class: "chart-foot" }, downloadLinks(overviewCardPath(card.suite, card.scenario, "json"), overviewCardPath(card.suite, card.scenario, "csv"))),
+    tableFallback("Show as table", fallbackTable(card, metric, groups)),
+  );
+  onWidthChange(chartHolder, (width) => {
+    chartHolder.replaceChildren(drawBars(chartModel(card, metric, groups), width));
+    markChartDrawn(figure);
+  });
+  return element;
+}
+
+export async function overviewPage(): Promise<void> {
+  const data = await fetchJson<OverviewData>("data/overview.json");
+  const state = { ...DEFAULTS, ...readState() };
+  const root = byId("overview");
+  const controls = byId("overview-controls");
+  const suites = [...new Set(data.scenarios.map((c) => c.suite))];
+  const metrics = [...new Set(data.scenarios.flatMap((c) => Object.keys(c.metrics)))];
+
+  const render = () => {
+    writeState(state, DEFAULTS);
+    controls.replaceChildren(
+      ...present(
+      segmented("Architecture", "arch", [["both", "Both"], ["x86_64", "x86_64"], ["arm64", "arm64"]], state.arch!, (value) => update({ arch: value })),
+      select("Metric", "metric", [["", "Headline metric of each scenario"], ...metrics.map((m): [string, string] => [m, metricLabel(m)])], state.metric!, (value) => update({ metric: value })),
+      suites.length > 1 ? select("Suite", "suite", [["", "All suites"], ...suites.map((s): [string, string] => [s, s])], state.suite!, (value) => update({ suite: value })) : null,
+      ),
+    );
+    const cards: HTMLElement[] = [];
+    for (const suite of suites) {
+      if (state.suite && state.suite !== suite) continue;
+      const rendered = data.scenarios.filter((c) => c.suite === suite).map((c) => renderCard(c, state)).filter((c): c is HTMLElement => c !== null);
+      if (rendered.length > 0) cards.push(h("h2", { class: "suite-heading" }, suite), ...rendered);
+    }
+    root.replaceChildren(...(cards.length > 0 ? cards : [h("p", { class: "empty" }, data.scenarios.length === 0 ? "No results yet: run scripts/bench, then build the site again." : "No scenario matches these filters.")]));
+  };
+  const update = (change: PageState) => {
+    Object.assign(state, change);
+    render();
+  };
+  render();
+}

@@ -1,0 +1,67 @@
+import { relative, resolve } from "node:path";
+import { UserError } from "../../core/errors.ts";
+import { DEFAULT_DATA_DIR, REPO_ROOT } from "../../core/paths.ts";
+import { buildSite, type SiteBuildSummary } from "../../site/build.ts";
+import { serveSite } from "../../site/server.ts";
+import { defineCommand } from "../command.ts";
+
+export const DEFAULT_SITE_DIR = resolve(REPO_ROOT, "site/dist");
+const DEFAULT_PORT = 8080;
+
+function shown(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel && !rel.startsWith("..") ? rel : path;
+}
+
+/** What a build made and where to open it: printed by `site` and after `scripts/bench` with no arguments. */
+export function describeBuild(summary: SiteBuildSummary): string {
+  const lines = [
+    `site built in ${summary.seconds.toFixed(1)} s: ${summary.results} results, ${summary.scenarios} scenarios, ${summary.testbeds} machine(s), ${summary.files} files in ${shown(summary.outDir)}`,
+  ];
+  if (!summary.feed) lines.push("no regressions feed yet (scripts/bench regressions computes it); the Regressions page says so");
+  if (summary.skipped.length > 0) lines.push(`${summary.skipped.length} file(s) below the data folder are not result documents and were skipped, e.g. ${summary.skipped[0]}`);
+  return lines.join("\n");
+}
+
+function parsePort(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_PORT;
+  const port = Number(text);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UserError(`--port '${text}': use a port number from 0 to 65535`);
+  return port;
+}
+
+export const siteCommand = defineCommand({
+  name: "site",
+  summary: "Build the static trend site (overview, trends, compare, regressions, methodology) from data/; --serve serves it on localhost.",
+  usage: "site [--data DIR] [--out DIR] [--serve [--base /PATH/] [--port N]]",
+  help: [
+    "  --data DIR    results to build from (default: data/)",
+    "  --out DIR     where the site goes (default: site/dist/); emptied first, if it holds an earlier build",
+    "  --serve       then serve it on 127.0.0.1 until Ctrl-C",
+    "  --base PATH   serve it below this path, as a GitHub Pages project site is (default: /)",
+    `  --port N      port to serve on (default: ${DEFAULT_PORT}; 0 picks a free one)`,
+    "",
+    "The site is self-contained and uses relative URLs only: copy the folder to any static host, at any path.",
+  ],
+  options: {
+    data: { type: "string" },
+    out: { type: "string" },
+    serve: { type: "boolean" },
+    base: { type: "string" },
+    port: { type: "string" },
+  },
+  async run(values) {
+    if (!values.serve && (values.base !== undefined || values.port !== undefined)) throw new UserError("site: --base and --port only apply with --serve");
+    const port = parsePort(values.port);
+    const summary = await buildSite({ dataDir: values.data ?? DEFAULT_DATA_DIR, outDir: values.out ?? DEFAULT_SITE_DIR });
+    process.stdout.write(`${describeBuild(summary)}\n`);
+    if (!values.serve) {
+      process.stdout.write(`open it with: scripts/bench site --serve${values.out ? ` --out ${values.out}` : ""}${values.data ? ` --data ${values.data}` : ""}\n`);
+      return 0;
+    }
+    const server = await serveSite(summary.outDir, { base: values.base ?? "/", port });
+    process.stdout.write(`serving ${shown(summary.outDir)} at ${server.url} (Ctrl-C stops)\n`);
+    // Runs until Ctrl-C, which the CLI's interrupt handling turns into exit status 130.
+    return new Promise<number>(() => {});
+  },
+});

@@ -1,0 +1,256 @@
+import { compareVersions } from "../compare/series-key.ts";
+import type { RegressionReport } from "../regressions/types.ts";
+import { paramsSlug } from "../results/write.ts";
+import type { RuntimeName } from "../runtimes/catalog.ts";
+import type { SiteResult, TestbedFacts } from "./load.ts";
+import {
+  SITE_RUNTIMES,
+  type CatalogData,
+  type ChangeMarker,
+  type Measurement,
+  type MetricInfo,
+  type OverviewData,
+  type OverviewGroup,
+  type ScenarioInfo,
+  type SeriesKey,
+  type TestbedRef,
+  type TrendData,
+} from "./model.ts";
+
+/** What the build knows of a scenario from its manifest in this checkout. */
+export interface ManifestFacts {
+  readonly description: string;
+  readonly metrics: Readonly<Record<string, MetricInfo>>;
+}
+
+/** One series on one testbed, with its results: the unit every page is cut from. */
+export interface SeriesOnTestbed {
+  readonly testbed: TestbedRef;
+  readonly series: SeriesKey;
+  readonly results: SiteResult[];
+}
+
+export interface Aggregates {
+  readonly overview: OverviewData;
+  readonly catalog: CatalogData;
+  readonly trends: TrendData[];
+  /** Results of the current scenario versions, per testbed: what the compare tables are made from. */
+  readonly comparable: Map<string, SiteResult[]>;
+}
+
+const scenarioId = (suite: string, scenario: string) => `${suite}/${scenario}`;
+const seriesId = (s: SeriesKey) => [s.suite, s.scenario, s.app ?? "", s.params].join("\u0000");
+
+/** Series of a scenario in reading order: no app first, then apps by name, then load points numerically. */
+function compareSeries(a: SeriesKey, b: SeriesKey): number {
+  if ((a.app === null) !== (b.app === null)) return a.app === null ? -1 : 1;
+  return (a.app ?? "").localeCompare(b.app ?? "") || a.params.localeCompare(b.params, "en", { numeric: true });
+}
+
+/**
+ * Oldest version first, then by start time. Versions are ranked once (semver parsing in a sort of
+ * 100,000 results would dominate the build), in the order src/compare/series-key.ts defines.
+ */
+function measurementOrder(results: readonly SiteResult[]): (a: Measurement, b: Measurement) => number {
+  const versions = [...new Set(results.map((r) => r.measurement.version))].sort(compareVersions);
+  const rank = new Map(versions.map((v, i) => [v, i]));
+  return (a, b) => rank.get(a.version)! - rank.get(b.version)! || (a.started_at < b.started_at ? -1 : a.started_at > b.started_at ? 1 : 0);
+}
+
+const KIND_RANK = { dedicated: 0, hosted: 1, local: 2 } as const;
+
+/** Which testbed speaks for an architecture: benchmark machines before hosted and local ones, then the most recent. */
+export function preferredFirst(testbeds: Map<string, TestbedFacts>): (a: string, b: string) => number {
+  return (a, b) => {
+    const fa = testbeds.get(a)!;
+    const fb = testbeds.get(b)!;
+    return KIND_RANK[fa.ref.kind] - KIND_RANK[fb.ref.kind] || fb.last.localeCompare(fa.last) || a.localeCompare(b);
+  };
+}
+
+function scenarioInfos(results: readonly SiteResult[], manifests: ReadonlyMap<string, ManifestFacts>): Map<string, ScenarioInfo> {
+  const newest = new Map<string, number>();
+  for (const r of results) {
+    const id = scenarioId(r.series.suite, r.series.scenario);
+    newest.set(id, Math.max(newest.get(id) ?? 0, r.scenarioVersion));
+  }
+  const measured = new Map<string, Map<string, MetricInfo>>();
+  for (const r of results) {
+    const id = scenarioId(r.series.suite, r.series.scenario);
+    if (r.scenarioVersion !== newest.get(id)) continue;
+    let metrics = measured.get(id);
+    if (!metrics) measured.set(id, (metrics = new Map()));
+    for (const [name, metric] of Object.entries(r.metrics)) if (!metrics.has(name)) metrics.set(name, metric);
+  }
+  const infos = new Map<string, ScenarioInfo>();
+  for (const [id, metrics] of measured) {
+    const manifest = manifests.get(id);
+    // The manifest's order first, so its first metric is the headline one; then what only the data has.
+    const names = [...Object.keys(manifest?.metrics ?? {}).filter((name) => metrics.has(name)), ...metrics.keys()];
+    const ordered = Object.fromEntries([...new Set(names)].map((name) => [name, metrics.get(name)!]));
+    const [suite, scenario] = id.split("/") as [string, string];
+    infos.set(id, {
+      suite,
+      scenario,
+      description: manifest?.description ?? null,
+      scenario_version: newest.get(id)!,
+      metrics: ordered,
+      primary: Object.keys(ordered)[0] ?? "",
+    });
+  }
+  return infos;
+}
+
+/** Markers for the confirmed changes of the regressions feed, by testbed and series. */
+function changeMarkers(report: RegressionReport | null, environmentKeys: ReadonlyMap<string, string>): Map<string, ChangeMarker[]> {
+  const markers = new Map<string, ChangeMarker[]>();
+  if (!report) return markers;
+  for (const change of report.changes) {
+    if (change.status !== "confirmed") continue;
+    const testbed = [...environmentKeys].find(([, key]) => change.series.startsWith(`${key} `))?.[0];
+    if (!testbed || !(SITE_RUNTIMES as readonly string[]).includes(change.runtime)) continue;
+    const key = `${testbed}\u0000${seriesId({ suite: change.suite, scenario: change.scenario, app: change.app, params: paramsSlug(change.params) })}`;
+    const percent = ((change.ratio - 1) * 100).toFixed(1);
+    const list = markers.get(key) ?? [];
+    list.push({
+      runtime: change.runtime as RuntimeName,
+      version: change.to_version,
+      metric: change.metric,
+      kind: change.kind,
+      summary: `${change.kind} from ${change.from_version}: ${Number(percent) > 0 ? "+" : ""}${percent} % (95 % CI ×${change.ci95[0].toFixed(3)}–×${change.ci95[1].toFixed(3)})`,
+    });
+    markers.set(key, list);
+  }
+  return markers;
+}
+
+function trendOf(
+  group: SeriesOnTestbed,
+  info: ScenarioInfo,
+  changes: ChangeMarker[],
+  order: (a: Measurement, b: Measurement) => number,
+  generatedAt: string,
+): TrendData {
+  const runtimes: TrendData["runtimes"] = {};
+  for (const name of SITE_RUNTIMES) {
+    const points = group.results.filter((r) => r.measurement.runtime === name).map((r) => r.measurement);
+    if (points.length > 0) runtimes[name] = points.sort(order);
+  }
+  return {
+    generated_at: generatedAt,
+    series: group.series,
+    testbed: group.testbed,
+    scenario_version: info.scenario_version,
+    metrics: info.metrics,
+    runtimes,
+    changes,
+  };
+}
+
+/** The newest version of each runtime, with its newest ok result (or, when it has none, its newest result). */
+function newestFigures(trend: TrendData): Measurement[] {
+  const figures: Measurement[] = [];
+  for (const name of SITE_RUNTIMES) {
+    const points = trend.runtimes[name];
+    if (!points || points.length === 0) continue;
+    const newestVersion = points[points.length - 1]!.version;
+    const ofVersion = points.filter((p) => p.version === newestVersion);
+    figures.push(ofVersion.filter((p) => p.status === "ok").pop() ?? ofVersion[ofVersion.length - 1]!);
+  }
+  return figures;
+}
+
+/** The series a scenario's overview card shows: the one most runtimes have figures for. */
+function headlineSeries(trends: readonly TrendData[]): SeriesKey {
+  const score = (t: TrendData) => newestFigures(t).filter((f) => f.status === "ok").length;
+  const best = [...trends].sort((a, b) => score(b) - score(a) || compareSeries(a.series, b.series))[0]!;
+  return best.series;
+}
+
+/** Cuts the loaded results into the per-page files: overview, catalog, one trend per series and testbed. */
+export function aggregate(
+  loaded: { results: readonly SiteResult[]; testbeds: Map<string, TestbedFacts> },
+  manifests: ReadonlyMap<string, ManifestFacts>,
+  report: RegressionReport | null,
+  environmentKeys: ReadonlyMap<string, string>,
+  generatedAt: string,
+): Aggregates {
+  const infos = scenarioInfos(loaded.results, manifests);
+  const current = loaded.results.filter((r) => infos.get(scenarioId(r.series.suite, r.series.scenario))?.scenario_version === r.scenarioVersion);
+
+  const groups = new Map<string, SeriesOnTestbed>();
+  const comparable = new Map<string, SiteResult[]>();
+  for (const r of current) {
+    const key = `${r.testbed}\u0000${seriesId(r.series)}`;
+    let group = groups.get(key);
+    if (!group) groups.set(key, (group = { testbed: loaded.testbeds.get(r.testbed)!.ref, series: r.series, results: [] }));
+    group.results.push(r);
+    const list = comparable.get(r.testbed);
+    if (list) list.push(r);
+    else comparable.set(r.testbed, [r]);
+  }
+  const markers = changeMarkers(report, environmentKeys);
+  const order = measurementOrder(current);
+  const trends = [...groups.entries()].map(([key, group]) =>
+    trendOf(group, infos.get(scenarioId(group.series.suite, group.series.scenario))!, markers.get(key) ?? [], order, generatedAt),
+  );
+
+  const byScenario = new Map<string, TrendData[]>();
+  for (const trend of trends) {
+    const id = scenarioId(trend.series.suite, trend.series.scenario);
+    const list = byScenario.get(id);
+    if (list) list.push(trend);
+    else byScenario.set(id, [trend]);
+  }
+  const preferred = preferredFirst(loaded.testbeds);
+  const scenarioIds = [...infos.keys()].sort();
+  const overview: OverviewData = {
+    generated_at: generatedAt,
+    scenarios: scenarioIds.map((id) => {
+      const scenarioTrends = byScenario.get(id)!;
+      const headline = headlineSeries(scenarioTrends);
+      const headlineTrends = scenarioTrends.filter((t) => seriesId(t.series) === seriesId(headline)).sort((a, b) => preferred(a.testbed.id, b.testbed.id));
+      const groupsByArch: OverviewGroup[] = [];
+      for (const arch of ["x86_64", "arm64"] as const) {
+        const trend = headlineTrends.find((t) => t.testbed.arch === arch);
+        if (trend) groupsByArch.push({ testbed: trend.testbed, figures: newestFigures(trend) });
+      }
+      return {
+        ...infos.get(id)!,
+        headline,
+        series_count: new Set(scenarioTrends.map((t) => seriesId(t.series))).size,
+        groups: groupsByArch,
+      };
+    }),
+  };
+
+  const versions: CatalogData["versions"] = {};
+  for (const trend of trends) {
+    const perRuntime = (versions[trend.testbed.id] ??= {});
+    for (const [name, points] of Object.entries(trend.runtimes) as [RuntimeName, Measurement[]][]) {
+      const known = new Set(perRuntime[name] ?? []);
+      for (const p of points) if (p.status === "ok") known.add(p.version);
+      perRuntime[name] = [...known].sort(compareVersions);
+    }
+  }
+  const catalog: CatalogData = {
+    generated_at: generatedAt,
+    testbeds: [...loaded.testbeds.keys()].sort(preferred).map((id) => loaded.testbeds.get(id)!.ref),
+    scenarios: scenarioIds.map((id) => {
+      const seriesTestbeds = new Map<string, { key: SeriesKey; testbeds: string[] }>();
+      for (const trend of byScenario.get(id)!) {
+        const entry = seriesTestbeds.get(seriesId(trend.series)) ?? { key: trend.series, testbeds: [] };
+        entry.testbeds.push(trend.testbed.id);
+        seriesTestbeds.set(seriesId(trend.series), entry);
+      }
+      return {
+        ...infos.get(id)!,
+        series: [...seriesTestbeds.values()]
+          .sort((a, b) => compareSeries(a.key, b.key))
+          .map(({ key, testbeds }) => ({ app: key.app, params: key.params, testbeds: testbeds.sort(preferred) })),
+      };
+    }),
+    versions,
+  };
+  return { overview, catalog, trends, comparable };
+}

@@ -1,0 +1,131 @@
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { copyFile, mkdir, rm, writeFile } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+import { environmentKey } from "../compare/series-key.ts";
+import { UserError } from "../core/errors.ts";
+import type { ResultDocument } from "../results/types.ts";
+import type { RuntimeName } from "../runtimes/catalog.ts";
+import { selectScenarios } from "../scenarios/select.ts";
+import { aggregate, preferredFirst, type ManifestFacts } from "./aggregate.ts";
+import { bundleAssets, SITE_SOURCE_DIR } from "./bundle.ts";
+import { bundleOf, compareBundlePath, compareHistoryPath, historyOf } from "./compare-data.ts";
+import { overviewCardCsv, trendCsv } from "./downloads.ts";
+import { html } from "./html.ts";
+import { loadResults } from "./load.ts";
+import { methodologyBody } from "./methodology.ts";
+import { overviewCardPath, trendPath } from "./model.ts";
+import { compareBody, overviewBody, renderPage, scenarioBody, type PageFrame } from "./pages.ts";
+import { FEED_ATOM, FEED_JSON, readFeed, regressionsBody } from "./regressions.ts";
+
+/** Marks a folder as a built site, so a rebuild may empty it and nothing else ever is. */
+const SITE_MARKER = ".runtime-bench-site";
+
+export interface SiteBuildOptions {
+  readonly dataDir: string;
+  readonly outDir: string;
+  /** The build's timestamp (tests pass a fixed one). */
+  readonly now?: Date;
+}
+
+export interface SiteBuildSummary {
+  readonly outDir: string;
+  readonly results: number;
+  readonly testbeds: number;
+  readonly scenarios: number;
+  readonly files: number;
+  readonly feed: boolean;
+  /** Files below the data folder that are not result documents. */
+  readonly skipped: readonly string[];
+  readonly seconds: number;
+}
+
+/** Empties the output folder, refusing one that holds anything but an earlier build. */
+async function prepareOutDir(outDir: string): Promise<void> {
+  if (existsSync(outDir)) {
+    const entries = readdirSync(outDir);
+    if (entries.length > 0 && !entries.includes(SITE_MARKER)) throw new UserError(`${outDir}: not empty and not a site built by runtime-bench; choose another --out`);
+    await rm(outDir, { recursive: true, force: true });
+  }
+  await mkdir(outDir, { recursive: true });
+  // GitHub Pages would otherwise run Jekyll, which drops files whose names start with "_".
+  await Promise.all([writeFile(join(outDir, SITE_MARKER), ""), writeFile(join(outDir, ".nojekyll"), "")]);
+}
+
+/** Writes files below `outDir`, creating folders as needed; returns how many. */
+async function writeFiles(outDir: string, files: ReadonlyMap<string, string>): Promise<number> {
+  const folders = new Set([...files.keys()].map((path) => dirname(join(outDir, path))));
+  for (const folder of folders) await mkdir(folder, { recursive: true });
+  await Promise.all([...files].map(([path, text]) => writeFile(join(outDir, path), text)));
+  return files.size;
+}
+
+/** Builds the static site from the results in `dataDir` into `outDir`. */
+export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildSummary> {
+  const started = performance.now();
+  const dataDir = resolve(options.dataDir);
+  const outDir = resolve(options.outDir);
+  const generatedAt = (options.now ?? new Date()).toISOString();
+
+  const loaded = loadResults(dataDir);
+  const scenarios = selectScenarios({ suites: [], scenarios: [] }).map((s) => s.scenario);
+  const manifests = new Map<string, ManifestFacts>(
+    scenarios.map((s) => [`${s.suite}/${s.name}`, { description: s.manifest.description, metrics: s.manifest.metrics }]),
+  );
+  const environmentKeys = new Map<string, string>();
+  for (const r of loaded.results) if (!environmentKeys.has(r.testbed)) environmentKeys.set(r.testbed, environmentKey(r.doc));
+  const feed = readFeed(dataDir);
+  const { overview, catalog, trends, comparable } = aggregate(loaded, manifests, feed?.report ?? null, environmentKeys, generatedAt);
+
+  await prepareOutDir(outDir);
+  const assets = await bundleAssets(outDir);
+
+  const files = new Map<string, string>();
+  files.set("data/overview.json", JSON.stringify(overview));
+  files.set("data/catalog.json", JSON.stringify(catalog));
+  for (const card of overview.scenarios) {
+    files.set(overviewCardPath(card.suite, card.scenario, "json"), JSON.stringify(card));
+    files.set(overviewCardPath(card.suite, card.scenario, "csv"), overviewCardCsv(card));
+  }
+  for (const trend of trends) {
+    files.set(trendPath(trend.testbed.id, trend.series, "json"), JSON.stringify(trend));
+    files.set(trendPath(trend.testbed.id, trend.series, "csv"), trendCsv(trend));
+  }
+  for (const [testbed, results] of comparable) {
+    for (const [runtime, versions] of Object.entries(catalog.versions[testbed] ?? {}) as [RuntimeName, string[]][]) {
+      const ofRuntime = results.filter((r) => r.measurement.runtime === runtime);
+      files.set(compareHistoryPath(testbed, runtime), JSON.stringify(historyOf(loaded.testbeds.get(testbed)!.ref, runtime, ofRuntime.map((r) => r.doc))));
+      const byVersion = new Map(versions.map((v) => [v, [] as ResultDocument[]]));
+      for (const r of ofRuntime) byVersion.get(r.measurement.version)?.push(r.doc);
+      for (const [version, docs] of byVersion) files.set(compareBundlePath(testbed, runtime, version), JSON.stringify(bundleOf(testbed, runtime, version, docs)));
+    }
+  }
+
+  const testbeds = [...loaded.testbeds.keys()].sort(preferredFirst(loaded.testbeds)).map((id) => loaded.testbeds.get(id)!);
+  const frame: PageFrame = {
+    template: readFileSync(join(SITE_SOURCE_DIR, "templates/page.html"), "utf8"),
+    assetVersion: assets.version,
+    head: feed?.atomPath ? html`<link rel="alternate" type="application/atom+xml" title="runtime-bench regressions" href="regressions.atom">` : html``,
+    footer: html`<p>Built ${generatedAt.slice(0, 16).replace("T", " ")} UTC from ${loaded.results.length} results on ${loaded.testbeds.size} machine${loaded.testbeds.size === 1 ? "" : "s"}. Every chart's data can be downloaded as JSON and CSV. <a href="methodology.html">How we measure</a>.</p>`,
+  };
+  files.set("index.html", renderPage(frame, "overview", "Overview", overviewBody));
+  files.set("scenario.html", renderPage(frame, "scenario", "Trends", scenarioBody));
+  files.set("compare.html", renderPage(frame, "compare", "Compare", compareBody));
+  files.set("regressions.html", renderPage(frame, "regressions", "Regressions", regressionsBody(feed)));
+  files.set("methodology.html", renderPage(frame, "methodology", "Methodology", methodologyBody(scenarios, testbeds, catalog)));
+  let written = await writeFiles(outDir, files);
+  if (feed) {
+    await copyFile(join(dataDir, FEED_JSON), join(outDir, FEED_JSON));
+    if (feed.atomPath) await copyFile(feed.atomPath, join(outDir, FEED_ATOM));
+    written += feed.atomPath ? 2 : 1;
+  }
+  return {
+    outDir,
+    results: loaded.results.length,
+    testbeds: loaded.testbeds.size,
+    scenarios: overview.scenarios.length,
+    files: written + assets.files,
+    feed: feed !== null,
+    skipped: loaded.skipped,
+    seconds: (performance.now() - started) / 1000,
+  };
+}

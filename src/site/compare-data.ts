@@ -1,0 +1,179 @@
+/**
+ * The files the compare page computes from, with src/compare/compare.ts itself (bundled into the
+ * page), so its numbers are those of `scripts/bench compare`. Two runtime versions are any two of
+ * hundreds: too many pairs to compute at build time, so the build writes per version its results,
+ * and per runtime the run medians that noise floors are measured from. Shared by the build (which
+ * writes them) and the page (which turns them back into result documents). No runtime imports.
+ */
+import type { Environment } from "../env/fingerprint.ts";
+import type { MetricSummary, ParamValue, ResultDocument, RunInfo } from "../results/types.ts";
+import type { RuntimeName } from "../runtimes/catalog.ts";
+import type { RuntimeIdentity } from "../runtimes/identify.ts";
+import { fileSafe, type MetricInfo, type TestbedRef } from "./model.ts";
+
+/** `data/compare/<testbed>/<runtime>/<version>.json`: every ok result of one runtime version on one testbed. */
+export interface CompareBundle {
+  testbed: string;
+  runtime: RuntimeName;
+  version: string;
+  /** Shared parts, stored once and referred to by index from each result. */
+  environments: Environment[];
+  identities: RuntimeIdentity[];
+  runs: RunInfo[];
+  results: {
+    run: number;
+    environment: number;
+    identity: number;
+    suite: string;
+    scenario: string;
+    scenario_version: number;
+    app: string | null;
+    params: Record<string, ParamValue>;
+    metrics: Record<string, MetricSummary>;
+    reproduce: string;
+  }[];
+}
+
+/** `data/compare/<testbed>/<runtime>/history.json`: the median of every run of every series of one runtime on one testbed. */
+export interface CompareHistory {
+  testbed: TestbedRef;
+  runtime: RuntimeName;
+  runs: { id: string; version: string; started_at: string }[];
+  series: (MetricInfo & {
+    suite: string;
+    scenario: string;
+    scenario_version: number;
+    app: string | null;
+    params: Record<string, ParamValue>;
+    metric: string;
+    /** One per run, null where the run has no ok result of this series. */
+    medians: (number | null)[];
+  })[];
+}
+
+export function compareBundlePath(testbed: string, runtime: RuntimeName, version: string): string {
+  return `data/compare/${fileSafe(testbed)}/${runtime}/${fileSafe(version)}.json`;
+}
+
+export function compareHistoryPath(testbed: string, runtime: RuntimeName): string {
+  return `data/compare/${fileSafe(testbed)}/${runtime}/history.json`;
+}
+
+/** Index of `value` in `list`, appending it the first time it is seen. */
+function indexIn<T>(list: T[], value: T): number {
+  const at = list.indexOf(value);
+  return at >= 0 ? at : list.push(value) - 1;
+}
+
+/** The ok results of one runtime version on one testbed, their shared parts stored once. */
+export function bundleOf(testbed: string, runtime: RuntimeName, version: string, docs: readonly ResultDocument[]): CompareBundle {
+  const bundle: CompareBundle = { testbed, runtime, version, environments: [], identities: [], runs: [], results: [] };
+  for (const doc of docs) {
+    if (doc.status !== "ok") continue;
+    bundle.results.push({
+      run: indexIn(bundle.runs, doc.run),
+      environment: indexIn(bundle.environments, doc.environment),
+      identity: indexIn(bundle.identities, doc.runtime),
+      suite: doc.suite,
+      scenario: doc.scenario,
+      scenario_version: doc.scenario_version,
+      app: doc.app,
+      params: doc.params,
+      metrics: doc.metrics,
+      reproduce: doc.reproduce,
+    });
+  }
+  return bundle;
+}
+
+/** The bundle's results as the result documents they were (without tools, details and verification). */
+export function bundleDocuments(bundle: CompareBundle): ResultDocument[] {
+  return bundle.results.map((r) => ({
+    schema: "runtime-bench/result/v1",
+    run: bundle.runs[r.run]!,
+    environment: bundle.environments[r.environment]!,
+    runtime: bundle.identities[r.identity]!,
+    suite: r.suite,
+    scenario: r.scenario,
+    scenario_version: r.scenario_version,
+    app: r.app,
+    params: r.params,
+    status: "ok",
+    tools: {},
+    metrics: r.metrics,
+    reproduce: r.reproduce,
+  }));
+}
+
+/** Every run's median of every series of one runtime on one testbed: all that noise floors are measured from. */
+export function historyOf(testbed: TestbedRef, runtime: RuntimeName, docs: readonly ResultDocument[]): CompareHistory {
+  const history: CompareHistory = { testbed, runtime, runs: [], series: [] };
+  const runIndex = new Map<string, number>();
+  const seriesIndex = new Map<string, number>();
+  for (const doc of docs) {
+    if (doc.status !== "ok") continue;
+    const runKey = `${doc.run.id}\u0000${doc.runtime.version}`;
+    let run = runIndex.get(runKey);
+    if (run === undefined) {
+      run = history.runs.push({ id: doc.run.id, version: doc.runtime.version, started_at: doc.run.started_at }) - 1;
+      runIndex.set(runKey, run);
+    }
+    for (const [metric, summary] of Object.entries(doc.metrics)) {
+      const key = JSON.stringify([doc.suite, doc.scenario, doc.scenario_version, doc.app, doc.params, metric]);
+      let series = seriesIndex.get(key);
+      if (series === undefined) {
+        const { suite, scenario, scenario_version, app, params } = doc;
+        series = history.series.push({ suite, scenario, scenario_version, app, params, metric, unit: summary.unit, better: summary.better, medians: [] }) - 1;
+        seriesIndex.set(key, series);
+      }
+      history.series[series]!.medians[run] = summary.median;
+    }
+  }
+  for (const series of history.series) series.medians = Array.from({ length: history.runs.length }, (_, i) => series.medians[i] ?? null);
+  return history;
+}
+
+/**
+ * The history as result documents for `compareResults(base, head, { history })`. Noise floors are
+ * measured from each run's version, start time and median (src/compare/noise.ts), which these
+ * documents carry exactly; their other fields are the testbed's, or neutral.
+ */
+export function historyDocuments(history: CompareHistory): ResultDocument[] {
+  const { testbed } = history;
+  const environment: Environment = {
+    arch: testbed.arch,
+    os: "",
+    kernel: "",
+    cpu_model: testbed.cpu_model,
+    cpus: 1,
+    memory_bytes: 1,
+    governor: null,
+    smt: null,
+    turbo: null,
+    loopback_mtu: null,
+    fingerprint: testbed.fingerprint,
+  };
+  const docs: ResultDocument[] = [];
+  history.runs.forEach((run, i) => {
+    for (const series of history.series) {
+      const median = series.medians[i];
+      if (median === null || median === undefined) continue;
+      docs.push({
+        schema: "runtime-bench/result/v1",
+        run: { id: run.id, started_at: run.started_at, runner: testbed.runner, runner_kind: testbed.kind, profile: "quick", harness_commit: "", trials: 1 },
+        environment,
+        runtime: { name: history.runtime, version: run.version, engine: "", source: "registry", sha256: "", spec: "", package: null },
+        suite: series.suite,
+        scenario: series.scenario,
+        scenario_version: series.scenario_version,
+        app: series.app,
+        params: series.params,
+        status: "ok",
+        tools: {},
+        metrics: { [series.metric]: { unit: series.unit, better: series.better, samples: [median], median, mean: median, stddev: 0, min: median, max: median, ci95: [median, median] } },
+        reproduce: "",
+      });
+    }
+  });
+  return docs;
+}

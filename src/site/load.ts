@@ -1,0 +1,207 @@
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { UserError } from "../core/errors.ts";
+import { paramsSlug } from "../results/write.ts";
+import { RESULT_SCHEMA_ID, type ResultDocument } from "../results/types.ts";
+import { testbedId, type Figure, type Measurement, type MetricInfo, type SeriesKey, type TestbedRef } from "./model.ts";
+
+/** One result document as the site keeps it: the chart's view of it, and the document itself for comparisons. */
+export interface SiteResult {
+  readonly testbed: string;
+  readonly series: SeriesKey;
+  readonly scenarioVersion: number;
+  readonly measurement: Measurement;
+  readonly metrics: Readonly<Record<string, MetricInfo>>;
+  /** The document without what no page reads (tools, details, verification), for comparisons. */
+  readonly doc: ResultDocument;
+}
+
+/** What the data says about one testbed, for the methodology page. */
+export interface TestbedFacts {
+  readonly ref: TestbedRef;
+  readonly environment: ResultDocument["environment"];
+  readonly oses: Set<string>;
+  readonly kernels: Set<string>;
+  /** Tool name → versions seen. */
+  readonly tools: Map<string, Set<string>>;
+  readonly harnessCommits: Set<string>;
+  readonly runs: Set<string>;
+  readonly runtimes: Set<string>;
+  results: number;
+  first: string;
+  last: string;
+}
+
+export interface LoadedData {
+  readonly results: SiteResult[];
+  readonly testbeds: Map<string, TestbedFacts>;
+  /** Files below the data folder that are not result documents, with the reason. */
+  readonly skipped: string[];
+}
+
+/** Six significant digits: what a chart or a table can show, at a third of the bytes. */
+export function rounded(value: number): number {
+  return Number(value.toPrecision(6));
+}
+
+function firstLine(text: string): string {
+  const line = text.split("\n", 1)[0]!;
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+}
+
+function toMeasurement(doc: ResultDocument): Measurement {
+  const values: Record<string, Figure> = {};
+  if (doc.status === "ok") {
+    for (const [name, metric] of Object.entries(doc.metrics)) {
+      values[name] = [rounded(metric.median), rounded(metric.ci95[0]), rounded(metric.ci95[1]), metric.samples.length];
+    }
+  }
+  return {
+    runtime: doc.runtime.name,
+    version: doc.runtime.version,
+    started_at: doc.run.started_at,
+    run: doc.run.id,
+    profile: doc.run.profile,
+    status: doc.status,
+    ...(doc.status !== "ok" && doc.error ? { error: firstLine(doc.error) } : {}),
+    reproduce: doc.reproduce,
+    values,
+  };
+}
+
+function noteTestbed(testbeds: Map<string, TestbedFacts>, id: string, doc: ResultDocument): void {
+  let facts = testbeds.get(id);
+  if (!facts) {
+    const env = doc.environment;
+    facts = {
+      ref: { id, runner: doc.run.runner, kind: doc.run.runner_kind, arch: env.arch, fingerprint: env.fingerprint, cpu_model: env.cpu_model },
+      environment: env,
+      oses: new Set(),
+      kernels: new Set(),
+      tools: new Map(),
+      harnessCommits: new Set(),
+      runs: new Set(),
+      runtimes: new Set(),
+      results: 0,
+      first: doc.run.started_at,
+      last: doc.run.started_at,
+    };
+    testbeds.set(id, facts);
+  }
+  facts.oses.add(doc.environment.os);
+  facts.kernels.add(doc.environment.kernel);
+  for (const tool in doc.tools) {
+    let versions = facts.tools.get(tool);
+    if (!versions) facts.tools.set(tool, (versions = new Set()));
+    versions.add(doc.tools[tool]!);
+  }
+  facts.harnessCommits.add(doc.run.harness_commit);
+  facts.runs.add(doc.run.id);
+  facts.runtimes.add(doc.runtime.name);
+  facts.results += 1;
+  if (doc.run.started_at < facts.first) facts.first = doc.run.started_at;
+  if (doc.run.started_at > facts.last) facts.last = doc.run.started_at;
+}
+
+/**
+ * Shares the parts many documents have in common (the machine's environment, the run, the runtime),
+ * so that 100,000 documents kept for comparisons cost a fraction of their parsed size.
+ */
+class Interner {
+  private readonly environments = new Map<string, ResultDocument["environment"]>();
+  private readonly runs = new Map<string, ResultDocument["run"]>();
+  private readonly runtimes = new Map<string, ResultDocument["runtime"]>();
+
+  private static shared<T>(map: Map<string, T>, key: string, value: T): T {
+    const known = map.get(key);
+    if (known) return known;
+    map.set(key, value);
+    return value;
+  }
+
+  /** The document with what comparisons read (no tools, details or verification), its common parts shared. */
+  compact(doc: ResultDocument): ResultDocument {
+    const env = doc.environment;
+    return {
+      schema: doc.schema,
+      run: Interner.shared(this.runs, `${doc.run.runner}/${doc.run.id}/${doc.run.trials}`, doc.run),
+      environment: Interner.shared(this.environments, `${env.fingerprint}/${env.os}/${env.kernel}/${env.loopback_mtu}`, env),
+      runtime: Interner.shared(this.runtimes, `${doc.runtime.name}@${doc.runtime.version}/${doc.runtime.sha256}`, doc.runtime),
+      suite: doc.suite,
+      scenario: doc.scenario,
+      scenario_version: doc.scenario_version,
+      app: doc.app,
+      params: doc.params,
+      status: doc.status,
+      ...(doc.error !== undefined ? { error: doc.error } : {}),
+      tools: {},
+      metrics: doc.metrics,
+      reproduce: doc.reproduce,
+    };
+  }
+}
+
+function toSiteResult(doc: ResultDocument, testbeds: Map<string, TestbedFacts>, interner: Interner): SiteResult {
+  const testbed = testbedId(doc.run.runner, doc.environment.fingerprint);
+  noteTestbed(testbeds, testbed, doc);
+  const metrics: Record<string, MetricInfo> = {};
+  for (const name in doc.metrics) metrics[name] = { unit: doc.metrics[name]!.unit, better: doc.metrics[name]!.better };
+  return {
+    testbed,
+    series: { suite: doc.suite, scenario: doc.scenario, app: doc.app, params: paramsSlug(doc.params) },
+    scenarioVersion: doc.scenario_version,
+    measurement: toMeasurement(doc),
+    metrics,
+    doc: interner.compact(doc),
+  };
+}
+
+/**
+ * Result files sit exactly at `<runner>/<run id>/<suite>/<scenario>/<file>.json`; anything else
+ * below the data folder (a regressions feed, notes) is not a result and is not walked into.
+ */
+const RESULT_DEPTH = 4;
+
+function resultFiles(dataDir: string): string[] {
+  const files: string[] = [];
+  const walk = (dir: string, depth: number): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.name.startsWith(".")) continue;
+      const path = join(dir, entry.name);
+      if (depth === RESULT_DEPTH) {
+        if (entry.isFile() && entry.name.endsWith(".json")) files.push(path);
+      } else if (entry.isDirectory()) {
+        walk(path, depth + 1);
+      }
+    }
+  };
+  walk(dataDir, 0);
+  return files;
+}
+
+/**
+ * Reads every result document below `dataDir`. Synchronous on purpose: for 100,000 small files,
+ * a plain loop of readFileSync + JSON.parse is several times faster than promise-based reads.
+ */
+export function loadResults(dataDir: string): LoadedData {
+  if (!existsSync(dataDir) || !statSync(dataDir).isDirectory()) throw new UserError(`${dataDir}: no such data folder (run scripts/bench first, or pass --data DIR)`);
+  const results: SiteResult[] = [];
+  const testbeds = new Map<string, TestbedFacts>();
+  const skipped: string[] = [];
+  const interner = new Interner();
+  for (const path of resultFiles(dataDir)) {
+    let doc: ResultDocument;
+    try {
+      doc = JSON.parse(readFileSync(path, "utf8")) as ResultDocument;
+    } catch {
+      skipped.push(`${path}: not valid JSON`);
+      continue;
+    }
+    if (doc?.schema !== RESULT_SCHEMA_ID) {
+      skipped.push(`${path}: not a ${RESULT_SCHEMA_ID} document`);
+      continue;
+    }
+    results.push(toSiteResult(doc, testbeds, interner));
+  }
+  return { results, testbeds, skipped };
+}

@@ -1,0 +1,86 @@
+import { displayPath, type Scenario } from "../scenarios/manifest.ts";
+import { BOOTSTRAP_RESAMPLES } from "../stats/summary.ts";
+import { html, type SafeHtml } from "./html.ts";
+import type { TestbedFacts } from "./load.ts";
+import type { CatalogData } from "./model.ts";
+
+const day = (iso: string) => iso.slice(0, 10);
+const gib = (bytes: number) => `${(bytes / 2 ** 30).toFixed(1)} GiB`;
+const list = (values: Iterable<string>) => [...values].sort().join(", ");
+
+function definitionList(rows: readonly (readonly [string, SafeHtml | string | number | null])[]): SafeHtml {
+  return html`<dl class="facts">${rows.filter(([, value]) => value !== null && value !== "").map(([term, value]) => html`<dt>${term}</dt><dd>${value}</dd>`)}</dl>`;
+}
+
+function testbedSection(facts: TestbedFacts): SafeHtml {
+  const env = facts.environment;
+  const tools = [...facts.tools].map(([tool, versions]) => `${tool} ${list(versions)}`);
+  return html`<section class="card testbed" id="testbed-${facts.ref.id}">
+  <h3>${facts.ref.runner} <span class="badge kind-${facts.ref.kind}">${facts.ref.kind}</span> <span class="badge">${facts.ref.arch}</span></h3>
+  ${definitionList([
+    ["CPU", `${env.cpu_model} (${env.cpus} logical CPUs)`],
+    ["Memory", gib(env.memory_bytes)],
+    ["Frequency governor", env.governor ?? "not reported"],
+    ["SMT", env.smt ?? "not reported"],
+    ["Turbo / boost", env.turbo ?? "not reported"],
+    ["Loopback MTU", env.loopback_mtu ?? "not reported"],
+    ["Operating system", list(facts.oses)],
+    ["Kernel", list(facts.kernels)],
+    ["Hardware fingerprint", html`<code>${env.fingerprint}</code>`],
+    ["Tools", tools.join("; ")],
+    ["Runtimes measured", list(facts.runtimes)],
+    ["Results", `${facts.results} from ${facts.runs.size} runs, ${day(facts.first)} to ${day(facts.last)}`],
+    ["Harness commits", facts.harnessCommits.size],
+  ])}
+</section>`;
+}
+
+function scenarioSection(scenario: Scenario, measured: boolean): SafeHtml {
+  const m = scenario.manifest;
+  const runtimes = Object.entries(m.runtimes).map(([name, support]) =>
+    [name, support.min_version ? `≥ ${support.min_version}` : "", support.flags?.length ? html`<code>${support.flags.join(" ")}</code>` : ""].filter(Boolean),
+  );
+  const profileKeys = [...new Set(Object.values(m.profiles).flatMap((p) => Object.keys(p)))];
+  const link = measured ? html` <a href="scenario.html?scenario=${`${scenario.suite}/${scenario.name}`}">trend →</a>` : html` <span class="muted">(no results yet)</span>`;
+  return html`<section class="card scenario-manifest" id="scenario-${scenario.suite}-${scenario.name}">
+  <h3>${scenario.suite} / ${scenario.name} <span class="badge">v${m.version}</span>${link}</h3>
+  <p>${m.description}</p>
+  ${definitionList([
+    ["Metrics", Object.entries(m.metrics).map(([name, d]) => `${name} (${d.unit}, ${d.better} is better)`).join("; ")],
+    ["Runtimes", html`${runtimes.map((parts, i) => html`${i > 0 ? "; " : ""}${parts.map((part, j) => html`${j > 0 ? " " : ""}${part}`)}`)}`],
+    ["Prepared by", m.prepare ? html`<code>${m.prepare.command.join(" ")}</code> (once, until <code>${m.prepare.creates}</code> exists)` : null],
+    ["Manifest", html`<code>${displayPath(scenario.manifestPath)}</code>`],
+  ])}
+  <div class="table-scroll"><table class="data">
+    <thead><tr><th scope="col">profile</th>${profileKeys.map((key) => html`<th scope="col">${key}</th>`)}</tr></thead>
+    <tbody>${Object.entries(m.profiles).map(([name, params]) => html`<tr><th scope="row">${name}</th>${profileKeys.map((key) => html`<td>${params[key] === undefined ? "" : JSON.stringify(params[key])}</td>`)}</tr>`)}</tbody>
+  </table></div>
+  <details><summary>${scenario.suite} settings</summary><pre>${JSON.stringify(scenario.suiteConfig, null, 2)}</pre></details>
+</section>`;
+}
+
+/** The methodology page's body: how figures are made, on which machines, from which manifests. */
+export function methodologyBody(scenarios: readonly Scenario[], testbeds: readonly TestbedFacts[], catalog: CatalogData): SafeHtml {
+  const measured = new Set(catalog.scenarios.map((s) => `${s.suite}/${s.scenario}`));
+  const withManifest = new Set(scenarios.map((s) => `${s.suite}/${s.name}`));
+  const orphans = catalog.scenarios.filter((s) => !withManifest.has(`${s.suite}/${s.scenario}`));
+  return html`<h1>Methodology</h1>
+<p class="lede">Every figure on this site is traceable to what was measured, where, and how. This page is generated from the scenario manifests and from the environment each runner recorded with its results.</p>
+<section class="prose">
+  <h2>How a figure is made</h2>
+  <ul>
+    <li>Each scenario is checked on each runtime before it is measured (and, where the suite can, again after), so a figure only exists for a runtime that did the work correctly.</li>
+    <li>Runtimes are measured in interleaved trials, their order rotated from one trial to the next, so slow drift of the machine spreads over all of them.</li>
+    <li>A figure is the <strong>median</strong> of its samples; its error bar or band is the <strong>95 % bootstrap confidence interval of the median</strong> (${BOOTSTRAP_RESAMPLES} resamples, seeded by the samples, so the same samples always give the same interval).</li>
+    <li>Figures are drawn together, and compared, only within one <strong>testbed</strong>: one runner with one hardware fingerprint (CPU model, cores, memory, governor, SMT, turbo). Architectures are shown side by side, never mixed in one line.</li>
+    <li>A result that failed or is unsupported is never drawn as a number; it appears as such in tables and tooltips.</li>
+    <li>Figures from a developer's machine (<span class="badge kind-local">local</span>) are marked everywhere they appear; only <span class="badge kind-dedicated">dedicated</span> runners are benchmark machines.</li>
+    <li>Each point's tooltip gives the command that measures it again: <code>scripts/bench run --suite … --scenario … --runtime NAME@VERSION</code>.</li>
+  </ul>
+</section>
+<h2>Runners</h2>
+${testbeds.length === 0 ? html`<p class="empty">No results yet.</p>` : testbeds.map(testbedSection)}
+<h2>Scenarios</h2>
+${scenarios.map((s) => scenarioSection(s, measured.has(`${s.suite}/${s.name}`)))}
+${orphans.length > 0 ? html`<h3>Measured scenarios without a manifest in this checkout</h3><ul>${orphans.map((s) => html`<li><a href="scenario.html?scenario=${`${s.suite}/${s.scenario}`}">${s.suite} / ${s.scenario}</a> (version ${s.scenario_version})</li>`)}</ul>` : ""}`;
+}

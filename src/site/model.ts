@@ -1,0 +1,134 @@
+/**
+ * The JSON files the site build writes below `<out>/data/` and the browser reads: one contract,
+ * imported by both sides (src/site/ and site/src/), so neither can drift from the other.
+ * Nothing here may import runtime code: the browser bundle includes this file.
+ */
+import type { Better, Profile, ResultStatus, RunnerKind } from "../results/types.ts";
+import type { Arch, RuntimeName } from "../runtimes/catalog.ts";
+
+/** The order runtimes appear in on every page (and the order of their colours). */
+export const SITE_RUNTIMES: readonly RuntimeName[] = ["node", "deno", "bun"];
+
+/**
+ * A machine as the site tells machines apart: a runner name with the hardware fingerprint it had.
+ * Figures are only ever drawn together, or compared, within one testbed.
+ */
+export interface TestbedRef {
+  /** `<runner>-<first 8 hex digits of the fingerprint>`: stable across builds, safe in file names. */
+  id: string;
+  runner: string;
+  kind: RunnerKind;
+  arch: Arch;
+  fingerprint: string;
+  cpu_model: string;
+}
+
+/** What one line of a chart measures: a scenario, and the app and load point that tell its series apart. */
+export interface SeriesKey {
+  suite: string;
+  scenario: string;
+  app: string | null;
+  /** `connections=100,rate=500` (src/results/write.ts paramsSlug); empty when the scenario has none. */
+  params: string;
+}
+
+export interface MetricInfo {
+  unit: string;
+  better: Better;
+}
+
+/** One metric of one result: median, 95 % interval of the median, and how many samples it rests on. */
+export type Figure = [median: number, ci95Low: number, ci95High: number, samples: number];
+
+/** One result document, reduced to what a chart shows and a reader needs to trace it. */
+export interface Measurement {
+  runtime: RuntimeName;
+  version: string;
+  started_at: string;
+  run: string;
+  profile: Profile;
+  status: ResultStatus;
+  /** First line of the reason, for results that are not ok. */
+  error?: string;
+  reproduce: string;
+  /** Empty unless status is ok: a failed result is never plotted as a number. */
+  values: Record<string, Figure>;
+}
+
+/** A step detected by `scripts/bench regressions`, placed on the trend chart at the version it came in. */
+export interface ChangeMarker {
+  runtime: RuntimeName;
+  version: string;
+  metric: string;
+  kind: "regression" | "improvement";
+  summary: string;
+}
+
+/** `data/series/<testbed>/<suite>/<scenario>/<app>--<params>.json`: the trend chart of one series on one testbed. */
+export interface TrendData {
+  generated_at: string;
+  series: SeriesKey;
+  testbed: TestbedRef;
+  scenario_version: number;
+  metrics: Record<string, MetricInfo>;
+  /** Every result of the series on the testbed, per runtime, oldest version first, then by date. */
+  runtimes: Partial<Record<RuntimeName, Measurement[]>>;
+  changes: ChangeMarker[];
+}
+
+/** One architecture's group of bars on an overview card: the newest version of each runtime. */
+export interface OverviewGroup {
+  testbed: TestbedRef;
+  figures: Measurement[];
+}
+
+export interface ScenarioInfo {
+  suite: string;
+  scenario: string;
+  /** From the scenario's manifest; null when this checkout has no manifest for it. */
+  description: string | null;
+  /** The newest scenario version in the data: results of older versions are not drawn. */
+  scenario_version: number;
+  metrics: Record<string, MetricInfo>;
+  /** The metric a card shows first: the manifest's first. */
+  primary: string;
+}
+
+/** `data/overview.json`: one card per scenario, for its headline series. */
+export interface OverviewData {
+  generated_at: string;
+  scenarios: (ScenarioInfo & { headline: SeriesKey; series_count: number; groups: OverviewGroup[] })[];
+}
+
+/** `data/catalog.json`: what exists, for the pickers of the scenario and compare pages. */
+export interface CatalogData {
+  generated_at: string;
+  testbeds: TestbedRef[];
+  scenarios: (ScenarioInfo & { series: { app: string | null; params: string; testbeds: string[] }[] })[];
+  /** Measured versions per testbed and runtime, oldest first. */
+  versions: Record<string, Partial<Record<RuntimeName, string[]>>>;
+}
+
+/** Safe in a file name and a URL path segment, as result file names are. */
+export function fileSafe(text: string): string {
+  return text.replace(/[^A-Za-z0-9._=,@+-]/g, "_");
+}
+
+export function testbedId(runner: string, fingerprint: string): string {
+  return `${runner}-${fingerprint.slice(0, 8)}`;
+}
+
+/** Where a series' trend file sits below the site root, as a relative URL (no leading slash). */
+export function trendPath(testbed: string, series: SeriesKey, extension: "json" | "csv"): string {
+  const file = `${fileSafe(series.app ?? "_")}--${fileSafe(series.params || "_")}`;
+  return `data/series/${fileSafe(testbed)}/${series.suite}/${series.scenario}/${file}.${extension}`;
+}
+
+/** Where an overview card's data sits, for its download links. */
+export function overviewCardPath(suite: string, scenario: string, extension: "json" | "csv"): string {
+  return `data/overview/${suite}--${scenario}.${extension}`;
+}
+
+export function seriesLabel(series: SeriesKey): string {
+  return [series.app, series.params.replace(/,/g, ", ")].filter(Boolean).join(" · ");
+}
