@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { execFileSync, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
+import { readFileSync, readdirSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { REPO_ROOT } from "../../src/core/paths.ts";
@@ -10,11 +11,17 @@ import { bench, tempDir } from "../helpers/cli.ts";
 const FIXTURE_APPS = join(REPO_ROOT, "tests/fixtures/http-apps");
 const env = { RUNTIME_BENCH_APPS_DIR: FIXTURE_APPS };
 
+/** Processes running inside the fixture apps folder (servers start with their app folder as cwd). */
 function leftoverServers(): string[] {
-  return execFileSync("ps", ["-eo", "args"], { encoding: "utf8" })
-    .split("\n")
-    .filter((line) => line.includes("server.mjs") && !line.includes("ps -eo"))
-    .filter((line) => /broken-body|crashes-under-load|hello/.test(line) || line.includes(FIXTURE_APPS));
+  const found: string[] = [];
+  for (const pid of readdirSync("/proc").filter((entry) => /^\d+$/.test(entry))) {
+    try {
+      if (readlinkSync(`/proc/${pid}/cwd`).startsWith(FIXTURE_APPS)) found.push(readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " "));
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return found;
 }
 
 describe("http suite: broken apps, crashes and interrupts", () => {
