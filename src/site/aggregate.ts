@@ -59,12 +59,17 @@ function measurementOrder(results: readonly SiteResult[]): (a: Measurement, b: M
 
 const KIND_RANK = { dedicated: 0, hosted: 1, local: 2 } as const;
 
-/** Which testbed speaks for an architecture: benchmark machines before hosted and local ones, then the most recent. */
+const ARCH_RANK = { x86_64: 0, arm64: 1 } as const;
+
+/**
+ * Which testbed speaks first: benchmark machines before hosted and local ones, x86_64 before arm64
+ * (the order of the overview's groups), then the most recently measured.
+ */
 export function preferredFirst(testbeds: Map<string, TestbedFacts>): (a: string, b: string) => number {
   return (a, b) => {
-    const fa = testbeds.get(a)!;
-    const fb = testbeds.get(b)!;
-    return KIND_RANK[fa.ref.kind] - KIND_RANK[fb.ref.kind] || fb.last.localeCompare(fa.last) || a.localeCompare(b);
+    const fa = testbeds.get(a)!.ref;
+    const fb = testbeds.get(b)!.ref;
+    return KIND_RANK[fa.kind] - KIND_RANK[fb.kind] || ARCH_RANK[fa.arch] - ARCH_RANK[fb.arch] || testbeds.get(b)!.last.localeCompare(testbeds.get(a)!.last) || a.localeCompare(b);
   };
 }
 

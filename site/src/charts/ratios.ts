@@ -11,7 +11,7 @@ export function ratioDomain(rows: readonly CompareRow[]): number {
  * One row's ratio as a dot on a log scale centred on ×1, with its 95 % interval as a bar: a
  * forest plot, one row per table line. Coloured by the verdict, which is in the metric's direction.
  */
-export function ratioGlyph(row: CompareRow, span: number, width = 140): SVGSVGElement {
+export function ratioGlyph(row: CompareRow, span: number, width = 112): SVGSVGElement {
   const height = 18;
   const x = (ratio: number) => width / 2 + (Math.log(ratio) / span) * (width / 2 - 4);
   const kind = row.verdict === "faster" ? "faster" : row.verdict === "slower" ? "slower" : "same";

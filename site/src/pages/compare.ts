@@ -93,6 +93,11 @@ function verdictCell(row: CompareRow): HTMLElement {
   return h("span", { class: `verdict verdict-${kind}` }, row.verdict);
 }
 
+/** A pooled median; how many runs it pools shows on hover, to keep the table narrow enough for its verdicts. */
+function pooled(median: number, unit: string, runs: number): HTMLElement {
+  return h("span", { title: `median of ${runs} run${runs === 1 ? "" : "s"}, samples pooled` }, `${formatNumber(median)} ${unit}`);
+}
+
 /** Every comparison as a table row, with its interval drawn on a log scale shared by all rows. */
 function rowsTable(rows: readonly CompareRow[]): HTMLElement {
   const span = ratioDomain(rows);
@@ -100,8 +105,8 @@ function rowsTable(rows: readonly CompareRow[]): HTMLElement {
     [
       { title: "scenario", cell: (r) => cellLabel(r) },
       { title: "metric", cell: (r) => metricLabel(r.metric) },
-      { title: "base", numeric: true, cell: (r) => `${formatNumber(r.base_median)} ${r.unit}${r.base_runs > 1 ? ` (${r.base_runs} runs)` : ""}` },
-      { title: "head", numeric: true, cell: (r) => `${formatNumber(r.head_median)} ${r.unit}${r.head_runs > 1 ? ` (${r.head_runs} runs)` : ""}` },
+      { title: "base", numeric: true, cell: (r) => pooled(r.base_median, r.unit, r.base_runs) },
+      { title: "head", numeric: true, cell: (r) => pooled(r.head_median, r.unit, r.head_runs) },
       { title: "head / base", numeric: true, cell: (r) => (r.ratio === null ? "" : `×${r.ratio.toFixed(3)} (${formatChange(r.ratio)})`) },
       { title: "95 % CI", numeric: true, cell: (r) => (r.ci95 ? formatInterval(r.ci95) : "") },
       { title: "×1", cell: (r) => ratioGlyph(r, span) },

@@ -1,4 +1,4 @@
-import { relative, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { UserError } from "../../core/errors.ts";
 import { DEFAULT_DATA_DIR, REPO_ROOT } from "../../core/paths.ts";
 import { buildSite, type SiteBuildSummary } from "../../site/build.ts";
@@ -13,7 +13,7 @@ function shown(path: string): string {
   return rel && !rel.startsWith("..") ? rel : path;
 }
 
-/** What a build made and where to open it: printed by `site` and after `scripts/bench` with no arguments. */
+/** What a build made: printed by `site` and after `scripts/bench` with no arguments. */
 export function describeBuild(summary: SiteBuildSummary): string {
   const lines = [
     `site built in ${summary.seconds.toFixed(1)} s: ${summary.results} results, ${summary.scenarios} scenarios, ${summary.testbeds} machine(s), ${summary.files} files in ${shown(summary.outDir)}`,
@@ -21,6 +21,11 @@ export function describeBuild(summary: SiteBuildSummary): string {
   if (!summary.feed) lines.push("no regressions feed yet (scripts/bench regressions computes it); the Regressions page says so");
   if (summary.skipped.length > 0) lines.push(`${summary.skipped.length} file(s) below the data folder are not result documents and were skipped, e.g. ${summary.skipped[0]}`);
   return lines.join("\n");
+}
+
+/** Where to open a build. Its pages fetch their data, which browsers refuse from file://, so it needs a server. */
+export function openHint(summary: SiteBuildSummary, serveCommand: string): string {
+  return `open it: ${serveCommand}, then http://127.0.0.1:${DEFAULT_PORT}/ (or copy ${shown(summary.outDir)} to any static host; ${shown(join(summary.outDir, "index.html"))} is its front page)`;
 }
 
 function parsePort(text: string | undefined): number {
@@ -52,14 +57,16 @@ export const siteCommand = defineCommand({
   },
   async run(values) {
     if (!values.serve && (values.base !== undefined || values.port !== undefined)) throw new UserError("site: --base and --port only apply with --serve");
-    const port = parsePort(values.port);
-    const summary = await buildSite({ dataDir: values.data ?? DEFAULT_DATA_DIR, outDir: values.out ?? DEFAULT_SITE_DIR });
+    const outDir = resolve(values.out ?? DEFAULT_SITE_DIR);
+    // Listening first: a port in use is found out before the build, not after it.
+    const server = values.serve ? await serveSite(outDir, { base: values.base ?? "/", port: parsePort(values.port) }) : null;
+    const summary = await buildSite({ dataDir: values.data ?? DEFAULT_DATA_DIR, outDir });
     process.stdout.write(`${describeBuild(summary)}\n`);
-    if (!values.serve) {
-      process.stdout.write(`open it with: scripts/bench site --serve${values.out ? ` --out ${values.out}` : ""}${values.data ? ` --data ${values.data}` : ""}\n`);
+    if (!server) {
+      const serveCommand = ["scripts/bench site --serve", values.data && `--data ${values.data}`, values.out && `--out ${values.out}`].filter(Boolean).join(" ");
+      process.stdout.write(`${openHint(summary, serveCommand)}\n`);
       return 0;
     }
-    const server = await serveSite(summary.outDir, { base: values.base ?? "/", port });
     process.stdout.write(`serving ${shown(summary.outDir)} at ${server.url} (Ctrl-C stops)\n`);
     // Runs until Ctrl-C, which the CLI's interrupt handling turns into exit status 130.
     return new Promise<number>(() => {});

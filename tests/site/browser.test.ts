@@ -1,0 +1,243 @@
+/**
+ * The trend site in real headless Chromium (Debian's package, driven by playwright-core), built
+ * from a small synthetic history and served by `scripts/bench site --serve` below a sub-path, as
+ * a GitHub Pages project site is. Screenshots of every page, light and dark, desktop and phone,
+ * go to tests/artifacts/site/ for review.
+ */
+import assert from "node:assert/strict";
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { REPO_ROOT } from "../../src/core/paths.ts";
+import { tempDir } from "../helpers/cli.ts";
+import { SCALE_SERIES, SYNTHETIC_RUNNERS, writeSyntheticResults, type SyntheticRunner } from "../helpers/synthetic-results.ts";
+
+const ARTIFACTS = join(REPO_ROOT, "tests/artifacts/site");
+const BASE = "/runtime-bench/";
+const LOCAL_RUNNER: SyntheticRunner = { name: "local-laptop", kind: "local", arch: "x86_64", cpu_model: "Laptop CPU", fingerprint: "0011223344556677" };
+const PAGES = ["index.html", "scenario.html", "compare.html", "regressions.html", "methodology.html"] as const;
+const VIEWS = [
+  { name: "desktop", width: 1280, height: 900 },
+  { name: "phone", width: 390, height: 844 },
+] as const;
+
+let server: ChildProcess;
+let siteUrl: string;
+let browser: BrowserContext;
+
+/** `scripts/bench site --serve` on a free port; resolves with the URL it prints. */
+function startServer(dataDir: string, outDir: string): Promise<string> {
+  server = spawn(join(REPO_ROOT, "scripts/bench"), ["site", "--data", dataDir, "--out", outDir, "--serve", "--base", BASE, "--port", "0"], {
+    cwd: REPO_ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const url = /serving .* at (http:\/\/\S+)/.exec(output)?.[1];
+      if (url) resolve(url);
+    };
+    server.stdout!.on("data", onData);
+    server.stderr!.on("data", onData);
+    server.once("exit", (code) => reject(new Error(`scripts/bench site exited with ${code}: ${output}`)));
+  });
+}
+
+interface Opened {
+  page: Page;
+  /** Console errors, page errors and failed requests seen so far. */
+  problems: string[];
+}
+
+async function open(path: string, options: { width?: number; height?: number; colorScheme?: "light" | "dark" } = {}): Promise<Opened> {
+  const page = await browser.newPage();
+  await page.setViewportSize({ width: options.width ?? 1280, height: options.height ?? 900 });
+  await page.emulateMedia({ colorScheme: options.colorScheme ?? "light" });
+  const problems: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") problems.push(`console: ${message.text()}`);
+  });
+  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+  page.on("requestfailed", (request) => problems.push(`request failed: ${request.url()}`));
+  page.on("response", (response) => {
+    if (response.status() >= 400) problems.push(`${response.status()}: ${response.url()}`);
+  });
+  await page.goto(new URL(path, siteUrl).href);
+  await ready(page);
+  return { page, problems };
+}
+
+/** Waits until a page has drawn what it draws: its charts, or its static content. */
+async function ready(page: Page): Promise<void> {
+  const kind = await page.getAttribute("body", "data-page");
+  if (kind === "overview" || kind === "scenario" || kind === "compare") {
+    await page.waitForSelector("figure[data-drawn], .empty, .error", { timeout: 30_000 });
+  }
+  await page.waitForLoadState("networkidle");
+}
+
+/** The markup of the page's first chart of a kind, once drawn. */
+async function chartMarkup(page: Page, selector: string): Promise<string> {
+  await page.waitForSelector(`${selector}[data-drawn]`, { timeout: 30_000 });
+  return page.$eval(`${selector} .chart-body`, (element) => element.innerHTML);
+}
+
+before(async () => {
+  const dataDir = tempDir("site-browser-data");
+  await writeSyntheticResults(dataDir, {
+    runners: [...SYNTHETIC_RUNNERS, LOCAL_RUNNER],
+    versionsPerRuntime: 8,
+    runsPerVersion: 2,
+    series: SCALE_SERIES.filter((s) => (s.suite === "startup" && ["hello", "typescript"].includes(s.scenario)) || (s.suite === "http" && s.scenario === "json" && s.app !== "native")),
+    from: new Date("2025-01-01T00:00:00Z"),
+    to: new Date("2026-01-01T00:00:00Z"),
+    failureRate: 0.02,
+    seed: 11,
+  });
+  siteUrl = await startServer(dataDir, tempDir("site-browser-out"));
+  browser = await chromium.launchPersistentContext(tempDir("site-browser-profile"), {
+    executablePath: "/usr/bin/chromium",
+    headless: true,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
+  });
+  mkdirSync(ARTIFACTS, { recursive: true });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.kill("SIGTERM");
+});
+
+describe("the trend site in Chromium, served below a sub-path", () => {
+  it("loads every page with no console error, light and dark, desktop and phone, with a screenshot of each", async (t) => {
+    for (const view of VIEWS) {
+      for (const colorScheme of ["light", "dark"] as const) {
+        for (const path of PAGES) {
+          const { page, problems } = await open(path, { ...view, colorScheme });
+          await page.screenshot({ path: join(ARTIFACTS, `${path.replace(".html", "")}-${view.name}-${colorScheme}.png`), fullPage: true });
+          assert.deepEqual(problems, [], `${path} (${view.name}, ${colorScheme})`);
+          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+          assert.ok(overflow <= 0, `${path} (${view.name}) is ${overflow}px wider than the screen`);
+          await page.close();
+        }
+      }
+    }
+    t.diagnostic(`screenshots: ${ARTIFACTS}`);
+  });
+
+  it("draws the overview's bars for both architectures, naming node, bun and deno, with runner and date", async () => {
+    const { page, problems } = await open("index.html");
+    assert.ok(page.url().includes(BASE));
+    const cards = await page.$$eval("figure[data-chart=bars]", (figures) => figures.length);
+    assert.equal(cards, 3, "one card per scenario: hello, typescript, json");
+    assert.equal(await page.$$eval("figure[data-chart=bars]:not([data-drawn])", (f) => f.length), 0);
+    const text = await page.$eval("figure[data-chart=bars] svg", (svg) => svg.textContent ?? "");
+    for (const expected of ["node", "bun", "deno", "x86_64", "arm64", "bench-x86-1", "bench-arm-1", "2025-"]) assert.ok(text.includes(expected), `overview chart names ${expected}`);
+    const widths = await page.$$eval("figure[data-chart=bars] rect.bar", (bars) => bars.map((b) => Number(b.getAttribute("width"))));
+    assert.ok(widths.length >= 3 * 2 * 3 - 2 && widths.every((w) => w > 0), `bars are drawn: ${widths.join(", ")}`);
+    assert.match(await page.$eval("figure[data-scenario=\"startup/hello\"] svg", (svg) => svg.getAttribute("aria-label") ?? ""), /^Wall time in ms, lower is better: x86_64: node /);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  it("changes the overview's charts with the architecture and the metric, and keeps them in the URL", async () => {
+    const { page } = await open("index.html");
+    const before = await chartMarkup(page, "figure[data-chart=bars]");
+    await page.click('[data-control=arch] label:has-text("arm64")');
+    const arm = await chartMarkup(page, "figure[data-chart=bars]");
+    assert.ok(arm !== before, "the chart changed with the architecture");
+    assert.ok(!arm.includes("x86_64") && arm.includes("arm64"));
+    await page.selectOption("select[name=metric]", "peak_rss_mb");
+    const memory = await chartMarkup(page, "figure[data-chart=bars]");
+    assert.match(memory, /Peak memory \(RSS\) \(MB\)/);
+    assert.match(page.url(), /arch=arm64/);
+    assert.match(page.url(), /metric=peak_rss_mb/);
+    const again = await open(page.url().slice(siteUrl.length));
+    assert.ok((await chartMarkup(again.page, "figure[data-chart=bars]")) === memory, "the permalink draws the same chart");
+    await again.page.close();
+    await page.close();
+  });
+
+  it("draws trend lines with bands, switches architecture, metric, app and axis, and restores them from a permalink", async () => {
+    const { page, problems } = await open("scenario.html?scenario=startup/hello");
+    const x86 = await chartMarkup(page, "figure[data-chart=trend]");
+    assert.equal(await page.$$eval("figure[data-chart=trend] path.line", (paths) => paths.filter((p) => (p.getAttribute("d") ?? "").split("L").length > 3).length), 3);
+    assert.equal(await page.$$eval("figure[data-chart=trend] path.band-area", (paths) => paths.length), 3);
+    await page.click('[data-control=arch] label:has-text("arm64")');
+    await page.waitForSelector("figure[data-chart=trend][data-arch=arm64]");
+    const arm = await chartMarkup(page, "figure[data-chart=trend]");
+    assert.ok(arm !== x86, "the chart changed with the architecture");
+    await page.click('[data-control=metric] label:has-text("Peak memory")');
+    await page.waitForSelector("figure[data-chart=trend][data-metric=peak_rss_mb]");
+    const memory = await chartMarkup(page, "figure[data-chart=trend]");
+    assert.ok(memory !== arm, "the chart changed with the metric");
+    assert.match(memory, /MB · lower is better/);
+    await page.click('[data-control=x] label:has-text("By run date")');
+    await page.waitForSelector("figure[data-chart=trend][data-axis=date]");
+    const byDate = await chartMarkup(page, "figure[data-chart=trend]");
+    assert.match(byDate, /run date \(UTC\)/);
+
+    const permalink = page.url();
+    assert.match(permalink, /arch=arm64/);
+    const restored = await open(permalink.slice(siteUrl.length));
+    assert.ok((await chartMarkup(restored.page, "figure[data-chart=trend]")) === byDate, "the permalink draws the same chart");
+    assert.equal(await restored.page.$eval('[data-control=metric] input:checked', (input) => (input as HTMLInputElement).value), "peak_rss_mb");
+    assert.equal(await restored.page.$eval('[data-control=arch] input:checked', (input) => (input as HTMLInputElement).value), "arm64");
+    await restored.page.close();
+
+    await page.selectOption("select[name=scenario]", "http/json");
+    await page.waitForSelector("select[name=app]");
+    const app = await page.$eval("select[name=app]", (select) => (select as HTMLSelectElement).value);
+    const before = await chartMarkup(page, "figure[data-chart=trend]");
+    await page.selectOption("select[name=app]", app === "express" ? "hono" : "express");
+    await page.waitForFunction((previous) => document.querySelector("figure[data-chart=trend][data-drawn] .chart-body")?.innerHTML !== previous, before);
+    assert.match(page.url(), /app=(hono|express)/);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  it("shows a point's version, runner, date, samples and reproduce command on hover", async () => {
+    const { page } = await open("scenario.html?scenario=startup/hello&arch=x86_64");
+    await chartMarkup(page, "figure[data-chart=trend]");
+    const panel = await page.$("figure[data-chart=trend] rect.hit");
+    const box = (await panel!.boundingBox())!;
+    await page.mouse.move(box.x + box.width * 0.6, box.y + box.height / 2);
+    const tooltip = await page.waitForSelector(".tooltip:not([hidden])");
+    const text = (await tooltip.textContent()) ?? "";
+    assert.match(text, /node \d+\.\d+\.\d+/);
+    assert.match(text, /samples\d+/);
+    assert.match(text, /bench-x86-1 \(dedicated, x86_64\)/);
+    assert.match(text, /\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/);
+    assert.match(text, /scripts\/bench run --suite startup --scenario hello --runtime node@\d+\.\d+\.\d+ --profile quick/);
+    await page.close();
+  });
+
+  it("compares two versions, or two runtimes, in a table of every scenario with ratio, interval and verdict", async () => {
+    const { page, problems } = await open("compare.html");
+    await page.waitForSelector("figure[data-chart=ratios][data-drawn]");
+    const rows = await page.$$eval("figure[data-chart=ratios] tbody tr", (trs) => trs.map((tr) => tr.textContent ?? ""));
+    const summary = (await page.$eval("#compare-summary", (p) => p.textContent ?? "")).match(/^(\d+) comparisons/);
+    assert.equal(rows.length, Number(summary?.[1]), "a row for every comparison");
+    assert.ok(rows.length >= 2 + 4 * 3, `every metric of every series both versions measured: ${rows.length} rows`);
+    for (const row of rows) assert.match(row, /×\d\.\d{3} \([+−]\d+\.\d %\)\[\d\.\d{3}, \d\.\d{3}\].*(faster|slower|no significant change)/);
+    await page.click("a.preset:has-text('bun vs node, newest')");
+    await page.waitForSelector("figure[data-chart=ratios][data-head^='bun@'][data-drawn]");
+    assert.match(page.url(), /base=node%40[\d.]+&head=bun%40[\d.]+/);
+    assert.match(await page.$eval("#compare-summary", (p) => p.textContent ?? ""), /^\d+ comparisons: \d+ faster, \d+ slower/);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  it("says that no regressions feed has been computed yet, and documents every runner and scenario", async () => {
+    const regressions = await open("regressions.html");
+    assert.match((await regressions.page.textContent("#no-feed")) ?? "", /No regressions feed has been computed yet/);
+    await regressions.page.close();
+    const methodology = await open("methodology.html");
+    const text = (await methodology.page.textContent("main")) ?? "";
+    for (const expected of ["bench-x86-1", "bench-arm-1", "local-laptop", "AMD EPYC 9454P", "Neoverse-N1", "suites/startup/hello/scenario.json", "bootstrap"]) assert.ok(text.includes(expected), expected);
+    await methodology.page.close();
+  });
+});

@@ -1,0 +1,168 @@
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { before, describe, it } from "node:test";
+import { compareResults } from "../../src/compare/compare.ts";
+import { environmentKey } from "../../src/compare/series-key.ts";
+import { UserError } from "../../src/core/errors.ts";
+import { writeResult } from "../../src/results/write.ts";
+import { aggregate } from "../../src/site/aggregate.ts";
+import { buildSite } from "../../src/site/build.ts";
+import { bundleDocuments, bundleOf, historyDocuments, historyOf } from "../../src/site/compare-data.ts";
+import { trendCsv } from "../../src/site/downloads.ts";
+import { html } from "../../src/site/html.ts";
+import { loadResults } from "../../src/site/load.ts";
+import { trendPath, type CatalogData, type OverviewData, type TrendData } from "../../src/site/model.ts";
+import { serveSite } from "../../src/site/server.ts";
+import { tempDir } from "../helpers/cli.ts";
+import { makeResult, metricOf } from "../helpers/documents.ts";
+import { SCALE_SERIES, SYNTHETIC_RUNNERS, writeSyntheticResults } from "../helpers/synthetic-results.ts";
+
+const SMALL_PLAN = {
+  runners: SYNTHETIC_RUNNERS,
+  versionsPerRuntime: 6,
+  runsPerVersion: 2,
+  series: SCALE_SERIES.filter((s) => s.suite === "startup"),
+  from: new Date("2025-01-01T00:00:00Z"),
+  to: new Date("2026-01-01T00:00:00Z"),
+  failureRate: 0,
+  seed: 7,
+};
+
+describe("site data", () => {
+  let dataDir: string;
+  before(async () => {
+    dataDir = tempDir("site-data");
+    await writeSyntheticResults(dataDir, SMALL_PLAN);
+  });
+
+  it("compares on the page exactly as scripts/bench compare does, from the files the build writes", () => {
+    const { results, testbeds } = loadResults(dataDir);
+    const x86 = [...testbeds.values()].find((t) => t.ref.arch === "x86_64")!.ref;
+    const docsOf = (runtime: string, version?: string) =>
+      results.filter((r) => r.testbed === x86.id && r.measurement.runtime === runtime && (version === undefined || r.measurement.version === version)).map((r) => r.doc);
+    const nodeVersions = [...new Set(docsOf("node").map((d) => d.runtime.version))];
+    const [base, head] = [docsOf("node", nodeVersions[2]), docsOf("node", nodeVersions[4])];
+    const bunHead = docsOf("bun", "1.0.3");
+    // What the CLI does: the documents as read, every result of data/ as history.
+    const history = results.map((r) => r.doc);
+    const fromBundles = (side: typeof base, runtime: "node" | "bun") => bundleDocuments(JSON.parse(JSON.stringify(bundleOf(x86.id, runtime, side[0]!.runtime.version, side))));
+    const pageHistory = ["node", "bun"].flatMap((runtime) => historyDocuments(JSON.parse(JSON.stringify(historyOf(x86, runtime as "node", docsOf(runtime))))));
+    for (const [b, h, runtime] of [[base, head, "node"], [base, bunHead, "bun"]] as const) {
+      const cli = compareResults(b, h, { history });
+      const page = compareResults(fromBundles(b, "node"), fromBundles(h, runtime), { history: pageHistory });
+      assert.ok(cli.length > 0);
+      assert.ok(cli.some((row) => row.min_effect_source === "noise floor"), "the history gives noise floors");
+      assert.deepEqual(page, cli);
+    }
+  });
+
+  it("shows the newest version of each runtime per architecture, from benchmark machines before local ones", () => {
+    const loaded = loadResults(dataDir);
+    const { overview } = aggregate(loaded, new Map(), null, new Map(), "2026-01-02T00:00:00.000Z");
+    const hello = overview.scenarios.find((s) => s.scenario === "hello")!;
+    assert.deepEqual(hello.groups.map((g) => g.testbed.arch), ["x86_64", "arm64"]);
+    const node = hello.groups[0]!.figures.find((f) => f.runtime === "node")!;
+    assert.equal(node.version, "23.0.0");
+    assert.equal(hello.groups[0]!.testbed.kind, "dedicated");
+    assert.deepEqual(Object.keys(hello.metrics), ["wall_ms", "peak_rss_mb"]);
+  });
+
+  it("never plots a result that is not ok, and draws only the newest scenario version", async () => {
+    const dir = tempDir("site-status");
+    const run = (id: string) => ({ id: `2026110${id}T000000Z-abcdef`, started_at: `2026-11-0${id}T00:00:00.000Z` });
+    await writeResult(dir, makeResult({ run: run("1"), scenario_version: 1, metrics: { wall_ms: metricOf([10, 11, 12]) } }));
+    await writeResult(dir, makeResult({ run: run("2"), scenario_version: 2, metrics: { wall_ms: metricOf([20, 21, 22]) } }));
+    await writeResult(dir, makeResult({ run: run("3"), scenario_version: 2, runtime: { version: "23.0.0" }, status: "failed", error: "server crashed\nstack…", metrics: {} }));
+    const { trends, overview } = aggregate(loadResults(dir), new Map(), null, new Map(), "2026-11-04T00:00:00.000Z");
+    const points = trends[0]!.runtimes.node!;
+    assert.deepEqual(points.map((p) => [p.version, p.status, Object.keys(p.values)]), [["22.11.0", "ok", ["wall_ms"]], ["23.0.0", "failed", []]]);
+    assert.equal(points[1]!.error, "server crashed");
+    assert.equal(trends[0]!.scenario_version, 2);
+    assert.equal(overview.scenarios[0]!.groups[0]!.figures[0]!.status, "failed", "the newest version failed: shown as such, not as an older number");
+  });
+
+  it("writes CSV with one line per metric, quoting what needs it", () => {
+    const loaded = loadResults(dataDir);
+    const { trends } = aggregate(loaded, new Map(), null, new Map(), "2026-01-02T00:00:00.000Z");
+    const trend: TrendData = { ...trends[0]!, series: { ...trends[0]!.series, app: 'app "quoted", with comma' } };
+    const lines = trendCsv(trend).trimEnd().split("\r\n");
+    assert.match(lines[0]!, /^arch,runner,runner_kind,testbed,suite,scenario,app,params,runtime,version,started_at,run,profile,status,metric,unit,better,median,ci95_low,ci95_high,samples,reproduce,error$/);
+    assert.equal(lines.length - 1, Object.values(trend.runtimes).flat().reduce((n, p) => n + Math.max(1, Object.keys(p.values).length), 0));
+    assert.ok(lines[1]!.includes('"app ""quoted"", with comma"'));
+  });
+
+  it("builds every page and data file, and refuses to empty a folder it did not build", async () => {
+    const out = tempDir("site-out");
+    const summary = await buildSite({ dataDir, outDir: out, now: new Date("2026-01-02T00:00:00Z") });
+    assert.equal(summary.results, 3 * 6 * 2 * 2 * 4);
+    for (const page of ["index.html", "scenario.html", "compare.html", "regressions.html", "methodology.html", "assets/site.js", "assets/site.css", ".nojekyll"]) {
+      assert.ok(existsSync(join(out, page)), page);
+    }
+    const catalog = JSON.parse(readFileSync(join(out, "data/catalog.json"), "utf8")) as CatalogData;
+    const overview = JSON.parse(readFileSync(join(out, "data/overview.json"), "utf8")) as OverviewData;
+    assert.equal(overview.scenarios.length, 4);
+    for (const scenario of catalog.scenarios) {
+      for (const series of scenario.series) for (const testbed of series.testbeds) assert.ok(existsSync(join(out, trendPath(testbed, { ...scenario, ...series }, "csv"))));
+    }
+    const index = readFileSync(join(out, "index.html"), "utf8");
+    assert.doesNotMatch(index, /(href|src)="\//, "every URL is relative");
+    assert.doesNotMatch(index, /https?:\/\//, "nothing is fetched from elsewhere");
+    assert.match(readFileSync(join(out, "regressions.html"), "utf8"), /No regressions feed has been computed yet/);
+    await buildSite({ dataDir, outDir: out });
+    const foreign = tempDir("site-foreign");
+    writeFileSync(join(foreign, "notes.txt"), "mine");
+    await assert.rejects(buildSite({ dataDir, outDir: foreign }), (e: unknown) => e instanceof UserError && /not a site built by runtime-bench/.test(e.message));
+    await assert.rejects(buildSite({ dataDir: join(foreign, "missing"), outDir: tempDir("site-none") }), UserError);
+  });
+
+  it("places only confirmed changes of the regressions feed on the trend of their machine", () => {
+    const loaded = loadResults(dataDir);
+    const x86 = loaded.results.find((r) => r.doc.environment.arch === "x86_64")!;
+    const keys = new Map([[x86.testbed, environmentKey(x86.doc)]]);
+    const change = (status: "confirmed" | "unconfirmed", to: string) => ({
+      series: `${environmentKey(x86.doc)} node startup/hello@v1 - - wall_ms`,
+      runner: x86.doc.run.runner, runtime: "node", suite: "startup", scenario: "hello", scenario_version: 1, app: null, params: {}, metric: "wall_ms",
+      unit: "ms", better: "lower" as const, kind: "regression" as const, from_version: "22.0.0", to_version: to, ratio: 1.1, ci95: [1.05, 1.15] as [number, number],
+      noise_floor: 0.03, min_effect: 0.03, min_effect_source: "noise floor" as const, status, reason: "", environment_drift: false, run_ids: [], updated: "2026-01-01T00:00:00.000Z",
+    });
+    const report = { schema: "runtime-bench/regressions/v1" as const, generated_at: "2026-01-02T00:00:00.000Z", changes: [change("confirmed", "22.1.0"), change("unconfirmed", "22.2.0")], drifted_runs: [], series: [] };
+    const { trends } = aggregate(loaded, new Map(), report, keys, "2026-01-02T00:00:00.000Z");
+    const hello = trends.filter((t) => t.series.scenario === "hello");
+    assert.deepEqual(hello.find((t) => t.testbed.id === x86.testbed)!.changes.map((c) => [c.runtime, c.version, c.kind]), [["node", "22.1.0", "regression"]]);
+    assert.deepEqual(hello.find((t) => t.testbed.id !== x86.testbed)!.changes, []);
+  });
+});
+
+describe("site server", () => {
+  it("serves below its base path only, compressed, and names a port in use", async () => {
+    const root = tempDir("site-serve");
+    mkdirSync(join(root, "data"));
+    writeFileSync(join(root, "index.html"), "<h1>hi</h1>");
+    writeFileSync(join(root, "data/x.json"), JSON.stringify({ a: "b".repeat(1000) }));
+    const server = await serveSite(root, { base: "/repo/", port: 0 });
+    try {
+      const get = (path: string) => fetch(new URL(path, server.url), { redirect: "manual" });
+      assert.equal((await get("/repo/")).status, 200);
+      assert.equal(await (await get("/repo/")).text(), "<h1>hi</h1>");
+      assert.equal((await get("/")).headers.get("location"), "/repo/");
+      assert.equal((await get("/index.html")).status, 404);
+      assert.equal((await get("/repo/%2e%2e/%2e%2e/etc/passwd")).status, 404);
+      const json = await get("/repo/data/x.json");
+      assert.equal(json.headers.get("content-type"), "application/json; charset=utf-8");
+      assert.equal(json.headers.get("content-encoding"), "gzip");
+      assert.equal((await json.json() as { a: string }).a.length, 1000);
+      const port = Number(new URL(server.url).port);
+      await assert.rejects(serveSite(root, { base: "/", port }), (e: unknown) => e instanceof UserError && /port \d+ is in use/.test(e.message));
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe("site html", () => {
+  it("escapes what it interpolates, unless it is already HTML", () => {
+    const inner = html`<b>${"<i>"}</b>`;
+    assert.equal(html`<p title="${'"x"'}">${inner}${["a", "&"]}${null}</p>`.text, '<p title="&quot;x&quot;"><b>&lt;i&gt;</b>a&amp;</p>');
+  });
+});
