@@ -1,6 +1,6 @@
 import type { ResultDocument } from "../results/types.ts";
-import { median } from "../stats/summary.ts";
-import { DEFAULT_MIN_EFFECT, noiseFloor, spreadBySeries } from "./noise.ts";
+import { DEFAULT_MIN_EFFECT, noiseFloor, spreadBySeries, type Spread } from "./noise.ts";
+import { pooledMedian } from "./ratio.ts";
 import {
   environmentDifference,
   environmentKey,
@@ -28,17 +28,15 @@ function runtimePairs(base: readonly Measurement[], head: readonly Measurement[]
   );
 }
 
-const pooledMedian = (side: readonly Measurement[]) => median(side.flatMap((m) => m.summary.samples));
-
 /** The minimum effect of a pair: the noise floor of the two series where history measures it, else the default. */
 function minimumEffect(
-  spreads: ReadonlyMap<string, number | null>,
+  spreads: ReadonlyMap<string, Spread | null>,
   base: Measurement,
   head: Measurement,
   fallback: number,
 ): { noise_floor: number | null; min_effect: number; min_effect_source: MinEffectSource } {
   // A series without history borrows the other's spread: on one machine, relative noise is alike.
-  const known = [spreads.get(seriesKey(base)), spreads.get(seriesKey(head))].filter((s): s is number => typeof s === "number");
+  const known = [spreads.get(seriesKey(base)), spreads.get(seriesKey(head))].filter((s): s is Spread => s != null);
   if (known.length === 0) return { noise_floor: null, min_effect: fallback, min_effect_source: "default" };
   const floor = noiseFloor(known[0]!, known[1] ?? known[0]!);
   return { noise_floor: floor, min_effect: floor, min_effect_source: "noise floor" };

@@ -1,6 +1,6 @@
 import { UserError } from "../core/errors.ts";
-import { median } from "../stats/summary.ts";
 import { compareVersions, groupBy, seriesKey, type Measurement } from "./series-key.ts";
+import { t975 } from "./student-t.ts";
 
 /** Minimum effect for a series with too little history: 5 %. `--min-effect` or RUNTIME_BENCH_MIN_EFFECT change it. */
 export const DEFAULT_MIN_EFFECT = 0.05;
@@ -8,37 +8,51 @@ export const DEFAULT_MIN_EFFECT = 0.05;
 /** Runs a series needs before its own noise replaces the default (five run-to-run differences). */
 export const MIN_HISTORY_RUNS = 6;
 
-const Z95 = 1.959964;
-/** median(|X|) of a standard normal X: turns a median absolute value into a standard deviation. */
-const NORMAL_MEDIAN_ABS = 0.6744898;
+/** Share of the largest run-to-run differences left out of the spread: they may hold real changes or outliers. */
+const TRIMMED_SHARE = 0.2;
+/** √E[Z² | |Z| below its 80th percentile] for a standard normal Z: makes the trimmed RMS a standard deviation. */
+const TRIMMED_RMS_OF_NORMAL = 0.6616;
+
+/** Run-to-run spread of a series: the standard deviation of one run's log median, and the degrees of freedom it rests on. */
+export interface Spread {
+  sigma: number;
+  df: number;
+}
 
 /**
- * Run-to-run spread of a series: the standard deviation of one run's log median, estimated from the
- * differences between consecutive runs (ordered by version, then by time) as
- * median|d| / (0.6745 × √2). Differences between runs measure drift and sampling noise together;
- * the median ignores the few that hold a real change. Null while the series has too few runs.
+ * Run-to-run spread of a series, from the differences between consecutive runs (ordered by
+ * version, then by time) of their log medians: the RMS of the smallest 80 % of them, over √2 and
+ * the normal's trimmed-RMS factor. Differences between runs measure drift and sampling noise
+ * together; trimming drops the few that hold a real change or an outlier. Null while the series
+ * has fewer than MIN_HISTORY_RUNS runs.
  */
-export function runToRunSpread(runs: readonly Measurement[]): number | null {
+export function runToRunSpread(runs: readonly Measurement[]): Spread | null {
   if (runs.length < MIN_HISTORY_RUNS) return null;
   const ordered = [...runs].sort(
     (a, b) => compareVersions(a.doc.runtime.version, b.doc.runtime.version) || a.doc.run.started_at.localeCompare(b.doc.run.started_at),
   );
   const logs = ordered.map((m) => Math.log(m.summary.median));
-  const differences = logs.slice(1).map((value, i) => Math.abs(value - logs[i]!));
-  return median(differences) / (NORMAL_MEDIAN_ABS * Math.SQRT2);
+  const squares = logs
+    .slice(1)
+    .map((value, i) => (value - logs[i]!) ** 2)
+    .sort((a, b) => a - b);
+  const kept = squares.slice(0, squares.length - Math.ceil(squares.length * TRIMMED_SHARE));
+  const rms = Math.sqrt(kept.reduce((sum, v) => sum + v, 0) / kept.length);
+  return { sigma: rms / Math.SQRT2 / TRIMMED_RMS_OF_NORMAL, df: squares.length };
 }
 
 /**
  * The smallest change between one run of each of two series that stands out of their run-to-run
- * noise at 95 % confidence: exp(1.96 × √(σa² + σb²)) − 1. For one series against itself, σa = σb.
+ * noise at 95 % confidence: exp(t × √(σa² + σb²)) − 1, with t for the fewer degrees of freedom
+ * (a short history gives a wider floor). For one series against itself, σa = σb.
  */
-export function noiseFloor(spreadA: number, spreadB: number = spreadA): number {
-  return Math.exp(Z95 * Math.hypot(spreadA, spreadB)) - 1;
+export function noiseFloor(a: Spread, b: Spread = a): number {
+  return Math.exp(t975(Math.min(a.df, b.df)) * Math.hypot(a.sigma, b.sigma)) - 1;
 }
 
 /** Each series' run-to-run spread (null when too short), measured from the given history. */
-export function spreadBySeries(history: readonly Measurement[]): Map<string, number | null> {
-  const spreads = new Map<string, number | null>();
+export function spreadBySeries(history: readonly Measurement[]): Map<string, Spread | null> {
+  const spreads = new Map<string, Spread | null>();
   for (const [key, runs] of groupBy(history, seriesKey)) spreads.set(key, runToRunSpread(runs));
   return spreads;
 }

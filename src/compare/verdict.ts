@@ -1,5 +1,5 @@
 import type { Better } from "../results/types.ts";
-import { ratioOfMedians, type RatioEstimate } from "./ratio.ts";
+import { pooledMedian, ratioOfMedians, type RatioEstimate } from "./ratio.ts";
 import type { Measurement } from "./series-key.ts";
 import type { Verdict } from "./types.ts";
 
@@ -9,9 +9,12 @@ import type { Verdict } from "./types.ts";
  */
 export function judge({ ratio, ci95 }: RatioEstimate, better: Better, minEffect: number): Exclude<Verdict, "not comparable"> {
   const excludesOne = ci95[0] > 1 || ci95[1] < 1;
-  const beyondMinEffect = Math.abs(Math.log(ratio)) > Math.log1p(minEffect);
-  if (!excludesOne || !beyondMinEffect) return "no significant change";
+  if (!excludesOne || !exceedsMinEffect(ratio, minEffect)) return "no significant change";
   return (ratio < 1) === (better === "lower") ? "faster" : "slower";
+}
+
+export function exceedsMinEffect(ratio: number, minEffect: number): boolean {
+  return Math.abs(Math.log(ratio)) > Math.log1p(minEffect);
 }
 
 export interface MeasuredChange extends RatioEstimate {
@@ -29,4 +32,15 @@ export function measureChange(base: readonly Measurement[], head: readonly Measu
   const estimate = ratioOfMedians(base, head);
   const verdict = sampleCount(base) < 2 || sampleCount(head) < 2 ? "no significant change" : judge(estimate, base[0]!.summary.better, minEffect);
   return { ...estimate, verdict };
+}
+
+/**
+ * The change between two sides when it is significant, else null. A pooled ratio within the
+ * minimum effect is no change whatever its interval, so the bootstrap runs only for candidates:
+ * what makes a whole history quick to scan.
+ */
+export function significantChange(base: readonly Measurement[], head: readonly Measurement[], minEffect: number): MeasuredChange | null {
+  if (!exceedsMinEffect(pooledMedian(head) / pooledMedian(base), minEffect)) return null;
+  const change = measureChange(base, head, minEffect);
+  return change.verdict === "no significant change" ? null : change;
 }

@@ -13,21 +13,23 @@ describe("noise floor of a series", () => {
   it("needs enough runs before it replaces the default", () => {
     assert.equal(runToRunSpread(measurementsOf(runsAt([30, 31, 30, 31, 30]))), null);
     assert.equal(MIN_HISTORY_RUNS, 6);
-    assert.ok(runToRunSpread(measurementsOf(runsAt([30, 31, 30, 31, 30, 31])))! > 0);
+    assert.deepEqual(Object.keys(runToRunSpread(measurementsOf(runsAt([30, 31, 30, 31, 30, 31])))!), ["sigma", "df"]);
   });
 
-  it("is 1.96 √2 σ on the log scale for one series", () => {
-    assert.ok(Math.abs(noiseFloor(0.01) - (Math.exp(1.959964 * Math.SQRT2 * 0.01) - 1)) < 1e-12);
-    assert.ok(Math.abs(noiseFloor(0.03, 0.04) - (Math.exp(1.959964 * 0.05) - 1)) < 1e-12);
+  it("is exp(t √2 σ) − 1 for one series, t taken for the history's degrees of freedom", () => {
+    assert.ok(Math.abs(noiseFloor({ sigma: 0.01, df: 40 }) - (Math.exp(2.0215 * Math.SQRT2 * 0.01) - 1)) < 1e-4);
+    assert.ok(Math.abs(noiseFloor({ sigma: 0.03, df: 5 }, { sigma: 0.04, df: 9 }) - (Math.exp(2.571 * 0.05) - 1)) < 1e-12);
+    assert.ok(noiseFloor({ sigma: 0.01, df: 5 }) > noiseFloor({ sigma: 0.01, df: 50 }), "a short history gives a wider floor");
   });
 
-  it("estimates the run-to-run spread robustly: one real step barely moves it", () => {
-    const flat = [100, 102, 99, 101, 100, 98, 101, 100, 102, 99];
-    const stepped = flat.map((v, i) => (i >= 5 ? v * 1.3 : v));
-    const spreadFlat = runToRunSpread(measurementsOf(runsAt(flat)))!;
-    const spreadStepped = runToRunSpread(measurementsOf(runsAt(stepped)))!;
-    assert.ok(spreadFlat > 0.005 && spreadFlat < 0.03, `σ ${spreadFlat}`);
-    assert.ok(spreadStepped < spreadFlat * 1.5, `σ with a step ${spreadStepped}`);
+  it("measures the run-to-run spread, and one real step barely moves it", () => {
+    const flat = [100, 102, 99, 101, 100, 98, 101, 100, 102, 99, 100, 101];
+    const stepped = flat.map((v, i) => (i >= 6 ? v * 1.3 : v));
+    const flatSpread = runToRunSpread(measurementsOf(runsAt(flat)))!;
+    const steppedSpread = runToRunSpread(measurementsOf(runsAt(stepped)))!;
+    assert.equal(flatSpread.df, 11);
+    assert.ok(flatSpread.sigma > 0.005 && flatSpread.sigma < 0.03, `σ ${flatSpread.sigma}`);
+    assert.ok(Math.abs(steppedSpread.sigma - flatSpread.sigma) < flatSpread.sigma * 0.3, `σ with a step ${steppedSpread.sigma}`);
   });
 });
 
