@@ -4,7 +4,9 @@ import { invoke, type Command } from "./command.ts";
 import { allCommand } from "./commands/all.ts";
 import { collectCommand } from "./commands/collect.ts";
 import { compareCommand } from "./commands/compare.ts";
+import { exportCommand } from "./commands/export.ts";
 import { listCommand } from "./commands/list.ts";
+import { regressionsCommand } from "./commands/regressions.ts";
 import { releasesCommand } from "./commands/releases.ts";
 import { runCommand } from "./commands/run.ts";
 import { setupCommand } from "./commands/setup.ts";
@@ -12,7 +14,7 @@ import { siteCommand } from "./commands/site.ts";
 import { validateCommand } from "./commands/validate.ts";
 
 /** Every subcommand; `scripts/bench` with no arguments runs `all`. */
-const COMMANDS: readonly Command[] = [allCommand, runCommand, setupCommand, listCommand, validateCommand, siteCommand, compareCommand, releasesCommand, collectCommand] as unknown as Command[];
+const COMMANDS: readonly Command[] = [allCommand, runCommand, setupCommand, listCommand, validateCommand, siteCommand, compareCommand, regressionsCommand, exportCommand, releasesCommand, collectCommand] as unknown as Command[];
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

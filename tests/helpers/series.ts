@@ -53,3 +53,26 @@ export function syntheticResult(run: SyntheticRun): ResultDocument {
     metrics: { [metric]: metricOf(syntheticSamples(level, { seed: index * 7919 + 1, ...run.shape }), better === "lower" ? "ms" : "req/s", better) },
   });
 }
+
+export interface SyntheticHistory {
+  seed: number;
+  versions?: number;
+  /** Relative run-to-run noise of each version's level (uniform ±). */
+  runNoise: number;
+  /** Relative step applied from version `stepAt` on. */
+  step?: number;
+  stepAt?: number;
+  /** Versions whose level is off by `outlier` this once. */
+  outlierAt?: number;
+  outlier?: number;
+}
+
+/** One run per version `22.<i>.0` of node, level 30 with run-to-run noise, an optional step and an optional one-off outlier. */
+export function syntheticHistory(history: SyntheticHistory): ResultDocument[] {
+  const { seed, versions = 10, runNoise, step = 0, stepAt = Infinity, outlierAt = -1, outlier = 0 } = history;
+  const random = seededRandom(seed);
+  return Array.from({ length: versions }, (_, i) => {
+    const level = 30 * (1 + runNoise * (2 * random() - 1)) * (i >= stepAt ? 1 + step : 1) * (i === outlierAt ? 1 + outlier : 1);
+    return syntheticResult({ index: i, level, version: `22.${i}.0`, shape: { seed: seed * 100 + i, sampleNoise: 0.03, trialNoise: 0.005 } });
+  });
+}

@@ -10,6 +10,7 @@ import { Progress } from "../../ui/progress.ts";
 import { summaryTable } from "../../ui/summary.ts";
 import { defineCommand } from "../command.ts";
 import { DEFAULT_RUNTIMES, prepareRuntimes } from "../runtimes.ts";
+import { sentinelDriftWarning } from "./regressions.ts";
 
 export interface RunRequest {
   suites: string[];
@@ -53,6 +54,8 @@ export async function runBenchmarks(request: RunRequest): Promise<RunOutcome> {
   process.stdout.write(`\n${summaryTable(docs)}\n\n`);
   const first = outcome.results[0]?.path;
   if (first) process.stdout.write(`${outcome.results.length} results written below ${resolve(request.outDir, docs[0]!.run.runner, docs[0]!.run.id)}\n`);
+  const drift = request.sentinel ? await sentinelDriftWarning(request.outDir, docs) : null;
+  if (drift) process.stderr.write(`${drift}\n`);
   return outcome;
 }
 

@@ -1,0 +1,69 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { basename, join } from "node:path";
+import { DEFAULT_DATA_DIR } from "../../core/paths.ts";
+import { DEFAULT_MIN_EFFECT, defaultMinEffect } from "../../compare/noise.ts";
+import { measurementsOf } from "../../compare/series-key.ts";
+import { detectRegressions } from "../../regressions/detect.ts";
+import { isSentinel, judgeDrift } from "../../regressions/drift.ts";
+import { DEFAULT_FEED_PAGE, FEED_ATOM_FILE, regressionsAtom } from "../../regressions/feed-atom.ts";
+import { FEED_JSON_FILE, regressionsJson } from "../../regressions/feed-json.ts";
+import { describeDrift, regressionsText } from "../../regressions/format.ts";
+import { listJsonFiles, readResults } from "../../results/read.ts";
+import type { ResultDocument } from "../../results/types.ts";
+import { defineCommand } from "../command.ts";
+import { readDocuments } from "./compare.ts";
+
+/**
+ * After a run with a sentinel: a warning when the sentinel moved beyond its noise against the
+ * earlier runs of the same runner in `outDir`, or null. Only the sentinel's own files are read
+ * (named `<runtime>-<version>…json`, see resultPath), so a long history stays quick.
+ */
+export async function sentinelDriftWarning(outDir: string, runDocs: readonly ResultDocument[]): Promise<string | null> {
+  const sentinels = runDocs.filter(isSentinel);
+  const run = sentinels[0]?.run;
+  if (run === undefined) return null;
+  const prefixes = new Set(sentinels.map((doc) => `${doc.runtime.name}-${doc.runtime.version}`));
+  const files = (await listJsonFiles([join(outDir, run.runner)])).filter((file) => [...prefixes].some((p) => basename(file).startsWith(p)));
+  const history = (await readResults(files)).map((r) => r.doc);
+  const drift = judgeDrift(measurementsOf(history), defaultMinEffect(undefined)).find((d) => d.run_id === run.id);
+  if (!drift) return null;
+  return `runtime-bench: warning: environment drift: ${describeDrift(drift)}; regressions measured in this run are held back as unconfirmed`;
+}
+
+export const regressionsCommand = defineCommand({
+  name: "regressions",
+  summary: "Find regressions and improvements over the history: each new version of every series against the one before, judged by the series' own noise.",
+  usage: "regressions [--data DIR] [--json] [--series] [--feed-dir DIR] [--feed-page URL] [--min-effect PCT]",
+  help: [
+    "  --data DIR        results to read (default: data/)",
+    "  --json            print the report as JSON (what the feed's regressions.json holds)",
+    "  --series          also list every series with its versions, runs and noise floor",
+    `  --feed-dir DIR    write the feed there: ${FEED_JSON_FILE} (the whole report) and ${FEED_ATOM_FILE} (confirmed changes, Atom 1.0)`,
+    `  --feed-page URL   the page Atom entries link to, relative to the feed or absolute (default: ${DEFAULT_FEED_PAGE})`,
+    `  --min-effect PCT  the change needed where a series has too little history (default ${DEFAULT_MIN_EFFECT * 100}, or RUNTIME_BENCH_MIN_EFFECT)`,
+    "",
+    "A series is runner × runtime × suite × scenario × app × load parameters × metric, ordered by runtime version.",
+    "Only confirmed changes are alerts; changes measured in runs whose drift sentinel moved stay unconfirmed.",
+  ],
+  options: {
+    data: { type: "string" },
+    json: { type: "boolean" },
+    series: { type: "boolean" },
+    "feed-dir": { type: "string" },
+    "feed-page": { type: "string" },
+    "min-effect": { type: "string" },
+  },
+  async run(values) {
+    const docs = await readDocuments([values.data ?? DEFAULT_DATA_DIR], "regressions");
+    const report = detectRegressions(docs, { defaultMinEffect: defaultMinEffect(values["min-effect"]) });
+    const feedDir = values["feed-dir"];
+    if (feedDir !== undefined) {
+      await mkdir(feedDir, { recursive: true });
+      await writeFile(join(feedDir, FEED_JSON_FILE), regressionsJson(report));
+      await writeFile(join(feedDir, FEED_ATOM_FILE), regressionsAtom(report, values["feed-page"]));
+    }
+    process.stdout.write(values.json ? regressionsJson(report) : `${regressionsText(report, values.series ?? false)}\n`);
+    if (feedDir !== undefined && !values.json) process.stdout.write(`\nfeed written: ${join(feedDir, FEED_JSON_FILE)}, ${join(feedDir, FEED_ATOM_FILE)}\n`);
+    return 0;
+  },
+});

@@ -1,0 +1,130 @@
+import { DEFAULT_MIN_EFFECT, noiseFloor, runToRunSpread } from "../compare/noise.ts";
+import { measurementsOf, type Measurement } from "../compare/series-key.ts";
+import type { MinEffectSource } from "../compare/types.ts";
+import { significantChange, type MeasuredChange } from "../compare/verdict.ts";
+import type { ResultDocument } from "../results/types.ts";
+import { judgeDrift } from "./drift.ts";
+import { describeDrift } from "./format.ts";
+import { buildSeries, runRef, runRefOf, type Series, type VersionPoint } from "./series.ts";
+import { REGRESSIONS_SCHEMA_ID, type DriftedRun, type RegressionOptions, type RegressionReport, type SeriesChange, type SeriesSummary } from "./types.ts";
+
+/** Versions pooled as the level a new version is held against. */
+export const REFERENCE_VERSIONS = 3;
+
+interface Threshold {
+  noise_floor: number | null;
+  min_effect: number;
+  min_effect_source: MinEffectSource;
+}
+
+type Judgement =
+  | { kind: "outlier" }
+  | { kind: "change"; status: SeriesChange["status"]; reason: string; evidence: readonly VersionPoint[] };
+
+const newestStart = (points: readonly VersionPoint[]) =>
+  points.flatMap((p) => p.runs.map((m) => m.doc.run.started_at)).reduce((a, b) => (a > b ? a : b));
+
+function driftReason(point: VersionPoint, driftByRun: ReadonlyMap<string, DriftedRun>): string {
+  const drifts = [...new Set(point.runs.map((m) => driftByRun.get(runRef(m))))].filter((d): d is DriftedRun => d !== undefined);
+  return `held back: measured while the machine drifted (${drifts.map(describeDrift).join("; ")})`;
+}
+
+/**
+ * Is a significant change at `point` real? Measured in drifting runs: held back. Every one of
+ * several runs of the version shows it, or the next trusted version still differs from the
+ * reference the same way: confirmed. The next version does not: a one-off outlier. Nothing
+ * after it yet: unconfirmed, awaiting a repeated run or the next release.
+ */
+function judgeChange(
+  reference: readonly Measurement[],
+  point: VersionPoint,
+  later: VersionPoint | undefined,
+  change: MeasuredChange,
+  minEffect: number,
+  driftByRun: ReadonlyMap<string, DriftedRun>,
+): Judgement {
+  if (point.drifted) return { kind: "change", status: "unconfirmed", reason: driftReason(point, driftByRun), evidence: [point] };
+  const sameWay = (runs: readonly Measurement[]) => significantChange(reference, runs, minEffect)?.verdict === change.verdict;
+  if (point.runs.length >= 2 && point.runs.every((run) => sameWay([run]))) {
+    return { kind: "change", status: "confirmed", reason: `each of the ${point.runs.length} runs of ${point.version} shows it`, evidence: [point] };
+  }
+  if (later === undefined) {
+    return { kind: "change", status: "unconfirmed", reason: "newest measurement: a repeated run or the next version will confirm it", evidence: [point] };
+  }
+  if (sameWay(later.runs)) return { kind: "change", status: "confirmed", reason: `${later.version} confirms it`, evidence: [point, later] };
+  return { kind: "outlier" };
+}
+
+/**
+ * Steps in one series, version by version. Each version is held against the level before it: the
+ * last (up to REFERENCE_VERSIONS) versions since the previous change, pooled, leaving out outliers
+ * and versions measured while the machine drifted. Pooling keeps one lucky or unlucky version from
+ * becoming the yardstick of the next. The threshold is the series' own noise floor, or the default.
+ */
+function detectSteps(series: Series, fallback: number, driftByRun: ReadonlyMap<string, DriftedRun>): { changes: SeriesChange[]; summary: SeriesSummary } {
+  const spread = runToRunSpread(series.runs);
+  const floor = spread === null ? null : noiseFloor(spread);
+  const threshold: Threshold = { noise_floor: floor, min_effect: floor ?? fallback, min_effect_source: floor === null ? "default" : "noise floor" };
+  const { points } = series;
+  const changes: SeriesChange[] = [];
+  const outliers: string[] = [];
+  let level: VersionPoint[] = [];
+  points.forEach((point, k) => {
+    const reference = level.flatMap((p) => p.runs);
+    const change = level.length === 0 ? null : significantChange(reference, point.runs, threshold.min_effect);
+    if (change === null) {
+      if (!point.drifted) level = [...level, point].slice(-REFERENCE_VERSIONS);
+      return;
+    }
+    const later = points.slice(k + 1).find((p) => !p.drifted);
+    const judgement = judgeChange(reference, point, later, change, threshold.min_effect, driftByRun);
+    if (judgement.kind === "outlier") {
+      outliers.push(point.version);
+      return;
+    }
+    changes.push({
+      ...series.identity,
+      kind: change.verdict === "slower" ? "regression" : "improvement",
+      from_version: level.at(-1)!.version,
+      to_version: point.version,
+      ratio: change.ratio,
+      ci95: change.ci95,
+      ...threshold,
+      status: judgement.status,
+      reason: judgement.reason,
+      environment_drift: point.drifted,
+      run_ids: point.runs.map((m) => m.doc.run.id),
+      updated: newestStart(judgement.evidence),
+    });
+    if (!point.drifted) level = [point];
+  });
+  const summary: SeriesSummary = {
+    ...series.identity,
+    versions: points.map((p) => p.version),
+    runs: series.runs.length,
+    noise_floor: floor,
+    outliers,
+  };
+  return { changes, summary };
+}
+
+/**
+ * Regressions and improvements over the history in `docs`: for every series (runner × runtime ×
+ * suite × scenario × app × load parameters × metric), each new version against the version before,
+ * judged against the series' own noise. Changes measured in runs whose drift sentinel moved are held
+ * back as unconfirmed. `scripts/bench regressions` prints this report and writes it as the feed.
+ */
+export function detectRegressions(docs: readonly ResultDocument[], options: RegressionOptions = {}): RegressionReport {
+  const fallback = options.defaultMinEffect ?? DEFAULT_MIN_EFFECT;
+  const measurements = measurementsOf(docs);
+  const drifted = judgeDrift(measurements, fallback);
+  const driftByRun = new Map(drifted.map((d) => [runRefOf(d.runner, d.run_id), d]));
+  const results = buildSeries(measurements, new Set(driftByRun.keys())).map((series) => detectSteps(series, fallback, driftByRun));
+  return {
+    schema: REGRESSIONS_SCHEMA_ID,
+    generated_at: (options.now ?? new Date()).toISOString(),
+    changes: results.flatMap((r) => r.changes).sort((a, b) => b.updated.localeCompare(a.updated) || a.series.localeCompare(b.series)),
+    drifted_runs: drifted,
+    series: results.map((r) => r.summary).sort((a, b) => a.series.localeCompare(b.series)),
+  };
+}

@@ -1,0 +1,60 @@
+import { createHash } from "node:crypto";
+import { formatInterval, formatPercent } from "../compare/format.ts";
+import { describeChange, seriesLabel } from "./format.ts";
+import type { RegressionReport, SeriesChange } from "./types.ts";
+
+/** The feed's file name for feed readers. */
+export const FEED_ATOM_FILE = "regressions.atom";
+
+/** Where entries link to: the page listing the changes, relative to the feed unless absolute. */
+export const DEFAULT_FEED_PAGE = "regressions.html";
+
+const ID_PREFIX = "tag:runtime-bench,2026:";
+
+const escapeXml = (text: string) =>
+  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
+
+/** A change's stable anchor: the same series and versions give the same entry, run after run. */
+export function changeAnchor(change: SeriesChange): string {
+  return createHash("sha256").update(`${change.series} ${change.from_version} ${change.to_version}`).digest("hex").slice(0, 16);
+}
+
+function entry(change: SeriesChange, page: string): string {
+  const anchor = changeAnchor(change);
+  const title = `${change.kind === "regression" ? "Regression" : "Improvement"}: ${seriesLabel(change)} ${change.from_version} → ${change.to_version} ${describeChange(change)}`;
+  const floor = change.noise_floor === null ? "too little history for a noise floor" : `noise floor ${formatPercent(change.noise_floor)}`;
+  const summary = `${change.to_version} against ${change.from_version}: ratio ${change.ratio.toFixed(3)}, 95 % CI ${formatInterval(change.ci95)}, ${floor}. ${change.reason}.`;
+  return [
+    "  <entry>",
+    `    <id>${ID_PREFIX}change/${anchor}</id>`,
+    `    <title>${escapeXml(title)}</title>`,
+    `    <updated>${change.updated}</updated>`,
+    `    <link rel="alternate" href="${escapeXml(`${page}#${anchor}`)}"/>`,
+    `    <category term="${change.kind}"/>`,
+    `    <summary>${escapeXml(summary)}</summary>`,
+    "  </entry>",
+  ].join("\n");
+}
+
+/**
+ * Atom 1.0 for feed readers: one entry per confirmed change, newest first. Unconfirmed changes
+ * (newest measurements, drifting runs) are not alerts, so they stay in the JSON feed only.
+ */
+export function regressionsAtom(report: RegressionReport, page: string = DEFAULT_FEED_PAGE): string {
+  const confirmed = report.changes.filter((c) => c.status === "confirmed");
+  // The newest entry dates the feed, so regenerating an unchanged feed does not look like news.
+  const updated = confirmed.length > 0 ? confirmed.map((c) => c.updated).reduce((a, b) => (a > b ? a : b)) : report.generated_at;
+  return [
+    '<?xml version="1.0" encoding="utf-8"?>',
+    '<feed xmlns="http://www.w3.org/2005/Atom">',
+    `  <id>${ID_PREFIX}regressions</id>`,
+    "  <title>runtime-bench: confirmed regressions and improvements</title>",
+    `  <updated>${updated}</updated>`,
+    "  <author><name>runtime-bench</name></author>",
+    `  <link rel="self" href="${FEED_ATOM_FILE}"/>`,
+    `  <link rel="alternate" href="${escapeXml(page)}"/>`,
+    ...confirmed.map((change) => entry(change, page)),
+    "</feed>",
+    "",
+  ].join("\n");
+}

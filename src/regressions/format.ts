@@ -1,0 +1,53 @@
+import { cellLabel, formatChange, formatInterval, formatPercent } from "../compare/format.ts";
+import { formatTable } from "../ui/table.ts";
+import type { DriftedRun, RegressionReport, SeriesChange, SeriesIdentity } from "./types.ts";
+
+/** `bun startup/hello wall_ms on bench-x64-1` */
+export function seriesLabel(series: SeriesIdentity): string {
+  return `${series.runtime} ${cellLabel(series)} ${series.metric} on ${series.runner}`;
+}
+
+/** `+12.3 % (noise floor 2.8 %)`: a change and the minimum effect it beat. */
+export function describeChange(change: SeriesChange): string {
+  return `${formatChange(change.ratio)} (${change.min_effect_source} ${formatPercent(change.min_effect)})`;
+}
+
+export function describeDrift(run: DriftedRun): string {
+  const moves = run.moved.map((m) => `${cellLabel(m)} ${m.metric} ${formatChange(m.ratio)}`).join(", ");
+  return `run ${run.run_id} on ${run.runner}: sentinel ${run.sentinel} moved (${moves})`;
+}
+
+function changeRow(change: SeriesChange): string[] {
+  return [
+    change.status,
+    change.kind,
+    seriesLabel(change),
+    `${change.from_version} → ${change.to_version}`,
+    describeChange(change),
+    formatInterval(change.ci95),
+    change.reason,
+  ];
+}
+
+/** What `scripts/bench regressions` prints: the changes, the drifting runs, and optionally every series' noise floor. */
+export function regressionsText(report: RegressionReport, withSeries: boolean): string {
+  const confirmed = report.changes.filter((c) => c.status === "confirmed").length;
+  const parts = [
+    `${report.series.length} series, ${report.changes.length} changes (${confirmed} confirmed, ${report.changes.length - confirmed} unconfirmed), ${report.drifted_runs.length} runs with environment drift`,
+  ];
+  if (report.changes.length > 0) {
+    parts.push(formatTable(["status", "kind", "series", "versions", "change (min effect)", "95 % CI", "why"], report.changes.map(changeRow)));
+  }
+  if (report.drifted_runs.length > 0) parts.push(["environment drift:", ...report.drifted_runs.map((run) => `  ${describeDrift(run)}`)].join("\n"));
+  if (withSeries) {
+    const rows = report.series.map((s) => [
+      seriesLabel(s),
+      s.versions.length === 1 ? s.versions[0]! : `${s.versions.length}: ${s.versions[0]} … ${s.versions.at(-1)}`,
+      String(s.runs),
+      s.noise_floor === null ? "too little history" : formatPercent(s.noise_floor),
+      s.outliers.join(" "),
+    ]);
+    parts.push(formatTable(["series", "versions", "runs", "noise floor", "outliers"], rows));
+  }
+  return parts.join("\n\n");
+}

@@ -1,0 +1,88 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { detectRegressions } from "../../src/regressions/detect.ts";
+import { FEED_ATOM_FILE, changeAnchor, regressionsAtom } from "../../src/regressions/feed-atom.ts";
+import { FEED_JSON_FILE, regressionsJson } from "../../src/regressions/feed-json.ts";
+import { regressionsText } from "../../src/regressions/format.ts";
+import type { RegressionReport } from "../../src/regressions/types.ts";
+import { syntheticHistory } from "../helpers/series.ts";
+
+const NOW = new Date("2026-12-01T00:00:00.000Z");
+const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
+
+/** Tags open and close in order, and nothing but the declaration sits outside the root: enough to call it well-formed here. */
+function assertBalanced(xml: string): void {
+  const stack: string[] = [];
+  for (const [, closing, name, selfClosing] of xml.replace(/^<\?xml[^>]*\?>/, "").matchAll(/<(\/?)([A-Za-z][\w:-]*)[^>]*?(\/?)>/g)) {
+    if (selfClosing) continue;
+    if (closing) assert.equal(stack.pop(), name, `</${name}> closes the wrong element`);
+    else stack.push(name!);
+  }
+  assert.deepEqual(stack, []);
+  assert.doesNotMatch(xml.replace(/<[^>]*>/g, ""), /[<>]|&(?!(amp|lt|gt|quot|apos);)/, "text is escaped");
+}
+
+function elements(xml: string, name: string): string[] {
+  return [...xml.matchAll(new RegExp(`<${name}\\b[^>]*>([\\s\\S]*?)</${name}>`, "g"))].map((m) => m[1]!);
+}
+
+describe("regressions feed", () => {
+  const stepped = [...syntheticHistory({ seed: 1, runNoise: 0.01, step: 0.1, stepAt: 6 })];
+  const report = detectRegressions(stepped, { now: NOW });
+
+  it("writes the whole report as JSON", () => {
+    assert.equal(FEED_JSON_FILE, "regressions.json");
+    assert.deepEqual(JSON.parse(regressionsJson(report)), report);
+  });
+
+  it("writes valid Atom 1.0: feed id, title, updated, author; each entry id, title, updated, link, summary", () => {
+    assert.equal(FEED_ATOM_FILE, "regressions.atom");
+    const atom = regressionsAtom(report);
+    assert.match(atom, /^<\?xml version="1\.0" encoding="utf-8"\?>\n<feed xmlns="http:\/\/www\.w3\.org\/2005\/Atom">/);
+    assertBalanced(atom);
+    const feedHead = atom.slice(0, atom.indexOf("<entry>"));
+    assert.equal(elements(feedHead, "id").length, 1);
+    assert.equal(elements(feedHead, "title").length, 1);
+    assert.match(elements(feedHead, "updated")[0]!, RFC3339);
+    assert.match(feedHead, /<author><name>runtime-bench<\/name><\/author>/);
+    const entries = elements(atom, "entry");
+    assert.equal(entries.length, 1);
+    const [entry] = entries;
+    assert.match(elements(entry!, "id")[0]!, /^tag:runtime-bench,2026:change\/[0-9a-f]{16}$/);
+    assert.match(elements(entry!, "title")[0]!, /^Regression: node startup\/hello wall_ms on bench-x64-1 22\.5\.0 → 22\.6\.0 \+\d+\.\d %/);
+    assert.match(elements(entry!, "updated")[0]!, RFC3339);
+    assert.match(entry!, new RegExp(`<link rel="alternate" href="regressions.html#${changeAnchor(report.changes[0]!)}"/>`));
+    assert.match(elements(entry!, "summary")[0]!, /95 % CI \[1\.\d{3}, 1\.\d{3}\], noise floor \d\.\d %\. 22\.7\.0 confirms it\./);
+  });
+
+  it("keeps entry ids and the feed's date when regenerated later, and links entries to the given page", () => {
+    const later = detectRegressions(stepped, { now: new Date("2027-01-01T00:00:00.000Z") });
+    assert.equal(elements(regressionsAtom(later), "id").join(), elements(regressionsAtom(report), "id").join());
+    assert.equal(elements(regressionsAtom(later), "updated")[0], report.changes[0]!.updated);
+    assert.match(regressionsAtom(report, "https://bench.example/regressions.html"), /href="https:\/\/bench\.example\/regressions\.html#[0-9a-f]{16}"/);
+  });
+
+  it("alerts only confirmed changes, and escapes text", () => {
+    const change = { ...report.changes[0]!, reason: "a <b> & 'c'" };
+    const mixed: RegressionReport = { ...report, changes: [change, { ...change, to_version: "22.9.0", status: "unconfirmed" }] };
+    const atom = regressionsAtom(mixed);
+    assertBalanced(atom);
+    assert.equal(elements(atom, "entry").length, 1);
+    assert.match(atom, /a &lt;b&gt; &amp; &apos;c&apos;/);
+  });
+
+  it("dates an empty feed by when it was made", () => {
+    const quiet = detectRegressions(syntheticHistory({ seed: 2, runNoise: 0.01, versions: 6 }), { now: NOW });
+    assert.equal(quiet.changes.length, 0);
+    const atom = regressionsAtom(quiet);
+    assertBalanced(atom);
+    assert.equal(elements(atom, "updated")[0], NOW.toISOString());
+  });
+
+  it("prints changes, drift and, on request, every series' noise floor", () => {
+    const text = regressionsText(report, true);
+    assert.match(text, /^1 series, 1 changes \(1 confirmed, 0 unconfirmed\), 0 runs with environment drift/);
+    assert.match(text, /confirmed\s+regression\s+node startup\/hello wall_ms on bench-x64-1\s+22\.5\.0 → 22\.6\.0\s+\+\d+\.\d % \(noise floor \d\.\d %\)/);
+    assert.match(text, /node startup\/hello wall_ms on bench-x64-1\s+10: 22\.0\.0 … 22\.9\.0\s+10\s+\d\.\d %$/m);
+  });
+});
