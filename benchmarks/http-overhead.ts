@@ -1,11 +1,13 @@
 /**
- * Does the harness measure what oha measures? For the native app on each runtime, five interleaved
- * rounds: one harness trial (the HTTP runner's own trial(), exactly as `scripts/bench run` calls
- * it), then oha run by hand against a fresh server of the same app on the same pinned CPUs.
- * Prints, per runtime, median harness rps / median hand rps (should be ≥ 0.95) and the spread
- * (max/min) of the harness's rps over its five trials.
+ * Does the harness measure what oha measures? For the native app on each runtime, interleaved
+ * rounds (runtimes rotated each round): one harness trial (the HTTP runner's own trial(), exactly
+ * as `scripts/bench run` calls it) and oha run by hand against a fresh server of the same app on
+ * the same pinned CPUs, the two in alternating order so that drift of the machine favours neither.
+ * Prints, per runtime, the median over rounds of harness rps / hand rps (should be ≥ 0.95; pairing
+ * within a round cancels most of a shared machine's noise) and the spread (max/min) of the
+ * harness's rps over its trials.
  *
- *   node --import tsx benchmarks/http-overhead.ts [--runtime SPEC]... [--seconds N]
+ *   node --import tsx benchmarks/http-overhead.ts [--runtime SPEC]... [--rounds N] [--seconds N]
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -24,9 +26,9 @@ import { median } from "../src/stats/summary.ts";
 import { formatTable } from "../src/ui/table.ts";
 import { loadApps } from "../src/http/apps.ts";
 
-const TRIALS = 5;
-const { values } = parseArgs({ options: { runtime: { type: "string", multiple: true }, seconds: { type: "string" } } });
+const { values } = parseArgs({ options: { runtime: { type: "string", multiple: true }, rounds: { type: "string" }, seconds: { type: "string" } } });
 const specs = values.runtime ?? ["node@22.11.0", "bun@1.2.0", "deno@2.1.4"];
+const TRIALS = Number(values.rounds ?? 5);
 const seconds = Number(values.seconds ?? 3);
 
 installInterruptHandling();
@@ -78,28 +80,30 @@ try {
   for (let trial = 0; trial < TRIALS; trial++) {
     for (const subject of rotate(subjects, trial)) {
       process.stderr.write(`round ${trial + 1}/${TRIALS} ${subject.runtime.identity.name}\n`);
-      const output = await httpRunner.trial(subject, context, trial);
-      harness.get(subject)!.push(output.samples.rps![0]!);
-      hand.get(subject)!.push(await byHand(subject));
+      const viaHarness = async () => harness.get(subject)!.push((await httpRunner.trial(subject, context, trial)).samples.rps![0]!);
+      const viaHand = async () => hand.get(subject)!.push(await byHand(subject));
+      for (const measure of trial % 2 === 0 ? [viaHarness, viaHand] : [viaHand, viaHarness]) await measure();
     }
   }
   const rows = subjects.map((subject) => {
     const ours = harness.get(subject)!;
     const theirs = hand.get(subject)!;
+    const pairedRatios = ours.map((value, round) => value / theirs[round]!);
     return [
       `${subject.runtime.identity.name}@${subject.runtime.identity.version}`,
       median(ours).toFixed(0),
       median(theirs).toFixed(0),
-      (median(ours) / median(theirs)).toFixed(3),
+      median(pairedRatios).toFixed(3),
       (Math.max(...ours) / Math.min(...ours)).toFixed(3),
       ours.map((v) => v.toFixed(0)).join(" "),
+      theirs.map((v) => v.toFixed(0)).join(" "),
     ];
   });
   process.stdout.write(
     `http overhead: native /json, ${TRIALS} interleaved rounds, ${seconds} s each, 10 connections, ` +
       `server on CPU ${split?.server.join(",") ?? "any"}, oha on CPU ${split?.client.join(",") ?? "any"}, ${new Date().toISOString().slice(0, 10)}\n\n`,
   );
-  process.stdout.write(`${formatTable(["runtime", "harness rps (median)", "hand oha rps (median)", "ratio", "spread max/min", "harness rps per trial"], rows)}\n`);
+  process.stdout.write(`${formatTable(["runtime", "harness rps (median)", "hand rps (median)", "ratio (median of rounds)", "harness spread max/min", "harness rps per round", "hand rps per round"], rows)}\n`);
 } finally {
   await rm(workDir, { recursive: true, force: true });
 }

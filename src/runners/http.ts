@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { errorMessage } from "../core/errors.ts";
+import { UserError, errorMessage } from "../core/errors.ts";
 import { SCHEMAS_DIR } from "../core/paths.ts";
 import { allowedCpus, pinned, splitCpus, tasksetVersion, type CpuSplit } from "../http/cpu-split.ts";
 import { appsDir, dependencyVersions, loadApps, selectApps, type HttpApp } from "../http/apps.ts";
@@ -269,7 +269,7 @@ export const httpRunner: SuiteRunner = {
   async prepare(note) {
     for (const app of apps()) {
       const failed = await installOnce(app, note);
-      if (failed) throw new Error(failed);
+      if (failed) throw new UserError(failed);
     }
   },
 
