@@ -47,6 +47,7 @@ ensure_bench_tools() {
   command -v hyperfine >/dev/null 2>&1 || missing+=(hyperfine)
   [ -x /usr/bin/time ] || missing+=(time)
   command -v tar >/dev/null 2>&1 || missing+=(tar)
+  command -v taskset >/dev/null 2>&1 || missing+=(util-linux)  # pins server and oha to separate CPUs
   [ ${#missing[@]} -eq 0 ] || apt_install "${missing[@]}"
   ensure_oha
 }
