@@ -3,6 +3,8 @@ import { copyFile, mkdir, rm, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { environmentKey } from "../compare/series-key.ts";
 import { UserError } from "../core/errors.ts";
+import { FEED_ATOM_FILE } from "../regressions/feed-atom.ts";
+import { FEED_JSON_FILE } from "../regressions/feed-json.ts";
 import type { ResultDocument } from "../results/types.ts";
 import type { RuntimeName } from "../runtimes/catalog.ts";
 import { selectScenarios } from "../scenarios/select.ts";
@@ -15,7 +17,7 @@ import { loadResults } from "./load.ts";
 import { methodologyBody } from "./methodology.ts";
 import { overviewCardPath, trendPath } from "./model.ts";
 import { compareBody, overviewBody, renderPage, scenarioBody, type PageFrame } from "./pages.ts";
-import { FEED_ATOM, FEED_JSON, readFeed, regressionsBody } from "./regressions.ts";
+import { readFeed, regressionsBody } from "./regressions.ts";
 
 /** Marks a folder as a built site, so a rebuild may empty it and nothing else ever is. */
 const SITE_MARKER = ".runtime-bench-site";
@@ -104,7 +106,7 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildSum
   const frame: PageFrame = {
     template: readFileSync(join(SITE_SOURCE_DIR, "templates/page.html"), "utf8"),
     assetVersion: assets.version,
-    head: feed?.atomPath ? html`<link rel="alternate" type="application/atom+xml" title="runtime-bench regressions" href="regressions.atom">` : html``,
+    head: feed?.atomPath ? html`<link rel="alternate" type="application/atom+xml" title="runtime-bench regressions" href="${FEED_ATOM_FILE}">` : html``,
     footer: html`<p>Built ${generatedAt.slice(0, 16).replace("T", " ")} UTC from ${loaded.results.length} results on ${loaded.testbeds.size} machine${loaded.testbeds.size === 1 ? "" : "s"}. Every chart's data can be downloaded as JSON and CSV. <a href="methodology.html">How we measure</a>.</p>`,
   };
   files.set("index.html", renderPage(frame, "overview", "Overview", overviewBody));
@@ -114,8 +116,8 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildSum
   files.set("methodology.html", renderPage(frame, "methodology", "Methodology", methodologyBody(scenarios, testbeds, catalog)));
   let written = await writeFiles(outDir, files);
   if (feed) {
-    await copyFile(join(dataDir, FEED_JSON), join(outDir, FEED_JSON));
-    if (feed.atomPath) await copyFile(feed.atomPath, join(outDir, FEED_ATOM));
+    await copyFile(join(dataDir, FEED_JSON_FILE), join(outDir, FEED_JSON_FILE));
+    if (feed.atomPath) await copyFile(feed.atomPath, join(outDir, FEED_ATOM_FILE));
     written += feed.atomPath ? 2 : 1;
   }
   return {

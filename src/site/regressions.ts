@@ -2,13 +2,12 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../core/errors.ts";
 import { formatChange, formatInterval, formatPercent } from "../compare/format.ts";
+import { FEED_ATOM_FILE, changeAnchor } from "../regressions/feed-atom.ts";
+import { FEED_JSON_FILE } from "../regressions/feed-json.ts";
 import { REGRESSIONS_SCHEMA_ID, type RegressionReport, type SeriesChange } from "../regressions/types.ts";
 import { paramsSlug } from "../results/write.ts";
 import { html, type SafeHtml } from "./html.ts";
-
-/** The feed `scripts/bench regressions` writes at the top of the data folder. */
-export const FEED_JSON = "regressions.json";
-export const FEED_ATOM = "regressions.atom";
+import { metricLabel } from "./labels.ts";
 
 export interface RegressionsFeed {
   readonly report: RegressionReport;
@@ -16,9 +15,12 @@ export interface RegressionsFeed {
   readonly atomPath: string | null;
 }
 
-/** The feed in `dataDir`, or null when none has been computed yet. */
+/**
+ * The feed `scripts/bench regressions --feed-dir DIR` writes, at the top of the data folder
+ * (`--feed-dir data`), or null when none has been computed yet.
+ */
 export function readFeed(dataDir: string): RegressionsFeed | null {
-  const jsonPath = join(dataDir, FEED_JSON);
+  const jsonPath = join(dataDir, FEED_JSON_FILE);
   if (!existsSync(jsonPath)) return null;
   let report: RegressionReport;
   try {
@@ -27,7 +29,7 @@ export function readFeed(dataDir: string): RegressionsFeed | null {
     throw new UserError(`${jsonPath}: not valid JSON (run scripts/bench regressions again)`);
   }
   if (report.schema !== REGRESSIONS_SCHEMA_ID) throw new UserError(`${jsonPath}: not a ${REGRESSIONS_SCHEMA_ID} feed`);
-  const atomPath = join(dataDir, FEED_ATOM);
+  const atomPath = join(dataDir, FEED_ATOM_FILE);
   return { report, atomPath: existsSync(atomPath) ? atomPath : null };
 }
 
@@ -41,11 +43,12 @@ function scenarioLink(change: SeriesChange): string {
 
 function changeRow(change: SeriesChange): SafeHtml {
   const where = [change.app, paramsSlug(change.params)].filter(Boolean).join(" · ");
-  return html`<tr class="change-${change.kind}">
+  // The Atom feed's entries link to regressions.html#<anchor>.
+  return html`<tr class="change-${change.kind}" id="${changeAnchor(change)}">
   <td><span class="verdict verdict-${change.kind}">${change.kind}</span>${change.status === "unconfirmed" ? html` <span class="badge">unconfirmed</span>` : ""}</td>
   <td><span class="rt rt-${change.runtime}">${change.runtime}</span> ${change.from_version} → ${change.to_version}</td>
   <td><a href="${scenarioLink(change)}">${change.suite}/${change.scenario}</a>${where ? html`<div class="muted">${where}</div>` : ""}</td>
-  <td>${change.metric} <span class="muted">(${change.unit}, ${change.better} is better)</span></td>
+  <td>${metricLabel(change.metric)} <span class="muted">(${change.unit}, ${change.better} is better)</span></td>
   <td class="num">${formatChange(change.ratio)}</td>
   <td class="num">${formatInterval(change.ci95)}</td>
   <td class="num">${formatPercent(change.min_effect)} <span class="muted">${change.min_effect_source}</span></td>
@@ -74,7 +77,7 @@ export function regressionsBody(feed: RegressionsFeed | null): SafeHtml {
   const newestFirst = [...report.changes].sort((a, b) => b.updated.localeCompare(a.updated));
   const confirmed = newestFirst.filter((c) => c.status === "confirmed");
   return html`<h1>Regressions</h1>
-<p class="lede">Significant changes between consecutive versions of each series, as found by <code>scripts/bench regressions</code> on ${report.generated_at.slice(0, 10)}: the 95 % interval of the ratio excludes 1 and the change exceeds the series' own noise floor. ${feed.atomPath ? html`<a class="feed" href="regressions.atom">Subscribe (Atom)</a>` : ""} <a href="regressions.json">JSON</a></p>
+<p class="lede">Significant changes between consecutive versions of each series, as found by <code>scripts/bench regressions</code> on ${report.generated_at.slice(0, 10)}: the 95 % interval of the ratio excludes 1 and the change exceeds the series' own noise floor. ${feed.atomPath ? html`<a class="feed" href="${FEED_ATOM_FILE}">Subscribe (Atom)</a>` : ""} <a href="${FEED_JSON_FILE}">JSON</a></p>
 ${report.changes.length === 0 ? html`<p class="empty">No significant change in ${report.series.length} series.</p>` : ""}
 ${changesTable("Confirmed regressions", confirmed.filter((c) => c.kind === "regression"))}
 ${changesTable("Confirmed improvements", confirmed.filter((c) => c.kind === "improvement"))}

@@ -49,6 +49,8 @@ export interface SyntheticPlan {
   /** Share of results recorded as failed. */
   failureRate: number;
   seed: number;
+  /** A change every series of one runtime takes at one version, and keeps: what a regressions feed should find. */
+  step?: { runtime: RuntimeName; versionIndex: number; factor: number };
 }
 
 export const SYNTHETIC_RUNNERS: readonly SyntheticRunner[] = [
@@ -189,6 +191,7 @@ function levelTable(plan: SyntheticPlan, random: () => number): Map<string, numb
           for (let v = 0; v < plan.versionsPerRuntime; v++) {
             level *= Math.exp(0.01 * gaussian(random));
             if (random() < 0.04) level *= random() < 0.5 ? 0.92 : 1.08;
+            if (plan.step?.runtime === runtime && plan.step.versionIndex === v) level *= plan.step.factor;
             levels.push(level);
           }
           table.set(levelKey(series, metric, runtime, runner), levels);

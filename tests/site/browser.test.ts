@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { REPO_ROOT } from "../../src/core/paths.ts";
-import { tempDir } from "../helpers/cli.ts";
+import { bench, tempDir } from "../helpers/cli.ts";
 import { SCALE_SERIES, SYNTHETIC_RUNNERS, writeSyntheticResults, type SyntheticRunner } from "../helpers/synthetic-results.ts";
 
 const ARTIFACTS = join(REPO_ROOT, "tests/artifacts/site");
@@ -96,7 +96,10 @@ before(async () => {
     to: new Date("2026-01-01T00:00:00Z"),
     failureRate: 0.02,
     seed: 11,
+    step: { runtime: "node", versionIndex: 5, factor: 1.35 },
   });
+  const feed = await bench(["regressions", "--data", dataDir, "--feed-dir", dataDir]);
+  assert.equal(feed.code, 0, feed.stderr);
   siteUrl = await startServer(dataDir, tempDir("site-browser-out"));
   browser = await chromium.launchPersistentContext(tempDir("site-browser-profile"), {
     executablePath: "/usr/bin/chromium",
@@ -231,10 +234,23 @@ describe("the trend site in Chromium, served below a sub-path", () => {
     await page.close();
   });
 
-  it("says that no regressions feed has been computed yet, and documents every runner and scenario", async () => {
+  it("shows the regressions feed, links it as Atom, and marks its changes on the trend chart", async () => {
     const regressions = await open("regressions.html");
-    assert.match((await regressions.page.textContent("#no-feed")) ?? "", /No regressions feed has been computed yet/);
+    assert.equal(await regressions.page.getAttribute('link[rel=alternate][type="application/atom+xml"]', "href"), "regressions.atom");
+    const rows = await regressions.page.$$eval("tr.change-regression[id], tr.change-improvement[id]", (trs) => trs.map((tr) => (tr.textContent ?? "").replace(/\s+/g, " ")));
+    assert.ok(rows.some((row) => /regression node 20\.0\.0 → 21\.0\.0 startup\/hello Wall time/.test(row)), `the step is listed: ${rows.length} rows`);
+    assert.ok((await regressions.page.request.get(new URL("regressions.atom", siteUrl).href)).ok());
+    assert.deepEqual(regressions.problems, []);
     await regressions.page.close();
+
+    const trend = await open("scenario.html?scenario=startup/hello&arch=x86_64&metric=wall_ms");
+    await chartMarkup(trend.page, "figure[data-chart=trend]");
+    assert.ok((await trend.page.$$("figure[data-chart=trend] g.rt-node path[data-marker=regression]")).length >= 1, "a regression marker on node's line");
+    assert.match((await trend.page.textContent("figure[data-chart=trend] .legend")) ?? "", /regression detected/);
+    await trend.page.close();
+  });
+
+  it("documents every runner and scenario on the methodology page", async () => {
     const methodology = await open("methodology.html");
     const text = (await methodology.page.textContent("main")) ?? "";
     for (const expected of ["bench-x86-1", "bench-arm-1", "local-laptop", "AMD EPYC 9454P", "Neoverse-N1", "suites/startup/hello/scenario.json", "bootstrap"]) assert.ok(text.includes(expected), expected);
