@@ -6,7 +6,7 @@ import { Z975, t975 } from "./student-t.ts";
 export interface RatioEstimate {
   /** HEAD median / BASE median, of the pooled samples. */
   ratio: number;
-  /** 95 % percentile-bootstrap interval of that ratio. */
+  /** 95 % interval of that ratio: trial-clustered bootstrap, expanded for few trials. */
   ci95: [number, number];
 }
 

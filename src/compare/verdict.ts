@@ -13,6 +13,7 @@ export function judge({ ratio, ci95 }: RatioEstimate, better: Better, minEffect:
   return (ratio < 1) === (better === "lower") ? "faster" : "slower";
 }
 
+/** The ratio lies beyond the minimum effect e, in either direction, on a log scale. */
 export function exceedsMinEffect(ratio: number, minEffect: number): boolean {
   return Math.abs(Math.log(ratio)) > Math.log1p(minEffect);
 }
