@@ -11,7 +11,6 @@
  * Exit status 1 when a target is missed.
  */
 import { existsSync, readdirSync } from "node:fs";
-import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { chromium, type Page } from "playwright-core";
 import { serveSite } from "../src/site/server.ts";

@@ -24,7 +24,7 @@ export interface ManifestFacts {
 }
 
 /** One series on one testbed, with its results: the unit every page is cut from. */
-export interface SeriesOnTestbed {
+interface SeriesOnTestbed {
   readonly testbed: TestbedRef;
   readonly series: SeriesKey;
   readonly results: SiteResult[];

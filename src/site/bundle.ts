@@ -32,8 +32,8 @@ function describe(messages: readonly Message[]): string {
 }
 
 /**
- * Bundles site/src/main.ts (and what it imports, from site/ and src/) into one minified script, and
- * the stylesheet into one file. Nothing is fetched at run time from anywhere but the site itself.
+ * Bundles site/src/main.ts (and what it imports, from site/ and src/) into one minified script, the
+ * compare page's worker into another, and the stylesheet into one file. Nothing is fetched at run time from anywhere but the site itself.
  * A warning is treated as an error: the bundle is ours, and it must be clean.
  * Returns a short hash of both, which the pages append to their URLs, and how many files it wrote.
  */
@@ -41,17 +41,26 @@ export async function bundleAssets(outDir: string): Promise<{ version: string; f
   const assets = join(outDir, "assets");
   await mkdir(assets, { recursive: true });
   const common = { bundle: true, minify: true, write: false, logLevel: "silent", legalComments: "none" } as const;
-  const [script, style] = await Promise.all([
-    build({ ...common, entryPoints: [join(SITE_SOURCE_DIR, "src/main.ts")], format: "esm", platform: "browser", target: ["es2020"], plugins: [harnessInTheBrowser], outfile: join(assets, "site.js") }),
+  const [scripts, style] = await Promise.all([
+    build({
+      ...common,
+      entryPoints: { site: join(SITE_SOURCE_DIR, "src/main.ts"), "compare-worker": join(SITE_SOURCE_DIR, "src/compare-worker.ts") },
+      format: "esm",
+      platform: "browser",
+      target: ["es2020"],
+      plugins: [harnessInTheBrowser],
+      outdir: assets,
+    }),
     build({ ...common, entryPoints: [join(SITE_SOURCE_DIR, "styles.css")], outfile: join(assets, "site.css") }),
   ]);
-  const warnings = [...script.warnings, ...style.warnings];
+  const warnings = [...scripts.warnings, ...style.warnings];
   if (warnings.length > 0) throw new Error(`bundling the site's browser code: ${describe(warnings)}`);
   const hash = createHash("sha256");
-  for (const file of [...script.outputFiles, ...style.outputFiles]) {
+  const outputs = [...scripts.outputFiles, ...style.outputFiles];
+  for (const file of outputs) {
     hash.update(file.contents);
     await writeFile(file.path, file.contents);
   }
   await copyFile(join(SITE_SOURCE_DIR, "icon.svg"), join(assets, "icon.svg"));
-  return { version: hash.digest("hex").slice(0, 10), files: script.outputFiles.length + style.outputFiles.length + 1 };
+  return { version: hash.digest("hex").slice(0, 10), files: outputs.length + 1 };
 }

@@ -40,7 +40,7 @@ export interface LoadedData {
 }
 
 /** Six significant digits: what a chart or a table can show, at a third of the bytes. */
-export function rounded(value: number): number {
+function rounded(value: number): number {
   return Number(value.toPrecision(6));
 }
 

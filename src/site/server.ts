@@ -24,7 +24,7 @@ export interface SiteServer {
 }
 
 /** `/`, or a path like `/REPO/` with one slash at each end. */
-export function normalizeBase(base: string): string {
+function normalizeBase(base: string): string {
   const trimmed = base.replace(/^\/+|\/+$/g, "");
   if (trimmed !== "" && !/^[A-Za-z0-9._~\-/]+$/.test(trimmed)) throw new UserError(`--base '${base}': use a URL path such as /runtime-bench/`);
   return trimmed === "" ? "/" : `/${trimmed}/`;

@@ -1,12 +1,12 @@
-import { compareResults } from "../../../src/compare/compare.ts";
 import { cellLabel, formatChange, formatInterval, formatPercent } from "../../../src/compare/format.ts";
 import type { CompareRow } from "../../../src/compare/types.ts";
 import type { RuntimeName } from "../../../src/runtimes/catalog.ts";
-import { bundleDocuments, compareBundlePath, compareHistoryPath, historyDocuments, type CompareBundle, type CompareHistory } from "../../../src/site/compare-data.ts";
+import { compareBundlePath, compareHistoryPath } from "../../../src/site/compare-data.ts";
 import { SITE_RUNTIMES, type CatalogData, type TestbedRef } from "../../../src/site/model.ts";
 import { formatNumber } from "../../../src/ui/table.ts";
 import { ratioDomain, ratioGlyph } from "../charts/ratios.ts";
 import { segmented, select, type Option } from "../controls.ts";
+import type { CompareReply, CompareRequest } from "../compare-worker.ts";
 import { fetchJson } from "../data.ts";
 import { byId, h, present } from "../dom.ts";
 import { metricLabel } from "../format.ts";
@@ -135,17 +135,29 @@ function blobLink(text: string, type: string, file: string, title: string): HTML
   return h("a", { href: URL.createObjectURL(new Blob([text], { type })), download: file }, title);
 }
 
-async function computeRows(choice: Choice): Promise<CompareRow[]> {
+/** Runs the comparison in a worker (assets/compare-worker.js, of the same build as this script). */
+function computeRows(choice: Choice): Promise<CompareRow[]> {
   const { testbed, base, head } = choice;
-  const runtimes = [...new Set([base.runtime, head.runtime])];
-  const [baseBundle, headBundle, ...histories] = await Promise.all([
-    fetchJson<CompareBundle>(compareBundlePath(testbed.id, base.runtime, base.version)),
-    fetchJson<CompareBundle>(compareBundlePath(testbed.id, head.runtime, head.version)),
-    ...runtimes.map((r) => fetchJson<CompareHistory>(compareHistoryPath(testbed.id, r))),
-  ]);
-  // Let the "computing" note paint before the bootstrap takes the thread.
-  await new Promise((resolve) => setTimeout(resolve, 0));
-  return compareResults(bundleDocuments(baseBundle), bundleDocuments(headBundle), { history: histories.flatMap(historyDocuments) });
+  const absolute = (path: string) => new URL(path, document.baseURI).href;
+  const request: CompareRequest = {
+    base: absolute(compareBundlePath(testbed.id, base.runtime, base.version)),
+    head: absolute(compareBundlePath(testbed.id, head.runtime, head.version)),
+    histories: [...new Set([base.runtime, head.runtime])].map((r) => absolute(compareHistoryPath(testbed.id, r))),
+  };
+  const script = new URL(import.meta.url);
+  const worker = new Worker(new URL(`compare-worker.js${script.search}`, script), { type: "module" });
+  return new Promise((resolve, reject) => {
+    worker.onmessage = (event: MessageEvent<CompareReply>) => {
+      worker.terminate();
+      if ("rows" in event.data) resolve(event.data.rows);
+      else reject(new Error(event.data.error));
+    };
+    worker.onerror = (event) => {
+      worker.terminate();
+      reject(new Error(event.message || "the comparison worker failed to start"));
+    };
+    worker.postMessage(request);
+  });
 }
 
 export async function comparePage(): Promise<void> {

@@ -73,7 +73,6 @@ function renderCard(card: Card, state: PageState): HTMLElement | null {
   });
   const series = seriesLabel(card.headline);
   const chartHolder = h("div", { class: "chart-body" });
-  const info = card.metrics[metric]!;
   const figure = h(
     "figure",
     { class: "chart", "data-chart": "bars", "data-scenario": `${card.suite}/${card.scenario}`, "data-metric": metric },

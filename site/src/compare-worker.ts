@@ -1,0 +1,39 @@
+/**
+ * The compare page's computation, off the page's thread: fetches the two versions' results and the
+ * runtimes' histories, and runs the CLI's own compareResults on them (a few seconds of bootstrap
+ * on a long history would otherwise freeze the page). Bundled as assets/compare-worker.js.
+ */
+import { compareResults } from "../../src/compare/compare.ts";
+import type { CompareRow } from "../../src/compare/types.ts";
+import { bundleDocuments, historyDocuments, type CompareBundle, type CompareHistory } from "../../src/site/compare-data.ts";
+
+/** Absolute URLs of the files one comparison needs. */
+export interface CompareRequest {
+  base: string;
+  head: string;
+  histories: string[];
+}
+
+export type CompareReply = { rows: CompareRow[] } | { error: string };
+
+async function fetchJson<T>(url: string): Promise<T> {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${new URL(url).pathname}: ${response.status} ${response.statusText}`);
+  return (await response.json()) as T;
+}
+
+self.onmessage = async (event: MessageEvent<CompareRequest>) => {
+  const { base, head, histories } = event.data;
+  let reply: CompareReply;
+  try {
+    const [baseBundle, headBundle, ...runtimeHistories] = await Promise.all([
+      fetchJson<CompareBundle>(base),
+      fetchJson<CompareBundle>(head),
+      ...histories.map((url) => fetchJson<CompareHistory>(url)),
+    ]);
+    reply = { rows: compareResults(bundleDocuments(baseBundle), bundleDocuments(headBundle), { history: runtimeHistories.flatMap(historyDocuments) }) };
+  } catch (error) {
+    reply = { error: error instanceof Error ? error.message : String(error) };
+  }
+  postMessage(reply);
+};
