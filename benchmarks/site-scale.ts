@@ -10,7 +10,7 @@
  * --data DIR reuses a history generated before into DIR (generating it takes a few minutes).
  * Exit status 1 when a target is missed.
  */
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, rmSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { chromium, type Page } from "playwright-core";
 import { serveSite } from "../src/site/server.ts";
@@ -101,6 +101,9 @@ try {
 } finally {
   await browser.close();
   await server.close();
+  // A five-year site is some 200 MB, and a generated history 600 MB more: keep only what was asked to be kept.
+  rmSync(outDir, { recursive: true, force: true });
+  if (values.data === undefined) rmSync(dataDir, { recursive: true, force: true });
 }
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
