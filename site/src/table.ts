@@ -6,14 +6,16 @@ export interface Column<Row> {
   cell(row: Row): Node | string;
 }
 
-/** A plain data table; numeric columns align right with tabular figures. */
-export function dataTable<Row>(columns: readonly Column<Row>[], rows: readonly Row[], caption?: string): HTMLElement {
+/**
+ * A plain data table; numeric columns align right with tabular figures. A `stacked` table shows
+ * each row as a small card of labelled lines on a phone, instead of scrolling sideways.
+ */
+export function dataTable<Row>(columns: readonly Column<Row>[], rows: readonly Row[], options: { stacked?: boolean } = {}): HTMLElement {
   const table = h(
     "table",
-    { class: "data" },
-    caption ? h("caption", { class: "muted" }, caption) : null,
+    { class: options.stacked ? "data stacked" : "data" },
     h("thead", {}, h("tr", {}, ...columns.map((c) => h("th", { scope: "col", class: c.numeric ? "num" : null }, c.title)))),
-    h("tbody", {}, ...rows.map((row) => h("tr", {}, ...columns.map((c) => h("td", { class: c.numeric ? "num" : null }, c.cell(row)))))),
+    h("tbody", {}, ...rows.map((row) => h("tr", {}, ...columns.map((c) => h("td", { class: c.numeric ? "num" : null, "data-label": c.title }, c.cell(row)))))),
   );
   return h("div", { class: "table-scroll" }, table);
 }

@@ -41,29 +41,35 @@ function scenarioLink(change: SeriesChange): string {
   return `scenario.html?${query.toString()}`;
 }
 
-function changeRow(change: SeriesChange): SafeHtml {
-  const where = [change.app, paramsSlug(change.params)].filter(Boolean).join(" · ");
-  // The Atom feed's entries link to regressions.html#<anchor>.
-  return html`<tr class="change-${change.kind}" id="${changeAnchor(change)}">
-  <td><span class="verdict verdict-${change.kind}">${change.kind}</span>${change.status === "unconfirmed" ? html` <span class="badge">unconfirmed</span>` : ""}</td>
-  <td><span class="rt rt-${change.runtime}">${change.runtime}</span> ${change.from_version} → ${change.to_version}</td>
-  <td><a href="${scenarioLink(change)}">${change.suite}/${change.scenario}</a>${where ? html`<div class="muted">${where}</div>` : ""}</td>
-  <td>${metricLabel(change.metric)} <span class="muted">(${change.unit}, ${change.better} is better)</span></td>
-  <td class="num">${formatChange(change.ratio)}</td>
-  <td class="num">${formatInterval(change.ci95)}</td>
-  <td class="num">${formatPercent(change.min_effect)} <span class="muted">${change.min_effect_source}</span></td>
-  <td>${change.runner}</td>
-  <td>${change.updated.slice(0, 10)}</td>
-  <td class="reason">${change.reason}${change.environment_drift ? html` <span class="badge">machine drifted</span>` : ""}</td>
-</tr>`;
-}
+/** The columns of a change table: a title, and the cell (numeric cells align right). */
+const COLUMNS: readonly { title: string; numeric?: boolean; cell: (change: SeriesChange) => SafeHtml }[] = [
+  { title: "change", cell: (c) => html`<span class="verdict verdict-${c.kind}">${c.kind}</span>${c.status === "unconfirmed" ? html` <span class="badge">unconfirmed</span>` : ""}` },
+  { title: "runtime", cell: (c) => html`<span class="rt rt-${c.runtime}">${c.runtime}</span> ${c.from_version} → ${c.to_version}` },
+  {
+    title: "scenario",
+    cell: (c) => {
+      const where = [c.app, paramsSlug(c.params)].filter(Boolean).join(" · ");
+      return html`<a href="${scenarioLink(c)}">${c.suite}/${c.scenario}</a>${where ? html`<div class="muted">${where}</div>` : ""}`;
+    },
+  },
+  { title: "metric", cell: (c) => html`${metricLabel(c.metric)} <span class="muted">(${c.unit}, ${c.better} is better)</span>` },
+  { title: "ratio", numeric: true, cell: (c) => html`${formatChange(c.ratio)}` },
+  { title: "95 % CI", numeric: true, cell: (c) => html`${formatInterval(c.ci95)}` },
+  { title: "min. effect", numeric: true, cell: (c) => html`${formatPercent(c.min_effect)} <span class="muted">${c.min_effect_source}</span>` },
+  { title: "runner", cell: (c) => html`${c.runner}` },
+  { title: "date", cell: (c) => html`${c.updated.slice(0, 10)}` },
+  { title: "why", cell: (c) => html`${c.reason}${c.environment_drift ? html` <span class="badge">machine drifted</span>` : ""}` },
+];
 
 function changesTable(caption: string, changes: readonly SeriesChange[]): SafeHtml {
   if (changes.length === 0) return html``;
+  // Each row is anchored: the Atom feed's entries link to regressions.html#<anchor>.
+  const row = (change: SeriesChange) =>
+    html`<tr class="change-${change.kind}" id="${changeAnchor(change)}">${COLUMNS.map((c) => html`<td${c.numeric ? html` class="num"` : ""} data-label="${c.title}">${c.cell(change)}</td>`)}</tr>`;
   return html`<h2>${caption} <span class="count">${changes.length}</span></h2>
-<div class="table-scroll"><table class="data changes">
-  <thead><tr><th scope="col">change</th><th scope="col">runtime</th><th scope="col">scenario</th><th scope="col">metric</th><th scope="col">ratio</th><th scope="col">95 % CI</th><th scope="col">min. effect</th><th scope="col">runner</th><th scope="col">date</th><th scope="col">why</th></tr></thead>
-  <tbody>${changes.map(changeRow)}</tbody>
+<div class="table-scroll"><table class="data stacked changes">
+  <thead><tr>${COLUMNS.map((c) => html`<th scope="col"${c.numeric ? html` class="num"` : ""}>${c.title}</th>`)}</tr></thead>
+  <tbody>${changes.map(row)}</tbody>
 </table></div>`;
 }
 

@@ -237,8 +237,8 @@ describe("the trend site in Chromium, served below a sub-path", () => {
   it("shows the regressions feed, links it as Atom, and marks its changes on the trend chart", async () => {
     const regressions = await open("regressions.html");
     assert.equal(await regressions.page.getAttribute('link[rel=alternate][type="application/atom+xml"]', "href"), "regressions.atom");
-    const rows = await regressions.page.$$eval("tr.change-regression[id], tr.change-improvement[id]", (trs) => trs.map((tr) => (tr.textContent ?? "").replace(/\s+/g, " ")));
-    assert.ok(rows.some((row) => /regression node 20\.0\.0 → 21\.0\.0 startup\/hello Wall time/.test(row)), `the step is listed: ${rows.length} rows`);
+    const rows = await regressions.page.$$eval("tr.change-regression[id], tr.change-improvement[id]", (trs) => trs.map((tr) => Array.from((tr as HTMLTableRowElement).cells, (td) => (td.textContent ?? "").replace(/\s+/g, " ").trim()).join(" | ")));
+    assert.ok(rows.some((row) => /^regression \| node 20\.0\.0 → 21\.0\.0 \| startup\/hello \| Wall time \(ms, lower is better\) \| \+\d+\.\d %/.test(row)), `the step is listed: ${rows.length} rows`);
     assert.ok((await regressions.page.request.get(new URL("regressions.atom", siteUrl).href)).ok());
     assert.deepEqual(regressions.problems, []);
     await regressions.page.close();

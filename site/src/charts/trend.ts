@@ -206,6 +206,15 @@ export function drawTrend(model: TrendModel, width: number): HTMLElement {
 
   let current: Located | null = null;
   let pinned = false;
+  const setPinned = (value: boolean) => {
+    if (value && pinnedChart?.wrapper !== wrapper) {
+      pinnedChart?.unpin();
+      pinnedChart = { wrapper, unpin: () => setPinned(false) };
+    }
+    if (!value && pinnedChart?.wrapper === wrapper) pinnedChart = null;
+    pinned = value;
+    if (!value) hide();
+  };
 
   const show = (target: Located) => {
     current = target;
@@ -263,7 +272,7 @@ export function drawTrend(model: TrendModel, width: number): HTMLElement {
   svg.addEventListener("click", (event) => {
     const target = nearest(event as PointerEvent);
     if (!target) return;
-    pinned = !pinned || current?.line !== target.line || current.index !== target.index;
+    setPinned(!pinned || current?.line !== target.line || current.index !== target.index);
     show(target);
   });
   svg.addEventListener("keydown", (event) => {
@@ -275,12 +284,9 @@ export function drawTrend(model: TrendModel, width: number): HTMLElement {
     else if (event.key === "ArrowRight") index += 1;
     else if (event.key === "ArrowUp") lineIndex -= 1;
     else if (event.key === "ArrowDown") lineIndex += 1;
-    else if (event.key === "Escape") {
-      pinned = false;
-      hide();
-      return;
-    } else if (event.key === "Enter") {
-      pinned = !pinned;
+    else if (event.key === "Escape") return setPinned(false);
+    else if (event.key === "Enter") {
+      setPinned(!pinned);
       if (current) show(current);
       return;
     } else return;
@@ -290,19 +296,24 @@ export function drawTrend(model: TrendModel, width: number): HTMLElement {
     index = Math.max(0, Math.min(line.points.length - 1, index));
     show(locate(panel, line, index, scales.get(panel)!));
   });
+  listenForUnpin();
+  return wrapper;
+}
+
+/** The one chart whose tooltip is pinned, if any: Escape, or a click anywhere else, unpins it. */
+let pinnedChart: { wrapper: HTMLElement; unpin: () => void } | null = null;
+let listeningForUnpin = false;
+
+/** Installed once for the page, not once per drawing: charts are redrawn on every resize. */
+function listenForUnpin(): void {
+  if (listeningForUnpin) return;
+  listeningForUnpin = true;
   document.addEventListener("keydown", (event) => {
-    if (event.key === "Escape" && pinned) {
-      pinned = false;
-      hide();
-    }
+    if (event.key === "Escape") pinnedChart?.unpin();
   });
   document.addEventListener("click", (event) => {
-    if (pinned && !wrapper.contains(event.target as Node)) {
-      pinned = false;
-      hide();
-    }
+    if (pinnedChart && !pinnedChart.wrapper.contains(event.target as Node)) pinnedChart.unpin();
   });
-  return wrapper;
 }
 
 function fillTooltip(tooltip: HTMLElement, model: TrendModel, runtime: RuntimeName, point: TrendPoint, pinned: boolean): void {

@@ -114,6 +114,7 @@ function rowsTable(rows: readonly CompareRow[]): HTMLElement {
       { title: "verdict", cell: (r) => (r.reason ? h("span", {}, verdictCell(r), h("div", { class: "muted" }, r.reason)) : verdictCell(r)) },
     ],
     rows,
+    { stacked: true },
   );
 }
 

@@ -102,12 +102,13 @@ export async function overviewPage(): Promise<void> {
   const controls = byId("overview-controls");
   const suites = [...new Set(data.scenarios.map((c) => c.suite))];
   const metrics = [...new Set(data.scenarios.flatMap((c) => Object.keys(c.metrics)))];
+  const arches = [...new Set(data.scenarios.flatMap((c) => c.groups.map((g) => g.testbed.arch)))];
 
   const render = () => {
     writeState(state, DEFAULTS);
     controls.replaceChildren(
       ...present(
-      segmented("Architecture", "arch", [["both", "Both"], ["x86_64", "x86_64"], ["arm64", "arm64"]], state.arch!, (value) => update({ arch: value })),
+      arches.length > 1 ? segmented("Architecture", "arch", [["both", "Both"], ...arches.map((a): [string, string] => [a, a])], state.arch!, (value) => update({ arch: value })) : null,
       select("Metric", "metric", [["", "Headline metric of each scenario"], ...metrics.map((m): [string, string] => [m, metricLabel(m)])], state.metric!, (value) => update({ metric: value })),
       suites.length > 1 ? select("Suite", "suite", [["", "All suites"], ...suites.map((s): [string, string] => [s, s])], state.suite!, (value) => update({ suite: value })) : null,
       ),
