@@ -25,7 +25,7 @@ function leftoverServers(): string[] {
 }
 
 describe("http suite: broken apps, crashes and interrupts", () => {
-  it("fails a wrong body at verification with the difference, never measures it, records a crash mid-run with its output, and goes on", async () => {
+  it("fails a wrong body at verification with the difference, never measures it, records a crash or a hang mid-run, and goes on", async () => {
     const out = tempDir("http-broken");
     const result = await bench(["run", "--suite", "http", "--scenario", "json", "--runtime", "node@22.11.0", "--profile", "quick", "--out", out], env);
     assert.equal(result.code, 1, "a failed result makes the run exit 1");
@@ -44,6 +44,11 @@ describe("http suite: broken apps, crashes and interrupts", () => {
     assert.equal(crashed.verification?.status, "passed", "it passed verification before the load killed it");
     assert.match(crashed.error!, /trial 1: server exited with code 3 during (warmup|throughput|fixed-rate)/);
     assert.match(String(crashed.details?.server_stderr), /crashing on purpose after 300 requests/);
+
+    const hung = docs.get("hangs-under-load")!;
+    assert.equal(hung.status, "failed");
+    assert.match(hung.error!, /trial 1: warmup: \d+ of \d+ requests answered 200/);
+    assert.ok(Object.keys(hung.details?.warmup_unexpected as object).length > 0, "oha's errors are kept");
 
     const healthy = docs.get("hello")!;
     assert.equal(healthy.status, "ok", `the suite went on after the crash: ${healthy.error}`);

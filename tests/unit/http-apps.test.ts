@@ -44,9 +44,9 @@ test("a malformed app manifest is a UserError naming the file and the field", ()
 
 test("an unknown app is a UserError that lists the apps", () => {
   const apps = loadApps(join(FIXTURES, "http-apps"));
-  assert.throws(() => selectApps(apps, ["nope"]), (e: unknown) => e instanceof UserError && /unknown app 'nope': apps are broken-body, crashes-under-load, hello/.test(e.message));
+  assert.throws(() => selectApps(apps, ["nope"]), (e: unknown) => e instanceof UserError && /unknown app 'nope': apps are broken-body, crashes-under-load, hangs-under-load, hello/.test(e.message));
   assert.deepEqual(selectApps(apps, ["hello"]).map((a) => a.name), ["hello"]);
-  assert.equal(selectApps(apps, []).length, 3);
+  assert.equal(selectApps(apps, []).length, 4);
 });
 
 test("RUNTIME_BENCH_APPS_DIR moves the apps folder, so fixtures never join a default run", () => {
