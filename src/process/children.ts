@@ -112,7 +112,8 @@ export function installInterruptHandling(onInterrupt?: () => Promise<void>): voi
     if (interrupted) return;
     interrupted = true;
     killAllChildren();
-    process.stderr.write(`\nruntime-bench: interrupted by ${signal}; saving what was measured\n`);
+    const saving = interruptHandler ? "; saving what was measured" : "";
+    process.stderr.write(`\nruntime-bench: interrupted by ${signal}${saving}\n`);
     const exitCode = signal === "SIGINT" ? 130 : 143;
     void (interruptHandler?.() ?? Promise.resolve())
       .catch((error: unknown) => process.stderr.write(`runtime-bench: while saving: ${String(error)}\n`))

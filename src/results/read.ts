@@ -29,16 +29,31 @@ export interface LoadedResult {
   readonly doc: ResultDocument;
 }
 
+/** Files read at once: enough to keep the disk busy, far below the process's open-file limit. */
+const READ_CONCURRENCY = 64;
+
 /** Reads result documents (unchecked: `validate` is the checker); unreadable files are a UserError. */
 export async function readResults(paths: readonly string[]): Promise<LoadedResult[]> {
   const files = await listJsonFiles(paths);
-  return Promise.all(
-    files.map(async (path) => {
+  const loaded = new Array<LoadedResult>(files.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < files.length) {
+      const index = next++;
+      const path = files[index]!;
+      let text: string;
       try {
-        return { path, doc: JSON.parse(await readFile(path, "utf8")) as ResultDocument };
+        text = await readFile(path, "utf8");
+      } catch (error) {
+        throw new UserError(`${path}: cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+      }
+      try {
+        loaded[index] = { path, doc: JSON.parse(text) as ResultDocument };
       } catch {
         throw new UserError(`${path}: not valid JSON`);
       }
-    }),
-  );
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, files.length) }, worker));
+  return loaded;
 }

@@ -25,6 +25,8 @@ const SITE_MARKER = ".runtime-bench-site";
 export interface SiteBuildOptions {
   readonly dataDir: string;
   readonly outDir: string;
+  /** Where `scripts/bench regressions --feed-dir` wrote the feed; without it the Regressions page says none is computed. */
+  readonly feedDir?: string;
   /** The build's timestamp (tests pass a fixed one). */
   readonly now?: Date;
 }
@@ -75,7 +77,7 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildSum
   );
   const environmentKeys = new Map<string, string>();
   for (const r of loaded.results) if (!environmentKeys.has(r.testbed)) environmentKeys.set(r.testbed, environmentKey(r.doc));
-  const feed = readFeed(dataDir);
+  const feed = options.feedDir === undefined ? null : readFeed(resolve(options.feedDir));
   const { overview, catalog, trends, comparable } = aggregate(loaded, manifests, feed?.report ?? null, environmentKeys, generatedAt);
 
   await prepareOutDir(outDir);
@@ -116,7 +118,7 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildSum
   files.set("methodology.html", renderPage(frame, "methodology", "Methodology", methodologyBody(scenarios, testbeds, catalog)));
   let written = await writeFiles(outDir, files);
   if (feed) {
-    await copyFile(join(dataDir, FEED_JSON_FILE), join(outDir, FEED_JSON_FILE));
+    await copyFile(feed.jsonPath, join(outDir, FEED_JSON_FILE));
     if (feed.atomPath) await copyFile(feed.atomPath, join(outDir, FEED_ATOM_FILE));
     written += feed.atomPath ? 2 : 1;
   }

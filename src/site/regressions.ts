@@ -11,16 +11,17 @@ import { metricLabel } from "./labels.ts";
 
 export interface RegressionsFeed {
   readonly report: RegressionReport;
+  readonly jsonPath: string;
   /** The Atom file beside the report, when there is one: the site links it. */
   readonly atomPath: string | null;
 }
 
 /**
- * The feed `scripts/bench regressions --feed-dir DIR` writes, at the top of the data folder
- * (`--feed-dir data`), or null when none has been computed yet.
+ * The feed `scripts/bench regressions --feed-dir DIR` writes, or null when none has been computed
+ * there yet. It is derived from the results, so it lives beside data/, never in it.
  */
-export function readFeed(dataDir: string): RegressionsFeed | null {
-  const jsonPath = join(dataDir, FEED_JSON_FILE);
+export function readFeed(feedDir: string): RegressionsFeed | null {
+  const jsonPath = join(feedDir, FEED_JSON_FILE);
   if (!existsSync(jsonPath)) return null;
   let report: RegressionReport;
   try {
@@ -29,8 +30,8 @@ export function readFeed(dataDir: string): RegressionsFeed | null {
     throw new UserError(`${jsonPath}: not valid JSON (run scripts/bench regressions again)`);
   }
   if (report.schema !== REGRESSIONS_SCHEMA_ID) throw new UserError(`${jsonPath}: not a ${REGRESSIONS_SCHEMA_ID} feed`);
-  const atomPath = join(dataDir, FEED_ATOM_FILE);
-  return { report, atomPath: existsSync(atomPath) ? atomPath : null };
+  const atomPath = join(feedDir, FEED_ATOM_FILE);
+  return { report, jsonPath, atomPath: existsSync(atomPath) ? atomPath : null };
 }
 
 function scenarioLink(change: SeriesChange): string {

@@ -28,8 +28,8 @@ let siteUrl: string;
 let browser: BrowserContext;
 
 /** `scripts/bench site --serve` on a free port; resolves with the URL it prints. */
-function startServer(dataDir: string, outDir: string): Promise<string> {
-  server = spawn(join(REPO_ROOT, "scripts/bench"), ["site", "--data", dataDir, "--out", outDir, "--serve", "--base", BASE, "--port", "0"], {
+function startServer(dataDir: string, feedDir: string, outDir: string): Promise<string> {
+  server = spawn(join(REPO_ROOT, "scripts/bench"), ["site", "--data", dataDir, "--feed", feedDir, "--out", outDir, "--serve", "--base", BASE, "--port", "0"], {
     cwd: REPO_ROOT,
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -98,9 +98,10 @@ before(async () => {
     seed: 11,
     step: { runtime: "node", versionIndex: 5, factor: 1.35 },
   });
-  const feed = await bench(["regressions", "--data", dataDir, "--feed-dir", dataDir]);
+  const feedDir = tempDir("site-browser-feed");
+  const feed = await bench(["regressions", "--data", dataDir, "--feed-dir", feedDir]);
   assert.equal(feed.code, 0, feed.stderr);
-  siteUrl = await startServer(dataDir, tempDir("site-browser-out"));
+  siteUrl = await startServer(dataDir, feedDir, tempDir("site-browser-out"));
   browser = await chromium.launchPersistentContext(tempDir("site-browser-profile"), {
     executablePath: "/usr/bin/chromium",
     headless: true,

@@ -1,16 +1,20 @@
 import { resolve } from "node:path";
 import { DEFAULT_DATA_DIR } from "../../core/paths.ts";
+import { defaultMinEffect } from "../../compare/noise.ts";
+import { detectRegressions } from "../../regressions/detect.ts";
+import { writeFeed } from "../../regressions/feed-files.ts";
+import { readResults } from "../../results/read.ts";
 import { buildSite } from "../../site/build.ts";
 import { defineCommand } from "../command.ts";
 import { DEFAULT_RUNTIMES } from "../runtimes.ts";
 import { exitCodeOf, runBenchmarks } from "./run.ts";
 import { setupAll } from "./setup.ts";
-import { DEFAULT_SITE_DIR, describeBuild, openHint } from "./site.ts";
+import { DEFAULT_FEED_DIR, DEFAULT_SITE_DIR, describeBuild, openHint } from "./site.ts";
 
 export const allCommand = defineCommand({
   name: "all",
   summary:
-    "What `scripts/bench` with no arguments does: set up the newest Node, Deno and Bun, run the quick profile of every suite into data/, print a summary, and build the trend site from data/.",
+    "What `scripts/bench` with no arguments does: set up the newest Node, Deno and Bun, run the quick profile of every suite into data/, print a summary, compute the regressions feed, and build the trend site from data/.",
   usage: "all",
   help: [],
   options: {},
@@ -25,7 +29,9 @@ export const allCommand = defineCommand({
       profile: "quick",
       outDir: resolve(DEFAULT_DATA_DIR),
     });
-    const site = await buildSite({ dataDir: DEFAULT_DATA_DIR, outDir: DEFAULT_SITE_DIR });
+    const history = (await readResults([DEFAULT_DATA_DIR])).map((r) => r.doc);
+    await writeFeed(detectRegressions(history, { defaultMinEffect: defaultMinEffect(undefined) }), DEFAULT_FEED_DIR);
+    const site = await buildSite({ dataDir: DEFAULT_DATA_DIR, feedDir: DEFAULT_FEED_DIR, outDir: DEFAULT_SITE_DIR });
     process.stdout.write(`\n${describeBuild(site)}\n${openHint(site, "scripts/bench site --serve")}\n`);
     return exitCodeOf(outcome);
   },

@@ -1,11 +1,11 @@
-import { mkdir, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { DEFAULT_DATA_DIR } from "../../core/paths.ts";
 import { DEFAULT_MIN_EFFECT, defaultMinEffect } from "../../compare/noise.ts";
 import { measurementsOf } from "../../compare/series-key.ts";
 import { detectRegressions } from "../../regressions/detect.ts";
 import { isSentinel, judgeDrift } from "../../regressions/drift.ts";
-import { DEFAULT_FEED_PAGE, FEED_ATOM_FILE, regressionsAtom } from "../../regressions/feed-atom.ts";
+import { DEFAULT_FEED_PAGE, FEED_ATOM_FILE } from "../../regressions/feed-atom.ts";
+import { writeFeed } from "../../regressions/feed-files.ts";
 import { FEED_JSON_FILE, regressionsJson } from "../../regressions/feed-json.ts";
 import { describeDrift, regressionsText } from "../../regressions/format.ts";
 import { listJsonFiles, readResults } from "../../results/read.ts";
@@ -57,13 +57,9 @@ export const regressionsCommand = defineCommand({
     const docs = await readDocuments([values.data ?? DEFAULT_DATA_DIR], "regressions");
     const report = detectRegressions(docs, { defaultMinEffect: defaultMinEffect(values["min-effect"]) });
     const feedDir = values["feed-dir"];
-    if (feedDir !== undefined) {
-      await mkdir(feedDir, { recursive: true });
-      await writeFile(join(feedDir, FEED_JSON_FILE), regressionsJson(report));
-      await writeFile(join(feedDir, FEED_ATOM_FILE), regressionsAtom(report, values["feed-page"]));
-    }
+    const written = feedDir === undefined ? null : await writeFeed(report, feedDir, values["feed-page"]);
     process.stdout.write(values.json ? regressionsJson(report) : `${regressionsText(report, values.series ?? false)}\n`);
-    if (feedDir !== undefined && !values.json) process.stdout.write(`\nfeed written: ${join(feedDir, FEED_JSON_FILE)}, ${join(feedDir, FEED_ATOM_FILE)}\n`);
+    if (written && !values.json) process.stdout.write(`\nfeed written: ${written.json}, ${written.atom}\n`);
     return 0;
   },
 });

@@ -6,6 +6,8 @@ import { serveSite } from "../../site/server.ts";
 import { defineCommand } from "../command.ts";
 
 export const DEFAULT_SITE_DIR = resolve(REPO_ROOT, "site/dist");
+/** Where `scripts/bench` writes the regressions feed the site shows: derived from data/, so kept out of it. */
+export const DEFAULT_FEED_DIR = resolve(REPO_ROOT, "site/feed");
 const DEFAULT_PORT = 8080;
 
 function shown(path: string): string {
@@ -18,7 +20,7 @@ export function describeBuild(summary: SiteBuildSummary): string {
   const lines = [
     `site built in ${summary.seconds.toFixed(1)} s: ${summary.results} results, ${summary.scenarios} scenarios, ${summary.testbeds} machine(s), ${summary.files} files in ${shown(summary.outDir)}`,
   ];
-  if (!summary.feed) lines.push("no regressions feed yet (scripts/bench regressions computes it); the Regressions page says so");
+  if (!summary.feed) lines.push("no regressions feed yet (scripts/bench regressions --feed-dir site/feed computes it); the Regressions page says so");
   if (summary.skipped.length > 0) lines.push(`${summary.skipped.length} file(s) below the data folder are not result documents and were skipped, e.g. ${summary.skipped[0]}`);
   return lines.join("\n");
 }
@@ -38,9 +40,10 @@ function parsePort(text: string | undefined): number {
 export const siteCommand = defineCommand({
   name: "site",
   summary: "Build the static trend site (overview, trends, compare, regressions, methodology) from data/; --serve serves it on localhost.",
-  usage: "site [--data DIR] [--out DIR] [--serve [--base /PATH/] [--port N]]",
+  usage: "site [--data DIR] [--feed DIR] [--out DIR] [--serve [--base /PATH/] [--port N]]",
   help: [
     "  --data DIR    results to build from (default: data/)",
+    "  --feed DIR    the regressions feed, as `scripts/bench regressions --feed-dir DIR` wrote it (default: site/feed/)",
     "  --out DIR     where the site goes (default: site/dist/); emptied first, if it holds an earlier build",
     "  --serve       then serve it on 127.0.0.1 until Ctrl-C",
     "  --base PATH   serve it below this path, as a GitHub Pages project site is (default: /)",
@@ -50,6 +53,7 @@ export const siteCommand = defineCommand({
   ],
   options: {
     data: { type: "string" },
+    feed: { type: "string" },
     out: { type: "string" },
     serve: { type: "boolean" },
     base: { type: "string" },
@@ -60,7 +64,7 @@ export const siteCommand = defineCommand({
     const outDir = resolve(values.out ?? DEFAULT_SITE_DIR);
     // Listening first: a port in use is found out before the build, not after it.
     const server = values.serve ? await serveSite(outDir, { base: values.base ?? "/", port: parsePort(values.port) }) : null;
-    const summary = await buildSite({ dataDir: values.data ?? DEFAULT_DATA_DIR, outDir });
+    const summary = await buildSite({ dataDir: values.data ?? DEFAULT_DATA_DIR, feedDir: values.feed ?? DEFAULT_FEED_DIR, outDir });
     process.stdout.write(`${describeBuild(summary)}\n`);
     if (!server) {
       const serveCommand = ["scripts/bench site --serve", values.data && `--data ${values.data}`, values.out && `--out ${values.out}`].filter(Boolean).join(" ");
