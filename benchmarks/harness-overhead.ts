@@ -34,7 +34,9 @@ function byHandMedian(name: keyof typeof RUNTIMES, binary: string): number {
   const exportPath = join(tempDir("by-hand"), "hyperfine.json");
   execFileSync("hyperfine", ["-N", "--style", "none", "--warmup", String(profile.warmup), "--runs", String(profile.trials * profile.runs), "--export-json", exportPath, command], {
     cwd: helloDir,
-    env: { ...process.env, ...RUNTIMES[name].env },
+    // The environment the harness gives runtimes (its own Deno cache folder among it), so the
+    // only difference left is the harness itself.
+    env: { ...process.env, ...RUNTIMES[name].env, DENO_DIR: join(tempDir("by-hand-deno"), "deno-dir") },
   });
   const times = (JSON.parse(readFileSync(exportPath, "utf8")) as { results: { times: number[] }[] }).results[0]!.times;
   return median(times) * 1000;
@@ -55,11 +57,12 @@ for (let round = 0; round < rounds; round++) {
   process.stderr.write(`round ${round + 1}/${rounds} done\n`);
 }
 
+// Each round pairs the two measurements minutes apart at most, so the per-round ratio cancels the
+// slow drift of a shared machine; its median over rounds is the figure to quote.
 const rows = Object.keys(harness).map((name) => {
-  const h = median(harness[name]!);
-  const b = median(byHand[name]!);
-  return [name, h.toFixed(2), b.toFixed(2), (h / b).toFixed(3)];
+  const ratios = harness[name]!.map((h, i) => h / byHand[name]![i]!);
+  return [name, median(harness[name]!).toFixed(2), median(byHand[name]!).toFixed(2), median(ratios).toFixed(3), `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`];
 });
-process.stdout.write(`harness overhead on startup/hello, ${rounds} interleaved rounds, medians of per-round medians (ms)\n`);
-process.stdout.write(`${formatTable(["runtime", "scripts/bench", "hyperfine by hand", "ratio"], rows)}\n`);
+process.stdout.write(`harness overhead on startup/hello, ${rounds} interleaved rounds (ms: medians over rounds of each round's median)\n`);
+process.stdout.write(`${formatTable(["runtime", "scripts/bench", "hyperfine by hand", "median ratio", "ratio range"], rows)}\n`);
 process.stdout.write(`commit ${execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: REPO_ROOT, encoding: "utf8" }).trim()}, ${new Date().toISOString()}\n`);
