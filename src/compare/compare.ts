@@ -2,6 +2,7 @@ import type { ResultDocument } from "../results/types.ts";
 import { DEFAULT_MIN_EFFECT, noiseFloor, spreadBySeries, type Spread } from "./noise.ts";
 import { pooledMedian } from "./ratio.ts";
 import {
+  cellOf,
   environmentDifference,
   environmentKey,
   groupBy,
@@ -43,17 +44,10 @@ function minimumEffect(
 }
 
 function rowOf(base: Measurement[], head: Measurement[]): Omit<CompareRow, "ratio" | "ci95" | "noise_floor" | "min_effect" | "min_effect_source" | "verdict"> {
-  const { doc, metric, summary } = base[0]!;
+  const { doc } = base[0]!;
   const headDoc = head[0]!.doc;
   return {
-    suite: doc.suite,
-    scenario: doc.scenario,
-    scenario_version: doc.scenario_version,
-    app: doc.app,
-    params: { ...doc.params },
-    metric,
-    unit: summary.unit,
-    better: summary.better,
+    ...cellOf(base[0]!),
     base_runtime: doc.runtime.name,
     base_version: doc.runtime.version,
     head_runtime: headDoc.runtime.name,

@@ -1,12 +1,27 @@
 import semver from "semver";
 import { paramsSlug } from "../results/write.ts";
 import type { MetricSummary, ResultDocument } from "../results/types.ts";
+import type { MeasuredCell } from "./types.ts";
 
 /** One metric of one `ok` result: the unit every comparison and series is built from. */
 export interface Measurement {
   readonly doc: ResultDocument;
   readonly metric: string;
   readonly summary: MetricSummary;
+}
+
+/** The cell a measurement belongs to, without its runtime or machine. */
+export function cellOf({ doc, metric, summary }: Measurement): MeasuredCell {
+  return {
+    suite: doc.suite,
+    scenario: doc.scenario,
+    scenario_version: doc.scenario_version,
+    app: doc.app,
+    params: { ...doc.params },
+    metric,
+    unit: summary.unit,
+    better: summary.better,
+  };
 }
 
 /** Every metric of every `ok` result; failed and unsupported results never count. */

@@ -21,8 +21,8 @@ export interface CompareOptions {
   readonly defaultMinEffect?: number;
 }
 
-/** One matched (suite, scenario, app, params, metric) cell: HEAD against BASE. */
-export interface CompareRow {
+/** What was measured, named the same way by comparisons, series, feed entries and the site. */
+export interface MeasuredCell {
   suite: string;
   scenario: string;
   scenario_version: number;
@@ -31,6 +31,10 @@ export interface CompareRow {
   metric: string;
   unit: string;
   better: Better;
+}
+
+/** One matched (suite, scenario, app, params, metric) cell: HEAD against BASE. */
+export interface CompareRow extends MeasuredCell {
   base_runtime: string;
   base_version: string;
   head_runtime: string;

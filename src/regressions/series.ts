@@ -1,4 +1,4 @@
-import { compareVersions, groupBy, seriesKey, type Measurement } from "../compare/series-key.ts";
+import { cellOf, compareVersions, groupBy, seriesKey, type Measurement } from "../compare/series-key.ts";
 import type { SeriesIdentity } from "./types.ts";
 
 /** Most recent runs pooled into one version's point: enough to be steady, few enough to stay current and quick. */
@@ -30,20 +30,9 @@ export function runRef(measurement: Measurement): string {
   return runRefOf(measurement.doc.run.runner, measurement.doc.run.id);
 }
 
-function identityOf(key: string, { doc, metric, summary }: Measurement): SeriesIdentity {
-  return {
-    series: key,
-    runner: doc.run.runner,
-    runtime: doc.runtime.name,
-    suite: doc.suite,
-    scenario: doc.scenario,
-    scenario_version: doc.scenario_version,
-    app: doc.app,
-    params: { ...doc.params },
-    metric,
-    unit: summary.unit,
-    better: summary.better,
-  };
+function identityOf(key: string, measurement: Measurement): SeriesIdentity {
+  const { doc } = measurement;
+  return { series: key, runner: doc.run.runner, runtime: doc.runtime.name, ...cellOf(measurement) };
 }
 
 const byStart = (a: Measurement, b: Measurement) => a.doc.run.started_at.localeCompare(b.doc.run.started_at);

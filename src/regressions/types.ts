@@ -2,25 +2,17 @@
  * The shapes of `scripts/bench regressions` and of its feed. `detectRegressions(docs, options)` in
  * src/regressions/detect.ts returns a RegressionReport; `regressions.json` is that report as written.
  */
-import type { MinEffectSource } from "../compare/types.ts";
-import type { Better, ParamValue } from "../results/types.ts";
+import type { MeasuredCell, MinEffectSource } from "../compare/types.ts";
+import type { ParamValue } from "../results/types.ts";
 
 export const REGRESSIONS_SCHEMA_ID = "runtime-bench/regressions/v1";
 
 /** What one series is: runner × runtime × suite × scenario × app × load parameters × metric. */
-export interface SeriesIdentity {
+export interface SeriesIdentity extends MeasuredCell {
   /** Stable string key of the series (see src/compare/series-key.ts). */
   series: string;
   runner: string;
   runtime: string;
-  suite: string;
-  scenario: string;
-  scenario_version: number;
-  app: string | null;
-  params: Record<string, ParamValue>;
-  metric: string;
-  unit: string;
-  better: Better;
 }
 
 export interface SeriesSummary extends SeriesIdentity {
