@@ -121,7 +121,8 @@ export async function executeRun(plan: RunPlan, progress: Progress): Promise<Run
         if (cell.status !== "pending" || !selected.runner.recheck) continue;
         const after = await selected.runner.recheck(cell.subject, context);
         if (after.status !== "ok") endCell(cell, "failed", `check after measuring failed: ${after.error}`, after.details);
-        if (after.verification) cell.verification = after.verification;
+        // Both checks are kept: the one after measuring, with the one before it under `before`.
+        if (after.verification) cell.verification = cell.verification ? { ...after.verification, before: cell.verification } : after.verification;
       }
       for (const cell of cells) if (cell.status === "pending") endCell(cell, "ok");
       if (isInterrupted()) return { results, interrupted: true };

@@ -27,6 +27,7 @@ describe("http suite on real runtimes", () => {
       assert.equal(verification.status, "passed");
       assert.match(verification.responses[0]!.headers["content-type"]!, /^application\/json/);
       assert.equal(verification.responses[0]!.body_bytes, 27, "the same bytes on every runtime: no compression");
+      assert.equal((doc.verification as { before?: { status: string } }).before?.status, "passed", "the check before measuring is kept beside the one after");
       assert.equal(doc.details?.accept_encoding, "identity");
       assert.equal(doc.details?.keepalive, true);
       assert.equal(typeof doc.details?.client_bound, "boolean");
