@@ -5,11 +5,12 @@
  * and per runtime the run medians that noise floors are measured from. Shared by the build (which
  * writes them) and the page (which turns them back into result documents). No runtime imports.
  */
+import type { MeasuredCell } from "../compare/types.ts";
 import type { Environment } from "../env/fingerprint.ts";
 import type { MetricSummary, ParamValue, ResultDocument, RunInfo } from "../results/types.ts";
 import type { RuntimeName } from "../runtimes/catalog.ts";
 import type { RuntimeIdentity } from "../runtimes/identify.ts";
-import { fileSafe, type MetricInfo, type TestbedRef } from "./model.ts";
+import { fileSafe, type TestbedRef } from "./model.ts";
 
 /** `data/compare/<testbed>/<runtime>/<version>.json`: every ok result of one runtime version on one testbed. */
 export interface CompareBundle {
@@ -39,13 +40,7 @@ export interface CompareHistory {
   testbed: TestbedRef;
   runtime: RuntimeName;
   runs: { id: string; version: string; started_at: string }[];
-  series: (MetricInfo & {
-    suite: string;
-    scenario: string;
-    scenario_version: number;
-    app: string | null;
-    params: Record<string, ParamValue>;
-    metric: string;
+  series: (MeasuredCell & {
     /** One per run, null where the run has no ok result of this series. */
     medians: (number | null)[];
   })[];

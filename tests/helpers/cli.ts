@@ -27,6 +27,34 @@ export function bench(args: readonly string[], env: NodeJS.ProcessEnv = {}): Pro
   });
 }
 
+export interface RunningBench {
+  readonly child: ReturnType<typeof spawn>;
+  /** Resolves once stderr contains `text`. */
+  waitFor(text: string): Promise<void>;
+  /** Resolves with the exit code; `stderr` is everything printed so far. */
+  readonly exited: Promise<number | null>;
+  readonly stderr: () => string;
+}
+
+/** Starts `scripts/bench ARGS` in the background, for tests that interrupt it. */
+export function startBench(args: readonly string[], env: NodeJS.ProcessEnv = {}): RunningBench {
+  const child = spawn(join(REPO_ROOT, "scripts/bench"), args, { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  const waiters: { text: string; resolve: () => void }[] = [];
+  child.stdout.resume();
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr += chunk;
+    for (const waiter of waiters.filter((w) => stderr.includes(w.text))) waiter.resolve();
+  });
+  const exited = new Promise<number | null>((resolve) => child.once("close", (code) => resolve(code)));
+  return {
+    child,
+    exited,
+    stderr: () => stderr,
+    waitFor: (text) => (stderr.includes(text) ? Promise.resolve() : new Promise((resolve) => waiters.push({ text, resolve }))),
+  };
+}
+
 export function tempDir(prefix: string): string {
   return mkdtempSync(join(tmpdir(), `rb-test-${prefix}-`));
 }

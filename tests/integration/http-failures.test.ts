@@ -1,11 +1,10 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { readFileSync, readdirSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { REPO_ROOT } from "../../src/core/paths.ts";
 import { readResults } from "../../src/results/read.ts";
-import { bench, tempDir } from "../helpers/cli.ts";
+import { bench, startBench, tempDir } from "../helpers/cli.ts";
 
 // Fixture apps live outside apps/http so that no default run ever measures them.
 const FIXTURE_APPS = join(REPO_ROOT, "tests/fixtures/http-apps");
@@ -60,24 +59,12 @@ describe("http suite: broken apps, crashes and interrupts", () => {
 
   it("stops the server's whole process tree on Ctrl-C and keeps what was measured", async () => {
     const out = tempDir("http-interrupt");
-    const child = spawn(
-      join(REPO_ROOT, "scripts/bench"),
-      ["run", "--suite", "http", "--scenario", "json", "--app", "hello", "--runtime", "node@22.11.0", "--out", out],
-      { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] },
-    );
-    let stderr = "";
-    child.stdout.resume();
-    const exited = new Promise<number | null>((resolve) => child.once("close", (code) => resolve(code)));
-    await new Promise<void>((resolve) =>
-      child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-        stderr += chunk;
-        if (stderr.includes("trial 2/2")) resolve();
-      }),
-    );
+    const running = startBench(["run", "--suite", "http", "--scenario", "json", "--app", "hello", "--runtime", "node@22.11.0", "--out", out], env);
+    await running.waitFor("trial 2/2");
     await new Promise((resolve) => setTimeout(resolve, 500)); // the second trial's server and oha are running
     assert.ok(leftoverServers().length > 0, "the server runs while we interrupt");
-    child.kill("SIGINT");
-    assert.equal(await exited, 130, stderr);
+    running.child.kill("SIGINT");
+    assert.equal(await running.exited, 130, running.stderr());
     const [saved] = await readResults([out]);
     assert.equal(saved?.doc.status, "failed");
     assert.match(saved!.doc.error!, /interrupted after 1 of 2 trials/);

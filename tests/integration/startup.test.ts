@@ -1,11 +1,10 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { REPO_ROOT } from "../../src/core/paths.ts";
 import { readResults } from "../../src/results/read.ts";
-import { PINNED, bench, tempDir } from "../helpers/cli.ts";
+import { PINNED, bench, startBench, tempDir } from "../helpers/cli.ts";
 
 const FIXTURE_SUITES = join(REPO_ROOT, "tests/fixtures/suites");
 
@@ -63,24 +62,12 @@ describe("failures, unsupported versions and interrupts", () => {
 
   it("keeps what was measured when interrupted, and leaves no process behind", async () => {
     const out = tempDir("interrupt");
-    const child = spawn(join(REPO_ROOT, "scripts/bench"), ["run", "--runtime", "node@22.11.0", "--scenario", "slow", "--out", out], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stderr = "";
-    child.stdout.resume();
-    const exited = new Promise<number | null>((resolve) => child.once("close", (code) => resolve(code)));
-    await new Promise<void>((resolve) =>
-      child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-        stderr += chunk;
-        if (stderr.includes("trial 2/4")) resolve();
-      }),
-    );
+    const running = startBench(["run", "--runtime", "node@22.11.0", "--scenario", "slow", "--out", out], env);
+    await running.waitFor("trial 2/4");
     await new Promise((resolve) => setTimeout(resolve, 300)); // let the second trial's hyperfine start
-    child.kill("SIGINT");
-    assert.equal(await exited, 130, stderr);
-    assert.match(stderr, /interrupted by SIGINT; saving what was measured/);
+    running.child.kill("SIGINT");
+    assert.equal(await running.exited, 130, running.stderr());
+    assert.match(running.stderr(), /interrupted by SIGINT; saving what was measured/);
     const [saved] = await readResults([out]);
     assert.ok(saved, "the interrupted scenario was written");
     assert.equal(saved.doc.status, "failed");
