@@ -10,14 +10,10 @@ export interface BenchOutput {
   stderr: string;
 }
 
-/** Runs `scripts/bench ARGS` as a user would, with extra environment variables. */
-export function bench(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<BenchOutput> {
+/** Runs a command to completion, collecting what it prints. */
+export function runProcess(command: string, args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<BenchOutput> {
   return new Promise((resolve, reject) => {
-    const child = spawn(join(REPO_ROOT, "scripts/bench"), args, {
-      cwd: REPO_ROOT,
-      env: { ...process.env, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
@@ -25,6 +21,11 @@ export function bench(args: readonly string[], env: NodeJS.ProcessEnv = {}): Pro
     child.once("error", reject);
     child.once("close", (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** Runs `scripts/bench ARGS` as a user would, with extra environment variables. */
+export function bench(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<BenchOutput> {
+  return runProcess(join(REPO_ROOT, "scripts/bench"), args, { cwd: REPO_ROOT, env: { ...process.env, ...env } });
 }
 
 export interface RunningBench {

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { REPO_ROOT } from "../../src/core/paths.ts";
 import type { ResultDocument } from "../../src/results/types.ts";
 import { resultPath, writeResult } from "../../src/results/write.ts";
-import { tempDir } from "../helpers/cli.ts";
+import { runProcess, tempDir, type BenchOutput } from "../helpers/cli.ts";
 import { makeResult } from "../helpers/documents.ts";
 
 const COMMIT_RESULTS = join(REPO_ROOT, "scripts/ci/commit-results");
@@ -17,22 +17,8 @@ const GIT_IDENTITY = {
   GIT_COMMITTER_EMAIL: "collect@test.invalid",
 };
 
-interface Finished {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(command: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<Finished> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env: { ...process.env, ...GIT_IDENTITY, COMMIT_RESULTS_BACKOFF_SECONDS: "0", ...env }, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ code, stdout, stderr }));
-  });
+function run(command: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<BenchOutput> {
+  return runProcess(command, args, { env: { ...process.env, ...GIT_IDENTITY, COMMIT_RESULTS_BACKOFF_SECONDS: "0", ...env } });
 }
 
 function git(cwd: string, ...args: string[]): string {
