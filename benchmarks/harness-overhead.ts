@@ -3,7 +3,7 @@
  * time from `scripts/bench run` against hyperfine run by hand on the same binary and file,
  * interleaved over several rounds (harness first in odd rounds, by hand first in even ones).
  *
- *   node --import tsx benchmarks/harness-overhead.ts [ROUNDS]
+ *   scripts/benchmark harness-overhead [ROUNDS]
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -12,6 +12,7 @@ import { REPO_ROOT, SUITES_DIR } from "../src/core/paths.ts";
 import { RUNTIMES } from "../src/runtimes/catalog.ts";
 import { provision } from "../src/runtimes/provision.ts";
 import { readResults } from "../src/results/read.ts";
+import { formatPairedRatio, pairedRatio } from "../src/stats/paired.ts";
 import { median } from "../src/stats/summary.ts";
 import { formatTable } from "../src/ui/table.ts";
 import { PINNED, bench, tempDir } from "../tests/helpers/cli.ts";
@@ -58,11 +59,11 @@ for (let round = 0; round < rounds; round++) {
 }
 
 // Each round pairs the two measurements minutes apart at most, so the per-round ratio cancels the
-// slow drift of a shared machine; its median over rounds is the figure to quote.
+// slow drift of a shared machine.
 const rows = Object.keys(harness).map((name) => {
-  const ratios = harness[name]!.map((h, i) => h / byHand[name]![i]!);
-  return [name, median(harness[name]!).toFixed(2), median(byHand[name]!).toFixed(2), median(ratios).toFixed(3), `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`];
+  const paired = pairedRatio(harness[name]!, byHand[name]!);
+  return [name, median(harness[name]!).toFixed(2), median(byHand[name]!).toFixed(2), formatPairedRatio(paired), `${paired.median.toFixed(3)} (${paired.min.toFixed(2)}–${paired.max.toFixed(2)})`];
 });
 process.stdout.write(`harness overhead on startup/hello, ${rounds} interleaved rounds (ms: medians over rounds of each round's median)\n`);
-process.stdout.write(`${formatTable(["runtime", "scripts/bench", "hyperfine by hand", "median ratio", "ratio range"], rows)}\n`);
+process.stdout.write(`${formatTable(["runtime", "scripts/bench", "hyperfine by hand", "ratio (95 % interval)", "median ratio (range)"], rows)}\n`);
 process.stdout.write(`commit ${execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: REPO_ROOT, encoding: "utf8" }).trim()}, ${new Date().toISOString()}\n`);

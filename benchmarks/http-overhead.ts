@@ -3,11 +3,13 @@
  * rounds (runtimes rotated each round): one harness trial (the HTTP runner's own trial(), exactly
  * as `scripts/bench run` calls it) and oha run by hand against a fresh server of the same app on
  * the same pinned CPUs, the two in alternating order so that drift of the machine favours neither.
- * Prints, per runtime, the median over rounds of harness rps / hand rps (should be ≥ 0.95; pairing
- * within a round cancels most of a shared machine's noise) and the spread (max/min) of the
- * harness's rps over its trials.
+ * Prints, per runtime, harness rps / hand rps as the geometric mean of the per-round ratios with
+ * its 95 % interval (should be ≥ 0.95; pairing within a round cancels the slow drift of a shared
+ * machine, not each run's own noise, hence the interval) and the spread (max/min) of the
+ * harness's rps over 5 interleaved trials: for each consecutive block of 5 rounds, its median and
+ * range over the blocks.
  *
- *   node --import tsx benchmarks/http-overhead.ts [--runtime SPEC]... [--rounds N] [--seconds N]
+ *   scripts/benchmark http-overhead [--runtime SPEC]... [--rounds N] [--seconds N]
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -22,6 +24,7 @@ import { runtimeEnv, scriptArgv } from "../src/runners/command.ts";
 import { httpRunner, type HttpProfile } from "../src/runners/http.ts";
 import type { RunContext, Subject } from "../src/runners/types.ts";
 import { selectScenarios } from "../src/scenarios/select.ts";
+import { formatPairedRatio, pairedRatio } from "../src/stats/paired.ts";
 import { median } from "../src/stats/summary.ts";
 import { formatTable } from "../src/ui/table.ts";
 import { loadApps } from "../src/http/apps.ts";
@@ -35,6 +38,7 @@ installInterruptHandling();
 const runtimes = await prepareRuntimes(specs, (line) => process.stderr.write(`${line}\n`));
 const [selected] = selectScenarios({ suites: ["http"], scenarios: ["json"] });
 const scenario = selected!.scenario;
+const SPREAD_TRIALS = 5;
 const profile: HttpProfile = { trials: TRIALS, warmup_s: 1, duration_s: seconds, connections: [10], keepalive: [true], rate: 1000, rate_duration_s: 1 };
 const workDir = await mkdtemp(join(tmpdir(), "http-overhead-"));
 const context: RunContext = { profile: "full", profileParams: { ...profile }, workDir, log: (line) => process.stderr.write(`${line}\n`), apps: ["native"] };
@@ -69,6 +73,16 @@ async function byHand(subject: Subject): Promise<number> {
   }
 }
 
+/** max/min of each consecutive block of `size` trials (a partial last block is left out). */
+function blockSpreads(values: readonly number[], size: number): number[] {
+  const spreads: number[] = [];
+  for (let start = 0; start + size <= values.length; start += size) {
+    const block = values.slice(start, start + size);
+    spreads.push(Math.max(...block) / Math.min(...block));
+  }
+  return spreads;
+}
+
 try {
   const subjects = runtimes.map((runtime) => httpRunner.subjects(scenario, runtime, context)[0]!);
   for (const subject of subjects) {
@@ -85,16 +99,19 @@ try {
       for (const measure of trial % 2 === 0 ? [viaHarness, viaHand] : [viaHand, viaHarness]) await measure();
     }
   }
+  const spreadCell = (spreads: number[]) =>
+    spreads.length === 0 ? `needs ${SPREAD_TRIALS} rounds` : `${median(spreads).toFixed(3)} (${Math.min(...spreads).toFixed(3)}–${Math.max(...spreads).toFixed(3)}, ${spreads.length} blocks)`;
   const rows = subjects.map((subject) => {
     const ours = harness.get(subject)!;
     const theirs = hand.get(subject)!;
-    const pairedRatios = ours.map((value, round) => value / theirs[round]!);
+    const paired = pairedRatio(ours, theirs);
     return [
       `${subject.runtime.identity.name}@${subject.runtime.identity.version}`,
       median(ours).toFixed(0),
       median(theirs).toFixed(0),
-      median(pairedRatios).toFixed(3),
-      (Math.max(...ours) / Math.min(...ours)).toFixed(3),
+      formatPairedRatio(paired),
+      `${paired.median.toFixed(3)} (${paired.min.toFixed(2)}–${paired.max.toFixed(2)})`,
+      spreadCell(blockSpreads(ours, SPREAD_TRIALS)),
       ours.map((v) => v.toFixed(0)).join(" "),
       theirs.map((v) => v.toFixed(0)).join(" "),
     ];
@@ -103,7 +120,7 @@ try {
     `http overhead: native /json, ${TRIALS} interleaved rounds, ${seconds} s each, 10 connections, ` +
       `server on CPU ${split?.server.join(",") ?? "any"}, oha on CPU ${split?.client.join(",") ?? "any"}, ${new Date().toISOString().slice(0, 10)}\n\n`,
   );
-  process.stdout.write(`${formatTable(["runtime", "harness rps (median)", "hand rps (median)", "ratio (median of rounds)", "harness spread max/min", "harness rps per round", "hand rps per round"], rows)}\n`);
+  process.stdout.write(`${formatTable(["runtime", "harness rps (median)", "hand rps (median)", "harness/hand (95 % interval)", "median ratio (range)", `harness spread max/min over ${SPREAD_TRIALS} trials: median (range over blocks)`, "harness rps per round", "hand rps per round"], rows)}\n`);
 } finally {
   await rm(workDir, { recursive: true, force: true });
 }

@@ -5,7 +5,7 @@
  * headless Chromium on localhost, the time from navigation to the overview's first chart drawn
  * (target < 1.5 s) and the bytes the overview fetches, gzipped as served (target < 1 MB).
  *
- *   node --import tsx benchmarks/site-scale.ts [--data DIR] [--builds N] [--loads N]
+ *   scripts/benchmark site-scale [--data DIR] [--builds N] [--loads N]
  *
  * --data DIR reuses a history generated before into DIR (generating it takes a few minutes).
  * Exit status 1 when a target is missed.

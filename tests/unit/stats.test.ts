@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { rotate } from "../../src/orchestrate/order.ts";
+import { pairedRatio } from "../../src/stats/paired.ts";
 import { bootstrapInterval, median, quantile, stddev, summarize } from "../../src/stats/summary.ts";
 
 describe("summary statistics", () => {
@@ -32,6 +33,23 @@ describe("summary statistics", () => {
     const s = summarize([3, 1, 2]);
     assert.deepEqual([s.median, s.mean, s.min, s.max], [2, 2, 1, 3]);
     assert.throws(() => summarize([]), /empty/);
+  });
+});
+
+describe("paired ratio of two measurements taken round by round", () => {
+  it("is the geometric mean of the per-round ratios, so a drift shared by both sides cancels", () => {
+    const drift = [100, 80, 120, 60, 90];
+    const paired = pairedRatio(drift.map((v, i) => v * (i % 2 === 0 ? 1.1 : 0.9)), drift);
+    assert.ok(Math.abs(paired.ratio - Math.exp((3 * Math.log(1.1) + 2 * Math.log(0.9)) / 5)) < 1e-12);
+    assert.equal(paired.median, 1.1);
+    assert.deepEqual([paired.min, paired.max].map((v) => Number(v.toFixed(9))), [0.9, 1.1]);
+    assert.ok(paired.ci95[0] >= 0.9 && paired.ci95[0] < paired.ratio && paired.ratio < paired.ci95[1] && paired.ci95[1] <= 1.1);
+  });
+
+  it("gives a point interval for identical sides and refuses unpaired rounds", () => {
+    const same = pairedRatio([5, 7, 9], [5, 7, 9]);
+    assert.deepEqual([same.ratio, ...same.ci95], [1, 1, 1]);
+    assert.throws(() => pairedRatio([1, 2], [1]), /equal, non-empty/);
   });
 });
 
