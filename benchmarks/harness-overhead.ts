@@ -26,7 +26,7 @@ async function harnessMedians(): Promise<Map<string, number>> {
   const args = ["run", "--suite", "startup", "--scenario", "hello", "--profile", "quick", "--out", out, ...PINNED.flatMap((s) => ["--runtime", s])];
   const result = await bench(args);
   if (result.code !== 0) throw new Error(`scripts/bench failed: ${result.stderr}`);
-  return new Map((await readResults([out])).map(({ doc }) => [doc.runtime.name, doc.metrics.wall_ms!.median]));
+  return new Map(readResults([out]).map(({ doc }) => [doc.runtime.name, doc.metrics.wall_ms!.median]));
 }
 
 /** The same number of timed runs as the harness makes (trials × runs), in one hyperfine call. */

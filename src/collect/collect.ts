@@ -37,7 +37,7 @@ async function existingDocument(path: string): Promise<unknown> {
  * result is never rewritten. Only dedicated runners' results enter the data folder.
  */
 export async function collectResults(sources: readonly string[], dataDir: string): Promise<CollectOutcome> {
-  const files = await listJsonFiles(sources);
+  const files = listJsonFiles(sources);
   const problems: string[] = [];
   const incoming = new Map<string, { doc: ResultDocument; from: string }>();
   for (const file of files) {

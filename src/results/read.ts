@@ -1,26 +1,35 @@
-import { readdir, readFile, stat } from "node:fs/promises";
+import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../core/errors.ts";
 import type { ResultDocument } from "./types.ts";
 
-/** Every `.json` file below the given files or folders, in a stable order. */
-export async function listJsonFiles(paths: readonly string[]): Promise<string[]> {
+/**
+ * Every `.json` file below the given files or folders, in a stable order. Synchronous on purpose,
+ * like the reads below: a history holds 100,000 small files, and a stat and a promise per entry
+ * cost more than the reading.
+ */
+export function listJsonFiles(paths: readonly string[]): string[] {
   const found: string[] = [];
-  const walk = async (path: string): Promise<void> => {
-    let info;
+  const walk = (dir: string): void => {
+    const entries = readdirSync(dir, { withFileTypes: true })
+      .filter((e) => !e.name.startsWith("."))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith(".json")) found.push(path);
+    }
+  };
+  for (const path of paths) {
+    let isDirectory: boolean;
     try {
-      info = await stat(path);
+      isDirectory = statSync(path).isDirectory();
     } catch {
       throw new UserError(`${path}: no such file or folder`);
     }
-    if (info.isDirectory()) {
-      const entries = (await readdir(path)).filter((e) => !e.startsWith(".")).sort();
-      for (const entry of entries) await walk(join(path, entry));
-    } else if (path.endsWith(".json")) {
-      found.push(path);
-    }
-  };
-  for (const path of paths) await walk(path);
+    if (isDirectory) walk(path);
+    else if (path.endsWith(".json")) found.push(path);
+  }
   return found;
 }
 
@@ -29,31 +38,23 @@ export interface LoadedResult {
   readonly doc: ResultDocument;
 }
 
-/** Files read at once: enough to keep the disk busy, far below the process's open-file limit. */
-const READ_CONCURRENCY = 64;
-
-/** Reads result documents (unchecked: `validate` is the checker); unreadable files are a UserError. */
-export async function readResults(paths: readonly string[]): Promise<LoadedResult[]> {
-  const files = await listJsonFiles(paths);
-  const loaded = new Array<LoadedResult>(files.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < files.length) {
-      const index = next++;
-      const path = files[index]!;
-      let text: string;
-      try {
-        text = await readFile(path, "utf8");
-      } catch (error) {
-        throw new UserError(`${path}: cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-      }
-      try {
-        loaded[index] = { path, doc: JSON.parse(text) as ResultDocument };
-      } catch {
-        throw new UserError(`${path}: not valid JSON`);
-      }
+/**
+ * Reads result documents (unchecked: `validate` is the checker); unreadable files are a UserError.
+ * A plain loop of readFileSync + JSON.parse reads 100,000 small files several times faster than
+ * promise-based reads (as the site build does).
+ */
+export function readResults(paths: readonly string[]): LoadedResult[] {
+  return listJsonFiles(paths).map((path) => {
+    let text: string;
+    try {
+      text = readFileSync(path, "utf8");
+    } catch (error) {
+      throw new UserError(`${path}: cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, files.length) }, worker));
-  return loaded;
+    try {
+      return { path, doc: JSON.parse(text) as ResultDocument };
+    } catch {
+      throw new UserError(`${path}: not valid JSON`);
+    }
+  });
 }

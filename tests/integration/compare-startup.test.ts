@@ -35,7 +35,7 @@ describe("compare on real startup runs", () => {
   // make one trial of either runtime 2× slower, and three trials then cannot exclude 1 honestly.
   it("finds bun faster than node at starting hello, with an interval that excludes 1", async () => {
     const out = await runHello("node-bun", ["node@22.11.0", "bun@1.2.0"], "full");
-    const files = new Map((await readResults([out])).map((r) => [r.doc.runtime.name, r.path]));
+    const files = new Map(readResults([out]).map((r) => [r.doc.runtime.name, r.path]));
     const rows = await compareJson(files.get("node")!, files.get("bun")!);
     const wall = rows.find((r) => r.metric === "wall_ms")!;
     assert.deepEqual([wall.suite, wall.scenario, wall.app], ["startup", "hello", null]);

@@ -28,7 +28,7 @@ describe("http suite: broken apps, crashes and interrupts", () => {
     const out = tempDir("http-broken");
     const result = await bench(["run", "--suite", "http", "--scenario", "json", "--runtime", "node@22.11.0", "--profile", "quick", "--out", out], env);
     assert.equal(result.code, 1, "a failed result makes the run exit 1");
-    const docs = new Map((await readResults([out])).map((r) => [r.doc.app, r.doc]));
+    const docs = new Map(readResults([out]).map((r) => [r.doc.app, r.doc]));
 
     const broken = docs.get("broken-body")!;
     assert.equal(broken.status, "failed");
@@ -65,7 +65,7 @@ describe("http suite: broken apps, crashes and interrupts", () => {
     assert.ok(leftoverServers().length > 0, "the server runs while we interrupt");
     running.child.kill("SIGINT");
     assert.equal(await running.exited, 130, running.stderr());
-    const [saved] = await readResults([out]);
+    const [saved] = readResults([out]);
     assert.equal(saved?.doc.status, "failed");
     assert.match(saved!.doc.error!, /interrupted after 1 of 2 trials/);
     assert.equal(saved!.doc.metrics.rps?.samples.length, 1, "the finished trial is kept");

@@ -9,7 +9,7 @@ describe("http suite on real runtimes", () => {
     const runtimes = PINNED.flatMap((spec) => ["--runtime", spec]);
     const result = await bench(["run", "--suite", "http", "--scenario", "json", "--app", "native", ...runtimes, "--profile", "quick", "--out", out]);
     assert.equal(result.code, 0, result.stderr);
-    const docs = (await readResults([out])).map((r) => r.doc);
+    const docs = readResults([out]).map((r) => r.doc);
     assert.deepEqual(docs.map((d) => d.runtime.name).sort(), ["bun", "deno", "node"]);
     for (const doc of docs) {
       const where = `native on ${doc.runtime.name}`;

@@ -14,7 +14,7 @@ describe("startup suite on real runtimes", () => {
     const runtimes = PINNED.flatMap((spec) => ["--runtime", spec]);
     const result = await bench(["run", "--suite", "startup", ...runtimes, "--profile", "quick", "--out", out]);
     assert.equal(result.code, 0, result.stderr);
-    const docs = (await readResults([out])).map((r) => r.doc);
+    const docs = readResults([out]).map((r) => r.doc);
     assert.equal(docs.length, 12, "3 runtimes × 4 scenarios");
     for (const doc of docs) {
       const where = `${doc.scenario} on ${doc.runtime.name}`;
@@ -50,7 +50,7 @@ describe("failures, unsupported versions and interrupts", () => {
     const out = tempDir("failing");
     const result = await bench(["run", "--runtime", "node@22.11.0", "--out", out, "--scenario", "crash", "--scenario", "wrong-output", "--scenario", "future-only"], env);
     assert.equal(result.code, 1, "a failed result makes the run exit 1");
-    const docs = new Map((await readResults([out])).map((r) => [r.doc.scenario, r.doc]));
+    const docs = new Map(readResults([out]).map((r) => [r.doc.scenario, r.doc]));
     assert.equal(docs.get("crash")?.status, "failed");
     assert.match(docs.get("crash")!.error!, /exit code 3: fixture crashed on purpose/);
     assert.equal(docs.get("wrong-output")?.status, "failed");
@@ -68,7 +68,7 @@ describe("failures, unsupported versions and interrupts", () => {
     running.child.kill("SIGINT");
     assert.equal(await running.exited, 130, running.stderr());
     assert.match(running.stderr(), /interrupted by SIGINT; saving what was measured/);
-    const [saved] = await readResults([out]);
+    const [saved] = readResults([out]);
     assert.ok(saved, "the interrupted scenario was written");
     assert.equal(saved.doc.status, "failed");
     assert.match(saved.doc.error!, /interrupted after 1 of 4 trials/);

@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, it } from "node:test";
 import { runnerIdentity } from "../../src/orchestrate/run-info.ts";
+import { readResults } from "../../src/results/read.ts";
 import { checkAgainst } from "../../src/results/schema.ts";
 import { resultPath, writeResult } from "../../src/results/write.ts";
 import { tempDir } from "../helpers/cli.ts";
@@ -42,6 +44,28 @@ describe("writing results", () => {
     assert.deepEqual(JSON.parse(readFileSync(path, "utf8")), doc);
     await assert.rejects(writeResult(out, doc), /EEXIST/);
     await assert.rejects(writeResult(out, makeResult({ run: { id: "not-an-id" } })), /breaks the schema: \/run\/id/);
+  });
+});
+
+describe("reading results", () => {
+  it("reads every .json below the folders in name order, skipping hidden entries and other files", () => {
+    const data = tempDir("read");
+    const put = (path: string, doc: unknown) => {
+      mkdirSync(join(data, path, ".."), { recursive: true });
+      writeFileSync(join(data, path), typeof doc === "string" ? doc : JSON.stringify(doc));
+    };
+    put("r/b/x.json", { n: 2 });
+    put("r/a/y.json", { n: 1 });
+    put("r/a/notes.txt", "not a result");
+    put("r/.tmp/z.json", "{ half written");
+    assert.deepEqual(readResults([join(data, "r")]).map((r) => (r.doc as unknown as { n: number }).n), [1, 2]);
+    assert.deepEqual(readResults([join(data, "r/b/x.json")]).map((r) => r.path), [join(data, "r/b/x.json")]);
+  });
+
+  it("names a file that is not JSON", () => {
+    const data = tempDir("read-bad");
+    writeFileSync(join(data, "broken.json"), "{ nope");
+    assert.throws(() => readResults([data]), /broken\.json: not valid JSON/);
   });
 });
 

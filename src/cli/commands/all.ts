@@ -29,7 +29,7 @@ export const allCommand = defineCommand({
       profile: "quick",
       outDir: resolve(DEFAULT_DATA_DIR),
     });
-    const history = (await readResults([DEFAULT_DATA_DIR])).map((r) => r.doc);
+    const history = readResults([DEFAULT_DATA_DIR]).map((r) => r.doc);
     await writeFeed(detectRegressions(history, { defaultMinEffect: defaultMinEffect(undefined) }), DEFAULT_FEED_DIR);
     const site = await buildSite({ dataDir: DEFAULT_DATA_DIR, feedDir: DEFAULT_FEED_DIR, outDir: DEFAULT_SITE_DIR });
     process.stdout.write(`\n${describeBuild(site)}\n${openHint(site, "scripts/bench site --serve")}\n`);

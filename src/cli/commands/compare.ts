@@ -10,7 +10,7 @@ import { defineCommand } from "../command.ts";
 
 /** Result documents below the paths; none at all is bad input. */
 export async function readDocuments(paths: readonly string[], what: string): Promise<ResultDocument[]> {
-  const docs = (await readResults(paths)).map((r) => r.doc);
+  const docs = readResults(paths).map((r) => r.doc);
   if (docs.length === 0) throw new UserError(`${what}: no result files in ${paths.join(", ")}`);
   return docs;
 }
@@ -45,7 +45,7 @@ export const compareCommand = defineCommand({
     const base = await readDocuments([basePath], "BASE");
     const head = await readDocuments([headPath], "HEAD");
     const historyDir = values.history ?? (existsSync(DEFAULT_DATA_DIR) ? DEFAULT_DATA_DIR : null);
-    const history = historyDir === null ? [] : (await readResults([historyDir])).map((r) => r.doc);
+    const history = historyDir === null ? [] : readResults([historyDir]).map((r) => r.doc);
     const rows = compareResults(base, head, { history, defaultMinEffect: minEffect });
     if (rows.length === 0) throw new UserError(`compare: no ok result in ${basePath} matches one in ${headPath} (same suite, scenario version, app, params and metric)`);
     const output = values.json ? JSON.stringify(rows, null, 2) : values.markdown ? compareMarkdown(rows) : compareTable(rows);

@@ -18,13 +18,13 @@ import { readDocuments } from "./compare.ts";
  * earlier runs of the same runner in `outDir`, or null. Only the sentinel's own files are read
  * (named `<runtime>-<version>…json`, see resultPath), so a long history stays quick.
  */
-export async function sentinelDriftWarning(outDir: string, runDocs: readonly ResultDocument[]): Promise<string | null> {
+export function sentinelDriftWarning(outDir: string, runDocs: readonly ResultDocument[]): string | null {
   const sentinels = runDocs.filter(isSentinel);
   const run = sentinels[0]?.run;
   if (run === undefined) return null;
   const prefixes = new Set(sentinels.map((doc) => `${doc.runtime.name}-${doc.runtime.version}`));
-  const files = (await listJsonFiles([join(outDir, run.runner)])).filter((file) => [...prefixes].some((p) => basename(file).startsWith(p)));
-  const history = (await readResults(files)).map((r) => r.doc);
+  const files = listJsonFiles([join(outDir, run.runner)]).filter((file) => [...prefixes].some((p) => basename(file).startsWith(p)));
+  const history = readResults(files).map((r) => r.doc);
   const drift = judgeDrift(measurementsOf(history), defaultMinEffect(undefined)).find((d) => d.run_id === run.id);
   if (!drift) return null;
   return `runtime-bench: warning: environment drift: ${describeDrift(drift)}; regressions measured in this run are held back as unconfirmed`;

@@ -54,7 +54,7 @@ export async function runBenchmarks(request: RunRequest): Promise<RunOutcome> {
   process.stdout.write(`\n${summaryTable(docs)}\n\n`);
   const first = outcome.results[0]?.path;
   if (first) process.stdout.write(`${outcome.results.length} results written below ${resolve(request.outDir, docs[0]!.run.runner, docs[0]!.run.id)}\n`);
-  const drift = request.sentinel ? await sentinelDriftWarning(request.outDir, docs) : null;
+  const drift = request.sentinel ? sentinelDriftWarning(request.outDir, docs) : null;
   if (drift) process.stderr.write(`${drift}\n`);
   return outcome;
 }

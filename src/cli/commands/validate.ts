@@ -7,7 +7,7 @@ import { defineCommand } from "../command.ts";
 
 /** Problems in result files, as `path: /field: message` lines. */
 export async function validateResultFiles(paths: readonly string[]): Promise<{ files: number; problems: string[] }> {
-  const files = await listJsonFiles(paths);
+  const files = listJsonFiles(paths);
   const problems: string[] = [];
   for (const file of files) {
     let doc: unknown;
