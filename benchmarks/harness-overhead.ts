@@ -12,7 +12,7 @@ import { REPO_ROOT, SUITES_DIR } from "../src/core/paths.ts";
 import { RUNTIMES } from "../src/runtimes/catalog.ts";
 import { provision } from "../src/runtimes/provision.ts";
 import { readResults } from "../src/results/read.ts";
-import { formatPairedRatio, pairedRatio } from "../src/stats/paired.ts";
+import { formatPairedRatio, formatRoundRatios, pairedRatio } from "../src/stats/paired.ts";
 import { median } from "../src/stats/summary.ts";
 import { formatTable } from "../src/ui/table.ts";
 import { PINNED, bench, tempDir } from "../tests/helpers/cli.ts";
@@ -62,7 +62,7 @@ for (let round = 0; round < rounds; round++) {
 // slow drift of a shared machine.
 const rows = Object.keys(harness).map((name) => {
   const paired = pairedRatio(harness[name]!, byHand[name]!);
-  return [name, median(harness[name]!).toFixed(2), median(byHand[name]!).toFixed(2), formatPairedRatio(paired), `${paired.median.toFixed(3)} (${paired.min.toFixed(2)}–${paired.max.toFixed(2)})`];
+  return [name, median(harness[name]!).toFixed(2), median(byHand[name]!).toFixed(2), formatPairedRatio(paired), formatRoundRatios(paired)];
 });
 process.stdout.write(`harness overhead on startup/hello, ${rounds} interleaved rounds (ms: medians over rounds of each round's median)\n`);
 process.stdout.write(`${formatTable(["runtime", "scripts/bench", "hyperfine by hand", "ratio (95 % interval)", "median ratio (range)"], rows)}\n`);

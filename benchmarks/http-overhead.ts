@@ -24,7 +24,7 @@ import { runtimeEnv, scriptArgv } from "../src/runners/command.ts";
 import { httpRunner, type HttpProfile } from "../src/runners/http.ts";
 import type { RunContext, Subject } from "../src/runners/types.ts";
 import { selectScenarios } from "../src/scenarios/select.ts";
-import { formatPairedRatio, pairedRatio } from "../src/stats/paired.ts";
+import { formatPairedRatio, formatRoundRatios, pairedRatio } from "../src/stats/paired.ts";
 import { median } from "../src/stats/summary.ts";
 import { formatTable } from "../src/ui/table.ts";
 import { loadApps } from "../src/http/apps.ts";
@@ -110,7 +110,7 @@ try {
       median(ours).toFixed(0),
       median(theirs).toFixed(0),
       formatPairedRatio(paired),
-      `${paired.median.toFixed(3)} (${paired.min.toFixed(2)}–${paired.max.toFixed(2)})`,
+      formatRoundRatios(paired),
       spreadCell(blockSpreads(ours, SPREAD_TRIALS)),
       ours.map((v) => v.toFixed(0)).join(" "),
       theirs.map((v) => v.toFixed(0)).join(" "),

@@ -35,3 +35,8 @@ export function pairedRatio(ours: readonly number[], theirs: readonly number[]):
 export function formatPairedRatio(paired: PairedRatio): string {
   return `${paired.ratio.toFixed(3)} (${paired.ci95[0].toFixed(3)}–${paired.ci95[1].toFixed(3)})`;
 }
+
+/** `0.992 (0.83–1.40)`: the median of the per-round ratios and their range. */
+export function formatRoundRatios(paired: PairedRatio): string {
+  return `${paired.median.toFixed(3)} (${paired.min.toFixed(2)}–${paired.max.toFixed(2)})`;
+}

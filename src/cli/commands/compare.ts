@@ -4,16 +4,8 @@ import { DEFAULT_DATA_DIR } from "../../core/paths.ts";
 import { compareResults } from "../../compare/compare.ts";
 import { compareMarkdown, compareTable } from "../../compare/format.ts";
 import { DEFAULT_MIN_EFFECT, defaultMinEffect } from "../../compare/noise.ts";
-import { readResults } from "../../results/read.ts";
-import type { ResultDocument } from "../../results/types.ts";
+import { readDocuments, readResults } from "../../results/read.ts";
 import { defineCommand } from "../command.ts";
-
-/** Result documents below the paths; none at all is bad input. */
-export async function readDocuments(paths: readonly string[], what: string): Promise<ResultDocument[]> {
-  const docs = readResults(paths).map((r) => r.doc);
-  if (docs.length === 0) throw new UserError(`${what}: no result files in ${paths.join(", ")}`);
-  return docs;
-}
 
 export const compareCommand = defineCommand({
   name: "compare",
@@ -42,8 +34,8 @@ export const compareCommand = defineCommand({
     if (values.json && values.markdown) throw new UserError("compare: choose one of --json and --markdown");
     const minEffect = defaultMinEffect(values["min-effect"]);
     const [basePath, headPath] = positionals as [string, string];
-    const base = await readDocuments([basePath], "BASE");
-    const head = await readDocuments([headPath], "HEAD");
+    const base = readDocuments([basePath], "BASE");
+    const head = readDocuments([headPath], "HEAD");
     const historyDir = values.history ?? (existsSync(DEFAULT_DATA_DIR) ? DEFAULT_DATA_DIR : null);
     const history = historyDir === null ? [] : readResults([historyDir]).map((r) => r.doc);
     const rows = compareResults(base, head, { history, defaultMinEffect: minEffect });

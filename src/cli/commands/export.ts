@@ -1,9 +1,9 @@
 import { writeFile } from "node:fs/promises";
 import { UserError } from "../../core/errors.ts";
 import { gabEntries, gabTool } from "../../export/gab.ts";
+import { readDocuments } from "../../results/read.ts";
 import type { Better } from "../../results/types.ts";
 import { defineCommand } from "../command.ts";
-import { readDocuments } from "./compare.ts";
 
 function parseBetter(value: string | undefined): Better {
   if (value === "higher" || value === "lower") return value;
@@ -32,7 +32,7 @@ export const exportCommand = defineCommand({
     if (format !== "gab") throw new UserError(`export: unknown format '${format ?? ""}': the one format is gab (see scripts/bench export --help)`);
     if (paths.length === 0) throw new UserError("export gab: give the results to export (a folder such as data/<runner>/<run id>)");
     const better = parseBetter(values.better);
-    const entries = gabEntries(await readDocuments(paths, "export gab"), better);
+    const entries = gabEntries(readDocuments(paths, "export gab"), better);
     // An empty array is valid input and tells a workflow there is nothing to chart in this direction.
     if (entries.length === 0) process.stderr.write(`export gab: no ok result has a metric where ${better} is better; writing []\n`);
     const json = `${JSON.stringify(entries, null, 2)}\n`;

@@ -8,10 +8,9 @@ import { DEFAULT_FEED_PAGE, FEED_ATOM_FILE } from "../../regressions/feed-atom.t
 import { writeFeed } from "../../regressions/feed-files.ts";
 import { FEED_JSON_FILE, regressionsJson } from "../../regressions/feed-json.ts";
 import { describeDrift, regressionsText } from "../../regressions/format.ts";
-import { listJsonFiles, readResults } from "../../results/read.ts";
+import { listJsonFiles, readDocuments, readResults } from "../../results/read.ts";
 import type { ResultDocument } from "../../results/types.ts";
 import { defineCommand } from "../command.ts";
-import { readDocuments } from "./compare.ts";
 
 /**
  * After a run with a sentinel: a warning when the sentinel moved beyond its noise against the
@@ -54,7 +53,7 @@ export const regressionsCommand = defineCommand({
     "min-effect": { type: "string" },
   },
   async run(values) {
-    const docs = await readDocuments([values.data ?? DEFAULT_DATA_DIR], "regressions");
+    const docs = readDocuments([values.data ?? DEFAULT_DATA_DIR], "regressions");
     const report = detectRegressions(docs, { defaultMinEffect: defaultMinEffect(values["min-effect"]) });
     const feedDir = values["feed-dir"];
     const written = feedDir === undefined ? null : await writeFeed(report, feedDir, values["feed-page"]);

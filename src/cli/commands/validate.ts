@@ -1,18 +1,18 @@
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { DEFAULT_DATA_DIR } from "../../core/paths.ts";
 import { listJsonFiles } from "../../results/read.ts";
 import { checkAgainst } from "../../results/schema.ts";
 import { selectScenarios } from "../../scenarios/select.ts";
 import { defineCommand } from "../command.ts";
 
-/** Problems in result files, as `path: /field: message` lines. */
-export async function validateResultFiles(paths: readonly string[]): Promise<{ files: number; problems: string[] }> {
+/** Problems in result files, as `path: /field: message` lines. Read synchronously, as readResults does. */
+export function validateResultFiles(paths: readonly string[]): { files: number; problems: string[] } {
   const files = listJsonFiles(paths);
   const problems: string[] = [];
   for (const file of files) {
     let doc: unknown;
     try {
-      doc = JSON.parse(await readFile(file, "utf8"));
+      doc = JSON.parse(readFileSync(file, "utf8"));
     } catch {
       problems.push(`${file}: not valid JSON`);
       continue;
@@ -31,7 +31,7 @@ export const validateCommand = defineCommand({
   allowPositionals: true,
   async run(_values, positionals) {
     const scenarios = selectScenarios({ suites: [], scenarios: [] });
-    const { files, problems } = await validateResultFiles(positionals.length > 0 ? positionals : [DEFAULT_DATA_DIR]);
+    const { files, problems } = validateResultFiles(positionals.length > 0 ? positionals : [DEFAULT_DATA_DIR]);
     for (const problem of problems) process.stderr.write(`${problem}\n`);
     process.stdout.write(`${scenarios.length} scenario manifests valid; ${files} result files checked, ${problems.length} problems\n`);
     return problems.length > 0 ? 1 : 0;
