@@ -1,5 +1,5 @@
 import { UserError, errorMessage } from "../core/errors.ts";
-import { installInterruptHandling, isInterrupted } from "../process/children.ts";
+import { installInterruptHandling, interruptExitCode, isInterrupted } from "../process/children.ts";
 import { invoke, type Command } from "./command.ts";
 import { allCommand } from "./commands/all.ts";
 import { collectCommand } from "./commands/collect.ts";
@@ -9,12 +9,13 @@ import { listCommand } from "./commands/list.ts";
 import { regressionsCommand } from "./commands/regressions.ts";
 import { releasesCommand } from "./commands/releases.ts";
 import { runCommand } from "./commands/run.ts";
+import { toolsCommand } from "./commands/tools.ts";
 import { setupCommand } from "./commands/setup.ts";
 import { siteCommand } from "./commands/site.ts";
 import { validateCommand } from "./commands/validate.ts";
 
 /** Every subcommand; `scripts/bench` with no arguments runs `all`. */
-const COMMANDS: readonly Command[] = [allCommand, runCommand, setupCommand, listCommand, validateCommand, siteCommand, compareCommand, regressionsCommand, exportCommand, releasesCommand, collectCommand] as unknown as Command[];
+const COMMANDS: readonly Command[] = [allCommand, runCommand, setupCommand, listCommand, validateCommand, siteCommand, compareCommand, regressionsCommand, exportCommand, releasesCommand, collectCommand, toolsCommand] as unknown as Command[];
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
@@ -44,10 +45,10 @@ async function main(argv: string[]): Promise<number> {
 
 installInterruptHandling();
 main(process.argv.slice(2)).then(
-  // After Ctrl-C the interrupt handler saves what was measured and exits itself.
-  (code) => (isInterrupted() ? undefined : process.exit(code)),
+  // After Ctrl-C the command has waited for the save and reported what was written.
+  (code) => process.exit(isInterrupted() ? interruptExitCode() : code),
   (error: unknown) => {
-    if (isInterrupted()) return;
+    if (isInterrupted()) process.exit(interruptExitCode());
     if (error instanceof UserError) {
       process.stderr.write(`runtime-bench: ${error.message}\n`);
       process.exit(2);

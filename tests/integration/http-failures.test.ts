@@ -3,11 +3,11 @@ import { readFileSync, readdirSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { REPO_ROOT } from "../../src/core/paths.ts";
-import { readResults } from "../../src/results/read.ts";
-import { bench, startBench, tempDir } from "../helpers/cli.ts";
+import { readResults } from "../../src/results/store.ts";
+import { bench, startBench, tempDir } from "../../benchmarks/lib/cli.ts";
 
 // Fixture apps live outside apps/http so that no default run ever measures them.
-const FIXTURE_APPS = join(REPO_ROOT, "tests/fixtures/http-apps");
+const FIXTURE_APPS = join(REPO_ROOT, "tests/fixtures/apps");
 const env = { RUNTIME_BENCH_APPS_DIR: FIXTURE_APPS };
 
 /** Processes running inside the fixture apps folder (servers start with their app folder as cwd). */
@@ -37,6 +37,12 @@ describe("http suite: broken apps, crashes and interrupts", () => {
     assert.deepEqual(broken.metrics, {}, "a failed app is never measured, so never published as 0");
     const failures = broken.verification!.failures as { request: string; problem: string }[];
     assert.equal(failures[0]?.request, "GET /json");
+
+    const rejecting = docs.get("rejects-with-reason")!;
+    assert.equal(rejecting.status, "failed");
+    assert.match(rejecting.error!, /GET \/json: status 400, expected 200, body "ReferenceError: Buffer is not defined at parseBody/, "the reason the server gave is in the one line");
+    const rejected = rejecting.verification!.failures as { body_start?: string }[];
+    assert.match(rejected[0]?.body_start ?? "", /^ReferenceError: Buffer is not defined\n    at parseBody/, "the result keeps the start of the body");
 
     const crashed = docs.get("crashes-under-load")!;
     assert.equal(crashed.status, "failed");

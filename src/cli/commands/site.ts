@@ -3,6 +3,9 @@ import { UserError } from "../../core/errors.ts";
 import { DEFAULT_DATA_DIR, REPO_ROOT } from "../../core/paths.ts";
 import { buildSite, type SiteBuildSummary } from "../../site/build.ts";
 import { serveSite } from "../../site/server.ts";
+import { describeScenarios } from "../../suites/resolve.ts";
+import { selectScenarios } from "../../scenarios/select.ts";
+import { count } from "../../ui/words.ts";
 import { defineCommand } from "../command.ts";
 
 export const DEFAULT_SITE_DIR = resolve(REPO_ROOT, "site/dist");
@@ -18,10 +21,10 @@ function shown(path: string): string {
 /** What a build made: printed by `site` and after `scripts/bench` with no arguments. */
 export function describeBuild(summary: SiteBuildSummary): string {
   const lines = [
-    `site built in ${summary.seconds.toFixed(1)} s: ${summary.results} results, ${summary.scenarios} scenarios, ${summary.testbeds} machine(s), ${summary.files} files in ${shown(summary.outDir)}`,
+    `site built in ${summary.seconds.toFixed(1)} s: ${count(summary.results, "result")}, ${count(summary.scenarios, "scenario")}, ${count(summary.testbeds, "machine")}, ${count(summary.files, "file")} in ${shown(summary.outDir)}`,
   ];
   if (!summary.feed) lines.push("no regressions feed yet (scripts/bench regressions --feed-dir site/feed computes it); the Regressions page says so");
-  if (summary.skipped.length > 0) lines.push(`${summary.skipped.length} file(s) below the data folder are not result documents and were skipped, e.g. ${summary.skipped[0]}`);
+  if (summary.skipped.length > 0) lines.push(`${count(summary.skipped.length, "file")} below the data folder ${summary.skipped.length === 1 ? "is not a result document and was" : "are not result documents and were"} skipped, e.g. ${summary.skipped[0]}`);
   return lines.join("\n");
 }
 
@@ -35,6 +38,11 @@ function parsePort(text: string | undefined): number {
   const port = Number(text);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UserError(`--port '${text}': use a port number from 0 to 65535`);
   return port;
+}
+
+/** Every scenario of this checkout, described by its suite: what the site shows beside the results. */
+export function allScenarios() {
+  return describeScenarios(selectScenarios({ suites: [], scenarios: [] }));
 }
 
 export const siteCommand = defineCommand({
@@ -64,7 +72,7 @@ export const siteCommand = defineCommand({
     const outDir = resolve(values.out ?? DEFAULT_SITE_DIR);
     // Listening first: a port in use is found out before the build, not after it.
     const server = values.serve ? await serveSite(outDir, { base: values.base ?? "/", port: parsePort(values.port) }) : null;
-    const summary = await buildSite({ dataDir: values.data ?? DEFAULT_DATA_DIR, feedDir: values.feed ?? DEFAULT_FEED_DIR, outDir });
+    const summary = await buildSite({ dataDir: values.data ?? DEFAULT_DATA_DIR, feedDir: values.feed ?? DEFAULT_FEED_DIR, outDir, scenarios: allScenarios() });
     process.stdout.write(`${describeBuild(summary)}\n`);
     if (!server) {
       const serveCommand = ["scripts/bench site --serve", values.data && `--data ${values.data}`, values.out && `--out ${values.out}`].filter(Boolean).join(" ");
