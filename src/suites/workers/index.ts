@@ -1,0 +1,253 @@
+import { availableParallelism, cpus } from "node:os";
+import { appOption, appsOption, dependencyVersions, loadApps, selectApps, type App } from "../../apps/manifest.ts";
+import { errorMessage, UserError } from "../../core/errors.ts";
+import type { ParamValue } from "../../results/types.ts";
+import { runtimeEnv, scriptArgv } from "../../runtimes/command.ts";
+import type { RuntimeName } from "../../runtimes/catalog.ts";
+import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
+import { NPM_CI_STEP, runPrepareStep } from "../../scenarios/prepare.ts";
+import { median, quantile } from "../../stats/summary.ts";
+import { GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
+import { runInProcessTrial } from "../../tools/in-process.ts";
+import { TrialFailure, defineSuite, type CheckOutcome, type Subject, type SuiteScenario } from "../suite.ts";
+
+/** The `workers` block of a scenario manifest (schemas/suites/workers.schema.json#/$defs/config). */
+export interface WorkersConfig {
+  kind: "round-trip" | "throughput" | "parallel-primes";
+  batches?: number[];
+  payloads?: ("number" | "string" | "object" | "bytes")[];
+  sizes?: number[];
+  batch?: number;
+  transfer?: boolean[];
+  workers?: number[];
+  bound?: number;
+  expected?: number;
+}
+
+/** A profile of a workers scenario (schemas/suites/workers.schema.json#/$defs/profile). */
+export interface WorkersProfile {
+  trials: number;
+  warmup: number;
+  iterations: number;
+  [key: string]: unknown;
+}
+
+interface WorkersAppFields {
+  transfer: boolean;
+  unsupported?: Partial<Record<RuntimeName, string>>;
+}
+
+type WorkersApp = App<WorkersAppFields>;
+type WorkersSubject = Subject<WorkersConfig, WorkersProfile>;
+
+const TRIAL_TIMEOUT_MS = 10 * 60_000;
+const MB = 1e6;
+
+/** The load points of one scenario: one result each (per app and runtime). */
+export function pointsOf(config: WorkersConfig): Record<string, ParamValue>[] {
+  switch (config.kind) {
+    case "round-trip":
+      return config.batches!.flatMap((batch) => config.payloads!.map((payload) => ({ batch, payload })));
+    case "throughput":
+      return config.payloads!.flatMap((payload) =>
+        config.sizes!.flatMap((size) =>
+          // A string cannot be transferred, only copied.
+          config.transfer!.filter((transfer) => payload === "bytes" || !transfer).map((transfer) => ({ payload, size, batch: config.batch!, transfer })),
+        ),
+      );
+    case "parallel-primes":
+      return config.workers!.map((workers) => ({ workers, bound: config.bound! }));
+  }
+}
+
+/** What the app's verification run must report: it states what it checked (the checks themselves throw in the app). */
+export function expectedDigest(config: WorkersConfig, params: Readonly<Record<string, ParamValue>>): string {
+  switch (config.kind) {
+    case "round-trip":
+      return `echo ${params.batch} ${params.payload}`;
+    case "throughput":
+      return `ack ${params.batch} ${params.payload} ${params.size}${params.transfer ? " transferred" : ""}`;
+    case "parallel-primes":
+      return `primes below ${config.bound}: ${config.expected}`;
+  }
+}
+
+
+/**
+ * The trial's samples by metric: one per measured iteration (its batch's median round trip, its
+ * messages and megabytes per second, its speed-up), one per trial for the p99 and peak RSS.
+ */
+export function metricsOf(
+  config: WorkersConfig,
+  params: Readonly<Record<string, ParamValue>>,
+  samples: Readonly<Record<string, readonly number[]>>,
+  peakRssMb: number,
+): Record<string, number[]> {
+  const wall = [...samples.wall_ms!];
+  const perSecond = (count: number) => wall.map((ms) => count / (ms / 1000));
+  switch (config.kind) {
+    case "round-trip": {
+      const batch = Number(params.batch);
+      const rtt = samples.rtt_us ?? [];
+      if (rtt.length !== wall.length * batch) throw new TrialFailure(`the app reported ${rtt.length} round trips for ${wall.length} iterations of ${batch}`);
+      return {
+        rtt_us: wall.map((_, i) => median(rtt.slice(i * batch, (i + 1) * batch))),
+        rtt_p99_us: [quantile(rtt, 0.99)],
+        messages_per_s: perSecond(batch),
+        peak_rss_mb: [peakRssMb],
+      };
+    }
+    case "throughput": {
+      const batch = Number(params.batch);
+      return { throughput_mb_s: perSecond((batch * Number(params.size)) / MB), messages_per_s: perSecond(batch), peak_rss_mb: [peakRssMb] };
+    }
+    case "parallel-primes":
+      return { speedup: [...samples.speedup!], efficiency: [...samples.efficiency!], wall_ms: wall, peak_rss_mb: [peakRssMb] };
+  }
+}
+
+/** Installs an app's lockfile; the message of a failed install, or null. */
+async function install(app: WorkersApp, note: (line: string) => void): Promise<string | null> {
+  try {
+    if (Object.keys(dependencyVersions(app)).length > 0) await runPrepareStep(app.dir, NPM_CI_STEP, `workers app ${app.name}`, note);
+    return null;
+  } catch (error) {
+    return errorMessage(error);
+  }
+}
+
+/** Why a subject cannot be measured, or null. */
+function unsupportedReason(app: WorkersApp, subject: WorkersSubject): string | null {
+  const runtime = subject.runtime.identity.name;
+  if (!app.manifest.runtimes[runtime]) return app.manifest.unsupported?.[runtime] ?? `app ${app.name} does not run on ${runtime}`;
+  if (subject.params.transfer === true && !app.manifest.transfer) return `app ${app.name} copies every message: its channel has no way to transfer a buffer`;
+  return null;
+}
+
+const VERIFICATION_HOW =
+  "each trial's process ran the exchange once before measuring, then checked every answer of every iteration outside the timed part " +
+  "(echoes equal to what was sent, Uint8Arrays byte for byte; acknowledgements matching each payload's length and sampled elements; " +
+  "transferred buffers detached from the sender; every prime count equal to the known value), checked that each worker was still alive at the end, " +
+  "closed them and waited until no worker thread was left in the process";
+
+/**
+ * Passing messages between threads, inside the runtime through the in-process protocol: one fresh
+ * process per trial runs the scenario (apps/workers/shared/scenarios.js) over one way of reaching
+ * another thread (an app), checks every answer, and ends with no worker thread left.
+ */
+export const workersSuite = defineSuite<WorkersConfig, WorkersProfile, { apps: readonly string[] }>({
+  name: "workers",
+  metrics: {
+    rtt_us: { unit: "µs", better: "lower" },
+    rtt_p99_us: { unit: "µs", better: "lower" },
+    messages_per_s: { unit: "msg/s", better: "higher" },
+    throughput_mb_s: { unit: "MB/s", better: "higher" },
+    speedup: { unit: "x", better: "higher" },
+    efficiency: { unit: "fraction", better: "higher" },
+    wall_ms: { unit: "ms", better: "lower" },
+    peak_rss_mb: { unit: "MB", better: "lower" },
+  },
+  profiles: {
+    quick: { trials: 1, warmup: 3, iterations: 15 },
+    full: { trials: 5, warmup: 20, iterations: 200 },
+  },
+  tools: [GNU_TIME_TOOL],
+  options: { app: appOption("workers") },
+  parseOptions: appsOption,
+
+  async prepare(note) {
+    for (const app of loadApps<WorkersAppFields>("workers")) {
+      const failed = await install(app, note);
+      if (failed) throw new UserError(failed);
+    }
+  },
+
+  listApps() {
+    return loadApps<WorkersAppFields>("workers").map((app) => ({ name: app.name, runtimes: Object.keys(app.manifest.runtimes) }));
+  },
+
+  start(context) {
+    const apps = loadApps<WorkersAppFields>("workers");
+    const appOf = (subject: WorkersSubject) => apps.find((app) => app.name === subject.app)!;
+    const installs = new Map<string, Promise<string | null>>();
+    const trialsPassed = new Map<WorkersSubject, number>();
+    const cpuCount = availableParallelism();
+
+    return {
+      subjects(scenario: SuiteScenario<WorkersConfig, WorkersProfile>, runtime: IdentifiedRuntime) {
+        const subjects: WorkersSubject[] = [];
+        for (const app of selectApps(apps, context.options.apps)) {
+          const start = app.manifest.runtimes[runtime.identity.name];
+          const flags = [...(scenario.manifest.runtimes[runtime.identity.name]?.flags ?? []), ...(start?.flags ?? [])];
+          if (!start) {
+            subjects.push({ scenario, runtime, app: app.name, params: {}, flags });
+            continue;
+          }
+          for (const params of pointsOf(scenario.config)) subjects.push({ scenario, runtime, app: app.name, params, flags });
+        }
+        return subjects;
+      },
+
+      async check(subject): Promise<CheckOutcome> {
+        const app = appOf(subject);
+        const reason = unsupportedReason(app, subject);
+        if (reason) return { status: "unsupported", error: reason };
+        let pending = installs.get(app.dir);
+        if (!pending) installs.set(app.dir, (pending = install(app, context.log)));
+        const installError = await pending;
+        if (installError) return { status: "failed", error: installError };
+        const profile = subject.scenario.profileParams;
+        const workers = subject.params.workers;
+        return {
+          status: "ok",
+          details: {
+            app_description: app.manifest.description,
+            app_dependencies: dependencyVersions(app),
+            // Thread counts beyond the CPUs measure sharing, not parallelism (fairness rule 27).
+            cpu_count: cpuCount,
+            cpu_model: cpus()[0]?.model ?? "unknown",
+            ...(typeof workers === "number" ? { workers_beyond_cpus: workers > cpuCount } : {}),
+            warmup: profile.warmup,
+            iterations: profile.iterations,
+          },
+        };
+      },
+
+      async trial(subject) {
+        const profile = subject.scenario.profileParams;
+        const app = appOf(subject);
+        const config = subject.scenario.config;
+        const outcome = await runInProcessTrial({
+          argv: scriptArgv(subject.runtime, subject.flags, app.manifest.runtimes[subject.runtime.identity.name]!.entry),
+          cwd: app.dir,
+          env: runtimeEnv(subject.runtime, context.workDir),
+          input: {
+            params: { scenario: config.kind, ...subject.params, ...(config.kind === "parallel-primes" ? { expected: config.expected } : {}) },
+            workDir: context.workDir,
+            warmup: profile.warmup,
+            iterations: profile.iterations,
+          },
+          scratchDir: context.workDir,
+          timeoutMs: TRIAL_TIMEOUT_MS,
+          expectedDigest: expectedDigest(config, subject.params),
+        });
+        if (!outcome.ok) throw new TrialFailure(outcome.error, { stderr: outcome.stderr });
+        trialsPassed.set(subject, (trialsPassed.get(subject) ?? 0) + 1);
+        return { samples: metricsOf(config, subject.params, outcome.report.samples, outcome.usage.peakRssMb) };
+      },
+
+      // Every trial verified inside its process (an answer that is wrong fails the trial); this records it.
+      async recheck(subject): Promise<CheckOutcome> {
+        return {
+          status: "ok",
+          verification: {
+            status: "passed",
+            digest: expectedDigest(subject.scenario.config, subject.params),
+            trials_verified: trialsPassed.get(subject) ?? 0,
+            how: VERIFICATION_HOW,
+          },
+        };
+      },
+    };
+  },
+});
