@@ -1,0 +1,88 @@
+import assert from "node:assert/strict";
+import { readdirSync, readlinkSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { REPO_ROOT } from "../../src/core/paths.ts";
+import { readResults } from "../../src/results/store.ts";
+import { bench, tempDir } from "../../benchmarks/lib/cli.ts";
+
+// Small scenarios (a few iterations, primes below 100,000) so the real apps run in seconds.
+const FIXTURE_SUITES = join(REPO_ROOT, "tests/fixtures/suites");
+const FIXTURE_APPS = join(REPO_ROOT, "tests/fixtures/apps");
+
+/** Processes whose working folder is an apps folder of the workers suite: none may outlive a run. */
+function leftovers(): string[] {
+  const roots = [join(REPO_ROOT, "apps/workers"), join(FIXTURE_APPS, "workers")];
+  return readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        const cwd = readlinkSync(`/proc/${pid}/cwd`);
+        return roots.some((root) => cwd.startsWith(root));
+      } catch {
+        return false;
+      }
+    });
+}
+
+const key = (doc: { app: string | null; runtime: { name: string }; scenario: string; params: Record<string, unknown> }) =>
+  `${doc.app} ${doc.runtime.name} ${doc.scenario} ${JSON.stringify(doc.params)}`;
+
+describe("workers suite", () => {
+  it("runs every app on node and bun: answers verified, unsupported cells with their reason, no process left", async () => {
+    const out = tempDir("workers-run");
+    const result = await bench(
+      ["run", "--suite", "workers", "--runtime", "node@22.11.0", "--runtime", "bun@1.2.0", "--profile", "quick", "--out", out],
+      { RUNTIME_BENCH_SUITES_DIR: FIXTURE_SUITES },
+    );
+    assert.equal(result.code, 0, result.stderr);
+    const docs = new Map(readResults([out]).map((r) => [key(r.doc), r.doc]));
+
+    const webOnNode = docs.get('web-worker node round-trip {}')!;
+    assert.equal(webOnNode.status, "unsupported");
+    assert.match(webOnNode.error!, /Node has no Web Worker API/);
+    const ringTransfer = docs.get('shared-memory bun throughput {"payload":"bytes","size":65536,"batch":8,"transfer":true}')!;
+    assert.equal(ringTransfer.status, "unsupported");
+    assert.match(ringTransfer.error!, /copies every message/);
+
+    const ok = [...docs.values()].filter((doc) => doc.status === "ok");
+    // 4 apps on node, 5 on bun; each: round-trip, throughput copied, primes, and throughput transferred for the 2 postMessage apps.
+    assert.equal(ok.length, 9 * 3 + 3, [...docs.values()].filter((doc) => doc.status !== "ok" && doc.status !== "unsupported").map((d) => `${key(d)}: ${d.error}`).join("\n"));
+    for (const doc of ok) {
+      assert.equal(doc.verification?.status, "passed", key(doc));
+      for (const [name, metric] of Object.entries(doc.metrics)) assert.ok(metric.median > 0 && Number.isFinite(metric.median), `${key(doc)} ${name}`);
+      if (doc.scenario === "round-trip") {
+        assert.equal(doc.metrics.rtt_us!.samples.length, 5, "one median round trip per iteration");
+        assert.ok(doc.metrics.rtt_p99_us!.median >= doc.metrics.rtt_us!.median, key(doc));
+      }
+      if (doc.scenario === "parallel-primes") {
+        assert.equal(doc.details?.cpu_count, doc.environment.cpus, "the CPU count sits beside the speed-up");
+        assert.ok(Math.abs(doc.metrics.efficiency!.median - doc.metrics.speedup!.median / 2) < 1e-9, "efficiency is the speed-up per worker");
+      }
+    }
+    assert.deepEqual(leftovers(), [], "no runtime process is left in an app folder");
+  });
+
+  it("fails an app whose answers are wrong or whose worker outlives its channel, with the reason", async () => {
+    const out = tempDir("workers-broken");
+    const result = await bench(
+      ["run", "--suite", "workers", "--scenario", "round-trip", "--scenario", "parallel-primes", "--runtime", "node@22.11.0", "--profile", "quick", "--out", out],
+      { RUNTIME_BENCH_SUITES_DIR: FIXTURE_SUITES, RUNTIME_BENCH_APPS_DIR: FIXTURE_APPS },
+    );
+    assert.equal(result.code, 1, "a failed result makes the run exit 1");
+    const docs = new Map(readResults([out]).map((r) => [`${r.doc.app} ${r.doc.scenario}`, r.doc]));
+
+    const echo = docs.get("corrupts-answers round-trip")!;
+    assert.equal(echo.status, "failed");
+    assert.match(echo.error!, /echo of bytes: answer 1 of 10 differs from what was expected/);
+    assert.deepEqual(echo.metrics, {}, "a wrong answer is never published as a figure");
+    const primes = docs.get("corrupts-answers parallel-primes")!;
+    assert.equal(primes.status, "failed");
+    assert.match(primes.error!, /1 worker\(s\) counted 9593 primes below 100000, expected 9592/);
+
+    const leaky = docs.get("leaves-a-thread round-trip")!;
+    assert.equal(leaky.status, "failed");
+    assert.match(leaky.error!, /1 thread\(s\) still running 5 s after every worker was closed/);
+    assert.deepEqual(leftovers(), [], "the harness ended the process the app left running");
+  });
+});

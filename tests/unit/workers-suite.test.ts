@@ -1,0 +1,35 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { TrialFailure } from "../../src/suites/suite.ts";
+import { metricsOf, pointsOf, type WorkersConfig } from "../../src/suites/workers/index.ts";
+
+test("throughput points transfer only Uint8Arrays: a string can only be copied", () => {
+  const config: WorkersConfig = { kind: "throughput", payloads: ["string", "bytes"], sizes: [1024], batch: 64, transfer: [false, true] };
+  assert.deepEqual(pointsOf(config), [
+    { payload: "string", size: 1024, batch: 64, transfer: false },
+    { payload: "bytes", size: 1024, batch: 64, transfer: false },
+    { payload: "bytes", size: 1024, batch: 64, transfer: true },
+  ]);
+});
+
+test("round-trip figures: each iteration's median round trip and messages per second, the trial's p99", () => {
+  const config: WorkersConfig = { kind: "round-trip", batches: [4], payloads: ["number"] };
+  const samples = { wall_ms: [2, 4], rtt_us: [100, 300, 200, 400, 1000, 1000, 1000, 4000] };
+  const metrics = metricsOf(config, { batch: 4, payload: "number" }, samples, 50);
+  assert.deepEqual(metrics.rtt_us, [250, 1000]);
+  assert.deepEqual(metrics.messages_per_s, [2000, 1000]);
+  assert.ok(metrics.rtt_p99_us![0]! > 3000 && metrics.rtt_p99_us![0]! <= 4000);
+  assert.deepEqual(metrics.peak_rss_mb, [50]);
+});
+
+test("throughput in MB (10^6 bytes) per second of each iteration", () => {
+  const config: WorkersConfig = { kind: "throughput", payloads: ["bytes"], sizes: [1_000_000], batch: 64, transfer: [false] };
+  const metrics = metricsOf(config, { payload: "bytes", size: 1_000_000, batch: 64, transfer: false }, { wall_ms: [32, 64] }, 80);
+  assert.deepEqual(metrics.throughput_mb_s, [2000, 1000]);
+  assert.deepEqual(metrics.messages_per_s, [2000, 1000]);
+});
+
+test("a report with round trips missing is a failed trial, not a figure", () => {
+  const config: WorkersConfig = { kind: "round-trip", batches: [10], payloads: ["number"] };
+  assert.throws(() => metricsOf(config, { batch: 10, payload: "number" }, { wall_ms: [1, 1], rtt_us: [5] }, 50), TrialFailure);
+});
