@@ -1,7 +1,9 @@
 // The WebSocket server thread: answers every message with what the channel's mode makes of it,
 // binary for bytes and JSON text for the rest. Bun.serve and Deno.upgradeWebSocket are the
 // runtimes' own servers; Node has no WebSocket server built in, so there it is the `ws` package
-// (locked in package-lock.json).
+// (locked in package-lock.json). No server pings: a client busy with megabytes of messages may
+// answer a ping late, and Deno's default (a ping every 30 s, close without a pong) then drops a
+// healthy connection; ws sends none either.
 import { parentPort, workerData } from "node:worker_threads";
 import { handlerFor } from "../shared/payloads.js";
 import { runtimeName } from "../shared/server-thread.js";
@@ -24,12 +26,12 @@ if (runtime === "bun") {
     hostname: HOST,
     port: 0,
     fetch: (request, server) => (server.upgrade(request) ? undefined : new Response("WebSocket only", { status: 400 })),
-    websocket: { message: (socket, data) => socket.send(answer(data, typeof data !== "string")) },
+    websocket: { idleTimeout: 0, sendPings: false, message: (socket, data) => socket.send(answer(data, typeof data !== "string")) },
   });
   parentPort.postMessage(server.port);
 } else if (runtime === "deno") {
   Deno.serve({ hostname: HOST, port: 0, onListen: ({ port }) => parentPort.postMessage(port) }, (request) => {
-    const { socket, response } = Deno.upgradeWebSocket(request);
+    const { socket, response } = Deno.upgradeWebSocket(request, { idleTimeout: 0 });
     socket.binaryType = "arraybuffer";
     socket.onmessage = (event) => socket.send(answer(typeof event.data === "string" ? event.data : new Uint8Array(event.data), typeof event.data !== "string"));
     return response;
