@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { readdirSync, readlinkSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { REPO_ROOT } from "../../src/core/paths.ts";
@@ -10,15 +10,16 @@ import { bench, tempDir } from "../../benchmarks/lib/cli.ts";
 const FIXTURE_SUITES = join(REPO_ROOT, "tests/fixtures/suites");
 const FIXTURE_APPS = join(REPO_ROOT, "tests/fixtures/apps");
 
-/** Processes whose working folder is an apps folder of the workers suite: none may outlive a run. */
-function leftovers(): string[] {
-  const roots = [join(REPO_ROOT, "apps/workers"), join(FIXTURE_APPS, "workers")];
+/**
+ * Processes that carry this run's mark in their environment (the harness passes its environment
+ * on to the runtimes it starts): none may outlive the run. Other runs on the machine are not ours.
+ */
+function leftovers(mark: string): string[] {
   return readdirSync("/proc")
     .filter((entry) => /^\d+$/.test(entry))
     .filter((pid) => {
       try {
-        const cwd = readlinkSync(`/proc/${pid}/cwd`);
-        return roots.some((root) => cwd.startsWith(root));
+        return readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").includes(`WORKERS_TEST_RUN=${mark}`);
       } catch {
         return false;
       }
@@ -33,7 +34,7 @@ describe("workers suite", () => {
     const out = tempDir("workers-run");
     const result = await bench(
       ["run", "--suite", "workers", "--runtime", "node@22.11.0", "--runtime", "bun@1.2.0", "--profile", "quick", "--out", out],
-      { RUNTIME_BENCH_SUITES_DIR: FIXTURE_SUITES },
+      { RUNTIME_BENCH_SUITES_DIR: FIXTURE_SUITES, WORKERS_TEST_RUN: out },
     );
     assert.equal(result.code, 0, result.stderr);
     const docs = new Map(readResults([out]).map((r) => [key(r.doc), r.doc]));
@@ -60,14 +61,14 @@ describe("workers suite", () => {
         assert.ok(Math.abs(doc.metrics.efficiency!.median - doc.metrics.speedup!.median / 2) < 1e-9, "efficiency is the speed-up per worker");
       }
     }
-    assert.deepEqual(leftovers(), [], "no runtime process is left in an app folder");
+    assert.deepEqual(leftovers(out), [], "no process of the run is left");
   });
 
   it("fails an app whose answers are wrong or whose worker outlives its channel, with the reason", async () => {
     const out = tempDir("workers-broken");
     const result = await bench(
       ["run", "--suite", "workers", "--scenario", "round-trip", "--scenario", "parallel-primes", "--runtime", "node@22.11.0", "--profile", "quick", "--out", out],
-      { RUNTIME_BENCH_SUITES_DIR: FIXTURE_SUITES, RUNTIME_BENCH_APPS_DIR: FIXTURE_APPS },
+      { RUNTIME_BENCH_SUITES_DIR: FIXTURE_SUITES, RUNTIME_BENCH_APPS_DIR: FIXTURE_APPS, WORKERS_TEST_RUN: out },
     );
     assert.equal(result.code, 1, "a failed result makes the run exit 1");
     const docs = new Map(readResults([out]).map((r) => [`${r.doc.app} ${r.doc.scenario}`, r.doc]));
@@ -83,6 +84,6 @@ describe("workers suite", () => {
     const leaky = docs.get("leaves-a-thread round-trip")!;
     assert.equal(leaky.status, "failed");
     assert.match(leaky.error!, /1 thread\(s\) still running 5 s after every worker was closed/);
-    assert.deepEqual(leftovers(), [], "the harness ended the process the app left running");
+    assert.deepEqual(leftovers(out), [], "no process of the run is left, though the app left a thread running");
   });
 });
