@@ -49,6 +49,8 @@ ensure_tool() {
     gnu-time) [ -x /usr/bin/time ] || apt_install time ;;
     taskset) command -v taskset >/dev/null 2>&1 || apt_install util-linux ;;  # pins server and client to separate CPUs
     oha) ensure_oha ;;
+    k6) ensure_k6 ;;
+    wsclient) ensure_wsclient ;;
     *) die "no install step for tool '$1' (add it to ensure_tool in scripts/lib/common.sh)" ;;
   esac
 }
