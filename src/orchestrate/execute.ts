@@ -109,17 +109,28 @@ export async function executeRun(plan: RunPlan, progress: Progress): Promise<Run
 
   // The scenario being measured: what an interrupt saves before it stops the sessions and removes the work folder.
   let current: { selected: ResolvedScenario; cells: Cell[] } | null = null;
-  setInterruptHandler(async () => {
-    if (current) {
-      const trials = trialsOf(current.selected);
-      for (const cell of current.cells) {
-        if (cell.status === "pending") endCell(cell, "failed", `interrupted after ${cell.trialsDone} of ${trials} trials`);
+  let saving: Promise<void> = Promise.resolve();
+  setInterruptHandler(() => {
+    saving = (async () => {
+      if (current) {
+        const trials = trialsOf(current.selected);
+        for (const cell of current.cells) {
+          if (cell.status !== "pending") continue;
+          const why = cell.trialsDone === trials ? `interrupted after all ${trials} trials, before the check after measuring` : `interrupted after ${cell.trialsDone} of ${trials} trials`;
+          endCell(cell, "failed", why);
+        }
+        await save(current.selected, current.cells);
       }
-      await save(current.selected, current.cells);
-    }
-    await closeSessions();
-    await rm(workDir, { recursive: true, force: true });
+      await closeSessions();
+      await rm(workDir, { recursive: true, force: true });
+    })();
+    return saving;
   });
+  // After Ctrl-C the run ends once the interrupt's save has, so what it reports is what was written.
+  const interruptedOutcome = async (): Promise<RunOutcome> => {
+    await saving;
+    return { results, interrupted: true };
+  };
 
   try {
     for (const selected of plan.scenarios) {
@@ -132,7 +143,7 @@ export async function executeRun(plan: RunPlan, progress: Progress): Promise<Run
       progress.addWork(trials * (measuredCells.length - plan.runtimes.length));
       for (let t = 0; t < trials; t++) {
         for (const cell of rotate(measuredCells, t)) {
-          if (isInterrupted()) return { results, interrupted: true };
+          if (isInterrupted()) return interruptedOutcome();
           if (cell.status !== "pending") {
             progress.end();
             continue;
@@ -155,7 +166,7 @@ export async function executeRun(plan: RunPlan, progress: Progress): Promise<Run
         if (finished?.tools) Object.assign(cell.tools, finished.tools);
       }
       for (const cell of cells) if (cell.status === "pending") endCell(cell, "ok");
-      if (isInterrupted()) return { results, interrupted: true };
+      if (isInterrupted()) return interruptedOutcome();
       await save(selected, cells);
       current = null;
     }
@@ -168,7 +179,7 @@ export async function executeRun(plan: RunPlan, progress: Progress): Promise<Run
     }
     progress.finish();
   }
-  return { results, interrupted: isInterrupted() };
+  return isInterrupted() ? interruptedOutcome() : { results, interrupted: false };
 }
 
 function label(subject: Subject): string {
@@ -194,12 +205,15 @@ async function checkedCells(
     prepareError = errorMessage(error);
   }
   for (const runtime of runtimes) {
-    const flags = selected.scenario.manifest.runtimes[runtime.identity.name]?.flags ?? [];
     const unsupported = unsupportedReason(selected, runtime);
+    // A cell that cannot run keeps the app and load point it would have been measured at, so it
+    // joins the series of the runtimes that ran it.
     if (unsupported !== null || prepareError !== null) {
-      const cell = pendingCell({ scenario: selected.scenario, runtime, app: null, params: {}, flags });
-      endCell(cell, unsupported !== null ? "unsupported" : "failed", unsupported ?? prepareError ?? "");
-      cells.push(cell);
+      for (const subject of session.subjects(selected.scenario, runtime)) {
+        const cell = pendingCell(subject);
+        endCell(cell, unsupported !== null ? "unsupported" : "failed", unsupported ?? prepareError ?? "");
+        cells.push(cell);
+      }
       continue;
     }
     for (const subject of session.subjects(selected.scenario, runtime)) {

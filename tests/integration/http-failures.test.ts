@@ -38,6 +38,12 @@ describe("http suite: broken apps, crashes and interrupts", () => {
     const failures = broken.verification!.failures as { request: string; problem: string }[];
     assert.equal(failures[0]?.request, "GET /json");
 
+    const rejecting = docs.get("rejects-with-reason")!;
+    assert.equal(rejecting.status, "failed");
+    assert.match(rejecting.error!, /GET \/json: status 400, expected 200, body "ReferenceError: Buffer is not defined at parseBody/, "the reason the server gave is in the one line");
+    const rejected = rejecting.verification!.failures as { body_start?: string }[];
+    assert.match(rejected[0]?.body_start ?? "", /^ReferenceError: Buffer is not defined\n    at parseBody/, "the result keeps the start of the body");
+
     const crashed = docs.get("crashes-under-load")!;
     assert.equal(crashed.status, "failed");
     assert.equal(crashed.verification?.status, "passed", "it passed verification before the load killed it");

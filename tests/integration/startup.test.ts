@@ -60,15 +60,18 @@ describe("failures, unsupported versions and interrupts", () => {
     assert.equal((await bench(["validate", out], env)).code, 0);
   });
 
-  it("keeps what was measured when interrupted, and leaves no process behind", async () => {
+  it("keeps what was measured when interrupted, reports exactly what was written, and leaves no process behind", async () => {
     const out = tempDir("interrupt");
-    const running = startBench(["run", "--runtime", "node@22.11.0", "--scenario", "slow", "--out", out], env);
+    const running = startBench(["run", "--runtime", "node@22.11.0", "--scenario", "crash", "--scenario", "slow", "--out", out], env);
     await running.waitFor("trial 2/4");
     await new Promise((resolve) => setTimeout(resolve, 300)); // let the second trial's hyperfine start
     running.child.kill("SIGINT");
     assert.equal(await running.exited, 130, running.stderr());
     assert.match(running.stderr(), /interrupted by SIGINT; saving what was measured/);
-    const [saved] = readResults([out]);
+    const written = readResults([out]);
+    assert.equal(written.length, 2, "the finished scenario and the interrupted one");
+    assert.match(running.stdout(), new RegExp(`^${written.length} results written below `, "m"), "the summary counts the files on disk");
+    const saved = written.find((r) => r.doc.scenario === "slow");
     assert.ok(saved, "the interrupted scenario was written");
     assert.equal(saved.doc.status, "failed");
     assert.match(saved.doc.error!, /interrupted after 1 of 4 trials/);

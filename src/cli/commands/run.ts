@@ -13,6 +13,7 @@ import type { AnySuite } from "../../suites/suite.ts";
 import { Progress } from "../../ui/progress.ts";
 import { summaryTable } from "../../ui/summary.ts";
 import { defineCommand } from "../command.ts";
+import { count } from "../../ui/words.ts";
 import { sentinelDriftWarning } from "./regressions.ts";
 
 export interface RunRequest {
@@ -83,7 +84,7 @@ export async function runBenchmarks(request: RunRequest): Promise<RunOutcome> {
   const docs = outcome.results.map((r) => r.doc);
   process.stdout.write(`\n${summaryTable(docs)}\n\n`);
   const first = outcome.results[0]?.path;
-  if (first) process.stdout.write(`${outcome.results.length} results written below ${resolve(request.outDir, docs[0]!.run.runner, docs[0]!.run.id)}\n`);
+  if (first) process.stdout.write(`${count(outcome.results.length, "result")} written below ${resolve(request.outDir, docs[0]!.run.runner, docs[0]!.run.id)}\n`);
   const drift = request.sentinel ? sentinelDriftWarning(request.outDir, docs) : null;
   if (drift) process.stderr.write(`${drift}\n`);
   return outcome;
@@ -91,7 +92,7 @@ export async function runBenchmarks(request: RunRequest): Promise<RunOutcome> {
 
 export function exitCodeOf(outcome: RunOutcome): number {
   const failed = outcome.results.filter((r) => r.doc.status === "failed");
-  if (failed.length > 0) process.stderr.write(`runtime-bench: ${failed.length} result(s) failed; their reasons are in the table above and in the files\n`);
+  if (failed.length > 0) process.stderr.write(`runtime-bench: ${count(failed.length, "result")} failed; their reasons are in the table above and in the files\n`);
   return failed.length > 0 ? 1 : 0;
 }
 
