@@ -159,7 +159,8 @@ function tally(report: EchoReport | BroadcastReport): { good: number; expected: 
     return { good, expected: report.sent, problems };
   }
   const good = report.received - report.mismatched;
-  if (report.mismatched > 0) problems.push(`${report.mismatched} deliveries duplicated, out of order or changed`);
+  const wrong = report.mismatched + report.warmup_mismatched;
+  if (wrong > 0) problems.push(`${wrong} deliveries duplicated, out of order or changed`);
   if (report.received < report.expected_deliveries) problems.push(`${report.expected_deliveries - report.received} of ${report.expected_deliveries} deliveries missing`);
   if (report.sender_received > 0) problems.push(`${report.sender_received} messages sent back to the sender`);
   return { good, expected: report.expected_deliveries, problems };

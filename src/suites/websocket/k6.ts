@@ -33,7 +33,7 @@ export async function runK6(script: "echo.js" | "broadcast-check.js", env: Recor
   const vars = Object.entries({ ...env, SUMMARY: summary }).flatMap(([name, value]) => ["-e", `${name}=${value}`]);
   const argv = [...pin, "k6", "run", "--quiet", "--no-color", "--no-usage-report", "--no-thresholds", ...vars, join(SCRIPTS, script)];
   try {
-    const { result, usage } = await runWithUsage(argv, { timeoutMs, env: { ...process.env, K6_NO_USAGE_REPORT: "true" } }, workDir);
+    const { result, usage } = await runWithUsage(argv, { timeoutMs }, workDir);
     if (result.timedOut) throw new ClientError(`k6 ${script} did not finish within ${timeoutMs / 1000} s`);
     if (result.code !== 0 || usage === null) throw new ClientError(`k6 ${script} exited with ${result.code ?? result.signal}: ${tail(result.stderr, 3) || result.spawnError || ""}`);
     let doc: { metrics?: Record<string, { values?: K6Values }> };

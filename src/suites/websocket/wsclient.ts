@@ -49,6 +49,8 @@ interface LoadReportCommon {
   readonly duration_s: number;
   readonly received: number;
   readonly mismatched: number;
+  /** Wrong echoes or deliveries during a warm-up given with -warmup (the harness warms up in a run of its own). */
+  readonly warmup_mismatched: number;
   readonly messages_per_s: number;
   readonly client_cpu: { readonly user_s: number; readonly system_s: number };
   readonly close_answered: number;
@@ -59,7 +61,6 @@ export interface EchoReport extends LoadReportCommon {
   readonly mode: "echo";
   readonly connections: number;
   readonly sent: number;
-  readonly warmup_mismatched: number;
   readonly rtt_us: Percentiles;
   readonly first_mismatch?: Mismatch;
 }

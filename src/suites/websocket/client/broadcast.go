@@ -35,10 +35,12 @@ type BroadcastReport struct {
 	Expected int `json:"expected_deliveries"`
 	// Received is deliveries that arrived; Mismatched those that were not the next message,
 	// byte for byte (a duplicate, a skipped or a corrupted one).
-	Received       int     `json:"received"`
-	Mismatched     int     `json:"mismatched"`
-	SenderReceived int     `json:"sender_received"`
-	MessagesPerS   float64 `json:"messages_per_s"`
+	Received   int `json:"received"`
+	Mismatched int `json:"mismatched"`
+	// WarmupMismatched counts wrong deliveries during the warm-up, which a server must not make either.
+	WarmupMismatched int     `json:"warmup_mismatched"`
+	SenderReceived   int     `json:"sender_received"`
+	MessagesPerS     float64 `json:"messages_per_s"`
 	// DeliveryUs is the time from sending a message to its arrival at the last receiver.
 	DeliveryUs    Percentiles    `json:"delivery_us"`
 	ClientCPU     CPU            `json:"client_cpu"`
@@ -206,7 +208,8 @@ func RunBroadcast(options BroadcastOptions) (*BroadcastReport, error) {
 	good := 0
 	for _, r := range receivers {
 		report.Received += r.measuredReceived
-		report.Mismatched += r.mismatched
+		report.Mismatched += r.measuredMismatched
+		report.WarmupMismatched += r.mismatched - r.measuredMismatched
 		good += r.measuredReceived - r.measuredMismatched
 		if r.closeAnswered {
 			report.CloseAnswered++
