@@ -222,7 +222,7 @@ async function measure(subject: WebSocketSubject, context: SuiteContext, server:
     );
     if (server.exited) throw new ServerFailure(`server ${server.exited} during fixed-rate`, server.output());
     const [sent, received, mismatched, unanswered] = ["echo_sent", "echo_received", "echo_mismatched", "echo_unanswered"].map((name) => k6Count(outcome, name));
-    if (mismatched! > 0 || unanswered! > 0 || received !== sent) {
+    if (sent === 0 || mismatched! > 0 || unanswered! > 0 || received !== sent) {
       throw new TrialFailure(`fixed-rate: of ${sent} messages k6 sent, ${received} were echoed, ${mismatched} wrong, ${unanswered} unanswered`, failureDetails(undefined, server));
     }
     const rtt = outcome.metrics.echo_rtt ?? {};
