@@ -141,12 +141,18 @@ func RunBroadcast(options BroadcastOptions) (*BroadcastReport, error) {
 		measureStart.Store(monotonic() + int64(options.Warmup))
 		end.Store(measureStart.Load() + int64(options.Duration))
 		message := make([]byte, options.Size)
+		// The client's CPU is counted from the first message sent inside the measured window.
+		var mark cpuMark
+		marked := false
 		send := func(seq uint64) error {
 			s := &slots[seq%uint64(options.Window)]
 			s.remaining.Store(int32(options.Receivers))
 			sentAt := monotonic()
 			s.sentAt.Store(sentAt)
 			if sentAt >= measureStart.Load() {
+				if !marked {
+					mark, marked = markCPU(), true
+				}
 				report.Sent++
 			}
 			filler.fill(message, 0, seq)
@@ -158,16 +164,11 @@ func RunBroadcast(options BroadcastOptions) (*BroadcastReport, error) {
 				return fmt.Errorf("send: %w", err)
 			}
 		}
-		var mark cpuMark
-		marked := false
 		for outstanding := options.Window; outstanding > 0; outstanding-- {
 			select {
 			case d := <-done:
 				sentAt := slots[d.seq%uint64(options.Window)].sentAt.Load()
 				if sentAt >= measureStart.Load() {
-					if !marked {
-						mark, marked = markCPU(), true
-					}
 					latencies = append(latencies, d.at-sentAt)
 				}
 				if monotonic() < end.Load() {
