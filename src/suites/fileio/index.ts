@@ -14,13 +14,13 @@ import { describeFilesystem, dropCachesRefusal, filesystemOf, freeBytes, type Fi
 import { OPERATIONS, Workspace, type Operation, type PreparedData } from "./workspace.ts";
 
 /** The `fileio` block of a scenario manifest (schemas/suites/fileio.schema.json#/$defs/config). */
-interface FileioConfig {
+export interface FileioConfig {
   operation: Operation;
   variants?: { mode?: ("whole" | "stream")[]; fsync?: boolean[] };
 }
 
 /** A profile of a file I/O scenario (schemas/suites/fileio.schema.json#/$defs/profile). */
-interface FileioProfile {
+export interface FileioProfile {
   trials: number;
   warmup: number;
   iterations: number;
