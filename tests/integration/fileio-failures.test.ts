@@ -14,6 +14,9 @@ function fixtureEnv(tmp: string): NodeJS.ProcessEnv {
   return { RUNTIME_BENCH_APPS_DIR: FIXTURE_APPS, RUNTIME_BENCH_SUITES_DIR: join(REPO_ROOT, "tests/fixtures/suites"), TMPDIR: tmp };
 }
 
+/** What a run left in its temporary folder, besides tsx's compile cache. */
+const leftovers = (tmp: string) => readdirSync(tmp).filter((name) => !name.startsWith("tsx-"));
+
 /** Runtime processes started in a fixture app's folder. */
 function leftoverApps(): string[] {
   const found: string[] = [];
@@ -60,8 +63,20 @@ describe("fileio suite: wrong digests, crashes, skipped writes and interrupts", 
       assert.equal(typeof (good.details?.filesystem as { type?: unknown }).type, "string");
     }
     assert.equal((await bench(["validate", out])).code, 0);
-    assert.deepEqual(readdirSync(tmp), [], "the run's work folder and generated data are gone");
+    assert.deepEqual(leftovers(tmp), [], "the run's work folder and generated data are gone");
     assert.deepEqual(leftoverApps(), [], "no runtime process outlives the harness");
+  });
+
+  it("refuses, in one line, data the disk has no room for", async () => {
+    const tmp = tempDir("fileio-tmp");
+    const args = ["run", "--suite", "fileio", "--scenario", "too-large", "--runtime", "node@22.11.0", "--profile", "quick", "--out", tempDir("fileio-full")];
+    const result = await bench(args, fixtureEnv(tmp));
+    assert.equal(result.code, 2, result.stderr);
+    const lines = result.stderr.trim().split("\n").filter((line) => line.includes("free space"));
+    assert.equal(lines.length, 1, result.stderr);
+    assert.match(lines[0]!, /not enough free space in .* for the fileio suite's quick profile: copy-large needs \d+ MB with 100 MB to spare, \d+ MB free/);
+    assert.doesNotMatch(result.stderr, /\n\s+at /, "no stack trace");
+    assert.deepEqual(leftovers(tmp), []);
   });
 
   it("removes the generated data and stops the runtime on Ctrl-C", async () => {
@@ -71,10 +86,11 @@ describe("fileio suite: wrong digests, crashes, skipped writes and interrupts", 
     const running = startBench(args, fixtureEnv(tmp));
     await running.waitFor("trial 1/2");
     await new Promise((resolve) => setTimeout(resolve, 300)); // the trial's runtime is writing
-    assert.ok(readdirSync(tmp).length > 0, "the run has its work folder while it runs");
+    assert.ok(leftovers(tmp).length > 0, "the run has its work folder while it runs");
+    assert.ok(leftoverApps().length > 0, "the app's runtime runs while we interrupt");
     running.child.kill("SIGINT");
     assert.equal(await running.exited, 130, running.stderr());
-    assert.deepEqual(readdirSync(tmp), [], "the run's work folder and generated data are gone");
+    assert.deepEqual(leftovers(tmp), [], "the run's work folder and generated data are gone");
     assert.deepEqual(leftoverApps(), [], "no runtime process outlives the harness");
   });
 });

@@ -62,7 +62,7 @@ interface TreeEntry {
 /**
  * A tree shaped like a node_modules folder: packages (every fifth one scoped) with a manifest,
  * README, LICENSE, entry point and a lib/ folder with an internal/ subfolder; every tenth package
- * has its own node_modules with two nested packages. About 17 entries a package.
+ * has its own node_modules with two nested packages. About 17 entries a package (300 packages: 5,018 entries; 1,200: 20,048).
  */
 export function treePlan(packages: number): TreeEntry[] {
   const entries: TreeEntry[] = [];

@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync } from "node:fs";
 import { join } from "node:path";
 import { appOption, appsOption, loadApps, selectApps, type App } from "../../apps/manifest.ts";
 import { UserError } from "../../core/errors.ts";
@@ -72,7 +72,12 @@ function ensureSpace(root: string, profile: Profile, operation: Operation, shape
  * there measures memory copies); then a folder in the per-user cache, which lives on disk.
  */
 function dataRoot(context: SuiteContext): string {
-  if (!filesystemOf(context.workDir).tmpfs) return join(context.workDir, "fileio");
+  if (!filesystemOf(context.workDir).tmpfs) {
+    const root = join(context.workDir, "fileio");
+    mkdirSync(root);
+    return root;
+  }
+  mkdirSync(cacheDir(), { recursive: true });
   const root = mkdtempSync(join(cacheDir(), "fileio-data-"));
   context.log(`fileio: the run's work folder is on tmpfs; the file I/O data goes to ${root} instead`);
   return root;
@@ -104,19 +109,16 @@ export const fileioSuite = defineSuite<FileioConfig, FileioProfile, { apps: read
   start(context) {
     const apps: FileioApp[] = loadApps("fileio");
     const appOf = (subject: FileioSubject) => apps.find((app) => app.name === subject.app)!;
-    const workspace = new Workspace(dataRoot(context));
-    const filesystem: FilesystemInfo = describeFilesystem(context.workDir);
-    // Refuse before anything is generated when the suite's own profile cannot fit; each scenario checks its own shape again.
-    const defaults = shapeOf(PROFILES[context.profile]);
-    for (const operation of OPERATIONS) ensureSpace(context.workDir, context.profile, operation, defaults, filesystem.block_bytes);
+    const root = dataRoot(context);
+    const filesystem: FilesystemInfo = describeFilesystem(root);
+    const space = (operation: Operation, shape: DataShape) => ensureSpace(root, context.profile, operation, shape, filesystem.block_bytes);
+    // Refuse before anything is generated when the suite's own profile cannot fit; each scenario's own shape is checked again before its data is generated.
+    for (const operation of OPERATIONS) space(operation, shapeOf(PROFILES[context.profile]));
+    const workspace = new Workspace(root, space);
     const cacheRefusal = dropCachesRefusal();
     const trialsPassed = new Map<FileioSubject, number>();
-
-    const prepare = (scenario: SuiteScenario<FileioConfig, FileioProfile>): Promise<PreparedData> => {
-      const shape = shapeOf(scenario.profileParams);
-      ensureSpace(context.workDir, context.profile, scenario.config.operation, shape, filesystem.block_bytes);
-      return workspace.prepare(scenario.dir, scenario.config.operation, shape);
-    };
+    const prepare = (scenario: SuiteScenario<FileioConfig, FileioProfile>): Promise<PreparedData> =>
+      workspace.prepare(scenario.dir, scenario.config.operation, shapeOf(scenario.profileParams));
 
     return {
       subjects(scenario: SuiteScenario<FileioConfig, FileioProfile>, runtime: IdentifiedRuntime) {

@@ -108,7 +108,11 @@ export class Workspace {
   private current: Promise<PreparedData> | null = null;
   private outputs = 0;
 
-  constructor(readonly root: string) {}
+  /** `beforeGenerate` may refuse (throw) before a scenario's data is generated: the free-space check. */
+  constructor(
+    readonly root: string,
+    private readonly beforeGenerate: (operation: Operation, shape: DataShape) => void,
+  ) {}
 
   /** The scenario's data, generated on first use and flushed to disk so write-back never overlaps a measurement. */
   prepare(key: string, operation: Operation, shape: DataShape): Promise<PreparedData> {
@@ -127,6 +131,7 @@ export class Workspace {
   private async replace(oldDir: string | null, key: string, operation: Operation, shape: DataShape): Promise<PreparedData> {
     if (oldDir) await rm(oldDir, { recursive: true, force: true });
     await mkdir(this.root, { recursive: true });
+    this.beforeGenerate(operation, shape);
     const dir = await mkdtemp(join(this.root, `${operation}-`));
     const started = performance.now();
     const spec = SPECS[operation];
