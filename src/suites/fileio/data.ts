@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { mkdir, open, readdir, stat, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { BLOCK_BYTES, CHUNK_BYTES, largeBlock, smallFileContent, smallFileName } from "../../../apps/fileio/shared/content.js";
 
 /**
@@ -37,14 +37,16 @@ export const smallFilesDigest = (shape: DataShape) => sha256(smallFiles(shape));
 /** The digest of a large file: what read-large reads, write-large writes and copy-large copies. */
 export const largeFileDigest = (bytes: number) => sha256(largeChunks(bytes));
 
+// The writers below never create folders recursively: once the run's clean-up has removed the data
+// root, a generation still under way fails instead of recreating it.
+
 export async function writeSmallFiles(dir: string, shape: DataShape): Promise<void> {
-  await mkdir(dir, { recursive: true });
+  await mkdir(dir);
   let i = 0;
   for (const content of smallFiles(shape)) await writeFile(join(dir, smallFileName(i++)), content);
 }
 
 export async function writeLargeFile(path: string, bytes: number): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
   const handle = await open(path, "w");
   try {
     for (const chunk of largeChunks(bytes)) await handle.write(chunk);
@@ -102,9 +104,10 @@ export function treeDigest(entries: readonly TreeEntry[]): string {
 }
 
 export async function writeTree(root: string, entries: readonly TreeEntry[]): Promise<void> {
-  await mkdir(root, { recursive: true });
+  await mkdir(root);
+  // A folder comes before everything inside it in the plan.
   for (const [n, entry] of entries.entries()) {
-    if (entry.size === null) await mkdir(join(root, entry.path), { recursive: true });
+    if (entry.size === null) await mkdir(join(root, entry.path));
     else await writeFile(join(root, entry.path), smallFileContent(n, entry.size));
   }
 }

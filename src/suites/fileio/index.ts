@@ -114,7 +114,10 @@ export const fileioSuite = defineSuite<FileioConfig, FileioProfile, { apps: read
     const space = (operation: Operation, shape: DataShape) => ensureSpace(root, context.profile, operation, shape, filesystem.block_bytes);
     // Refuse before anything is generated when the suite's own profile cannot fit; each scenario's own shape is checked again before its data is generated.
     for (const operation of OPERATIONS) space(operation, shapeOf(PROFILES[context.profile]));
-    const workspace = new Workspace(root, space);
+    const workspace = new Workspace(root, (operation, shape) => {
+      space(operation, shape);
+      context.log(`fileio: generating the ${operation} data in ${root}`);
+    });
     const cacheRefusal = dropCachesRefusal();
     const trialsPassed = new Map<FileioSubject, number>();
     const prepare = (scenario: SuiteScenario<FileioConfig, FileioProfile>): Promise<PreparedData> =>

@@ -38,6 +38,7 @@ const megabytes = (shape: DataShape): Amount => ({ metric: "throughput_mb_s", pe
 const files = (shape: DataShape): Amount => ({ metric: "ops_per_s", perIteration: shape.files });
 
 async function largeInput(dir: string, shape: DataShape) {
+  await mkdir(dir);
   const input = join(dir, "large.bin");
   await writeLargeFile(input, shape.large_bytes);
   return { input, digest: largeFileDigest(shape.large_bytes) };
@@ -102,7 +103,7 @@ export interface TrialOutput {
 
 /**
  * The data of a run, under one root folder: only the current scenario's data exists at a time
- * (preparing the next removes the previous), and `close` removes everything.
+ * (preparing the next removes the previous), and `close` removes everything. The root must exist already.
  */
 export class Workspace {
   private current: Promise<PreparedData> | null = null;
@@ -130,7 +131,6 @@ export class Workspace {
 
   private async replace(oldDir: string | null, key: string, operation: Operation, shape: DataShape): Promise<PreparedData> {
     if (oldDir) await rm(oldDir, { recursive: true, force: true });
-    await mkdir(this.root, { recursive: true });
     this.beforeGenerate(operation, shape);
     const dir = await mkdtemp(join(this.root, `${operation}-`));
     const started = performance.now();
