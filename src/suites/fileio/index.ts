@@ -156,7 +156,7 @@ export const fileioSuite = defineSuite<FileioConfig, FileioProfile, { apps: read
             filesystem,
             data_dir: workspace.root,
             page_cache: subject.params.cache,
-            data: { ...data.shape, generated_s: Math.round(data.generatedS * 100) / 100 },
+            data: data.facts,
             ...(subject.scenario.config.operation.startsWith("write") || subject.scenario.config.operation === "copy-large" ? { writes: WRITE_SEMANTICS } : {}),
             warmup: subject.scenario.profileParams.warmup,
             iterations: subject.scenario.profileParams.iterations,

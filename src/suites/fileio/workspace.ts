@@ -25,6 +25,8 @@ export interface Amount {
 }
 
 interface OperationSpec {
+  /** The parts of the data's shape this operation uses: what its results record. */
+  readonly uses: readonly (keyof DataShape)[];
   /** Generates the input under `dir`; returns its path (or null) and the digest every app must report. */
   prepare(dir: string, shape: DataShape): Promise<{ input: string | null; digest: string }>;
   /** The output file an app writes, inside its output folder, where it writes one. */
@@ -46,6 +48,7 @@ async function largeInput(dir: string, shape: DataShape) {
 
 const SPECS: Record<Operation, OperationSpec> = {
   "read-many": {
+    uses: ["files", "file_bytes"],
     async prepare(dir, shape) {
       await writeSmallFiles(dir, shape);
       return { input: dir, digest: smallFilesDigest(shape) };
@@ -53,24 +56,28 @@ const SPECS: Record<Operation, OperationSpec> = {
     amount: files,
   },
   "write-many": {
+    uses: ["files", "file_bytes"],
     prepare: async (_dir, shape) => ({ input: null, digest: smallFilesDigest(shape) }),
     check: (output, shape) => checkSmallFiles(output, shape),
     amount: files,
   },
-  "read-large": { prepare: largeInput, amount: megabytes },
+  "read-large": { uses: ["large_bytes"], prepare: largeInput, amount: megabytes },
   "write-large": {
+    uses: ["large_bytes"],
     prepare: async (_dir, shape) => ({ input: null, digest: largeFileDigest(shape.large_bytes) }),
     target: "large.bin",
     check: (output, shape) => checkLargeFile(join(output, "large.bin"), shape.large_bytes),
     amount: megabytes,
   },
   "copy-large": {
+    uses: ["large_bytes"],
     prepare: largeInput,
     target: "copy.bin",
     check: (output, shape) => checkLargeFile(join(output, "copy.bin"), shape.large_bytes),
     amount: megabytes,
   },
   "walk-tree": {
+    uses: ["tree_packages"],
     async prepare(dir, shape) {
       const plan = treePlan(shape.tree_packages);
       await writeTree(dir, plan);
@@ -89,12 +96,12 @@ export interface PreparedData {
   readonly input: string | null;
   readonly digest: string;
   readonly amount: Amount;
-  /** Seconds the harness took to generate it (not part of any measurement). */
-  readonly generatedS: number;
+  /** What the results record about the data: the shape it was generated with, and how long that took. */
+  readonly facts: Record<string, number>;
 }
 
 /** An empty folder for one trial's output, and how to check and remove it. */
-export interface TrialOutput {
+export interface TrialFolder {
   /** The app's params for the paths: `input`, `output`, `target`. */
   readonly paths: Record<string, string>;
   check(): Promise<string | null>;
@@ -137,10 +144,12 @@ export class Workspace {
     const spec = SPECS[operation];
     const { input, digest } = await spec.prepare(join(dir, "input"), shape);
     await runCommand("sync", ["-f", dir]);
-    return { key, operation, shape, dir, input, digest, amount: spec.amount(shape), generatedS: (performance.now() - started) / 1000 };
+    const generatedS = (performance.now() - started) / 1000;
+    const facts = { ...Object.fromEntries(spec.uses.map((key) => [key, shape[key]])), generated_s: Math.round(generatedS * 100) / 100 };
+    return { key, operation, shape, dir, input, digest, amount: spec.amount(shape), facts };
   }
 
-  async output(data: PreparedData): Promise<TrialOutput> {
+  async output(data: PreparedData): Promise<TrialFolder> {
     const spec = SPECS[data.operation];
     const output = join(data.dir, `output-${++this.outputs}`);
     await mkdir(output);
