@@ -157,7 +157,7 @@ export const fileioSuite = defineSuite<FileioConfig, FileioProfile, { apps: read
             data_dir: workspace.root,
             page_cache: subject.params.cache,
             data: data.facts,
-            ...(subject.scenario.config.operation.startsWith("write") || subject.scenario.config.operation === "copy-large" ? { writes: WRITE_SEMANTICS } : {}),
+            ...(data.writes ? { writes: WRITE_SEMANTICS } : {}),
             warmup: subject.scenario.profileParams.warmup,
             iterations: subject.scenario.profileParams.iterations,
           },

@@ -96,6 +96,8 @@ export interface PreparedData {
   readonly input: string | null;
   readonly digest: string;
   readonly amount: Amount;
+  /** Whether the apps write (and the harness checks what they wrote after each trial). */
+  readonly writes: boolean;
   /** What the results record about the data: the shape it was generated with, and how long that took. */
   readonly facts: Record<string, number>;
 }
@@ -146,7 +148,7 @@ export class Workspace {
     await runCommand("sync", ["-f", dir]);
     const generatedS = (performance.now() - started) / 1000;
     const facts = { ...Object.fromEntries(spec.uses.map((key) => [key, shape[key]])), generated_s: Math.round(generatedS * 100) / 100 };
-    return { key, operation, shape, dir, input, digest, amount: spec.amount(shape), facts };
+    return { key, operation, shape, dir, input, digest, amount: spec.amount(shape), writes: spec.check !== undefined, facts };
   }
 
   async output(data: PreparedData): Promise<TrialFolder> {
