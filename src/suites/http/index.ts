@@ -240,6 +240,8 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
   },
   tools: [OHA_TOOL, GNU_TIME_TOOL, TASKSET_TOOL],
   options: { app: appOption("http") },
+  // Each scenario on each runtime's own server: the frameworks are measured by `run` and the profiles.
+  defaultRun: { options: { app: ["native"] } },
   parseOptions: appsOption,
 
   async prepare(note) {
@@ -272,12 +274,10 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
         const { operations } = scenario.config;
         const subjects: HttpSubject[] = [];
         for (const app of selectApps(apps, context.options.apps)) {
+          // An app that does not run on this runtime still gets its load points: its unsupported
+          // cells then sit in the same series as the results of the runtimes it runs on.
           const start = app.manifest.runtimes[runtime.identity.name];
           const flags = [...(scenario.manifest.runtimes[runtime.identity.name]?.flags ?? []), ...(start?.flags ?? [])];
-          if (!start) {
-            subjects.push({ scenario, runtime, app: app.name, params: {}, flags });
-            continue;
-          }
           for (const operation of operations) {
             for (const connections of profile.connections) {
               for (const keepalive of profile.keepalive) {
