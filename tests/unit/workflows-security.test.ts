@@ -294,6 +294,9 @@ function labelProblems(workflows: Workflows, runners: readonly BenchRunner[] = l
   });
   const bench = workflows.get("benchmark.yml")?.doc.jobs.bench;
   if (bench?.["runs-on"] !== "${{ matrix.labels }}") problems.push("benchmark.yml/bench: runs-on must be the runner's labels from the matrix, ${{ matrix.labels }}");
+  if (!/if \[ "\$RUNNER_NAME" != "\$RUNTIME_BENCH_RUNNER" \]; then[^]*exit 1/.test(bench?.steps?.[0]?.run ?? "")) {
+    problems.push("benchmark.yml/bench: its first step must fail when RUNNER_NAME is not the planned machine");
+  }
   return problems;
 }
 
@@ -472,6 +475,8 @@ describe("the rules catch what they are about", () => {
     assert.match(labelProblems(good, borrowed).join(), /bench-arm64-1 carries bench-x64-1's own label/);
     const text = good.get("benchmark.yml")!.text.replace("runs-on: ${{ matrix.labels }}", "runs-on: [self-hosted, linux, x64]");
     assert.match(labelProblems(withFile("benchmark.yml", text), runners).join(), /benchmark\.yml\/bench: runs-on must be the runner's labels/);
+    const unchecked = good.get("benchmark.yml")!.text.replace('if [ "$RUNNER_NAME" != "$RUNTIME_BENCH_RUNNER" ]; then', 'if false; then');
+    assert.match(labelProblems(withFile("benchmark.yml", unchecked), runners).join(), /must fail when RUNNER_NAME is not the planned machine/);
   });
 
   it("artifacts, download pattern or comparison-store keys without the call's name, and a caller that gives none", () => {
