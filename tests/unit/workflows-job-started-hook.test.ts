@@ -4,7 +4,7 @@ import { copyFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { REPO_ROOT } from "../../src/core/paths.ts";
-import { tempDir } from "../helpers/cli.ts";
+import { tempDir } from "../../benchmarks/lib/cli.ts";
 
 const REPOSITORY = "bench-org/runtime-bench";
 

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { parse } from "yaml";
 import { REPO_ROOT } from "../../src/core/paths.ts";
-import { tempDir } from "../helpers/cli.ts";
+import { tempDir } from "../../benchmarks/lib/cli.ts";
 
 interface Step {
   name?: string;
