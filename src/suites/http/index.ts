@@ -240,6 +240,8 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
   },
   tools: [OHA_TOOL, GNU_TIME_TOOL, TASKSET_TOOL],
   options: { app: appOption("http") },
+  // Each scenario on each runtime's own server: the frameworks are measured by `run` and the profiles.
+  defaultRun: { options: { app: ["native"] } },
   parseOptions: appsOption,
 
   async prepare(note) {
