@@ -1,0 +1,123 @@
+// The database suite's scenarios, written once for every driver. An app supplies a driver object
+// (how it opens a connection or pool and runs each query); this module plans each iteration from
+// the seeded sequence outside the timed region, times every query or transaction, and takes the
+// digest the harness compares with its own.
+//
+// params (from the harness): { scenario, engine, connection, ops, concurrency, batch_rows, tx_rows }
+//   connection: { url } on PostgreSQL, { file, pragmas } on SQLite
+//   ops: queries (point-select, select-1000), batches (insert-batch) or transactions (update-tx) per iteration
+
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { runInProcess } from "../../inprocess/protocol.js";
+import { canonicalRow, sequence, sha256, userRow, USERS } from "./data.js";
+
+/** The harness records a driver that cannot be loaded as unsupported, by this prefix of the error. */
+export const UNSUPPORTED = "unsupported: ";
+
+/** Loads a driver module, or ends the app saying which driver this runtime cannot load and why. */
+export async function loadDriver(what, load) {
+  try {
+    const driver = await load();
+    if (driver === undefined || driver === null) throw new Error("not provided by this runtime");
+    return driver;
+  } catch (error) {
+    throw new Error(`${UNSUPPORTED}${what} cannot be loaded here: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** Where the harness looks for the canonical lines behind a digest (to show a difference) and the driver's facts. */
+export const DIGEST_LINES = "digest-lines.txt";
+export const DRIVER_FACTS = "driver.json";
+
+function plan(scenario, draw, params) {
+  const { ops } = params;
+  switch (scenario) {
+    case "point-select":
+      return Array.from({ length: ops }, () => draw.id());
+    case "select-1000":
+      return Array.from({ length: ops }, () => null);
+    case "insert-batch":
+      return Array.from({ length: ops }, (_, batch) =>
+        Array.from({ length: params.batch_rows }, (_, row) => userRow(USERS + batch * params.batch_rows + row + 1)),
+      );
+    case "update-tx":
+      return Array.from({ length: ops }, () => {
+        const ids = Array.from({ length: params.tx_rows }, () => draw.id());
+        const numbers = Array.from({ length: params.tx_rows }, () => draw.number());
+        return { ids, numbers };
+      });
+    default:
+      throw new Error(`unknown scenario '${scenario}'`);
+  }
+}
+
+function step(driver, db, scenario) {
+  switch (scenario) {
+    case "point-select":
+      return (id) => driver.selectUser(db, id);
+    case "select-1000":
+      return () => driver.selectUsers(db);
+    case "insert-batch":
+      return (rows) => driver.insertUsers(db, rows);
+    case "update-tx":
+      return ({ ids, numbers }) => driver.updateWorlds(db, ids, numbers);
+  }
+}
+
+/** The lines a digest covers: every row read, as the driver returned it (insert-batch: the rows each batch reported written). */
+function digestLines(scenario, planned, results) {
+  switch (scenario) {
+    case "point-select":
+      return results.map(canonicalRow);
+    case "select-1000":
+      return results.flatMap((rows) => rows.map(canonicalRow));
+    case "insert-batch":
+      return results.map((written) => `written=${written}`);
+    case "update-tx":
+      return results.flatMap((rows, tx) => rows.map((row, i) => `${canonicalRow(row)}|new=${planned[tx].numbers[i]}`));
+  }
+}
+
+export function runDatabaseApp(driver) {
+  return runInProcess({
+    async setup({ params }) {
+      const db = await driver.open(params);
+      return { db, draw: sequence(), planned: [], run: step(driver, db, params.scenario) };
+    },
+
+    async reset(state, { params }) {
+      if (params.scenario === "insert-batch") await driver.deleteUsersAbove(state.db, USERS);
+      state.planned = plan(params.scenario, state.draw, params);
+    },
+
+    async operation(state, { params }) {
+      const { planned, run } = state;
+      const results = new Array(planned.length);
+      const latency = new Array(planned.length);
+      let next = 0;
+      // `concurrency` workers take the planned queries in order; with one, it is one query after another.
+      const worker = async () => {
+        while (next < planned.length) {
+          const index = next++;
+          const start = performance.now();
+          results[index] = await run(planned[index]);
+          latency[index] = performance.now() - start;
+        }
+      };
+      await Promise.all(Array.from({ length: params.concurrency }, worker));
+      return { samples: { latency_ms: latency }, results };
+    },
+
+    async digest(state, { params, workDir }, out) {
+      const lines = digestLines(params.scenario, state.planned, out.results);
+      await writeFile(join(workDir, DIGEST_LINES), lines.join("\n") + "\n");
+      await writeFile(join(workDir, DRIVER_FACTS), JSON.stringify((await driver.facts?.(state.db)) ?? {}));
+      return sha256(lines.join("\n"));
+    },
+
+    async teardown(state) {
+      await driver.close(state.db);
+    },
+  });
+}
