@@ -1,6 +1,8 @@
 import { taggedDriver } from "../shared/tagged.js";
-import { loadDriver, runDatabaseApp } from "../shared/workload.js";
+import { runDatabaseApp, UNSUPPORTED } from "../shared/workload.js";
 
-const { SQL } = await loadDriver("Bun.sql", async () => ((await import("bun")).SQL ? import("bun") : undefined));
-
-await runDatabaseApp(taggedDriver((url, concurrency) => new SQL({ url, max: concurrency, prepare: true })));
+await runDatabaseApp(async () => {
+  const SQL = globalThis.Bun?.SQL;
+  if (SQL === undefined) throw new Error(`${UNSUPPORTED}Bun.SQL is not provided by this runtime`);
+  return taggedDriver((url, concurrency) => new SQL({ url, max: concurrency, prepare: true }));
+});

@@ -1,7 +1,8 @@
 import { SQLITE } from "../shared/sql.js";
-import { loadDriver, runDatabaseApp } from "../shared/workload.js";
 import { sqliteDriver } from "../shared/sqlite.js";
+import { loadDriver, runDatabaseApp } from "../shared/workload.js";
 
-const { Database } = await loadDriver("bun:sqlite", () => import("bun:sqlite"));
-
-await runDatabaseApp(sqliteDriver((file) => new Database(file), SQLITE));
+await runDatabaseApp(async () => {
+  const { Database } = await loadDriver("bun:sqlite", (specifier) => import(specifier));
+  return sqliteDriver((file) => new Database(file), SQLITE);
+});

@@ -1,7 +1,8 @@
 import { SQLITE } from "../shared/sql.js";
-import { loadDriver, runDatabaseApp } from "../shared/workload.js";
 import { sqliteDriver } from "../shared/sqlite.js";
+import { loadDriver, runDatabaseApp } from "../shared/workload.js";
 
-const { DatabaseSync } = await loadDriver("node:sqlite", () => import("node:sqlite"));
-
-await runDatabaseApp(sqliteDriver((file) => new DatabaseSync(file), SQLITE));
+await runDatabaseApp(async () => {
+  const { DatabaseSync } = await loadDriver("node:sqlite", (specifier) => import(specifier));
+  return sqliteDriver((file) => new DatabaseSync(file), SQLITE);
+});

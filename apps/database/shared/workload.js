@@ -3,9 +3,10 @@
 // the seeded sequence outside the timed region, times every query or transaction, and takes the
 // digest the harness compares with its own.
 //
-// params (from the harness): { scenario, engine, connection, ops, concurrency, batch_rows, tx_rows }
+// params (from the harness): { scenario, engine, connection, ops, rows, concurrency }
 //   connection: { url } on PostgreSQL, { file, pragmas } on SQLite
 //   ops: queries (point-select, select-1000), batches (insert-batch) or transactions (update-tx) per iteration
+//   rows: rows per batch or per transaction
 
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -15,14 +16,17 @@ import { canonicalRow, sequence, sha256, userRow, USERS } from "./data.js";
 /** The harness records a driver that cannot be loaded as unsupported, by this prefix of the error. */
 export const UNSUPPORTED = "unsupported: ";
 
-/** Loads a driver module, or ends the app saying which driver this runtime cannot load and why. */
-export async function loadDriver(what, load) {
+/**
+ * Imports a driver module through `load` (the app's own `(specifier) => import(specifier)`, so a
+ * package resolves from the app's folder), or ends the app saying this runtime cannot load it and
+ * why. The specifier reaches import() as a variable: Bun refuses, at load time, a literal one it
+ * does not know.
+ */
+export async function loadDriver(specifier, load) {
   try {
-    const driver = await load();
-    if (driver === undefined || driver === null) throw new Error("not provided by this runtime");
-    return driver;
+    return await load(specifier);
   } catch (error) {
-    throw new Error(`${UNSUPPORTED}${what} cannot be loaded here: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`${UNSUPPORTED}${specifier} cannot be loaded here: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
@@ -39,12 +43,12 @@ function plan(scenario, draw, params) {
       return Array.from({ length: ops }, () => null);
     case "insert-batch":
       return Array.from({ length: ops }, (_, batch) =>
-        Array.from({ length: params.batch_rows }, (_, row) => userRow(USERS + batch * params.batch_rows + row + 1)),
+        Array.from({ length: params.rows }, (_, row) => userRow(USERS + batch * params.rows + row + 1)),
       );
     case "update-tx":
       return Array.from({ length: ops }, () => {
-        const ids = Array.from({ length: params.tx_rows }, () => draw.id());
-        const numbers = Array.from({ length: params.tx_rows }, () => draw.number());
+        const ids = Array.from({ length: params.rows }, () => draw.id());
+        const numbers = Array.from({ length: params.rows }, () => draw.number());
         return { ids, numbers };
       });
     default:
@@ -79,9 +83,15 @@ function digestLines(scenario, planned, results) {
   }
 }
 
-export function runDatabaseApp(driver) {
+/**
+ * Runs the scenario named in params with the driver `load()` returns. Loading happens inside the
+ * protocol, so a driver this runtime cannot load is reported (as unsupported), not a crash.
+ */
+export function runDatabaseApp(load) {
+  let driver;
   return runInProcess({
     async setup({ params }) {
+      driver = await load();
       const db = await driver.open(params);
       return { db, draw: sequence(), planned: [], run: step(driver, db, params.scenario) };
     },

@@ -118,7 +118,7 @@ export const databaseSuite = defineSuite<DatabaseConfig, DatabaseProfile, Databa
     server_cpu_s: { unit: "s", better: "lower" },
   },
   profiles: {
-    quick: { trials: 2, warmup: 2, iterations: 5, ops: 200 },
+    quick: { trials: 2, warmup: 1, iterations: 5, ops: 100 },
     full: { trials: 5, warmup: 10, iterations: 30, ops: 1000 },
   },
   tools: [POSTGRES_TOOL, SQLITE3_TOOL, GNU_TIME_TOOL, TASKSET_TOOL],
@@ -277,8 +277,13 @@ function databaseSession(context: SuiteContext<DatabaseOptions>) {
       for (const app of selectApps(apps, context.options.apps)) {
         const engine = app.manifest.engine;
         if (!engines.includes(engine)) continue;
-        const flags = [...(scenario.manifest.runtimes[runtime.identity.name]?.flags ?? []), ...(app.manifest.runtimes[runtime.identity.name]?.flags ?? [])];
+        const start = app.manifest.runtimes[runtime.identity.name];
+        const flags = [...(scenario.manifest.runtimes[runtime.identity.name]?.flags ?? []), ...(start?.flags ?? [])];
         const view = engine === "postgres" ? scenario : withoutServerMetrics(scenario);
+        if (!start) {
+          subjects.push({ scenario: view, runtime, app: app.name, params: { engine }, flags });
+          continue;
+        }
         // An embedded engine answers one query at a time on one connection: concurrency is a server's.
         const levels = engine === "postgres" ? (scenario.config.concurrency ?? [1]) : [1];
         for (const concurrency of levels) {
