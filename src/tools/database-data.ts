@@ -91,7 +91,7 @@ function parseRows(table: Table, output: string): (UserRow | WorldRow)[] {
     });
 }
 
-/** A copy of the benchmark database that apps connect to, restored before every trial. */
+/** A copy of the benchmark database that apps connect to, in its initial state when made and after each restore. */
 export interface BenchDatabase {
   readonly engine: Engine;
   /** What an app gets as `params.connection`. */
@@ -113,7 +113,7 @@ export async function createSqliteDatabase(dir: string): Promise<BenchDatabase> 
   await sqlite3(template, { script });
   await rm(script);
   const removeWorking = () => Promise.all(["", "-wal", "-shm", "-journal"].map((suffix) => rm(file + suffix, { force: true })));
-  return {
+  const database: BenchDatabase = {
     engine: "sqlite",
     connection: { file, pragmas: SQLITE_PRAGMAS },
     async restore() {
@@ -128,6 +128,8 @@ export async function createSqliteDatabase(dir: string): Promise<BenchDatabase> 
       await rm(template, { force: true });
     },
   };
+  await database.restore();
+  return database;
 }
 
 /**
@@ -144,7 +146,7 @@ export async function createPostgresDatabase(server: PostgresServer, scratchDir:
   await psql(server.url(template), { file: script });
   await rm(script);
   const drop = async (database: string) => psql(admin, { command: `DROP DATABASE IF EXISTS ${database} WITH (FORCE)` });
-  return {
+  const database: BenchDatabase = {
     engine: "postgres",
     connection: { url: server.url(name) },
     async restore() {
@@ -159,6 +161,8 @@ export async function createPostgresDatabase(server: PostgresServer, scratchDir:
       await drop(template);
     },
   };
+  await database.restore();
+  return database;
 }
 
 /** What a table holds against what it should: row count, checksum, and the first difference. */

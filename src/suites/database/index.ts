@@ -21,6 +21,7 @@ const DIGEST_LINES = "digest-lines.txt";
 const DRIVER_FACTS = "driver.json";
 const UNSUPPORTED = /^the app failed: unsupported: (.*)$/s;
 const APP_TIMEOUT_MS = 5 * 60_000;
+const WRITES: readonly Workload[] = ["insert-batch", "update-tx"];
 
 /** The `database` block of a scenario manifest (schemas/suites/database.schema.json#/$defs/config). */
 interface DatabaseConfig {
@@ -157,6 +158,7 @@ function databaseSession(context: SuiteContext<DatabaseOptions>) {
   const installs = new Map<string, Promise<string | null>>();
   const facts = new Map<DatabaseSubject, Record<string, unknown>>();
   let runs = 0;
+  const dirty = new Set<BenchDatabase>();
   let sqlite: Promise<BenchDatabase> | null = null;
   let postgres: Promise<PostgresEngine> | null = null;
   let postgresStarts = 0;
@@ -206,7 +208,9 @@ function databaseSession(context: SuiteContext<DatabaseOptions>) {
     const app = appOf(subject);
     const engine = app.manifest.engine;
     const database = await databaseOf(engine);
-    await database.restore();
+    // Reads leave the database as they found it: only a run that wrote (or may have) is undone.
+    if (dirty.has(database)) await database.restore();
+    dirty.add(database);
     const dir = join(context.workDir, "app-runs", String(++runs));
     await mkdir(dir, { recursive: true });
     const workload = workloadOf(subject);
@@ -235,6 +239,7 @@ function databaseSession(context: SuiteContext<DatabaseOptions>) {
       timeoutMs: APP_TIMEOUT_MS,
     });
     const serverCpuS = server ? server.cpuS() - cpuBefore : Number.NaN;
+    if (outcome.ok && !WRITES.includes(workload.scenario)) dirty.delete(database);
     const serverGone = server?.gone() ?? null;
     return { outcome, dir, database, serverCpuS, serverGone, workload };
   }
@@ -365,7 +370,8 @@ function databaseSession(context: SuiteContext<DatabaseOptions>) {
         const engine = await pending?.catch(() => null);
         if (engine === null || engine === undefined) continue;
         if ("server" in engine) {
-          await engine.database.drop().catch(() => {});
+          // A server of the user's keeps running: the databases made on it go. One the harness started goes whole.
+          if (!engine.server.startedByHarness) await engine.database.drop().catch(() => {});
           await engine.server.stop();
         } else {
           await engine.drop();
