@@ -354,9 +354,12 @@ class HarnessPostgres implements PostgresServer {
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
-    if (this.postmasterPid > 0) signal(this.postmasterPid, "SIGINT");
-    const deadline = Date.now() + STOP_TIMEOUT_MS;
-    while (processesIn(this.launch.dataDir).length > 0 && Date.now() < deadline) await sleep(25);
+    // Only a live postmaster can shut its children down; without one they are killed at once.
+    if (this.postmasterPid > 0 && isRunning(this.postmasterPid)) {
+      signal(this.postmasterPid, "SIGINT");
+      const deadline = Date.now() + STOP_TIMEOUT_MS;
+      while (processesIn(this.launch.dataDir).length > 0 && Date.now() < deadline) await sleep(25);
+    }
     const left = processesIn(this.launch.dataDir);
     for (const pid of left) signal(pid, "SIGKILL");
     await stopGroup(this.child);
