@@ -26,7 +26,7 @@ describe("database suite: wrong rows, a server killed mid-run, Ctrl-C, --postgre
   it("fails a driver that reads a wrong row and a trial whose server died, starts a new server and goes on", async () => {
     const out = tempDir("db-faults");
     const { tmp, env } = isolated("db-faults");
-    const args = ["run", "--suite", "database", "--scenario", "point-select", "--runtime", "node@22.11.0", "--runtime", "bun@1.2.0", "--profile", "quick", "--out", out];
+    const args = ["run", "--suite", "database", "--scenario", "select-1000", "--runtime", "node@22.11.0", "--runtime", "bun@1.2.0", "--profile", "quick", "--out", out];
     const result = await bench(args, env);
     assert.equal(result.code, 1, `failed results make the run exit 1: ${result.stderr}`);
     const docs = readResults([out]).map((r) => r.doc);
@@ -36,22 +36,19 @@ describe("database suite: wrong rows, a server killed mid-run, Ctrl-C, --postgre
     assert.equal(wrong.status, "failed");
     assert.equal(wrong.params.engine, "sqlite");
     assert.equal(wrong.verification?.status, "failed");
-    assert.match(wrong.error!, /^read the wrong rows: line 3 of what it read is id=\d+\|name=Mallory Wrong\|.*, expected id=\d+\|name=(?!Mallory)/);
+    assert.match(wrong.error!, /^read the wrong rows: line 3 is id=\d+\|name=Mallory Wrong\|.*, expected id=\d+\|name=(?!Mallory)/);
     assert.deepEqual(wrong.metrics, {}, "a driver that read wrong rows is never measured");
 
-    for (const concurrency of [1, 10]) {
-      const killed = find("kills-server", concurrency);
-      assert.equal(killed.status, "failed");
-      assert.equal(killed.verification?.status, "passed", "it passed its check before it killed the server");
-      assert.match(killed.error!, /^trial 1: the PostgreSQL server .* during the trial$/);
-    }
-    for (const concurrency of [1, 10]) {
-      const healthy = find("bun-sql", concurrency);
-      assert.equal(healthy.status, "ok", `the run went on with a new server: ${healthy.error}`);
-      assert.ok(healthy.metrics.ops_per_s!.median > 0);
-      assert.equal(healthy.metrics.server_cpu_s?.samples.length, 2);
-      assert.equal(healthy.verification?.status, "passed");
-    }
+    const killed = find("kills-server", 1);
+    assert.equal(killed.status, "failed");
+    assert.equal(killed.verification?.status, "passed", "it passed its check before it killed the server");
+    assert.match(killed.error!, /^trial 1: the PostgreSQL server .* during the trial$/);
+
+    const healthy = find("bun-sql", 1);
+    assert.equal(healthy.status, "ok", `the run went on with a new server: ${healthy.error}`);
+    assert.ok(healthy.metrics.ops_per_s!.median > 0);
+    assert.equal(healthy.metrics.server_cpu_s?.samples.length, 2);
+    assert.equal(healthy.verification?.status, "passed");
     assert.match(result.stderr, /PostgreSQL .* started again for the database suite/);
     assert.equal((await bench(["validate", out])).code, 0);
     assert.deepEqual(processesUnder(tmp), [], "no PostgreSQL process outlives the run");

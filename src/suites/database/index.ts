@@ -54,7 +54,7 @@ function workloadOf(subject: DatabaseSubject): WorkloadParams {
   return { scenario: config.workload, ops: subject.scenario.profileParams.ops, rows: config.rows ?? 1 };
 }
 
-/** Subjects on an embedded engine record no server CPU: their scenario view drops that metric. */
+/** Subjects with no server the harness can see (SQLite, or a server at --postgres-url) record no server CPU: their scenario view drops it. */
 function withoutServerMetrics(scenario: SuiteScenario<DatabaseConfig, DatabaseProfile>): SuiteScenario<DatabaseConfig, DatabaseProfile> {
   const { server_cpu_s: _server, ...metrics } = scenario.metrics;
   return { ...scenario, metrics };
@@ -284,7 +284,7 @@ function databaseSession(context: SuiteContext<DatabaseOptions>) {
         if (!engines.includes(engine)) continue;
         const start = app.manifest.runtimes[runtime.identity.name];
         const flags = [...(scenario.manifest.runtimes[runtime.identity.name]?.flags ?? []), ...(start?.flags ?? [])];
-        const view = engine === "postgres" ? scenario : withoutServerMetrics(scenario);
+        const view = engine === "postgres" && context.options.postgresUrl === null ? scenario : withoutServerMetrics(scenario);
         if (!start) {
           subjects.push({ scenario: view, runtime, app: app.name, params: { engine }, flags });
           continue;
@@ -352,7 +352,7 @@ function databaseSession(context: SuiteContext<DatabaseOptions>) {
         wall_ms: wall.map((ms) => round(ms)),
         peak_rss_mb: [round(usage.peakRssMb, 2)],
       };
-      if (appOf(subject).manifest.engine === "postgres") samples.server_cpu_s = [round(run.serverCpuS, 2)];
+      if (subject.scenario.metrics.server_cpu_s) samples.server_cpu_s = [round(run.serverCpuS, 2)];
       return { samples, details: { [`trial_${trialIndex + 1}_verification`]: verification } };
     },
 
