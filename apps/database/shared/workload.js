@@ -3,7 +3,7 @@
 // the seeded sequence outside the timed region, times every query or transaction, and takes the
 // digest the harness compares with its own.
 //
-// params (from the harness): { scenario, engine, connection, ops, rows, concurrency }
+// params (from the harness): { scenario, engine, connection, ops, rows, concurrency, stall_s }
 //   connection: { url } on PostgreSQL, { file, pragmas } on SQLite
 //   ops: queries (point-select, select-1000), batches (insert-batch) or transactions (update-tx) per iteration
 //   rows: rows per batch or per transaction
@@ -115,7 +115,17 @@ export function runDatabaseApp(load) {
           latency[index] = performance.now() - start;
         }
       };
-      await Promise.all(Array.from({ length: params.concurrency }, worker));
+      // One timer per iteration (none per query): a driver that stops answering fails the run in
+      // seconds with a reason, instead of hanging until the harness kills the process.
+      let timer;
+      const stalled = new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`a query stalled: the iteration did not finish within ${params.stall_s} s`)), params.stall_s * 1000);
+      });
+      try {
+        await Promise.race([Promise.all(Array.from({ length: params.concurrency }, worker)), stalled]);
+      } finally {
+        clearTimeout(timer);
+      }
       return { samples: { latency_ms: latency }, results };
     },
 
