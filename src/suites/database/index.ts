@@ -158,7 +158,6 @@ function databaseSession(context: SuiteContext<DatabaseOptions>) {
   const appOf = (subject: DatabaseSubject) => apps.find((app) => app.name === subject.app)!;
   const engines = context.options.engines.length > 0 ? context.options.engines : ENGINES;
   const installs = new Map<string, Promise<string | null>>();
-  const facts = new Map<DatabaseSubject, Record<string, unknown>>();
   let runs = 0;
   const dirty = new Set<BenchDatabase>();
   let sqlite: Promise<BenchDatabase> | null = null;
@@ -271,12 +270,11 @@ function databaseSession(context: SuiteContext<DatabaseOptions>) {
   }
 
   /** A server that died takes its cell with it; the next subject starts a new one. */
-  async function serverDied(reason: string): Promise<never> {
+  async function forgetDeadServer(reason: string): Promise<void> {
     const dead = postgres;
     postgres = null;
     await (await dead)?.server.stop();
     context.log(`${reason}; the next PostgreSQL subject starts a new server`);
-    throw new TrialFailure(`${reason} during the trial`);
   }
 
   return {
@@ -312,12 +310,14 @@ function databaseSession(context: SuiteContext<DatabaseOptions>) {
       if (!run.outcome.ok) {
         const reason = UNSUPPORTED.exec(run.outcome.error)?.[1];
         if (reason !== undefined) return { status: "unsupported", error: reason };
-        if (run.serverGone) return { status: "failed", error: run.serverGone };
+        if (run.serverGone) {
+          await forgetDeadServer(run.serverGone);
+          return { status: "failed", error: `${run.serverGone} during the check` };
+        }
         return { status: "failed", error: run.outcome.error, details: { stderr: run.outcome.stderr } };
       }
       const { verification, error } = await verify(run, run.outcome.report);
       const driver = await driverFacts(run.dir);
-      facts.set(subject, driver);
       const engine = app.manifest.engine;
       const details: Record<string, unknown> = {
         engine,
@@ -325,6 +325,7 @@ function databaseSession(context: SuiteContext<DatabaseOptions>) {
         concurrency: subject.params.concurrency,
         pool_size: engine === "postgres" ? subject.params.concurrency : "none: one connection",
         prepared_statements: true,
+        stall_timeout_s: STALL_S,
         app_dependencies: dependencyVersions(app),
         ...driver,
         ...(engine === "sqlite" ? { sqlite_pragmas: SQLITE_PRAGMAS } : { postgres_server: (await postgresEngine()).server.description }),
@@ -341,7 +342,10 @@ function databaseSession(context: SuiteContext<DatabaseOptions>) {
     async trial(subject: DatabaseSubject, trialIndex: number) {
       const profile = subject.scenario.profileParams;
       const run = await runApp(subject, { warmup: profile.warmup, iterations: profile.iterations });
-      if (run.serverGone) await serverDied(run.serverGone);
+      if (run.serverGone) {
+        await forgetDeadServer(run.serverGone);
+        throw new TrialFailure(`${run.serverGone} during the trial`);
+      }
       if (!run.outcome.ok) throw new TrialFailure(run.outcome.error, { stderr: run.outcome.stderr });
       const { report, usage } = run.outcome;
       const { verification, error } = await verify(run, report);
