@@ -119,7 +119,10 @@ export function runDatabaseApp(load) {
       // seconds with a reason, instead of hanging until the harness kills the process.
       let timer;
       const stalled = new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`a query stalled: the iteration did not finish within ${params.stall_s} s`)), params.stall_s * 1000);
+        timer = setTimeout(() => {
+          state.stalled = true;
+          reject(new Error(`a query stalled: the iteration did not finish within ${params.stall_s} s`));
+        }, params.stall_s * 1000);
       });
       try {
         await Promise.race([Promise.all(Array.from({ length: params.concurrency }, worker)), stalled]);
@@ -137,7 +140,8 @@ export function runDatabaseApp(load) {
     },
 
     async teardown(state) {
-      await driver.close(state.db);
+      // Closing a connection with a query still outstanding waits for that query: after a stall, the process just ends.
+      if (!state.stalled) await driver.close(state.db);
     },
   });
 }
