@@ -355,16 +355,18 @@ class HarnessPostgres implements PostgresServer {
     if (this.stopped) return;
     this.stopped = true;
     // Only a live postmaster can shut its children down; without one they are killed at once.
-    if (this.postmasterPid > 0 && isRunning(this.postmasterPid)) {
+    let clean = this.postmasterPid > 0 && isRunning(this.postmasterPid);
+    if (clean) {
       signal(this.postmasterPid, "SIGINT");
       const deadline = Date.now() + STOP_TIMEOUT_MS;
       while (processesIn(this.launch.dataDir).length > 0 && Date.now() < deadline) await sleep(25);
     }
     const left = processesIn(this.launch.dataDir);
     for (const pid of left) signal(pid, "SIGKILL");
+    clean &&= left.length === 0;
     await stopGroup(this.child);
     while (processesIn(this.launch.dataDir).length > 0) await sleep(10);
-    if (left.length > 0) await this.removeSharedMemory();
+    if (!clean) await this.removeSharedMemory();
   }
 
   private lastLogLine(): string {

@@ -44,12 +44,17 @@ describe("PostgreSQL lifecycle", () => {
     // A backend of our own, which the postmaster's death orphans.
     const backend = psql(server.url("postgres"), { command: "SELECT pg_sleep(30)" }).catch((error: Error) => error);
     await new Promise((resolve) => setTimeout(resolve, 500));
-    const postmaster = Number(readFileSync(join(dir, "killed/data/postmaster.pid"), "utf8").split("\n")[0]);
+    // postmaster.pid: pid first, and on line 7 the key and id of its System V shared memory segment.
+    const pidFile = readFileSync(join(dir, "killed/data/postmaster.pid"), "utf8").split("\n");
+    const postmaster = Number(pidFile[0]);
+    const shmid = pidFile[6]!.trim().split(/\s+/)[1]!;
     process.kill(postmaster, "SIGKILL");
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.match(server.gone() ?? "", /^the PostgreSQL server /);
     await server.stop();
     assert.deepEqual(processesUnder(dir), [], "orphaned children are found by their data folder and stopped");
+    const segments = readFileSync("/proc/sysvipc/shm", "utf8").split("\n").map((line) => line.trim().split(/\s+/)[1]);
+    assert.ok(!segments.includes(shmid), `the dead server's shared memory segment ${shmid} is removed`);
     assert.ok((await backend) instanceof Error, "the client's query did not survive the server");
   });
 });
