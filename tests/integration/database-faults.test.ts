@@ -26,7 +26,7 @@ describe("database suite: wrong rows, a server killed mid-run, Ctrl-C, --postgre
   it("fails a driver that reads a wrong row and a trial whose server died, starts a new server and goes on", async () => {
     const out = tempDir("db-faults");
     const { tmp, env } = isolated("db-faults");
-    const args = ["run", "--suite", "database", "--scenario", "select-1000", "--runtime", "node@22.11.0", "--runtime", "bun@1.2.0", "--profile", "quick", "--out", out];
+    const args = ["run", "--suite", "database", "--scenario", "point-select", "--runtime", "node@22.11.0", "--runtime", "bun@1.2.0", "--profile", "quick", "--out", out];
     const result = await bench(args, env);
     assert.equal(result.code, 1, `failed results make the run exit 1: ${result.stderr}`);
     const docs = readResults([out]).map((r) => r.doc);
@@ -39,16 +39,19 @@ describe("database suite: wrong rows, a server killed mid-run, Ctrl-C, --postgre
     assert.match(wrong.error!, /^read the wrong rows: line 3 is id=\d+\|name=Mallory Wrong\|.*, expected id=\d+\|name=(?!Mallory)/);
     assert.deepEqual(wrong.metrics, {}, "a driver that read wrong rows is never measured");
 
-    const killed = find("kills-server", 1);
-    assert.equal(killed.status, "failed");
-    assert.equal(killed.verification?.status, "passed", "it passed its check before it killed the server");
-    assert.match(killed.error!, /^trial 1: the PostgreSQL server .* during the trial$/);
+    // point-select: Bun 1.2.0's Bun.sql, the healthy app here, sometimes stalls on select-1000 (README).
+    for (const concurrency of [1, 10]) {
+      const killed = find("kills-server", concurrency);
+      assert.equal(killed.status, "failed");
+      assert.equal(killed.verification?.status, "passed", "it passed its check before it killed the server");
+      assert.match(killed.error!, /^trial 1: the PostgreSQL server .* during the trial$/);
 
-    const healthy = find("bun-sql", 1);
-    assert.equal(healthy.status, "ok", `the run went on with a new server: ${healthy.error}`);
-    assert.ok(healthy.metrics.ops_per_s!.median > 0);
-    assert.equal(healthy.metrics.server_cpu_s?.samples.length, 2);
-    assert.equal(healthy.verification?.status, "passed");
+      const healthy = find("bun-sql", concurrency);
+      assert.equal(healthy.status, "ok", `the run went on with a new server: ${healthy.error}`);
+      assert.ok(healthy.metrics.ops_per_s!.median > 0);
+      assert.equal(healthy.metrics.server_cpu_s?.samples.length, 2);
+      assert.equal(healthy.verification?.status, "passed");
+    }
     assert.match(result.stderr, /PostgreSQL .* started again for the database suite/);
     assert.equal((await bench(["validate", out])).code, 0);
     assert.deepEqual(processesUnder(tmp), [], "no PostgreSQL process outlives the run");
@@ -57,7 +60,7 @@ describe("database suite: wrong rows, a server killed mid-run, Ctrl-C, --postgre
   it("stops PostgreSQL and every process it started on Ctrl-C", async () => {
     const out = tempDir("db-interrupt");
     const { tmp, env } = isolated("db-interrupt");
-    const running = startBench(["run", "--suite", "database", "--scenario", "select-1000", "--app", "bun-sql", "--runtime", "bun@1.2.0", "--out", out], env);
+    const running = startBench(["run", "--suite", "database", "--scenario", "point-select", "--app", "bun-sql", "--runtime", "bun@1.2.0", "--out", out], env);
     await running.waitFor("trial 1/2");
     assert.ok(processesUnder(tmp).length > 0, "the server runs while we interrupt");
     running.child.kill("SIGINT");
@@ -71,13 +74,17 @@ describe("database suite: wrong rows, a server killed mid-run, Ctrl-C, --postgre
     const out = tempDir("db-external-out");
     const { env } = isolated("db-external");
     const url = server.url("postgres");
-    const args = ["run", "--suite", "database", "--scenario", "select-1000", "--app", "bun-sql", "--runtime", "bun@1.2.0", "--profile", "quick", "--out", out];
+    const args = ["run", "--suite", "database", "--scenario", "point-select", "--app", "bun-sql", "--runtime", "bun@1.2.0", "--profile", "quick", "--out", out];
     const result = await bench([...args, "--postgres-url", url], env);
     assert.equal(result.code, 0, result.stderr);
-    const [doc] = readResults([out]).map((r) => r.doc);
-    assert.equal(doc?.status, "ok");
-    assert.equal(doc?.tools.postgres, server.version);
-    assert.equal((doc?.details?.postgres_server as { started_by_harness: boolean }).started_by_harness, false);
+    const docs = readResults([out]).map((r) => r.doc);
+    assert.equal(docs.length, 2);
+    for (const doc of docs) {
+      assert.equal(doc.status, "ok");
+      assert.equal(doc.tools.postgres, server.version);
+      assert.equal((doc.details?.postgres_server as { started_by_harness: boolean }).started_by_harness, false);
+      assert.equal(doc.metrics.server_cpu_s, undefined, "the CPU of a server the harness did not start is not measured");
+    }
     assert.equal(server.gone(), null, "the user's server keeps running");
     assert.equal((await psql(url, { command: "SELECT count(*) FROM pg_database WHERE datname LIKE 'runtime_bench%'" })).trim(), "0");
 
