@@ -337,8 +337,8 @@ class HarnessPostgres implements PostgresServer {
   }
 
   gone(): string | null {
-    if (this.exit !== null) return `the PostgreSQL server ${this.exit}: ${this.lastLogLine()}`;
-    if (this.postmasterPid > 0 && !isRunning(this.postmasterPid)) return `the PostgreSQL server (pid ${this.postmasterPid}) is gone: ${this.lastLogLine()}`;
+    if (this.exit !== null) return `the PostgreSQL server ${this.exit} (last log line: ${this.lastLogLine()})`;
+    if (this.postmasterPid > 0 && !isRunning(this.postmasterPid)) return `the PostgreSQL server (pid ${this.postmasterPid}) is gone (last log line: ${this.lastLogLine()})`;
     return null;
   }
 
