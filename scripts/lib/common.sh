@@ -51,6 +51,8 @@ ensure_tool() {
     oha) ensure_oha ;;
     k6) ensure_k6 ;;
     wsclient) ensure_wsclient ;;
+    postgres) ensure_postgres ;;
+    sqlite3) command -v sqlite3 >/dev/null 2>&1 || apt_install sqlite3 ;;  # the harness's own SQLite client
     *) die "no install step for tool '$1' (add it to ensure_tool in scripts/lib/common.sh)" ;;
   esac
 }
@@ -62,6 +64,21 @@ ensure_suite_tools() {
   command -v tar >/dev/null 2>&1 || apt_install tar  # runtimes arrive as npm tarballs
   local tool
   for tool in $tools; do ensure_tool "$tool"; done
+}
+
+# The PostgreSQL server binaries (initdb, postgres, psql) where src/tools/postgres.ts looks for them.
+ensure_postgres() {
+  compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null && return 0
+  command -v initdb >/dev/null 2>&1 && return 0
+  apt_install postgresql
+  compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || die "the postgresql package installed no /usr/lib/postgresql/*/bin/initdb"
+  # The package may start a cluster of its own where services can start; the harness runs its own servers.
+  if command -v pg_lsclusters >/dev/null 2>&1; then
+    pg_lsclusters --no-header 2>/dev/null | while read -r version cluster _port status _rest; do
+      [ "$status" = online ] && as_root pg_ctlcluster "$version" "$cluster" stop
+    done
+  fi
+  return 0
 }
 
 # Serialises tool builds between concurrent scripts/bench runs; the lock is released on exit.
