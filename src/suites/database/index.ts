@@ -1,7 +1,6 @@
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import semver from "semver";
-import { appOption, dependencyVersions, loadApps, selectApps, type App } from "../../apps/manifest.ts";
+import { appOption, dependencyVersions, loadApps, selectApps, type App, unsupportedApp } from "../../apps/manifest.ts";
 import { errorMessage, UserError } from "../../core/errors.ts";
 import type { ParamValue } from "../../results/types.ts";
 import { runtimeEnv, scriptArgv } from "../../runtimes/command.ts";
@@ -85,16 +84,6 @@ function once<T>(cache: Map<string, Promise<T>>, key: string, make: () => Promis
     cache.set(key, pending);
   }
   return pending;
-}
-
-/** Why an app cannot run on a runtime (not declared, or older than its min_version), or null. */
-function appUnsupported(app: DatabaseApp, runtime: IdentifiedRuntime): string | null {
-  const { name, version } = runtime.identity;
-  const start = app.manifest.runtimes[name];
-  if (!start) return `app ${app.name} does not run on ${name}`;
-  const comparable = semver.coerce(version)?.version;
-  if (start.min_version && comparable && semver.lt(comparable, start.min_version)) return `app ${app.name} needs ${name} >= ${start.min_version}`;
-  return null;
 }
 
 /** One PostgreSQL server for the run, with the benchmark database loaded; replaced if it dies. */
@@ -302,7 +291,7 @@ function databaseSession(context: SuiteContext<DatabaseOptions>) {
 
     async check(subject: DatabaseSubject): Promise<CheckOutcome> {
       const app = appOf(subject);
-      const unsupported = appUnsupported(app, subject.runtime);
+      const unsupported = unsupportedApp(app, subject.runtime);
       if (unsupported) return { status: "unsupported", error: unsupported };
       const installError = await once(installs, app.dir, () => install(app, context.log));
       if (installError) return { status: "failed", error: installError };
