@@ -9,6 +9,7 @@ export type { MetricDefinition, ProfileParams } from "../scenarios/manifest.ts";
  * parameters that tell its series apart. Each subject becomes one result document.
  */
 export interface Subject<Config = unknown, P extends ProfileParams = ProfileParams> {
+  /** The scenario as this subject records it: a suite may narrow `metrics` for subjects that cannot measure some. */
   readonly scenario: SuiteScenario<Config, P>;
   readonly runtime: IdentifiedRuntime;
   readonly app: string | null;
@@ -133,6 +134,12 @@ export interface Suite<Config = unknown, P extends ProfileParams = ProfileParams
   readonly options?: Readonly<Record<string, SuiteOption>>;
   /** Turns the raw option values (each a list of strings) into the suite's typed options; a bad value is a UserError. */
   parseOptions?(raw: Readonly<Record<string, readonly string[]>>): Options;
+  /**
+   * What `scripts/bench` with no arguments measures of this suite, where less than everything (so
+   * that the default run stays within minutes): some of its scenarios, and options such as one
+   * representative app. `run` and the profiles still cover everything.
+   */
+  readonly defaultRun?: { readonly scenarios?: readonly string[]; readonly options?: Readonly<Record<string, readonly string[]>> };
   /** Readies what the suite needs beyond its scenarios (its apps' locked packages), once; run by setup. */
   prepare?(note: (line: string) => void): Promise<void>;
   /** Apps of this suite and the runtimes each supports, for `list`. */

@@ -107,7 +107,8 @@ export async function runInProcessTrial(request: InProcessRequest): Promise<InPr
       return fail(result.code === 0 ? "exited without writing a report (does the entry call runInProcess?)" : `crashed (exit ${exit}) without a report`);
     }
     const report = parseReport(text, request.input);
-    if ("error" in report) return fail(report.error);
+    // An error report's message says what broke; its stack stays in `stderr`.
+    if ("error" in report) return { ok: false, error: report.error, stderr };
     // GNU time exits with the command's code; a report of success from a process that then failed is not one.
     if (result.code !== 0 || usage === null) return fail(`wrote a report but exited with ${exit}`);
     if (request.expectedDigest !== undefined && report.digest !== request.expectedDigest) {

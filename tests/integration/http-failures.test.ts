@@ -52,8 +52,10 @@ describe("http suite: broken apps, crashes and interrupts", () => {
 
     const hung = docs.get("hangs-under-load")!;
     assert.equal(hung.status, "failed");
-    assert.match(hung.error!, /trial 1: warmup: \d+ of \d+ requests answered 200/);
-    assert.ok(Object.keys(hung.details?.warmup_unexpected as object).length > 0, "oha's errors are kept");
+    // Which phase reaches the hang depends on how fast the machine answers: any of them must catch it.
+    const phase = /trial 1: (warmup|throughput|fixed-rate): \d+ of \d+ requests answered 200/.exec(hung.error!)?.[1];
+    assert.ok(phase, hung.error);
+    assert.ok(Object.keys(hung.details?.[`${phase}_unexpected`] as object).length > 0, "oha's errors are kept");
 
     const healthy = docs.get("hello")!;
     assert.equal(healthy.status, "ok", `the suite went on after the crash: ${healthy.error}`);

@@ -35,8 +35,9 @@ describe("startup suite on real runtimes", () => {
     assert.equal(byName.get("bun")?.version, "1.2.0");
     assert.match(byName.get("bun")!.engine, /^JavaScriptCore /);
     assert.equal(byName.get("deno")?.version, "2.1.4");
-    assert.match(result.stdout, /startup hello\s+bun@1\.2\.0\s+wall_ms/);
-    assert.match(result.stdout, /best/);
+    assert.match(result.stdout, /^scenario\s+headline\s+node@22\.11\.0\s+bun@1\.2\.0\s+deno@2\.1\.4\s+vs best/m, "the runtimes side by side");
+    assert.match(result.stdout, /^startup\/hello\s+wall_ms \(lower\)\s+\S+ ms\s+\S+ ms\s+\S+ ms\s+\w+ best; /m, "one line per scenario");
+    assert.match(result.stdout, /^time per suite: startup /m);
     const validation = await bench(["validate", out]);
     assert.equal(validation.code, 0, validation.stderr);
     assert.match(validation.stdout, /12 result files checked, 0 problems/);

@@ -1,5 +1,5 @@
 import { availableParallelism, cpus } from "node:os";
-import { appOption, appsOption, dependencyVersions, loadApps, selectApps, type App } from "../../apps/manifest.ts";
+import { appOption, appsOption, dependencyVersions, loadApps, selectApps, unsupportedApp, type App } from "../../apps/manifest.ts";
 import { errorMessage, UserError } from "../../core/errors.ts";
 import type { ParamValue } from "../../results/types.ts";
 import { runtimeEnv, scriptArgv } from "../../runtimes/command.ts";
@@ -119,7 +119,8 @@ async function install(app: WorkersApp, note: (line: string) => void): Promise<s
 /** Why a subject cannot be measured, or null. */
 function unsupportedReason(app: WorkersApp, subject: WorkersSubject): string | null {
   const runtime = subject.runtime.identity.name;
-  if (!app.manifest.runtimes[runtime]) return app.manifest.unsupported?.[runtime] ?? `app ${app.name} does not run on ${runtime}`;
+  const notHere = unsupportedApp(app, subject.runtime);
+  if (notHere) return app.manifest.runtimes[runtime] ? notHere : (app.manifest.unsupported?.[runtime] ?? notHere);
   if (subject.params.transfer === true && !app.manifest.transfer) return `app ${app.name} copies every message: its channel has no way to transfer a buffer`;
   return null;
 }
