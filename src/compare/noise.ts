@@ -1,9 +1,37 @@
 import { UserError } from "../core/errors.ts";
+import type { RunnerKind } from "../results/types.ts";
 import { compareVersions, groupBy, seriesKey, type Measurement } from "./series-key.ts";
 import { t975 } from "./student-t.ts";
 
-/** Minimum effect for a series with too little history: 5 %. `--min-effect` or RUNTIME_BENCH_MIN_EFFECT change it. */
+/** Minimum effect of `regressions` for a series with too little history: 5 %. `--min-effect` or RUNTIME_BENCH_MIN_EFFECT change it. */
 export const DEFAULT_MIN_EFFECT = 0.05;
+
+/**
+ * How far the median of one run moves from the next on the same binary, by suite and kind of
+ * machine: the minimum effect of a comparison whose series have no history yet (fewer than
+ * MIN_HISTORY_RUNS runs). Within one run the trials see one state of the machine, so the interval
+ * of HEAD/BASE cannot hold this shift; only the minimum effect can. Local and hosted figures are
+ * from back-to-back runs of one version on a shared 2-core machine (README, "False alarms on real
+ * runs"); dedicated machines are not measured yet and take the hosted figures until their history
+ * gives each series its own noise floor, which replaces this table.
+ *
+ * The table lives here rather than in each suite's definition because `compareResults` also runs
+ * in the site's browser worker, which may import no suite code: a verdict must be the same in the
+ * CLI and on the site, and for results of a suite this checkout no longer has.
+ */
+export const RUN_TO_RUN_SHIFT: Readonly<Record<string, Readonly<Record<RunnerKind, number>>>> = {
+  startup: { local: 0.25, hosted: 0.25, dedicated: 0.25 },
+  http: { local: 0.5, hosted: 0.5, dedicated: 0.5 },
+};
+
+/**
+ * The run-to-run shift of a suite on a kind of machine. A suite not in the table (one added
+ * before its shift was measured) takes the widest shift known for that kind: a missing row may
+ * cost a verdict, never make a false one.
+ */
+export function runToRunShift(suite: string, kind: RunnerKind): number {
+  return RUN_TO_RUN_SHIFT[suite]?.[kind] ?? Math.max(...Object.values(RUN_TO_RUN_SHIFT).map((shifts) => shifts[kind]));
+}
 
 /** Runs a series needs before its own noise replaces the default (five run-to-run differences). */
 export const MIN_HISTORY_RUNS = 6;
@@ -66,10 +94,15 @@ export function parseMinEffect(text: string, where: string): number {
   return percent / 100;
 }
 
-/** The default minimum effect: the flag, else RUNTIME_BENCH_MIN_EFFECT, else 5 %. */
-export function defaultMinEffect(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): number {
+/** The minimum effect a user set for series without history: the flag, else RUNTIME_BENCH_MIN_EFFECT, else none. */
+export function minEffectSetting(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): number | undefined {
   if (flag !== undefined) return parseMinEffect(flag, "--min-effect");
   const fromEnv = env.RUNTIME_BENCH_MIN_EFFECT;
   if (fromEnv !== undefined && fromEnv !== "") return parseMinEffect(fromEnv, "RUNTIME_BENCH_MIN_EFFECT");
-  return DEFAULT_MIN_EFFECT;
+  return undefined;
+}
+
+/** The default minimum effect of `regressions`: the setting, else 5 %. */
+export function defaultMinEffect(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): number {
+  return minEffectSetting(flag, env) ?? DEFAULT_MIN_EFFECT;
 }
