@@ -53,7 +53,7 @@ function minimumEffect(spreads: ReadonlyMap<string, Spread | null>, base: Measur
 
 function withoutHistory(base: Measurement, setting: number | undefined): MinimumEffect {
   if (setting !== undefined) return { noise_floor: null, min_effect: setting, min_effect_source: "setting" };
-  return { noise_floor: null, min_effect: runToRunShift(base.doc.suite, base.doc.run.runner_kind), min_effect_source: "run-to-run shift" };
+  return { noise_floor: null, min_effect: runToRunShift(base.doc.suite, base.doc.run.runner_kind, base.metric), min_effect_source: "run-to-run shift" };
 }
 
 /**
@@ -68,7 +68,7 @@ function verdictOf(change: MeasuredChange, effect: MinimumEffect, base: Measurem
   return {
     verdict: "inconclusive",
     reason:
-      `${formatChange(change.ratio)} is within the ${formatPercent(effect.min_effect)} run-to-run shift of ${base.doc.suite} on a ` +
+      `${formatChange(change.ratio)} is within the ${formatPercent(effect.min_effect)} run-to-run shift of ${base.doc.suite} ${base.metric} on a ` +
       `${base.doc.run.runner_kind} machine; ${MIN_HISTORY_RUNS} runs of history measure this series' own noise`,
   };
 }

@@ -7,30 +7,60 @@ import { t975 } from "./student-t.ts";
 export const DEFAULT_MIN_EFFECT = 0.05;
 
 /**
- * How far the median of one run moves from the next on the same binary, by suite and kind of
- * machine: the minimum effect of a comparison whose series have no history yet (fewer than
- * MIN_HISTORY_RUNS runs). Within one run the trials see one state of the machine, so the interval
- * of HEAD/BASE cannot hold this shift; only the minimum effect can. Local and hosted figures are
- * from back-to-back runs of one version on a shared 2-core machine (README, "False alarms on real
- * runs"); dedicated machines are not measured yet and take the hosted figures until their history
- * gives each series its own noise floor, which replaces this table.
+ * How far one run's median moved from the next on the same binaries, as a change (0.5 = 50 %), for
+ * a suite's metrics on one kind of machine: `default` for its metrics, `metrics` where one differs.
+ */
+export interface ShiftTable {
+  readonly default: number;
+  readonly metrics?: Readonly<Record<string, number>>;
+}
+
+/**
+ * The largest shift between back-to-back quick runs of node@22.11.0 and bun@1.2.0, rounded up
+ * (README, "False alarms on real runs"): a development machine shared with six other benchmark
+ * jobs, its load between 15 and 25 on 2 cores. A latency percentile at a fixed arrival rate moves
+ * most: once the server falls behind, requests queue.
+ */
+const LOCAL_STARTUP: ShiftTable = { default: 0.6, metrics: { peak_rss_mb: 0.05 } };
+const LOCAL_HTTP: ShiftTable = {
+  default: 6,
+  metrics: {
+    latency_p50_ms: 130,
+    latency_p90_ms: 12,
+    latency_p99_ms: 12,
+    latency_p999_ms: 12,
+    server_peak_rss_mb: 0.15,
+    success_rate: 0.05,
+  },
+};
+
+/**
+ * The run-to-run shift by suite and kind of machine: the minimum effect of a comparison whose
+ * series have no history yet (fewer than MIN_HISTORY_RUNS runs). Within one run the trials see one
+ * state of the machine, so the interval of HEAD/BASE cannot hold this shift; only the minimum
+ * effect can. Only a local machine has been measured; hosted machines are shared virtual machines
+ * too, and dedicated ones take the same figures until their history gives each series its own
+ * noise floor, which replaces this table.
  *
  * The table lives here rather than in each suite's definition because `compareResults` also runs
  * in the site's browser worker, which may import no suite code: a verdict must be the same in the
  * CLI and on the site, and for results of a suite this checkout no longer has.
  */
-export const RUN_TO_RUN_SHIFT: Readonly<Record<string, Readonly<Record<RunnerKind, number>>>> = {
-  startup: { local: 0.25, hosted: 0.25, dedicated: 0.25 },
-  http: { local: 0.5, hosted: 0.5, dedicated: 0.5 },
+export const RUN_TO_RUN_SHIFT: Readonly<Record<string, Readonly<Record<RunnerKind, ShiftTable>>>> = {
+  startup: { local: LOCAL_STARTUP, hosted: LOCAL_STARTUP, dedicated: LOCAL_STARTUP },
+  http: { local: LOCAL_HTTP, hosted: LOCAL_HTTP, dedicated: LOCAL_HTTP },
 };
 
+const shiftOf = (table: ShiftTable, metric: string) => table.metrics?.[metric] ?? table.default;
+
 /**
- * The run-to-run shift of a suite on a kind of machine. A suite not in the table (one added
- * before its shift was measured) takes the widest shift known for that kind: a missing row may
- * cost a verdict, never make a false one.
+ * The run-to-run shift of a suite's metric on a kind of machine. A suite not in the table (one
+ * added before its shift was measured) takes the widest default known for that kind: a missing row
+ * may cost a verdict, never make a false one.
  */
-export function runToRunShift(suite: string, kind: RunnerKind): number {
-  return RUN_TO_RUN_SHIFT[suite]?.[kind] ?? Math.max(...Object.values(RUN_TO_RUN_SHIFT).map((shifts) => shifts[kind]));
+export function runToRunShift(suite: string, kind: RunnerKind, metric: string): number {
+  const table = RUN_TO_RUN_SHIFT[suite]?.[kind];
+  return table ? shiftOf(table, metric) : Math.max(...Object.values(RUN_TO_RUN_SHIFT).map((tables) => tables[kind].default));
 }
 
 /** Runs a series needs before its own noise replaces the default (five run-to-run differences). */

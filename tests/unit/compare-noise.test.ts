@@ -50,8 +50,8 @@ describe("compare: minimum effect from history", () => {
   it("holds a 10 % change without history to the suite's run-to-run shift: inconclusive, with the reason", () => {
     const [row] = compareResults([base], [head]);
     assert.deepEqual([row!.verdict, row!.min_effect_source, row!.noise_floor], ["inconclusive", "run-to-run shift", null]);
-    assert.equal(row!.min_effect, runToRunShift("startup", "dedicated"));
-    assert.match(row!.reason!, /^\+\d+\.\d % is within the 25\.0 % run-to-run shift of startup on a dedicated machine/);
+    assert.equal(row!.min_effect, runToRunShift("startup", "dedicated", "wall_ms"));
+    assert.match(row!.reason!, /^\+\d+\.\d % is within the 60\.0 % run-to-run shift of startup wall_ms on a dedicated machine/);
   });
 
   it("takes the user's minimum effect in place of the shift", () => {
@@ -93,9 +93,14 @@ describe("minimum effect setting", () => {
   });
 
   it("gives a suite missing from the shift table the widest shift of its kind of machine", () => {
-    const widest = Math.max(...Object.values(RUN_TO_RUN_SHIFT).map((shifts) => shifts.local));
-    assert.equal(runToRunShift("a-suite-added-later", "local"), widest);
-    assert.ok(runToRunShift("startup", "local") < widest);
+    const widest = Math.max(...Object.values(RUN_TO_RUN_SHIFT).map((tables) => tables.local.default));
+    assert.equal(runToRunShift("a-suite-added-later", "local", "wall_ms"), widest);
+    assert.ok(runToRunShift("startup", "local", "wall_ms") < widest);
+  });
+
+  it("holds each metric to its own shift: memory moves far less than time", () => {
+    assert.ok(runToRunShift("startup", "local", "peak_rss_mb") < runToRunShift("startup", "local", "wall_ms"));
+    assert.equal(runToRunShift("http", "hosted", "server_peak_rss_mb"), RUN_TO_RUN_SHIFT.http!.hosted.metrics!.server_peak_rss_mb);
   });
 
   it("keeps a metric's own unit and direction", () => {
