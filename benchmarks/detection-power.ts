@@ -3,7 +3,7 @@
  * simulated with each suite's full-profile trials at 1 %, 3 % and 10 % relative noise (see
  * benchmarks/lib/detection.ts for the model), judged by `detectRegressions` as the feed is.
  *
- *   scripts/benchmark detection-power [SERIES_PER_STEP] [SERIES_WITHOUT_STEP]
+ *   scripts/benchmark detection-power [SERIES_PER_STEP] [SERIES_WITHOUT_STEP] [SUITE...]
  *
  * For each suite and noise level: the smallest step confirmed in at least 95 % of series (from a
  * ladder of steps, by bisection), and over the series without a step, the share of judged versions
@@ -14,12 +14,13 @@ import { FULL_PROFILE_SHAPES, STEP_AT, VERSIONS, rates, smallestDetected } from 
 
 const perStep = Number(process.argv[2] ?? 200);
 const withoutStep = Number(process.argv[3] ?? 1000);
+const suites = process.argv.slice(4);
 const NOISE = [0.01, 0.03, 0.1];
 const SEED = 1;
 
 const percent = (fraction: number, digits = 1) => `${(fraction * 100).toFixed(digits)} %`;
 const rows: string[][] = [];
-for (const shape of FULL_PROFILE_SHAPES) {
+for (const shape of FULL_PROFILE_SHAPES.filter((s) => suites.length === 0 || suites.includes(s.suite))) {
   for (const sd of NOISE) {
     const started = Date.now();
     const smallest = smallestDetected(shape, sd, perStep, SEED);
