@@ -51,7 +51,7 @@ describe("compare: minimum effect from history", () => {
     const [row] = compareResults([base], [head]);
     assert.deepEqual([row!.verdict, row!.min_effect_source, row!.noise_floor], ["inconclusive", "run-to-run shift", null]);
     assert.equal(row!.min_effect, runToRunShift("startup", "dedicated", "wall_ms"));
-    assert.match(row!.reason!, /^\+\d+\.\d % is within the 60\.0 % run-to-run shift of startup wall_ms on a dedicated machine/);
+    assert.match(row!.reason!, /^\+\d+\.\d % is within the 110\.0 % run-to-run shift of startup wall_ms on a dedicated machine/);
   });
 
   it("takes the user's minimum effect in place of the shift", () => {

@@ -30,10 +30,10 @@ describe("compare: verdicts", () => {
 
   it("reads faster in the metric's own direction: more requests per second is faster", () => {
     const base = syntheticResult({ index: 0, level: 1000, metric: "requests_per_s", better: "higher" });
-    const head = syntheticResult({ index: 1, level: 2000, metric: "requests_per_s", better: "higher" });
+    const head = syntheticResult({ index: 1, level: 2500, metric: "requests_per_s", better: "higher" });
     const [row] = compareResults([base], [head]);
     assert.equal(row!.verdict, "faster");
-    assert.ok(row!.ratio! > 1.9);
+    assert.ok(row!.ratio! > 2.4);
   });
 
   it("needs the change to exceed the minimum effect even when the interval excludes 1", () => {
@@ -42,7 +42,7 @@ describe("compare: verdicts", () => {
     const [row] = compareResults([base], [head]);
     assert.ok(excludesOne(row!.ci95!), "tight samples: the interval excludes 1");
     assert.equal(row!.verdict, "inconclusive", "3 % is within the run-to-run shift of a machine without history");
-    assert.deepEqual([row!.min_effect, row!.min_effect_source], [0.6, "run-to-run shift"]);
+    assert.deepEqual([row!.min_effect, row!.min_effect_source], [1.1, "run-to-run shift"]);
     assert.equal(compareResults([base], [head], { defaultMinEffect: 0.05 })[0]!.verdict, "no significant change", "3 % is below a 5 % setting");
     assert.equal(compareResults([base], [head], { defaultMinEffect: 0.01 })[0]!.verdict, "slower");
   });
