@@ -31,7 +31,7 @@ const LOCAL_HTTP: ShiftTable = {
     latency_p90_ms: 150,
     latency_p99_ms: 150,
     latency_p999_ms: 150,
-    server_peak_rss_mb: 0.15,
+    server_peak_rss_mb: 0.2,
     success_rate: 0.05,
   },
 };
