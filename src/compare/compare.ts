@@ -48,12 +48,14 @@ function minimumEffect(spreads: ReadonlyMap<string, Spread | null>, base: Measur
     const floor = noiseFloor(known[0]!, known[1] ?? known[0]!);
     return { noise_floor: floor, min_effect: floor, min_effect_source: "noise floor" };
   }
-  return withoutHistory(base, setting);
+  return withoutHistory(base, head, setting);
 }
 
-function withoutHistory(base: Measurement, setting: number | undefined): MinimumEffect {
+/** Without history: the setting, else the shift of the suite's metric on that kind of machine, in the noisier of the two sides' profiles. */
+function withoutHistory(base: Measurement, head: Measurement, setting: number | undefined): MinimumEffect {
   if (setting !== undefined) return { noise_floor: null, min_effect: setting, min_effect_source: "setting" };
-  return { noise_floor: null, min_effect: runToRunShift(base.doc.suite, base.doc.run.runner_kind, base.metric), min_effect_source: "run-to-run shift" };
+  const shift = (m: Measurement) => runToRunShift(m.doc.suite, m.doc.run.runner_kind, m.doc.run.profile, m.metric);
+  return { noise_floor: null, min_effect: Math.max(shift(base), shift(head)), min_effect_source: "run-to-run shift" };
 }
 
 /**
@@ -114,7 +116,7 @@ export function compareResults(base: readonly ResultDocument[], head: readonly R
           ...rowOf(baseRuntime, headRuntime),
           ratio: null,
           ci95: null,
-          ...withoutHistory(baseRuntime[0]!, options.defaultMinEffect),
+          ...withoutHistory(baseRuntime[0]!, headRuntime[0]!, options.defaultMinEffect),
           verdict: "not comparable",
           // No machine is shared, so any BASE result and any HEAD result differ in it.
           reason: environmentDifference(baseRuntime[0]!.doc, headRuntime[0]!.doc)!,

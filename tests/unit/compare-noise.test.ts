@@ -50,7 +50,7 @@ describe("compare: minimum effect from history", () => {
   it("holds a 10 % change without history to the suite's run-to-run shift: inconclusive, with the reason", () => {
     const [row] = compareResults([base], [head]);
     assert.deepEqual([row!.verdict, row!.min_effect_source, row!.noise_floor], ["inconclusive", "run-to-run shift", null]);
-    assert.equal(row!.min_effect, runToRunShift("startup", "dedicated", "wall_ms"));
+    assert.equal(row!.min_effect, runToRunShift("startup", "dedicated", "quick", "wall_ms"));
     assert.match(row!.reason!, /^\+\d+\.\d % is within the 110\.0 % run-to-run shift of startup wall_ms on a dedicated machine/);
   });
 
@@ -94,13 +94,23 @@ describe("minimum effect setting", () => {
 
   it("gives a suite missing from the shift table the widest shift of its kind of machine", () => {
     const widest = Math.max(...Object.values(RUN_TO_RUN_SHIFT).map((tables) => tables.local.default));
-    assert.equal(runToRunShift("a-suite-added-later", "local", "wall_ms"), widest);
-    assert.ok(runToRunShift("startup", "local", "wall_ms") < widest);
+    assert.equal(runToRunShift("a-suite-added-later", "local", "full", "wall_ms"), widest);
+    assert.ok(runToRunShift("startup", "local", "quick", "wall_ms") < widest);
   });
 
   it("holds each metric to its own shift: memory moves far less than time", () => {
-    assert.ok(runToRunShift("startup", "local", "peak_rss_mb") < runToRunShift("startup", "local", "wall_ms"));
-    assert.equal(runToRunShift("http", "hosted", "server_peak_rss_mb"), RUN_TO_RUN_SHIFT.http!.hosted.metrics!.server_peak_rss_mb);
+    assert.ok(runToRunShift("startup", "local", "quick", "peak_rss_mb") < runToRunShift("startup", "local", "quick", "wall_ms"));
+    assert.equal(runToRunShift("http", "hosted", "quick", "server_peak_rss_mb"), RUN_TO_RUN_SHIFT.http!.hosted.metrics!.server_peak_rss_mb);
+  });
+
+  it("holds a full-profile run to its own shift where measured, and a quick one on either side to the quick shift", () => {
+    assert.ok(runToRunShift("startup", "local", "full", "wall_ms") < runToRunShift("startup", "local", "quick", "wall_ms"));
+    assert.equal(runToRunShift("http", "local", "full", "rps"), runToRunShift("http", "local", "quick", "rps"), "not measured apart");
+    const quick = syntheticResult({ index: 0, level: 30, shape: { sampleNoise: 0.005 } });
+    const full = { ...syntheticResult({ index: 1, level: 30, shape: { sampleNoise: 0.005 } }) };
+    full.run = { ...full.run, profile: "full" };
+    const [mixed] = compareResults([full], [quick]);
+    assert.equal(mixed!.min_effect, runToRunShift("startup", "dedicated", "quick", "wall_ms"));
   });
 
   it("keeps a metric's own unit and direction", () => {
