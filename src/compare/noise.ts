@@ -24,7 +24,7 @@ export interface ShiftTable {
  * runtime at once: the machine, not the runtime), in full runs of `hello` by up to 37 % (10 rows
  * only, hence the margin to 60 %). A latency percentile at a fixed arrival rate moves most, up to
  * ×140: once the server falls behind, requests queue. Such a machine can back no verdict on HTTP
- * latency without history. HTTP's full profile was not measured (5 hours a pair): it takes the quick figures.
+ * latency without history. HTTP's full profile was not measured (2 hours a pair of `json` runs): it takes the quick figures.
  */
 const LOCAL_STARTUP: ShiftTable = { default: 1.1, metrics: { peak_rss_mb: 0.05 }, full: { default: 0.6, metrics: { peak_rss_mb: 0.05 } } };
 const LOCAL_HTTP: ShiftTable = {
