@@ -71,7 +71,7 @@ function verdictOf(change: MeasuredChange, effect: MinimumEffect, base: Measurem
     verdict: "inconclusive",
     reason:
       `${formatChange(change.ratio)} is within the ${formatPercent(effect.min_effect)} run-to-run shift of ${base.doc.suite} ${base.metric} on a ` +
-      `${base.doc.run.runner_kind} machine; ${MIN_HISTORY_RUNS} runs of history measure this series' own noise`,
+      `${base.doc.run.runner_kind} machine; judging a change this small needs ${MIN_HISTORY_RUNS} runs of history`,
   };
 }
 
