@@ -215,6 +215,14 @@ async function measure(subject: HttpSubject, context: SuiteContext, server: Runn
 }
 
 /**
+ * What a trial costs beyond its load phases (start a server, wait until it answers, stop its
+ * process tree), and what one verification costs (the same, plus the scenario's requests): from a
+ * quick run on the shared 2-core development machine (README, "What a run costs").
+ */
+const SERVER_LIFECYCLE_S = 1.5;
+const VERIFICATION_S = 2;
+
+/**
  * HTTP servers under oha. A subject is one app on one runtime at one load point (operation,
  * connection count, keep-alive); each trial starts a fresh server pinned to its own CPU, warms it
  * up under load, measures throughput with that many connections, then latency at the scenario's
@@ -249,6 +257,15 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
       const failed = await install(app, note);
       if (failed) throw new UserError(failed);
     }
+  },
+
+  estimate(scenario, runtime, options) {
+    const profile = scenario.profileParams;
+    const apps = selectApps(loadApps<{ processes: number }>("http"), options.apps).filter((app) => app.manifest.runtimes[runtime]);
+    const loadPoints = scenario.config.operations.length * profile.connections.length * profile.keepalive.length;
+    const trialS = SERVER_LIFECYCLE_S + profile.warmup_s + profile.duration_s + profile.rate_duration_s;
+    // Each app is verified once before its load points and once after, whatever their number.
+    return { cells: apps.length * loadPoints, seconds: apps.length * (loadPoints * profile.trials * trialS + 2 * VERIFICATION_S) };
   },
 
   listApps() {
