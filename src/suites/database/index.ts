@@ -119,6 +119,8 @@ export const databaseSuite = defineSuite<DatabaseConfig, DatabaseProfile, Databa
     engine: { help: "a database engine: sqlite or postgres (repeatable); default: both", values: () => [...ENGINES] },
     "postgres-url": { help: "measure on this PostgreSQL server instead of starting one (postgres://user@host:port/database)" },
   },
+  // Each runtime's built-in SQLite and node-postgres on a real server: the other drivers are measured by `run` and the profiles.
+  defaultRun: { options: { app: ["node-sqlite", "bun-sqlite", "pg"] } },
   parseOptions(raw) {
     const urls = raw["postgres-url"] ?? [];
     if (urls.length > 1) throw new UserError("--postgres-url: give it once");

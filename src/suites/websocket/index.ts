@@ -272,6 +272,8 @@ export const websocketSuite = defineSuite<WebSocketConfig, WebSocketProfile, { a
   tools: [WSCLIENT_TOOL, K6_TOOL, GNU_TIME_TOOL, TASKSET_TOOL],
   options: { app: appOption("websocket") },
   parseOptions: appsOption,
+  // Each runtime's own server: the ws package on all three is measured by `run` and the profiles.
+  defaultRun: { options: { app: ["native"] } },
 
   async prepare(note) {
     for (const app of loadApps<{ servers: Record<string, string> }>("websocket")) {
