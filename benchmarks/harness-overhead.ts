@@ -11,11 +11,11 @@ import { join } from "node:path";
 import { REPO_ROOT, SUITES_DIR } from "../src/core/paths.ts";
 import { RUNTIMES } from "../src/runtimes/catalog.ts";
 import { provision } from "../src/runtimes/provision.ts";
-import { readResults } from "../src/results/read.ts";
+import { readResults } from "../src/results/store.ts";
 import { formatPairedRatio, formatRoundRatios, pairedRatio } from "../src/stats/paired.ts";
 import { median } from "../src/stats/summary.ts";
 import { formatTable } from "../src/ui/table.ts";
-import { PINNED, bench, tempDir } from "../tests/helpers/cli.ts";
+import { PINNED, bench, tempDir } from "./lib/cli.ts";
 
 const rounds = Number(process.argv[2] ?? 5);
 const helloDir = join(SUITES_DIR, "startup/hello");

@@ -15,19 +15,20 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { prepareRuntimes } from "../src/cli/runtimes.ts";
-import { allowedCpus, pinned, splitCpus } from "../src/http/cpu-split.ts";
-import { RunningServer } from "../src/http/server.ts";
+import { prepareRuntimes } from "../src/runtimes/prepare.ts";
+import { loadApps } from "../src/apps/manifest.ts";
 import { rotate } from "../src/orchestrate/order.ts";
 import { installInterruptHandling, runCommand } from "../src/process/children.ts";
-import { runtimeEnv, scriptArgv } from "../src/runners/command.ts";
-import { httpRunner, type HttpProfile } from "../src/runners/http.ts";
-import type { RunContext, Subject } from "../src/runners/types.ts";
+import { runtimeEnv, scriptArgv } from "../src/runtimes/command.ts";
 import { selectScenarios } from "../src/scenarios/select.ts";
 import { formatPairedRatio, formatRoundRatios, pairedRatio } from "../src/stats/paired.ts";
 import { median } from "../src/stats/summary.ts";
+import { httpSuite, type HttpConfig, type HttpProfile } from "../src/suites/http/index.ts";
+import { resolveScenarios } from "../src/suites/resolve.ts";
+import type { Subject, SuiteScenario } from "../src/suites/suite.ts";
+import { allowedCpus, pinned, splitCpus } from "../src/tools/cpu-split.ts";
+import { RunningServer } from "../src/tools/server.ts";
 import { formatTable } from "../src/ui/table.ts";
-import { loadApps } from "../src/http/apps.ts";
 
 const { values } = parseArgs({ options: { runtime: { type: "string", multiple: true }, rounds: { type: "string" }, seconds: { type: "string" } } });
 const specs = values.runtime ?? ["node@22.11.0", "bun@1.2.0", "deno@2.1.4"];
@@ -36,14 +37,15 @@ const seconds = Number(values.seconds ?? 3);
 
 installInterruptHandling();
 const runtimes = await prepareRuntimes(specs, (line) => process.stderr.write(`${line}\n`));
-const [selected] = selectScenarios({ suites: ["http"], scenarios: ["json"] });
-const scenario = selected!.scenario;
+const [selected] = resolveScenarios(selectScenarios({ suites: ["http"], scenarios: ["json"] }), "full");
 const SPREAD_TRIALS = 5;
 const profile: HttpProfile = { trials: TRIALS, warmup_s: 1, duration_s: seconds, connections: [10], keepalive: [true], rate: 1000, rate_duration_s: 1 };
+// The registry erases a suite's types; this benchmark knows it drives the HTTP suite.
+const scenario = { ...selected!.scenario, profileParams: profile } as SuiteScenario<HttpConfig, HttpProfile>;
 const workDir = await mkdtemp(join(tmpdir(), "http-overhead-"));
-const context: RunContext = { profile: "full", profileParams: { ...profile }, workDir, log: (line) => process.stderr.write(`${line}\n`), apps: ["native"] };
+const session = httpSuite.start({ profile: "full", workDir, log: (line) => process.stderr.write(`${line}\n`), options: { apps: ["native"] } });
 const split = splitCpus(allowedCpus());
-const native = loadApps().find((app) => app.name === "native")!;
+const native = loadApps("http").find((app) => app.name === "native")!;
 
 /** The command a person would type: oha's documented flags, its JSON read for requestsPerSec. */
 function handOha(url: string, durationS: number): string[] {
@@ -54,9 +56,9 @@ function handOha(url: string, durationS: number): string[] {
 async function byHand(subject: Subject): Promise<number> {
   const entry = native.manifest.runtimes[subject.runtime.identity.name]!.entry;
   const server = await RunningServer.start({
-    argv: [...pinned(split?.server), ...scriptArgv(subject, entry)],
+    argv: [...pinned(split?.server), ...scriptArgv(subject.runtime, subject.flags, entry)],
     cwd: native.dir,
-    env: runtimeEnv(subject, workDir),
+    env: runtimeEnv(subject.runtime, workDir),
     readyTimeoutMs: 30_000,
   });
   try {
@@ -84,9 +86,9 @@ function blockSpreads(values: readonly number[], size: number): number[] {
 }
 
 try {
-  const subjects = runtimes.map((runtime) => httpRunner.subjects(scenario, runtime, context)[0]!);
+  const subjects = runtimes.map((runtime) => session.subjects(scenario, runtime)[0]!);
   for (const subject of subjects) {
-    const checked = await httpRunner.check(subject, context);
+    const checked = await session.check(subject);
     if (checked.status !== "ok") throw new Error(`${subject.runtime.identity.name}: ${checked.error}`);
   }
   const harness = new Map<Subject, number[]>(subjects.map((s) => [s, []]));
@@ -94,7 +96,7 @@ try {
   for (let trial = 0; trial < TRIALS; trial++) {
     for (const subject of rotate(subjects, trial)) {
       process.stderr.write(`round ${trial + 1}/${TRIALS} ${subject.runtime.identity.name}\n`);
-      const viaHarness = async () => harness.get(subject)!.push((await httpRunner.trial(subject, context, trial)).samples.rps![0]!);
+      const viaHarness = async () => harness.get(subject)!.push((await session.trial(subject, trial)).samples.rps![0]!);
       const viaHand = async () => hand.get(subject)!.push(await byHand(subject));
       for (const measure of trial % 2 === 0 ? [viaHarness, viaHand] : [viaHand, viaHarness]) await measure();
     }

@@ -16,8 +16,8 @@ import { chromium, type Page } from "playwright-core";
 import { serveSite } from "../src/site/server.ts";
 import { median } from "../src/stats/summary.ts";
 import { formatTable } from "../src/ui/table.ts";
-import { bench, tempDir } from "../tests/helpers/cli.ts";
-import { SCALE_SERIES, SYNTHETIC_RUNNERS, writeSyntheticResults } from "../tests/helpers/synthetic-results.ts";
+import { bench, tempDir } from "./lib/cli.ts";
+import { SCALE_SERIES, SYNTHETIC_RUNNERS, writeSyntheticResults } from "./lib/synthetic-results.ts";
 
 const { values } = parseArgs({ options: { data: { type: "string" }, builds: { type: "string" }, loads: { type: "string" } } });
 const builds = Number(values.builds ?? 3);

@@ -42,14 +42,24 @@ ensure_harness_deps() {
   fi
 }
 
-ensure_bench_tools() {
-  local missing=()
-  command -v hyperfine >/dev/null 2>&1 || missing+=(hyperfine)
-  [ -x /usr/bin/time ] || missing+=(time)
-  command -v tar >/dev/null 2>&1 || missing+=(tar)
-  command -v taskset >/dev/null 2>&1 || missing+=(util-linux)  # pins server and oha to separate CPUs
-  [ ${#missing[@]} -eq 0 ] || apt_install "${missing[@]}"
-  ensure_oha
+# One tool a suite declares (its `tools` in src/suites/<suite>/index.ts), installed by that name.
+ensure_tool() {
+  case "$1" in
+    hyperfine) command -v hyperfine >/dev/null 2>&1 || apt_install hyperfine ;;
+    gnu-time) [ -x /usr/bin/time ] || apt_install time ;;
+    taskset) command -v taskset >/dev/null 2>&1 || apt_install util-linux ;;  # pins server and client to separate CPUs
+    oha) ensure_oha ;;
+    *) die "no install step for tool '$1' (add it to ensure_tool in scripts/lib/common.sh)" ;;
+  esac
+}
+
+# Installs exactly the tools of the suites a command will run: `scripts/bench tools` names them.
+ensure_suite_tools() {
+  local tools
+  tools="$(node --import tsx "$ROOT/src/cli/main.ts" tools "$@")" || die "could not list the suites' tools"
+  command -v tar >/dev/null 2>&1 || apt_install tar  # runtimes arrive as npm tarballs
+  local tool
+  for tool in $tools; do ensure_tool "$tool"; done
 }
 
 # Serialises tool builds between concurrent scripts/bench runs; the lock is released on exit.
@@ -68,8 +78,9 @@ ensure_oha() {
     || die "cargo install oha failed; see $TOOLS_ROOT/oha-build.log"
 }
 
+# Every suite's tools, plus what the tests and benchmarks drive themselves.
 ensure_test_tools() {
-  ensure_bench_tools
+  ensure_suite_tools
   local missing=()
   [ -x /usr/bin/chromium ] || missing+=(chromium)
   # actionlint checks the workflows' run scripts only when shellcheck is on PATH (CI images have it).

@@ -9,12 +9,13 @@ import { listCommand } from "./commands/list.ts";
 import { regressionsCommand } from "./commands/regressions.ts";
 import { releasesCommand } from "./commands/releases.ts";
 import { runCommand } from "./commands/run.ts";
+import { toolsCommand } from "./commands/tools.ts";
 import { setupCommand } from "./commands/setup.ts";
 import { siteCommand } from "./commands/site.ts";
 import { validateCommand } from "./commands/validate.ts";
 
 /** Every subcommand; `scripts/bench` with no arguments runs `all`. */
-const COMMANDS: readonly Command[] = [allCommand, runCommand, setupCommand, listCommand, validateCommand, siteCommand, compareCommand, regressionsCommand, exportCommand, releasesCommand, collectCommand] as unknown as Command[];
+const COMMANDS: readonly Command[] = [allCommand, runCommand, setupCommand, listCommand, validateCommand, siteCommand, compareCommand, regressionsCommand, exportCommand, releasesCommand, collectCommand, toolsCommand] as unknown as Command[];
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

@@ -1,10 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { relative, resolve, sep } from "node:path";
 import { isDeepStrictEqual } from "node:util";
-import { listJsonFiles } from "../results/read.ts";
-import { checkAgainst } from "../results/schema.ts";
+import { listResultFiles } from "../results/store.ts";
+import { checkAgainst } from "../core/schema.ts";
 import type { ResultDocument } from "../results/types.ts";
-import { resultPath, writeResult } from "../results/write.ts";
+import { resultPath, writeResult } from "../results/store.ts";
 
 /** What a collect did, or would have done had nothing been wrong. */
 export interface CollectOutcome {
@@ -37,7 +37,7 @@ async function existingDocument(path: string): Promise<unknown> {
  * result is never rewritten. Only dedicated runners' results enter the data folder.
  */
 export async function collectResults(sources: readonly string[], dataDir: string): Promise<CollectOutcome> {
-  const files = listJsonFiles(sources);
+  const files = listResultFiles(sources);
   const problems: string[] = [];
   const incoming = new Map<string, { doc: ResultDocument; from: string }>();
   for (const file of files) {

@@ -1,4 +1,4 @@
-import { paramsSlug } from "../results/write.ts";
+import { paramsSlug } from "../core/params.ts";
 import { formatNumber, formatTable } from "../ui/table.ts";
 import type { CompareRow } from "./types.ts";
 

@@ -1,5 +1,5 @@
 import semver from "semver";
-import { paramsSlug } from "../results/write.ts";
+import { paramsSlug } from "../core/params.ts";
 import type { MetricSummary, ResultDocument } from "../results/types.ts";
 import type { MeasuredCell } from "./types.ts";
 

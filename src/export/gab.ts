@@ -1,7 +1,7 @@
 import semver from "semver";
 import { compareVersions, groupBy, measurementsOf, type Measurement } from "../compare/series-key.ts";
 import type { Better, ResultDocument } from "../results/types.ts";
-import { paramsSlug } from "../results/write.ts";
+import { paramsSlug } from "../core/params.ts";
 import { formatNumber } from "../ui/table.ts";
 
 /**

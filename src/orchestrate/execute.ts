@@ -7,23 +7,23 @@ import type { Environment } from "../env/fingerprint.ts";
 import { isInterrupted, setInterruptHandler } from "../process/children.ts";
 import type { IdentifiedRuntime } from "../runtimes/identify.ts";
 import { summarize } from "../stats/summary.ts";
-import { writeResult } from "../results/write.ts";
+import { writeResult } from "../results/store.ts";
 import type { MetricSummary, Profile, ResultDocument, ResultStatus, RunInfo } from "../results/types.ts";
-import { TrialFailure, type RunContext, type Subject, type SuiteRunner } from "../runners/types.ts";
 import { prepareScenario } from "../scenarios/prepare.ts";
-import type { SelectedScenario } from "../scenarios/select.ts";
+import type { ResolvedScenario } from "../suites/resolve.ts";
+import { TrialFailure, type AnySuite, type Subject, type SuiteSession } from "../suites/suite.ts";
 import type { Progress } from "../ui/progress.ts";
 import { rotate } from "./order.ts";
 
 export interface RunPlan {
-  readonly scenarios: readonly SelectedScenario[];
+  readonly scenarios: readonly ResolvedScenario[];
   readonly runtimes: readonly IdentifiedRuntime[];
   readonly profile: Profile;
   readonly outDir: string;
   readonly run: Omit<RunInfo, "trials">;
   readonly environment: Environment;
-  /** Apps to measure in suites that have apps; all when empty or absent. */
-  readonly apps?: readonly string[];
+  /** Suites' own options as given on the command line (option name → values); each suite parses its own. */
+  readonly suiteOptions: Readonly<Record<string, readonly string[]>>;
 }
 
 export interface RunOutcome {
@@ -38,12 +38,14 @@ interface Cell {
   error?: string;
   samples: Record<string, number[]>;
   details: Record<string, unknown>;
+  tools: Record<string, string>;
+  saved: boolean;
   verification?: ResultDocument["verification"];
   trialsDone: number;
 }
 
 function pendingCell(subject: Subject): Cell {
-  return { subject, status: "pending", samples: {}, details: {}, trialsDone: 0 };
+  return { subject, status: "pending", samples: {}, details: {}, tools: {}, saved: false, trialsDone: 0 };
 }
 
 function endCell(cell: Cell, status: ResultStatus, error?: string, details?: Record<string, unknown>): void {
@@ -53,7 +55,7 @@ function endCell(cell: Cell, status: ResultStatus, error?: string, details?: Rec
 }
 
 /** Why a runtime cannot run a scenario at all, or null when it can. */
-function unsupportedReason(selected: SelectedScenario, runtime: IdentifiedRuntime): string | null {
+function unsupportedReason(selected: ResolvedScenario, runtime: IdentifiedRuntime): string | null {
   const { name, version } = runtime.identity;
   const support = selected.scenario.manifest.runtimes[name];
   if (!support) return `${selected.scenario.suite}/${selected.scenario.name} does not run on ${name}`;
@@ -71,38 +73,61 @@ function unsupportedReason(selected: SelectedScenario, runtime: IdentifiedRuntim
  */
 export async function executeRun(plan: RunPlan, progress: Progress): Promise<RunOutcome> {
   const results: RunOutcome["results"] = [];
-  const toolsBySuite = new Map<string, Record<string, string>>();
-  for (const runner of new Set(plan.scenarios.map((s) => s.runner))) toolsBySuite.set(runner.suite, await runner.toolVersions());
+  const toolsBySuite = new Map<AnySuite, Record<string, string>>();
+  for (const suite of new Set(plan.scenarios.map((s) => s.suite))) {
+    const versions = await Promise.all(suite.tools.map(async (tool) => [tool.name, await tool.version()] as const));
+    toolsBySuite.set(suite, Object.fromEntries(versions));
+  }
   const workDir = await mkdtemp(join(tmpdir(), "runtime-bench-"));
-  const trialsOf = (s: SelectedScenario) => s.scenario.manifest.profiles[plan.profile].trials;
+  const sessions = new Map<AnySuite, SuiteSession>();
+  const sessionOf = (suite: AnySuite): SuiteSession => {
+    let session = sessions.get(suite);
+    if (!session) {
+      const options = suite.parseOptions?.(plan.suiteOptions) ?? {};
+      session = suite.start({ profile: plan.profile, workDir, log: (line) => progress.log(line), options }) as SuiteSession;
+      sessions.set(suite, session);
+    }
+    return session;
+  };
+  const closeSessions = async () => {
+    for (const session of sessions.values()) await session.close?.();
+    sessions.clear();
+  };
+  const trialsOf = (s: ResolvedScenario) => s.scenario.profileParams.trials;
   progress.addWork(plan.scenarios.reduce((sum, s) => sum + trialsOf(s) * plan.runtimes.length, 0));
 
-  const save = async (selected: SelectedScenario, cells: readonly Cell[]) => {
-    const tools = toolsBySuite.get(selected.runner.suite) ?? {};
+  const save = async (selected: ResolvedScenario, cells: readonly Cell[]) => {
+    const tools = toolsBySuite.get(selected.suite) ?? {};
     for (const cell of cells) {
-      const doc = toDocument(plan, selected, cell, tools);
+      // An interrupt during a save saves the rest: each cell is written once.
+      if (cell.saved) continue;
+      cell.saved = true;
+      const doc = toDocument(plan, selected, cell, { ...tools, ...cell.tools });
       results.push({ path: await writeResult(plan.outDir, doc), doc });
     }
   };
+
+  // The scenario being measured: what an interrupt saves before it stops the sessions and removes the work folder.
+  let current: { selected: ResolvedScenario; cells: Cell[] } | null = null;
+  setInterruptHandler(async () => {
+    if (current) {
+      const trials = trialsOf(current.selected);
+      for (const cell of current.cells) {
+        if (cell.status === "pending") endCell(cell, "failed", `interrupted after ${cell.trialsDone} of ${trials} trials`);
+      }
+      await save(current.selected, current.cells);
+    }
+    await closeSessions();
+    await rm(workDir, { recursive: true, force: true });
+  });
 
   try {
     for (const selected of plan.scenarios) {
       if (isInterrupted()) break;
       const trials = trialsOf(selected);
-      const context: RunContext = {
-        profile: plan.profile,
-        profileParams: selected.scenario.manifest.profiles[plan.profile],
-        workDir,
-        log: (line) => progress.log(line),
-        apps: plan.apps ?? [],
-      };
-      const cells = await checkedCells(selected, plan.runtimes, context, progress);
-      setInterruptHandler(async () => {
-        for (const cell of cells) {
-          if (cell.status === "pending") endCell(cell, "failed", `interrupted after ${cell.trialsDone} of ${trials} trials`);
-        }
-        await save(selected, cells);
-      });
+      const session = sessionOf(selected.suite);
+      const cells = await checkedCells(selected, session, plan.runtimes, progress);
+      current = { selected, cells };
       const measuredCells = cells.filter((c) => c.status === "pending");
       progress.addWork(trials * (measuredCells.length - plan.runtimes.length));
       for (let t = 0; t < trials; t++) {
@@ -113,26 +138,35 @@ export async function executeRun(plan: RunPlan, progress: Progress): Promise<Run
             continue;
           }
           progress.begin(`${selected.scenario.suite}/${selected.scenario.name}${label(cell.subject)} trial ${t + 1}/${trials}`);
-          await runTrial(selected.runner, cell, context, t);
+          await runTrial(session, cell, t, progress);
           progress.end();
         }
       }
       for (const cell of measuredCells) {
-        if (cell.status !== "pending" || !selected.runner.recheck) continue;
-        const after = await selected.runner.recheck(cell.subject, context);
+        if (cell.status !== "pending" || !session.recheck) continue;
+        const after = await session.recheck(cell.subject);
         if (after.status !== "ok") endCell(cell, "failed", `check after measuring failed: ${after.error}`, after.details);
         // Both checks are kept: the one after measuring, with the one before it under `before`.
         if (after.verification) cell.verification = cell.verification ? { ...after.verification, before: cell.verification } : after.verification;
       }
+      for (const cell of measuredCells) {
+        const finished = await session.finish?.(cell.subject);
+        if (finished?.details) Object.assign(cell.details, finished.details);
+        if (finished?.tools) Object.assign(cell.tools, finished.tools);
+      }
       for (const cell of cells) if (cell.status === "pending") endCell(cell, "ok");
       if (isInterrupted()) return { results, interrupted: true };
-      setInterruptHandler(undefined);
       await save(selected, cells);
+      current = null;
     }
   } finally {
-    setInterruptHandler(undefined);
+    // After an interrupt its handler closes and removes; the run's own flow must not race it.
+    if (!isInterrupted()) {
+      setInterruptHandler(undefined);
+      await closeSessions();
+      await rm(workDir, { recursive: true, force: true });
+    }
     progress.finish();
-    await rm(workDir, { recursive: true, force: true });
   }
   return { results, interrupted: isInterrupted() };
 }
@@ -147,9 +181,9 @@ function label(subject: Subject): string {
 }
 
 async function checkedCells(
-  selected: SelectedScenario,
+  selected: ResolvedScenario,
+  session: SuiteSession,
   runtimes: readonly IdentifiedRuntime[],
-  context: RunContext,
   progress: Progress,
 ): Promise<Cell[]> {
   const cells: Cell[] = [];
@@ -168,9 +202,9 @@ async function checkedCells(
       cells.push(cell);
       continue;
     }
-    for (const subject of selected.runner.subjects(selected.scenario, runtime, context)) {
+    for (const subject of session.subjects(selected.scenario, runtime)) {
       const cell = pendingCell(subject);
-      const before = await selected.runner.check(subject, context);
+      const before = await session.check(subject);
       if (before.verification) cell.verification = before.verification;
       if (before.status !== "ok") {
         endCell(cell, before.status, before.error, before.details);
@@ -184,9 +218,9 @@ async function checkedCells(
   return cells;
 }
 
-async function runTrial(runner: SuiteRunner, cell: Cell, context: RunContext, trialIndex: number): Promise<void> {
+async function runTrial(session: SuiteSession, cell: Cell, trialIndex: number, progress: Progress): Promise<void> {
   try {
-    const output = await runner.trial(cell.subject, context, trialIndex);
+    const output = await session.trial(cell.subject, trialIndex);
     for (const [metric, values] of Object.entries(output.samples)) (cell.samples[metric] ??= []).push(...values);
     if (output.details) Object.assign(cell.details, output.details);
     cell.trialsDone += 1;
@@ -194,20 +228,20 @@ async function runTrial(runner: SuiteRunner, cell: Cell, context: RunContext, tr
     if (isInterrupted()) return;
     if (!(error instanceof TrialFailure)) throw error;
     endCell(cell, "failed", `trial ${trialIndex + 1}: ${error.message}`, error.details);
-    context.log(`${cell.subject.scenario.suite}/${cell.subject.scenario.name}${label(cell.subject)}: failed: ${error.message}`);
+    progress.log(`${cell.subject.scenario.suite}/${cell.subject.scenario.name}${label(cell.subject)}: failed: ${error.message}`);
   }
 }
 
-function toDocument(plan: RunPlan, selected: SelectedScenario, cell: Cell, tools: Record<string, string>): ResultDocument {
+function toDocument(plan: RunPlan, selected: ResolvedScenario, cell: Cell, tools: Record<string, string>): ResultDocument {
   const { scenario } = selected;
   const metrics: Record<string, MetricSummary> = {};
-  for (const [name, definition] of Object.entries(scenario.manifest.metrics)) {
+  for (const [name, definition] of Object.entries(scenario.metrics)) {
     const samples = cell.samples[name] ?? [];
     if (samples.length > 0) metrics[name] = { ...definition, samples, ...summarize(samples) };
   }
   let status = cell.status === "pending" ? "failed" : cell.status;
   let error = cell.error;
-  const missing = Object.keys(scenario.manifest.metrics).filter((name) => !metrics[name]);
+  const missing = Object.keys(scenario.metrics).filter((name) => !metrics[name]);
   if (status === "ok" && missing.length > 0) {
     status = "failed";
     error = `no samples for ${missing.join(", ")}`;
@@ -223,7 +257,7 @@ function toDocument(plan: RunPlan, selected: SelectedScenario, cell: Cell, tools
   ].filter(Boolean).join(" ");
   return {
     schema: "runtime-bench/result/v1",
-    run: { ...plan.run, trials: scenario.manifest.profiles[plan.profile].trials },
+    run: { ...plan.run, trials: scenario.profileParams.trials },
     environment: plan.environment,
     runtime: identity,
     suite: scenario.suite,

@@ -2,8 +2,8 @@ import { join } from "node:path";
 import { UserError } from "../core/errors.ts";
 import { REPO_ROOT } from "../core/paths.ts";
 import type { Arch } from "../runtimes/catalog.ts";
-import { checkAgainst } from "../results/schema.ts";
-import { displayPath, readJsonFile } from "../scenarios/manifest.ts";
+import { checkAgainst } from "../core/schema.ts";
+import { displayPath, readJsonFile } from "../core/json-file.ts";
 
 /** A dedicated self-hosted machine whose results are published. */
 export interface BenchRunner {

@@ -1,3 +1,4 @@
+import type { ParamValue } from "../core/params.ts";
 import type { RuntimeIdentity } from "../runtimes/identify.ts";
 import type { Environment } from "../env/fingerprint.ts";
 
@@ -7,7 +8,7 @@ export type Better = "lower" | "higher";
 export type ResultStatus = "ok" | "failed" | "unsupported";
 export type RunnerKind = "local" | "hosted" | "dedicated";
 export type Profile = "quick" | "full";
-export type ParamValue = string | number | boolean;
+export type { ParamValue };
 
 export interface MetricSummary {
   unit: string;

@@ -1,8 +1,9 @@
-import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
-import { UserError, errorMessage } from "../core/errors.ts";
-import { REPO_ROOT, SUITES_DIR } from "../core/paths.ts";
-import { checkAgainst } from "../results/schema.ts";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { UserError } from "../core/errors.ts";
+import { displayPath, readJsonFile } from "../core/json-file.ts";
+import { SCHEMAS_DIR, SUITES_DIR } from "../core/paths.ts";
+import { checkAgainst } from "../core/schema.ts";
 import type { RuntimeName } from "../runtimes/catalog.ts";
 import type { Better, Profile } from "../results/types.ts";
 
@@ -27,8 +28,10 @@ export interface ScenarioManifest {
   description: string;
   version: number;
   runtimes: Partial<Record<RuntimeName, RuntimeSupport>>;
-  metrics: Record<string, MetricDefinition>;
-  profiles: Record<Profile, ProfileParams>;
+  /** Narrows the suite's metrics to these, with their unit or direction overridden where given. */
+  metrics?: Record<string, Partial<MetricDefinition>>;
+  /** Overrides of the suite's default profiles, key by key. */
+  profiles?: Partial<Record<Profile, Partial<ProfileParams>>>;
   prepare?: { command: string[]; creates: string };
 }
 
@@ -42,27 +45,40 @@ export interface Scenario {
   readonly suiteConfig: unknown;
 }
 
-/** What a suite contributes to checking its manifests: the schemas of its own block and profile. */
+/** A scenario with what its suite adds: the metrics it records and both profiles, resolved (what the site shows). */
+export interface DescribedScenario {
+  readonly scenario: Scenario;
+  readonly metrics: Readonly<Record<string, MetricDefinition>>;
+  readonly profiles: Readonly<Record<Profile, ProfileParams>>;
+}
+
+/** The schemas of a suite's own settings, found by convention: `schemas/suites/<suite>.schema.json`. */
 export interface SuiteSchemas {
   readonly config: object;
   readonly profile: object;
+  /** The suite's own fields of an app manifest, where the suite has apps. */
+  readonly app?: object;
 }
 
-export function displayPath(path: string): string {
-  const rel = relative(REPO_ROOT, path);
-  return rel.startsWith("..") ? path : rel;
-}
+const schemasBySuite = new Map<string, SuiteSchemas>();
 
-export function readJsonFile(path: string): unknown {
-  const text = readFileSync(path, "utf8");
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new UserError(`${displayPath(path)}: not valid JSON: ${errorMessage(error)}`);
+export function suiteSchemas(suite: string): SuiteSchemas {
+  let schemas = schemasBySuite.get(suite);
+  if (!schemas) {
+    const path = join(SCHEMAS_DIR, "suites", `${suite}.schema.json`);
+    if (!existsSync(path)) throw new UserError(`${displayPath(path)}: missing (every suite needs the schema of its settings)`);
+    const file = readJsonFile(path) as { $defs: Record<string, object> };
+    const { config, profile, app } = file.$defs;
+    if (!config || !profile) throw new UserError(`${displayPath(path)}: needs $defs.config and $defs.profile`);
+    // The config may refer to its siblings ("#/$defs/request"), so it carries them along.
+    schemas = { config: { ...config, $defs: file.$defs }, profile, ...(app ? { app: { ...app, $defs: file.$defs } } : {}) };
+    schemasBySuite.set(suite, schemas);
   }
+  return schemas;
 }
 
-export function loadScenario(dir: string, suite: string, schemas: SuiteSchemas): Scenario {
+/** Reads and checks a scenario's manifest: the common fields, and the suite's block by the suite's schema. */
+export function loadScenario(dir: string, suite: string): Scenario {
   const manifestPath = join(dir, MANIFEST_FILE);
   const where = displayPath(manifestPath);
   if (!existsSync(manifestPath)) throw new UserError(`${where}: missing (every scenario folder needs one)`);
@@ -71,11 +87,7 @@ export function loadScenario(dir: string, suite: string, schemas: SuiteSchemas):
   const { [suite]: suiteConfig, ...common } = raw as Record<string, unknown>;
   const problems = checkAgainst("scenario.schema.json", common);
   if (suiteConfig === undefined) problems.push(`/${suite}: missing (the ${suite} suite's settings)`);
-  else problems.push(...checkAgainst(schemas.config, suiteConfig, `/${suite}`));
-  const profiles = (common as { profiles?: Record<string, unknown> }).profiles ?? {};
-  for (const [name, params] of Object.entries(profiles)) {
-    if (typeof params === "object" && params !== null) problems.push(...checkAgainst(schemas.profile, params, `/profiles/${name}`));
-  }
+  else problems.push(...checkAgainst(suiteSchemas(suite).config, suiteConfig, `/${suite}`));
   if (problems.length > 0) throw new UserError(`${where}: ${problems.join("; ")}`);
   const name = dir.split("/").pop()!;
   return { suite, name, dir, manifestPath, manifest: common as unknown as ScenarioManifest, suiteConfig };

@@ -2,7 +2,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../core/errors.ts";
 import { runCommand, tail } from "../process/children.ts";
-import { displayPath, type Scenario } from "./manifest.ts";
+import { displayPath } from "../core/json-file.ts";
+import type { Scenario } from "./manifest.ts";
 
 /** A command that makes a folder ready, run once: a folder whose `creates` path exists is ready. */
 export interface PrepareStep {

@@ -1,13 +1,6 @@
 import { UserError } from "../core/errors.ts";
 import { SUITES_DIR } from "../core/paths.ts";
-import { allRunners, runnerFor } from "../runners/index.ts";
-import type { SuiteRunner } from "../runners/types.ts";
 import { loadScenario, scenarioDirs, suiteNames, type Scenario } from "./manifest.ts";
-
-export interface SelectedScenario {
-  readonly runner: SuiteRunner;
-  readonly scenario: Scenario;
-}
 
 export interface Selection {
   /** Suite names; all suites when empty. */
@@ -17,24 +10,19 @@ export interface Selection {
 }
 
 /** Loads and checks every manifest of the chosen suites, then keeps the chosen scenarios. */
-export function selectScenarios(selection: Selection, suitesDir = SUITES_DIR): SelectedScenario[] {
+export function selectScenarios(selection: Selection, suitesDir = SUITES_DIR): Scenario[] {
   const known = suiteNames(suitesDir);
   for (const suite of selection.suites) {
     if (!known.includes(suite)) throw new UserError(`unknown suite '${suite}': suites are ${known.join(", ")}`);
   }
-  const suites = selection.suites.length > 0 ? selection.suites : known.filter((s) => allRunners().some((r) => r.suite === s));
-  const all = suites.flatMap((suite) => {
-    const runner = runnerFor(suite);
-    return scenarioDirs(suite, suitesDir).map((dir) => ({ runner, scenario: loadScenario(dir, suite, runner.schemas) }));
-  });
+  const suites = selection.suites.length > 0 ? selection.suites : known;
+  const all = suites.flatMap((suite) => scenarioDirs(suite, suitesDir).map((dir) => loadScenario(dir, suite)));
   if (selection.scenarios.length === 0) return all;
   const wanted = new Set(selection.scenarios);
-  const chosen = all.filter(({ scenario }) => wanted.has(scenario.name) || wanted.has(`${scenario.suite}/${scenario.name}`));
-  const missing = [...wanted].filter(
-    (name) => !chosen.some(({ scenario }) => name === scenario.name || name === `${scenario.suite}/${scenario.name}`),
-  );
+  const chosen = all.filter((scenario) => wanted.has(scenario.name) || wanted.has(`${scenario.suite}/${scenario.name}`));
+  const missing = [...wanted].filter((name) => !chosen.some((scenario) => name === scenario.name || name === `${scenario.suite}/${scenario.name}`));
   if (missing.length > 0) {
-    throw new UserError(`unknown scenario '${missing[0]}' in suites ${suites.join(", ")}: scenarios are ${all.map((s) => s.scenario.name).join(", ")}`);
+    throw new UserError(`unknown scenario '${missing[0]}' in suites ${suites.join(", ")}: scenarios are ${all.map((s) => s.name).join(", ")}`);
   }
   return chosen;
 }

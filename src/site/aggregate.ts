@@ -1,6 +1,6 @@
 import { compareVersions } from "../compare/series-key.ts";
 import type { RegressionReport } from "../regressions/types.ts";
-import { paramsSlug } from "../results/write.ts";
+import { paramsSlug } from "../core/params.ts";
 import type { RuntimeName } from "../runtimes/catalog.ts";
 import type { SiteResult, TestbedFacts } from "./load.ts";
 import {

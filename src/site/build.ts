@@ -7,7 +7,7 @@ import { FEED_ATOM_FILE } from "../regressions/feed-atom.ts";
 import { FEED_JSON_FILE } from "../regressions/feed-json.ts";
 import type { ResultDocument } from "../results/types.ts";
 import type { RuntimeName } from "../runtimes/catalog.ts";
-import { selectScenarios } from "../scenarios/select.ts";
+import type { DescribedScenario } from "../scenarios/manifest.ts";
 import { aggregate, preferredFirst, type ManifestFacts } from "./aggregate.ts";
 import { bundleAssets, SITE_SOURCE_DIR } from "./bundle.ts";
 import { bundleOf, compareBundlePath, compareHistoryPath, historyOf } from "./compare-data.ts";
@@ -25,6 +25,8 @@ const SITE_MARKER = ".runtime-bench-site";
 export interface SiteBuildOptions {
   readonly dataDir: string;
   readonly outDir: string;
+  /** The scenarios of this checkout, described by their suites (the methodology page, headline metrics). */
+  readonly scenarios: readonly DescribedScenario[];
   /** Where `scripts/bench regressions --feed-dir` wrote the feed; without it the Regressions page says none is computed. */
   readonly feedDir?: string;
   /** The build's timestamp (tests pass a fixed one). */
@@ -71,9 +73,9 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildSum
   const generatedAt = (options.now ?? new Date()).toISOString();
 
   const loaded = loadResults(dataDir);
-  const scenarios = selectScenarios({ suites: [], scenarios: [] }).map((s) => s.scenario);
+  const scenarios = options.scenarios;
   const manifests = new Map<string, ManifestFacts>(
-    scenarios.map((s) => [`${s.suite}/${s.name}`, { description: s.manifest.description, metrics: s.manifest.metrics }]),
+    scenarios.map(({ scenario, metrics }) => [`${scenario.suite}/${scenario.name}`, { description: scenario.manifest.description, metrics }]),
   );
   const environmentKeys = new Map<string, string>();
   for (const r of loaded.results) if (!environmentKeys.has(r.testbed)) environmentKeys.set(r.testbed, environmentKey(r.doc));

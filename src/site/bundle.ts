@@ -1,31 +1,11 @@
 import { createHash } from "node:crypto";
 import { copyFile, mkdir, writeFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
-import { build, type Message, type Plugin } from "esbuild";
+import { join } from "node:path";
+import { build, type Message } from "esbuild";
 import { REPO_ROOT } from "../core/paths.ts";
 
 /** The browser source: page templates, styles and scripts, bundled into `<out>/assets/` at build time. */
 export const SITE_SOURCE_DIR = join(REPO_ROOT, "site");
-
-const HARNESS_SOURCE = join(REPO_ROOT, "src") + "/";
-
-/**
- * The pages import harness modules (src/compare, src/site, src/ui) so that they compute exactly
- * what the CLI does. Some of those modules also hold Node-only functions the pages never call;
- * declaring the harness's modules free of import-time effects lets the bundler drop those, and
- * Node's built-in modules become empty stand-ins that only such dropped code refers to.
- */
-const harnessInTheBrowser: Plugin = {
-  name: "harness-in-the-browser",
-  setup(bundler) {
-    bundler.onResolve({ filter: /^node:/ }, (args) => ({ path: args.path, namespace: "node-builtin", sideEffects: false }));
-    bundler.onLoad({ filter: /.*/, namespace: "node-builtin" }, () => ({ contents: "module.exports = {};", loader: "js" }));
-    bundler.onResolve({ filter: /^\.\.?\/.*\.ts$/ }, (args) => {
-      const path = resolve(args.resolveDir, args.path);
-      return path.startsWith(HARNESS_SOURCE) ? { path, sideEffects: false } : undefined;
-    });
-  },
-};
 
 function describe(messages: readonly Message[]): string {
   return messages.map((m) => `${m.location ? `${m.location.file}:${m.location.line}: ` : ""}${m.text}`).join("; ");
@@ -35,6 +15,9 @@ function describe(messages: readonly Message[]): string {
  * Bundles site/src/main.ts (and what it imports, from site/ and src/) into one minified script, the
  * compare page's worker into another, and the stylesheet into one file. Nothing is fetched at run time from anywhere but the site itself.
  * A warning is treated as an error: the bundle is ours, and it must be clean.
+ * The harness modules the pages import (src/compare, src/site's model, src/ui/table, src/core/params)
+ * import nothing from Node, so the pages compute exactly what the CLI does and a Node import
+ * creeping in fails the build.
  * Returns a short hash of both, which the pages append to their URLs, and how many files it wrote.
  */
 export async function bundleAssets(outDir: string): Promise<{ version: string; files: number }> {
@@ -48,7 +31,6 @@ export async function bundleAssets(outDir: string): Promise<{ version: string; f
       format: "esm",
       platform: "browser",
       target: ["es2020"],
-      plugins: [harnessInTheBrowser],
       outdir: assets,
     }),
     build({ ...common, entryPoints: [join(SITE_SOURCE_DIR, "styles.css")], outfile: join(assets, "site.css") }),

@@ -1,7 +1,7 @@
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { UserError } from "../core/errors.ts";
-import { paramsSlug } from "../results/write.ts";
+import { paramsSlug } from "../core/params.ts";
+import { layoutResultFiles } from "../results/store.ts";
 import { RESULT_SCHEMA_ID, type ResultDocument } from "../results/types.ts";
 import { testbedId, type Figure, type Measurement, type MetricInfo, type SeriesKey, type TestbedRef } from "./model.ts";
 
@@ -157,29 +157,6 @@ function toSiteResult(doc: ResultDocument, testbeds: Map<string, TestbedFacts>, 
 }
 
 /**
- * Result files sit exactly at `<runner>/<run id>/<suite>/<scenario>/<file>.json`; anything else
- * below the data folder (a regressions feed, notes) is not a result and is not walked into.
- */
-const RESULT_DEPTH = 4;
-
-function resultFiles(dataDir: string): string[] {
-  const files: string[] = [];
-  const walk = (dir: string, depth: number): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.name.startsWith(".")) continue;
-      const path = join(dir, entry.name);
-      if (depth === RESULT_DEPTH) {
-        if (entry.isFile() && entry.name.endsWith(".json")) files.push(path);
-      } else if (entry.isDirectory()) {
-        walk(path, depth + 1);
-      }
-    }
-  };
-  walk(dataDir, 0);
-  return files;
-}
-
-/**
  * Reads every result document below `dataDir`. Synchronous on purpose: for 100,000 small files,
  * a plain loop of readFileSync + JSON.parse is several times faster than promise-based reads.
  */
@@ -189,7 +166,7 @@ export function loadResults(dataDir: string): LoadedData {
   const testbeds = new Map<string, TestbedFacts>();
   const skipped: string[] = [];
   const interner = new Interner();
-  for (const path of resultFiles(dataDir)) {
+  for (const path of layoutResultFiles(dataDir)) {
     let doc: ResultDocument;
     try {
       doc = JSON.parse(readFileSync(path, "utf8")) as ResultDocument;

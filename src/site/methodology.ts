@@ -1,4 +1,5 @@
-import { displayPath, type Scenario } from "../scenarios/manifest.ts";
+import { displayPath } from "../core/json-file.ts";
+import type { DescribedScenario } from "../scenarios/manifest.ts";
 import { BOOTSTRAP_RESAMPLES } from "../stats/summary.ts";
 import { html, type SafeHtml } from "./html.ts";
 import type { TestbedFacts } from "./load.ts";
@@ -35,34 +36,34 @@ function testbedSection(facts: TestbedFacts): SafeHtml {
 </section>`;
 }
 
-function scenarioSection(scenario: Scenario, measured: boolean): SafeHtml {
+function scenarioSection({ scenario, metrics, profiles }: DescribedScenario, measured: boolean): SafeHtml {
   const m = scenario.manifest;
   const runtimes = Object.entries(m.runtimes).map(([name, support]) =>
     [name, support.min_version ? `≥ ${support.min_version}` : "", support.flags?.length ? html`<code>${support.flags.join(" ")}</code>` : ""].filter(Boolean),
   );
-  const profileKeys = [...new Set(Object.values(m.profiles).flatMap((p) => Object.keys(p)))];
+  const profileKeys = [...new Set(Object.values(profiles).flatMap((p) => Object.keys(p)))];
   const link = measured ? html` <a href="scenario.html?scenario=${`${scenario.suite}/${scenario.name}`}">trend →</a>` : html` <span class="muted">(no results yet)</span>`;
   return html`<section class="card scenario-manifest" id="scenario-${scenario.suite}-${scenario.name}">
   <h3>${scenario.suite} / ${scenario.name} <span class="badge">v${m.version}</span>${link}</h3>
   <p>${m.description}</p>
   ${definitionList([
-    ["Metrics", Object.entries(m.metrics).map(([name, d]) => `${name} (${d.unit}, ${d.better} is better)`).join("; ")],
+    ["Metrics", Object.entries(metrics).map(([name, d]) => `${name} (${d.unit}, ${d.better} is better)`).join("; ")],
     ["Runtimes", html`${runtimes.map((parts, i) => html`${i > 0 ? "; " : ""}${parts.map((part, j) => html`${j > 0 ? " " : ""}${part}`)}`)}`],
     ["Prepared by", m.prepare ? html`<code>${m.prepare.command.join(" ")}</code> (once, until <code>${m.prepare.creates}</code> exists)` : null],
     ["Manifest", html`<code>${displayPath(scenario.manifestPath)}</code>`],
   ])}
   <div class="table-scroll"><table class="data">
     <thead><tr><th scope="col">profile</th>${profileKeys.map((key) => html`<th scope="col">${key}</th>`)}</tr></thead>
-    <tbody>${Object.entries(m.profiles).map(([name, params]) => html`<tr><th scope="row">${name}</th>${profileKeys.map((key) => html`<td>${params[key] === undefined ? "" : JSON.stringify(params[key])}</td>`)}</tr>`)}</tbody>
+    <tbody>${Object.entries(profiles).map(([name, params]) => html`<tr><th scope="row">${name}</th>${profileKeys.map((key) => html`<td>${params[key] === undefined ? "" : JSON.stringify(params[key])}</td>`)}</tr>`)}</tbody>
   </table></div>
   <details><summary>${scenario.suite} settings</summary><pre>${JSON.stringify(scenario.suiteConfig, null, 2)}</pre></details>
 </section>`;
 }
 
 /** The methodology page's body: how figures are made, on which machines, from which manifests. */
-export function methodologyBody(scenarios: readonly Scenario[], testbeds: readonly TestbedFacts[], catalog: CatalogData): SafeHtml {
+export function methodologyBody(scenarios: readonly DescribedScenario[], testbeds: readonly TestbedFacts[], catalog: CatalogData): SafeHtml {
   const measured = new Set(catalog.scenarios.map((s) => `${s.suite}/${s.scenario}`));
-  const withManifest = new Set(scenarios.map((s) => `${s.suite}/${s.name}`));
+  const withManifest = new Set(scenarios.map(({ scenario: s }) => `${s.suite}/${s.name}`));
   const orphans = catalog.scenarios.filter((s) => !withManifest.has(`${s.suite}/${s.scenario}`));
   return html`<h1>Methodology</h1>
 <p class="lede">Every figure on this site is traceable to what was measured, where, and how. This page is generated from the scenario manifests and from the environment each runner recorded with its results.</p>
@@ -81,6 +82,6 @@ export function methodologyBody(scenarios: readonly Scenario[], testbeds: readon
 <h2>Runners</h2>
 ${testbeds.length === 0 ? html`<p class="empty">No results yet.</p>` : testbeds.map(testbedSection)}
 <h2>Scenarios</h2>
-${scenarios.map((s) => scenarioSection(s, measured.has(`${s.suite}/${s.name}`)))}
+${scenarios.map((s) => scenarioSection(s, measured.has(`${s.scenario.suite}/${s.scenario.name}`)))}
 ${orphans.length > 0 ? html`<h3>Measured scenarios without a manifest in this checkout</h3><ul>${orphans.map((s) => html`<li><a href="scenario.html?scenario=${`${s.suite}/${s.scenario}`}">${s.suite} / ${s.scenario}</a> (version ${s.scenario_version})</li>`)}</ul>` : ""}`;
 }

@@ -5,7 +5,7 @@ import { formatChange, formatInterval, formatPercent } from "../compare/format.t
 import { FEED_ATOM_FILE, changeAnchor } from "../regressions/feed-atom.ts";
 import { FEED_JSON_FILE } from "../regressions/feed-json.ts";
 import { REGRESSIONS_SCHEMA_ID, type RegressionReport, type SeriesChange } from "../regressions/types.ts";
-import { paramsSlug } from "../results/write.ts";
+import { paramsSlug } from "../core/params.ts";
 import { html, type SafeHtml } from "./html.ts";
 import { metricLabel } from "./labels.ts";
 

@@ -9,6 +9,8 @@ export function gnuTimeVersion(): Promise<string> {
   return toolVersion(GNU_TIME, ["--version"], "Debian package 'time'; scripts/bench installs it");
 }
 
+export const GNU_TIME_TOOL = { name: "gnu-time", version: gnuTimeVersion } as const;
+
 /** What the kernel reports to the parent when a command ends (wait4's rusage), read through GNU time. */
 export interface ResourceUsage {
   readonly userS: number;

@@ -7,6 +7,8 @@ export function hyperfineVersion(): Promise<string> {
   return toolVersion("hyperfine", ["--version"], "Debian package 'hyperfine'; scripts/bench installs it");
 }
 
+export const HYPERFINE_TOOL = { name: "hyperfine", version: hyperfineVersion } as const;
+
 /** Quotes an argument for hyperfine's own command splitting (it parses like a POSIX shell). */
 export function shellQuote(arg: string): string {
   return /^[A-Za-z0-9_./=:@%+-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;

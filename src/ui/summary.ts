@@ -1,4 +1,4 @@
-import { paramsSlug } from "../results/write.ts";
+import { paramsSlug } from "../core/params.ts";
 import type { ResultDocument } from "../results/types.ts";
 import { formatNumber, formatTable } from "./table.ts";
 

@@ -1,6 +1,6 @@
 import { seededRandom } from "../../src/stats/random.ts";
 import type { ResultDocument } from "../../src/results/types.ts";
-import { makeResult, metricOf } from "./documents.ts";
+import { makeResult, metricOf } from "../../benchmarks/lib/documents.ts";
 
 export interface SampleShape {
   /** Seed of the noise: the same seed gives the same samples. */

@@ -5,9 +5,9 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { REPO_ROOT } from "../../src/core/paths.ts";
 import type { ResultDocument } from "../../src/results/types.ts";
-import { resultPath, writeResult } from "../../src/results/write.ts";
-import { runProcess, tempDir, type BenchOutput } from "../helpers/cli.ts";
-import { makeResult } from "../helpers/documents.ts";
+import { resultPath, writeResult } from "../../src/results/store.ts";
+import { runProcess, tempDir, type BenchOutput } from "../../benchmarks/lib/cli.ts";
+import { makeResult } from "../../benchmarks/lib/documents.ts";
 
 const COMMIT_RESULTS = join(REPO_ROOT, "scripts/ci/commit-results");
 const GIT_IDENTITY = {

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { CompareRow } from "../../src/compare/types.ts";
-import { readResults } from "../../src/results/read.ts";
-import { bench, tempDir } from "../helpers/cli.ts";
+import { readResults } from "../../src/results/store.ts";
+import { bench, tempDir } from "../../benchmarks/lib/cli.ts";
 
 /** Runs startup/hello on the given runtimes (interleaved) into a fresh folder. */
 async function runHello(label: string, runtimes: readonly string[], profile: "quick" | "full"): Promise<string> {

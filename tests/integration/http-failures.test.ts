@@ -3,11 +3,11 @@ import { readFileSync, readdirSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { REPO_ROOT } from "../../src/core/paths.ts";
-import { readResults } from "../../src/results/read.ts";
-import { bench, startBench, tempDir } from "../helpers/cli.ts";
+import { readResults } from "../../src/results/store.ts";
+import { bench, startBench, tempDir } from "../../benchmarks/lib/cli.ts";
 
 // Fixture apps live outside apps/http so that no default run ever measures them.
-const FIXTURE_APPS = join(REPO_ROOT, "tests/fixtures/http-apps");
+const FIXTURE_APPS = join(REPO_ROOT, "tests/fixtures/apps");
 const env = { RUNTIME_BENCH_APPS_DIR: FIXTURE_APPS };
 
 /** Processes running inside the fixture apps folder (servers start with their app folder as cwd). */

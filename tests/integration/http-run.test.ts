@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { readResults } from "../../src/results/read.ts";
-import { PINNED, bench, tempDir } from "../helpers/cli.ts";
+import { readResults } from "../../src/results/store.ts";
+import { PINNED, bench, tempDir } from "../../benchmarks/lib/cli.ts";
 
 describe("http suite on real runtimes", () => {
   it("measures native json on node, bun and deno with oha: verified, pinned, valid results", async () => {

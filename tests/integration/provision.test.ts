@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { RUNTIMES, machineArch } from "../../src/runtimes/catalog.ts";
-import { bench, tempDir } from "../helpers/cli.ts";
+import { bench, tempDir } from "../../benchmarks/lib/cli.ts";
 
 /**
  * A registry on loopback that serves one package, so integrity failures, races and missing

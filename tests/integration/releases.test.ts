@@ -4,9 +4,9 @@ import semver from "semver";
 import type { GithubMatrix, MatrixEntry } from "../../src/releases/matrix.ts";
 import { loadBenchRunners } from "../../src/releases/runners.ts";
 import { RUNTIME_NAMES } from "../../src/runtimes/catalog.ts";
-import { writeResult } from "../../src/results/write.ts";
-import { bench, tempDir } from "../helpers/cli.ts";
-import { makeResult } from "../helpers/documents.ts";
+import { writeResult } from "../../src/results/store.ts";
+import { bench, tempDir } from "../../benchmarks/lib/cli.ts";
+import { makeResult } from "../../benchmarks/lib/documents.ts";
 
 /** What the release watch runs, against the registry npm is configured with. */
 async function watch(data: string, ...extra: string[]): Promise<GithubMatrix> {

@@ -3,8 +3,8 @@ import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { REPO_ROOT } from "../../src/core/paths.ts";
-import { readResults } from "../../src/results/read.ts";
-import { PINNED, bench, startBench, tempDir } from "../helpers/cli.ts";
+import { readResults } from "../../src/results/store.ts";
+import { PINNED, bench, startBench, tempDir } from "../../benchmarks/lib/cli.ts";
 
 const FIXTURE_SUITES = join(REPO_ROOT, "tests/fixtures/suites");
 

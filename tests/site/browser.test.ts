@@ -11,8 +11,8 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { REPO_ROOT } from "../../src/core/paths.ts";
-import { bench, tempDir } from "../helpers/cli.ts";
-import { SCALE_SERIES, SYNTHETIC_RUNNERS, writeSyntheticResults, type SyntheticRunner } from "../helpers/synthetic-results.ts";
+import { bench, tempDir } from "../../benchmarks/lib/cli.ts";
+import { SCALE_SERIES, SYNTHETIC_RUNNERS, writeSyntheticResults, type SyntheticRunner } from "../../benchmarks/lib/synthetic-results.ts";
 
 const ARTIFACTS = join(REPO_ROOT, "tests/artifacts/site");
 const BASE = "/runtime-bench/";

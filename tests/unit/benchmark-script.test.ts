@@ -3,7 +3,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { REPO_ROOT } from "../../src/core/paths.ts";
-import { runProcess } from "../helpers/cli.ts";
+import { runProcess } from "../../benchmarks/lib/cli.ts";
 
 const benchmarkScript = join(REPO_ROOT, "scripts/benchmark");
 const benchmarks = readdirSync(join(REPO_ROOT, "benchmarks")).filter((file) => file.endsWith(".ts")).map((file) => file.slice(0, -3));

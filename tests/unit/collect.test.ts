@@ -3,10 +3,10 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "
 import { dirname, join } from "node:path";
 import { describe, it } from "node:test";
 import { collectResults } from "../../src/collect/collect.ts";
-import { listJsonFiles } from "../../src/results/read.ts";
-import { writeResult } from "../../src/results/write.ts";
-import { tempDir } from "../helpers/cli.ts";
-import { makeResult } from "../helpers/documents.ts";
+import { listResultFiles } from "../../src/results/store.ts";
+import { writeResult } from "../../src/results/store.ts";
+import { tempDir } from "../../benchmarks/lib/cli.ts";
+import { makeResult } from "../../benchmarks/lib/documents.ts";
 
 /** An artifact as download-artifact lays it out: `<artifact name>/<runner>/<run id>/...`. */
 async function artifact(root: string, name: string, docs: ReturnType<typeof makeResult>[]): Promise<string[]> {
@@ -35,7 +35,7 @@ describe("collecting artifacts into data/", () => {
     assert.deepEqual(JSON.parse(readFileSync(join(data, "bench-arm64-1/20261101T000100Z-123456/startup/hello/node-22.11.0.json"), "utf8")), armNode);
     const second = await collectResults([artifacts], data);
     assert.deepEqual({ added: second.added, alreadyPresent: second.alreadyPresent, problems: second.problems }, { added: [], alreadyPresent: 3, problems: [] });
-    assert.equal(listJsonFiles([data]).length, 3);
+    assert.equal(listResultFiles([data]).length, 3);
   });
 
   it("counts the same result in two artifacts once", async () => {

@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { before, describe, it } from "node:test";
-import { writeResult } from "../../src/results/write.ts";
-import { bench, tempDir } from "../helpers/cli.ts";
+import { writeResult } from "../../src/results/store.ts";
+import { bench, tempDir } from "../../benchmarks/lib/cli.ts";
 import { syntheticHistory, syntheticResult } from "../helpers/series.ts";
 
 describe("compare, regressions and export on the command line", () => {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { compareResults } from "../../src/compare/compare.ts";
 import { compareMarkdown, compareTable } from "../../src/compare/format.ts";
-import { makeResult } from "../helpers/documents.ts";
+import { makeResult } from "../../benchmarks/lib/documents.ts";
 import { syntheticResult } from "../helpers/series.ts";
 
 describe("compare: matching BASE and HEAD", () => {

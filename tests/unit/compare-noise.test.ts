@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import { compareResults } from "../../src/compare/compare.ts";
 import { DEFAULT_MIN_EFFECT, MIN_HISTORY_RUNS, defaultMinEffect, noiseFloor, parseMinEffect, runToRunSpread } from "../../src/compare/noise.ts";
 import { measurementsOf } from "../../src/compare/series-key.ts";
-import { makeResult, metricOf } from "../helpers/documents.ts";
+import { makeResult, metricOf } from "../../benchmarks/lib/documents.ts";
 import { syntheticResult } from "../helpers/series.ts";
 
 /** Runs of one version whose medians are exactly the given levels. */

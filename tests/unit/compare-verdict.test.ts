@@ -4,7 +4,7 @@ import { compareResults } from "../../src/compare/compare.ts";
 import { ratioOfMedians, trialClusters } from "../../src/compare/ratio.ts";
 import { measurementsOf } from "../../src/compare/series-key.ts";
 import { judge } from "../../src/compare/verdict.ts";
-import { makeResult, metricOf } from "../helpers/documents.ts";
+import { makeResult, metricOf } from "../../benchmarks/lib/documents.ts";
 import { syntheticResult, syntheticSamples } from "../helpers/series.ts";
 
 const excludesOne = ([low, high]: [number, number]) => low > 1 || high < 1;

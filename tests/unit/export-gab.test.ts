@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { gabEntries, gabTool, versionLine } from "../../src/export/gab.ts";
-import { makeResult, metricOf } from "../helpers/documents.ts";
+import { makeResult, metricOf } from "../../benchmarks/lib/documents.ts";
 import { syntheticResult } from "../helpers/series.ts";
 
 /** github-action-benchmark's custom input: an array of {name, unit, value, range?, extra?} with these types. */

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
-import { allowedCpus, parseCpuList, pinned, splitCpus } from "../../src/http/cpu-split.ts";
-import { groupUsage, parsePeakRssMb, parseStat } from "../../src/http/proc-stats.ts";
+import { allowedCpus, parseCpuList, pinned, splitCpus } from "../../src/tools/cpu-split.ts";
+import { groupUsage, parsePeakRssMb, parseStat } from "../../src/tools/proc-stats.ts";
 
 test("CPU lists parse as the kernel writes them", () => {
   assert.deepEqual(parseCpuList("0-1"), [0, 1]);

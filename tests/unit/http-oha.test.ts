@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { LoadError, ohaArgs, parseOhaReport } from "../../src/tools/oha.ts";
+import { LoadError, ohaArgs, parseOhaReport } from "../../src/suites/http/oha.ts";
 
 const base = {
   request: { method: "GET", url: "http://127.0.0.1:1234/json" },

@@ -11,7 +11,7 @@ import {
   jsonDifference,
   responseProblems,
   verificationSummary,
-} from "../../src/http/verify.ts";
+} from "../../src/suites/http/verify.ts";
 
 test("a content type matches on media type; a charset is compared only when the scenario names one", () => {
   assert.equal(contentTypeProblem("application/json", "application/json; charset=utf-8"), null);

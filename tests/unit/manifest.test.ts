@@ -3,10 +3,11 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { UserError } from "../../src/core/errors.ts";
-import { startupRunner } from "../../src/runners/startup.ts";
 import { loadScenario } from "../../src/scenarios/manifest.ts";
 import { selectScenarios } from "../../src/scenarios/select.ts";
-import { tempDir } from "../helpers/cli.ts";
+import { startupSuite } from "../../src/suites/startup/index.ts";
+import { narrowedAway, resolveScenarios } from "../../src/suites/resolve.ts";
+import { tempDir } from "../../benchmarks/lib/cli.ts";
 
 const valid = {
   description: "A scenario used by the manifest tests.",
@@ -29,7 +30,7 @@ function scenarioWith(manifest: unknown, raw?: string): string {
 
 function loadError(manifest: unknown, raw?: string): string {
   try {
-    loadScenario(scenarioWith(manifest, raw), "startup", startupRunner.schemas);
+    resolveScenarios([loadScenario(scenarioWith(manifest, raw), "startup")], "quick");
   } catch (error) {
     assert.ok(error instanceof UserError, "a manifest problem is a UserError");
     return error.message;
@@ -39,10 +40,29 @@ function loadError(manifest: unknown, raw?: string): string {
 
 describe("scenario manifests", () => {
   it("loads a valid manifest with its suite block", () => {
-    const scenario = loadScenario(scenarioWith(valid), "startup", startupRunner.schemas);
+    const scenario = loadScenario(scenarioWith(valid), "startup");
     assert.equal(scenario.name, "sample");
     assert.deepEqual(scenario.suiteConfig, valid.startup);
-    assert.equal(scenario.manifest.profiles.quick.trials, 2);
+    const [resolved] = resolveScenarios([scenario], "quick");
+    assert.deepEqual(resolved!.scenario.profileParams, valid.profiles.quick);
+    assert.deepEqual(resolved!.scenario.config, valid.startup);
+  });
+
+  it("takes metrics and profiles from the suite, the manifest overriding key by key", () => {
+    const { metrics: _m, profiles: _p, ...bare } = valid;
+    const [plain] = resolveScenarios([loadScenario(scenarioWith(bare), "startup")], "full");
+    assert.deepEqual(plain!.scenario.metrics, startupSuite.metrics);
+    assert.deepEqual(plain!.scenario.profileParams, startupSuite.profiles.full);
+    const [tuned] = resolveScenarios([loadScenario(scenarioWith({ ...bare, profiles: { full: { runs: 50 } } }), "startup")], "full");
+    assert.deepEqual(tuned!.scenario.profileParams, { ...startupSuite.profiles.full, runs: 50 });
+  });
+
+  it("narrows and overrides the suite's metrics, and says which it leaves out", () => {
+    const scenario = loadScenario(scenarioWith({ ...valid, metrics: { wall_ms: { unit: "s" } } }), "startup");
+    const [resolved] = resolveScenarios([scenario], "quick");
+    assert.deepEqual(resolved!.scenario.metrics, { wall_ms: { unit: "s", better: "lower" } });
+    assert.deepEqual(narrowedAway(startupSuite, scenario), ["peak_rss_mb"]);
+    assert.match(loadError({ ...valid, metrics: { rps: {} } }), /\/metrics: rps not recorded by the startup suite \(it records wall_ms, peak_rss_mb\)/);
   });
 
   it("names the file when the JSON is malformed", () => {
@@ -54,7 +74,7 @@ describe("scenario manifests", () => {
     assert.match(loadError({ ...valid, runtimes: { python: {} } }), /\/runtimes: .*property name/);
     assert.match(loadError({ ...valid, metrics: { wall_ms: { unit: "ms", better: "faster" } } }), /\/metrics\/wall_ms\/better: must be equal to one of the allowed values \(lower, higher\)/);
     assert.match(loadError({ ...valid, startup: { entry: "main.js" } }), /\/startup\/: must have required property 'expect_stdout'/);
-    assert.match(loadError({ ...valid, profiles: { ...valid.profiles, quick: { trials: 2 } } }), /\/profiles\/quick\/: must have required property 'warmup'/);
+    assert.match(loadError({ ...valid, profiles: { ...valid.profiles, quick: { trials: 2, warmup: "no" } } }), /\/profiles\/quick\/warmup: must be integer/);
     assert.match(loadError({ ...valid, descripton: "typo" }), /must NOT have additional properties 'descripton'/);
     const { startup: _omitted, ...withoutBlock } = valid;
     assert.match(loadError(withoutBlock), /\/startup: missing/);
@@ -62,7 +82,8 @@ describe("scenario manifests", () => {
 
   it("accepts every scenario in the repository", () => {
     const all = selectScenarios({ suites: [], scenarios: [] });
-    assert.ok(all.some((s) => s.scenario.suite === "startup" && s.scenario.name === "hello"));
+    assert.ok(all.some((s) => s.suite === "startup" && s.name === "hello"));
+    assert.equal(resolveScenarios(all, "full").length, all.length, "every manifest resolves against its suite");
   });
 
   it("rejects an unknown suite or scenario by name", () => {

@@ -4,7 +4,7 @@ import { measurementsOf } from "../../src/compare/series-key.ts";
 import { detectRegressions } from "../../src/regressions/detect.ts";
 import { isSentinel, judgeDrift } from "../../src/regressions/drift.ts";
 import type { ResultDocument } from "../../src/results/types.ts";
-import { makeResult } from "../helpers/documents.ts";
+import { makeResult } from "../../benchmarks/lib/documents.ts";
 import { syntheticResult } from "../helpers/series.ts";
 
 const SENTINEL = "node@22.11.0";

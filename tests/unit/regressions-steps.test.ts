@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { detectRegressions } from "../../src/regressions/detect.ts";
-import { makeResult } from "../helpers/documents.ts";
+import { makeResult } from "../../benchmarks/lib/documents.ts";
 import { syntheticHistory, syntheticResult } from "../helpers/series.ts";
 
 const NOW = new Date("2026-12-01T00:00:00.000Z");

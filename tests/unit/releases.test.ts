@@ -3,15 +3,16 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { parseRuntimeRequest, parseWindow } from "../../src/cli/commands/releases.ts";
-import { findBenchmarked, runtimeOfResultFile, type Benchmarked } from "../../src/releases/benchmarked.ts";
+import { findBenchmarked, type Benchmarked } from "../../src/releases/benchmarked.ts";
+import { runtimeOfResultFile } from "../../src/results/store.ts";
 import { MAX_MATRIX_JOBS, toBenchmarkCalls, toMatrix } from "../../src/releases/matrix.ts";
 import type { Release } from "../../src/releases/published.ts";
 import { chooseRunners, loadBenchRunners, type BenchRunner } from "../../src/releases/runners.ts";
 import { releaseLine, selectBenchmarks, type RuntimeRequest, type SelectionInput, type Window } from "../../src/releases/select.ts";
 import type { Arch, RuntimeName } from "../../src/runtimes/catalog.ts";
-import { writeResult } from "../../src/results/write.ts";
-import { tempDir } from "../helpers/cli.ts";
-import { makeResult } from "../helpers/documents.ts";
+import { writeResult } from "../../src/results/store.ts";
+import { tempDir } from "../../benchmarks/lib/cli.ts";
+import { makeResult } from "../../benchmarks/lib/documents.ts";
 
 const X64: BenchRunner = { name: "bench-x64-1", arch: "x86_64", labels: ["self-hosted", "linux", "x64", "bench"] };
 const ARM: BenchRunner = { name: "bench-arm64-1", arch: "arm64", labels: ["self-hosted", "linux", "arm64", "bench"] };
@@ -218,12 +219,12 @@ describe("reading what data/ holds", () => {
     await writeResult(data, makeResult({ run: { runner: "bench-arm64-1", id: "20261102T000000Z-abcdef" }, runtime: { version: "24.1.0" } }));
     mkdirSync(join(data, "bench-x64-1", "stray"), { recursive: true });
     writeFileSync(join(data, "bench-x64-1", "stray", "node-1.0.0.json"), "{}");
-    const found = await findBenchmarked(data, ["bench-x64-1", "bench-arm64-1", "bench-new"]);
+    const found = findBenchmarked(data, ["bench-x64-1", "bench-arm64-1", "bench-new"]);
     assert.deepEqual([...found.get("bench-x64-1")!.get("node")!], ["22.11.0"]);
     assert.deepEqual([...found.get("bench-x64-1")!.get("bun")!], ["1.2.0"]);
     assert.deepEqual([...found.get("bench-arm64-1")!.get("node")!], ["24.1.0"]);
     assert.equal(found.get("bench-new")!.size, 0);
-    assert.equal((await findBenchmarked(join(data, "absent"), ["bench-x64-1"])).get("bench-x64-1")!.size, 0);
+    assert.equal((findBenchmarked(join(data, "absent"), ["bench-x64-1"])).get("bench-x64-1")!.size, 0);
   });
 });
 

@@ -3,11 +3,11 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { runnerIdentity } from "../../src/orchestrate/run-info.ts";
-import { readResults } from "../../src/results/read.ts";
-import { checkAgainst } from "../../src/results/schema.ts";
-import { resultPath, writeResult } from "../../src/results/write.ts";
-import { tempDir } from "../helpers/cli.ts";
-import { makeResult } from "../helpers/documents.ts";
+import { readResults } from "../../src/results/store.ts";
+import { checkAgainst } from "../../src/core/schema.ts";
+import { resultPath, writeResult } from "../../src/results/store.ts";
+import { tempDir } from "../../benchmarks/lib/cli.ts";
+import { makeResult } from "../../benchmarks/lib/documents.ts";
 
 describe("result schema", () => {
   it("accepts a complete document", () => {

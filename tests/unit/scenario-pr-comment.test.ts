@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { parse } from "yaml";
 import { REPO_ROOT } from "../../src/core/paths.ts";
-import { tempDir } from "../helpers/cli.ts";
+import { tempDir } from "../../benchmarks/lib/cli.ts";
 
 /** The github-script body of scenario-pr-comment.yml, run here against a fake GitHub API. */
 const workflow = parse(readFileSync(join(REPO_ROOT, ".github/workflows/scenario-pr-comment.yml"), "utf8")) as {

@@ -5,18 +5,21 @@ import { before, describe, it } from "node:test";
 import { compareResults } from "../../src/compare/compare.ts";
 import { environmentKey } from "../../src/compare/series-key.ts";
 import { UserError } from "../../src/core/errors.ts";
-import { writeResult } from "../../src/results/write.ts";
+import { writeResult } from "../../src/results/store.ts";
 import { aggregate } from "../../src/site/aggregate.ts";
 import { buildSite } from "../../src/site/build.ts";
+import { allScenarios } from "../../src/cli/commands/site.ts";
 import { bundleDocuments, bundleOf, historyDocuments, historyOf } from "../../src/site/compare-data.ts";
 import { trendCsv } from "../../src/site/downloads.ts";
 import { html } from "../../src/site/html.ts";
 import { loadResults } from "../../src/site/load.ts";
 import { trendPath, type CatalogData, type OverviewData, type TrendData } from "../../src/site/model.ts";
 import { serveSite } from "../../src/site/server.ts";
-import { tempDir } from "../helpers/cli.ts";
-import { makeResult, metricOf } from "../helpers/documents.ts";
-import { SCALE_SERIES, SYNTHETIC_RUNNERS, writeSyntheticResults } from "../helpers/synthetic-results.ts";
+import { tempDir } from "../../benchmarks/lib/cli.ts";
+import { makeResult, metricOf } from "../../benchmarks/lib/documents.ts";
+import { SCALE_SERIES, SYNTHETIC_RUNNERS, writeSyntheticResults } from "../../benchmarks/lib/synthetic-results.ts";
+
+const scenarios = allScenarios();
 
 const SMALL_PLAN = {
   runners: SYNTHETIC_RUNNERS,
@@ -94,7 +97,7 @@ describe("site data", () => {
 
   it("builds every page and data file, and refuses to empty a folder it did not build", async () => {
     const out = tempDir("site-out");
-    const summary = await buildSite({ dataDir, outDir: out, now: new Date("2026-01-02T00:00:00Z") });
+    const summary = await buildSite({ dataDir, outDir: out, scenarios, now: new Date("2026-01-02T00:00:00Z") });
     assert.equal(summary.results, 3 * 6 * 2 * 2 * 4);
     for (const page of ["index.html", "scenario.html", "compare.html", "regressions.html", "methodology.html", "assets/site.js", "assets/site.css", ".nojekyll"]) {
       assert.ok(existsSync(join(out, page)), page);
@@ -109,11 +112,11 @@ describe("site data", () => {
     assert.doesNotMatch(index, /(href|src)="\//, "every URL is relative");
     assert.doesNotMatch(index, /https?:\/\//, "nothing is fetched from elsewhere");
     assert.match(readFileSync(join(out, "regressions.html"), "utf8"), /No regressions feed has been computed yet/);
-    await buildSite({ dataDir, outDir: out });
+    await buildSite({ dataDir, outDir: out, scenarios });
     const foreign = tempDir("site-foreign");
     writeFileSync(join(foreign, "notes.txt"), "mine");
-    await assert.rejects(buildSite({ dataDir, outDir: foreign }), (e: unknown) => e instanceof UserError && /not a site built by runtime-bench/.test(e.message));
-    await assert.rejects(buildSite({ dataDir: join(foreign, "missing"), outDir: tempDir("site-none") }), UserError);
+    await assert.rejects(buildSite({ dataDir, outDir: foreign, scenarios }), (e: unknown) => e instanceof UserError && /not a site built by runtime-bench/.test(e.message));
+    await assert.rejects(buildSite({ dataDir: join(foreign, "missing"), outDir: tempDir("site-none"), scenarios }), UserError);
   });
 
   it("places only confirmed changes of the regressions feed on the trend of their machine", () => {

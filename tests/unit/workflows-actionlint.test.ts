@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { REPO_ROOT, cacheDir } from "../../src/core/paths.ts";
-import { tempDir } from "../helpers/cli.ts";
+import { tempDir } from "../../benchmarks/lib/cli.ts";
 
 /** scripts/test installs actionlint into the tools cache and puts it on PATH; a bare test run finds it there too. */
 function actionlint(): string {

@@ -3,13 +3,13 @@ import { DEFAULT_DATA_DIR } from "../../core/paths.ts";
 import { defaultMinEffect } from "../../compare/noise.ts";
 import { detectRegressions } from "../../regressions/detect.ts";
 import { writeFeed } from "../../regressions/feed-files.ts";
-import { readResults } from "../../results/read.ts";
+import { readResults } from "../../results/store.ts";
 import { buildSite } from "../../site/build.ts";
 import { defineCommand } from "../command.ts";
-import { DEFAULT_RUNTIMES } from "../runtimes.ts";
+import { DEFAULT_RUNTIMES } from "../../runtimes/prepare.ts";
 import { exitCodeOf, runBenchmarks } from "./run.ts";
 import { setupAll } from "./setup.ts";
-import { DEFAULT_FEED_DIR, DEFAULT_SITE_DIR, describeBuild, openHint } from "./site.ts";
+import { DEFAULT_FEED_DIR, DEFAULT_SITE_DIR, allScenarios, describeBuild, openHint } from "./site.ts";
 
 export const allCommand = defineCommand({
   name: "all",
@@ -31,7 +31,7 @@ export const allCommand = defineCommand({
     });
     const history = readResults([DEFAULT_DATA_DIR]).map((r) => r.doc);
     await writeFeed(detectRegressions(history, { defaultMinEffect: defaultMinEffect(undefined) }), DEFAULT_FEED_DIR);
-    const site = await buildSite({ dataDir: DEFAULT_DATA_DIR, feedDir: DEFAULT_FEED_DIR, outDir: DEFAULT_SITE_DIR });
+    const site = await buildSite({ dataDir: DEFAULT_DATA_DIR, feedDir: DEFAULT_FEED_DIR, outDir: DEFAULT_SITE_DIR, scenarios: allScenarios() });
     process.stdout.write(`\n${describeBuild(site)}\n${openHint(site, "scripts/bench site --serve")}\n`);
     return exitCodeOf(outcome);
   },

@@ -4,7 +4,7 @@ import { DEFAULT_DATA_DIR } from "../../core/paths.ts";
 import { compareResults } from "../../compare/compare.ts";
 import { compareMarkdown, compareTable } from "../../compare/format.ts";
 import { DEFAULT_MIN_EFFECT, defaultMinEffect } from "../../compare/noise.ts";
-import { readDocuments, readResults } from "../../results/read.ts";
+import { readDocuments, readResults } from "../../results/store.ts";
 import { defineCommand } from "../command.ts";
 
 export const compareCommand = defineCommand({

@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { UserError } from "../../core/errors.ts";
 import { gabEntries, gabTool } from "../../export/gab.ts";
-import { readDocuments } from "../../results/read.ts";
+import { readDocuments } from "../../results/store.ts";
 import type { Better } from "../../results/types.ts";
 import { defineCommand } from "../command.ts";
 

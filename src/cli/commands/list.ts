@@ -1,6 +1,6 @@
 import { RUNTIME_NAMES } from "../../runtimes/catalog.ts";
 import { selectScenarios } from "../../scenarios/select.ts";
-import { allRunners } from "../../runners/index.ts";
+import { suiteFor } from "../../suites/index.ts";
 import { formatTable } from "../../ui/table.ts";
 import { defineCommand } from "../command.ts";
 
@@ -12,7 +12,7 @@ export const listCommand = defineCommand({
   options: { suite: { type: "string", multiple: true } },
   async run(values) {
     const scenarios = selectScenarios({ suites: values.suite ?? [], scenarios: [] });
-    const rows = scenarios.map(({ scenario }) => {
+    const rows = scenarios.map((scenario) => {
       const runtimes = RUNTIME_NAMES.filter((name) => scenario.manifest.runtimes[name]).map((name) => {
         const min = scenario.manifest.runtimes[name]?.min_version;
         return min ? `${name}>=${min}` : name;
@@ -20,9 +20,8 @@ export const listCommand = defineCommand({
       return [scenario.suite, scenario.name, `v${scenario.manifest.version}`, runtimes.join(" "), scenario.manifest.description];
     });
     process.stdout.write(`${formatTable(["suite", "scenario", "version", "runtimes", "description"], rows)}\n`);
-    const suites = new Set(scenarios.map((s) => s.scenario.suite));
-    for (const runner of allRunners().filter((r) => suites.has(r.suite) && r.listApps)) {
-      const apps = runner.listApps!().map((app) => [runner.suite, app.name, app.runtimes.join(" ")]);
+    for (const suite of [...new Set(scenarios.map((s) => s.suite))].map(suiteFor).filter((s) => s.listApps)) {
+      const apps = suite.listApps!().map((app) => [suite.name, app.name, app.runtimes.join(" ")]);
       process.stdout.write(`\n${formatTable(["suite", "app", "runtimes"], apps)}\n`);
     }
     return 0;

@@ -1,4 +1,3 @@
-import { basename, join } from "node:path";
 import { DEFAULT_DATA_DIR } from "../../core/paths.ts";
 import { DEFAULT_MIN_EFFECT, defaultMinEffect } from "../../compare/noise.ts";
 import { measurementsOf } from "../../compare/series-key.ts";
@@ -8,22 +7,20 @@ import { DEFAULT_FEED_PAGE, FEED_ATOM_FILE } from "../../regressions/feed-atom.t
 import { writeFeed } from "../../regressions/feed-files.ts";
 import { FEED_JSON_FILE, regressionsJson } from "../../regressions/feed-json.ts";
 import { describeDrift, regressionsText } from "../../regressions/format.ts";
-import { listJsonFiles, readDocuments, readResults } from "../../results/read.ts";
+import { readDocuments, readRunnerResults } from "../../results/store.ts";
 import type { ResultDocument } from "../../results/types.ts";
 import { defineCommand } from "../command.ts";
 
 /**
  * After a run with a sentinel: a warning when the sentinel moved beyond its noise against the
- * earlier runs of the same runner in `outDir`, or null. Only the sentinel's own files are read
- * (named `<runtime>-<version>…json`, see resultPath), so a long history stays quick.
+ * earlier runs of the same runner in `outDir`, or null. Only the sentinel's own files are read,
+ * so a long history stays quick.
  */
 export function sentinelDriftWarning(outDir: string, runDocs: readonly ResultDocument[]): string | null {
   const sentinels = runDocs.filter(isSentinel);
   const run = sentinels[0]?.run;
   if (run === undefined) return null;
-  const prefixes = new Set(sentinels.map((doc) => `${doc.runtime.name}-${doc.runtime.version}`));
-  const files = listJsonFiles([join(outDir, run.runner)]).filter((file) => [...prefixes].some((p) => basename(file).startsWith(p)));
-  const history = readResults(files).map((r) => r.doc);
+  const history = readRunnerResults(outDir, run.runner, new Set(sentinels.map((doc) => `${doc.runtime.name}-${doc.runtime.version}`)));
   const drift = judgeDrift(measurementsOf(history), defaultMinEffect(undefined)).find((d) => d.run_id === run.id);
   if (!drift) return null;
   return `runtime-bench: warning: environment drift: ${describeDrift(drift)}; regressions measured in this run are held back as unconfirmed`;

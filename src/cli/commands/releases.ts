@@ -85,7 +85,7 @@ export const releasesCommand = defineCommand({
       runners,
       requests,
       releases: (runtime: RuntimeName, arch: Arch) => published.get(`${runtime}/${arch}`) ?? [],
-      benchmarked: await findBenchmarked(resolve(values.data ?? DEFAULT_DATA_DIR), runners.map((r) => r.name)),
+      benchmarked: findBenchmarked(resolve(values.data ?? DEFAULT_DATA_DIR), runners.map((r) => r.name)),
       window,
       prereleases: values.prereleases ?? false,
       missingOnly: values.missing ?? false,

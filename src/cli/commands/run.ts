@@ -5,11 +5,14 @@ import { readEnvironment } from "../../env/fingerprint.ts";
 import { executeRun, type RunOutcome } from "../../orchestrate/execute.ts";
 import { newRunInfo } from "../../orchestrate/run-info.ts";
 import type { Profile } from "../../results/types.ts";
+import { DEFAULT_RUNTIMES, prepareRuntimes } from "../../runtimes/prepare.ts";
 import { selectScenarios } from "../../scenarios/select.ts";
+import { SUITES } from "../../suites/index.ts";
+import { resolveScenarios } from "../../suites/resolve.ts";
+import type { AnySuite } from "../../suites/suite.ts";
 import { Progress } from "../../ui/progress.ts";
 import { summaryTable } from "../../ui/summary.ts";
 import { defineCommand } from "../command.ts";
-import { DEFAULT_RUNTIMES, prepareRuntimes } from "../runtimes.ts";
 import { sentinelDriftWarning } from "./regressions.ts";
 
 export interface RunRequest {
@@ -19,8 +22,8 @@ export interface RunRequest {
   sentinel: string | null;
   profile: Profile;
   outDir: string;
-  /** Apps to measure in suites that have apps (HTTP); all when empty or absent. */
-  apps?: string[];
+  /** Suites' own options (such as http's --app), by option name; each suite parses its own. */
+  suiteOptions?: Record<string, string[]>;
 }
 
 export function parseProfile(value: string | undefined): Profile {
@@ -28,14 +31,41 @@ export function parseProfile(value: string | undefined): Profile {
   throw new UserError(`unknown profile '${value}': use quick or full`);
 }
 
+/** Every suite's own options, once each (suites with apps share --app), with the suites that take it. */
+function suiteOptionList(): { name: string; help: string; suites: string[] }[] {
+  const options = new Map<string, { name: string; help: string; suites: string[] }>();
+  for (const suite of SUITES) {
+    for (const [name, option] of Object.entries(suite.options ?? {})) {
+      const known = options.get(name) ?? { name, help: option.help, suites: [] };
+      known.suites.push(suite.name);
+      options.set(name, known);
+    }
+  }
+  return [...options.values()];
+}
+
+/**
+ * Suites' options are checked before anything is provisioned: one given for suites none of which
+ * runs, or a value (an app) no chosen suite has, is bad input rather than a run that measures nothing.
+ */
+function checkSuiteOptions(given: Record<string, string[]>, suites: readonly AnySuite[]): void {
+  for (const option of suiteOptionList()) {
+    const values = given[option.name] ?? [];
+    if (values.length === 0) continue;
+    const taking = suites.filter((suite) => suite.options?.[option.name]);
+    if (taking.length === 0) throw new UserError(`--${option.name} applies to the ${option.suites.join(", ")} suite(s), and none of them is chosen`);
+    const accepted = [...new Set(taking.flatMap((suite) => suite.options![option.name]!.values?.() ?? values))];
+    const unknown = values.find((value) => !accepted.includes(value));
+    if (unknown !== undefined) throw new UserError(`unknown ${option.name} '${unknown}': the chosen suites have ${option.name}s ${accepted.join(", ")}`);
+  }
+}
+
 /** Provision, measure, write, summarise: shared by `run` and the default command. */
 export async function runBenchmarks(request: RunRequest): Promise<RunOutcome> {
   const progress = new Progress();
-  const scenarios = selectScenarios({ suites: request.suites, scenarios: request.scenarios });
-  const apps = request.apps ?? [];
-  const known = [...new Set(scenarios.flatMap((s) => s.runner.listApps?.().map((app) => app.name) ?? []))];
-  const unknown = apps.find((app) => !known.includes(app));
-  if (unknown !== undefined) throw new UserError(`unknown app '${unknown}': the chosen suites have apps ${known.join(", ") || "(none)"}`);
+  const scenarios = resolveScenarios(selectScenarios({ suites: request.suites, scenarios: request.scenarios }), request.profile);
+  const suiteOptions = request.suiteOptions ?? {};
+  checkSuiteOptions(suiteOptions, [...new Set(scenarios.map((s) => s.suite))]);
   const specs = [...request.runtimes, ...(request.sentinel ? [request.sentinel] : [])];
   const runtimes = await prepareRuntimes(specs, (line) => progress.log(line));
   const outcome = await executeRun(
@@ -46,7 +76,7 @@ export async function runBenchmarks(request: RunRequest): Promise<RunOutcome> {
       outDir: request.outDir,
       run: await newRunInfo(request.profile, request.sentinel),
       environment: readEnvironment(),
-      apps,
+      suiteOptions,
     },
     progress,
   );
@@ -65,39 +95,43 @@ export function exitCodeOf(outcome: RunOutcome): number {
   return failed.length > 0 ? 1 : 0;
 }
 
+const SUITE_OPTIONS = suiteOptionList();
+
 export const runCommand = defineCommand({
   name: "run",
   summary: "Measure scenarios on runtimes (provisioning them first) and write one result file per cell.",
-  usage: "run [--suite S]... [--scenario X]... [--app A]... [--runtime SPEC]... [--profile quick|full] [--out DIR] [--sentinel SPEC]",
+  usage: `run [--suite S]... [--scenario X]... [--runtime SPEC]... [--profile quick|full] [--out DIR] [--sentinel SPEC]${SUITE_OPTIONS.map((o) => ` [--${o.name} V]...`).join("")}`,
   help: [
     "  --suite S         a suite to run (repeatable); default: every suite",
     "  --scenario X      a scenario, as NAME or SUITE/NAME (repeatable); default: every scenario of the suites",
-    "  --app A           an app of a suite that has apps, e.g. http's native (repeatable); default: every app",
     `  --runtime SPEC    node@22.11.0, deno@2.1, bun@latest or NAME@path:/abs/bin (repeatable); default: ${DEFAULT_RUNTIMES.join(" ")}`,
-    "  --profile P       quick (default) or full: trials, runs and load levels come from each scenario's manifest",
+    "  --profile P       quick (default) or full: trials, runs and load levels come from each suite and scenario manifest",
     "  --out DIR         where results go (default: data/)",
     "  --sentinel SPEC   a pinned reference runtime measured alongside, to detect drift of the machine",
+    ...SUITE_OPTIONS.map((o) => `  --${`${o.name} V`.padEnd(16)}${o.help} [${o.suites.join(", ")}]`),
     "",
     "Exit status: 0 when every result is ok or unsupported, 1 when one failed, 2 on bad input, 130 on Ctrl-C.",
   ],
   options: {
     suite: { type: "string", multiple: true },
     scenario: { type: "string", multiple: true },
-    app: { type: "string", multiple: true },
     runtime: { type: "string", multiple: true },
     profile: { type: "string" },
     out: { type: "string" },
     sentinel: { type: "string" },
+    ...Object.fromEntries(SUITE_OPTIONS.map((o) => [o.name, { type: "string", multiple: true }] as const)),
   },
   async run(values) {
+    const raw = values as Record<string, string | string[] | undefined>;
+    const suiteOptions = Object.fromEntries(SUITE_OPTIONS.map((o) => [o.name, (raw[o.name] as string[] | undefined) ?? []]));
     const outcome = await runBenchmarks({
       suites: values.suite ?? [],
       scenarios: values.scenario ?? [],
-      apps: values.app ?? [],
       runtimes: values.runtime ?? [...DEFAULT_RUNTIMES],
       sentinel: values.sentinel ?? null,
       profile: parseProfile(values.profile),
       outDir: resolve(values.out ?? DEFAULT_DATA_DIR),
+      suiteOptions,
     });
     return exitCodeOf(outcome);
   },

@@ -3,6 +3,8 @@ import { UserError } from "../../core/errors.ts";
 import { DEFAULT_DATA_DIR, REPO_ROOT } from "../../core/paths.ts";
 import { buildSite, type SiteBuildSummary } from "../../site/build.ts";
 import { serveSite } from "../../site/server.ts";
+import { describeScenarios } from "../../suites/resolve.ts";
+import { selectScenarios } from "../../scenarios/select.ts";
 import { defineCommand } from "../command.ts";
 
 export const DEFAULT_SITE_DIR = resolve(REPO_ROOT, "site/dist");
@@ -37,6 +39,11 @@ function parsePort(text: string | undefined): number {
   return port;
 }
 
+/** Every scenario of this checkout, described by its suite: what the site shows beside the results. */
+export function allScenarios() {
+  return describeScenarios(selectScenarios({ suites: [], scenarios: [] }));
+}
+
 export const siteCommand = defineCommand({
   name: "site",
   summary: "Build the static trend site (overview, trends, compare, regressions, methodology) from data/; --serve serves it on localhost.",
@@ -64,7 +71,7 @@ export const siteCommand = defineCommand({
     const outDir = resolve(values.out ?? DEFAULT_SITE_DIR);
     // Listening first: a port in use is found out before the build, not after it.
     const server = values.serve ? await serveSite(outDir, { base: values.base ?? "/", port: parsePort(values.port) }) : null;
-    const summary = await buildSite({ dataDir: values.data ?? DEFAULT_DATA_DIR, feedDir: values.feed ?? DEFAULT_FEED_DIR, outDir });
+    const summary = await buildSite({ dataDir: values.data ?? DEFAULT_DATA_DIR, feedDir: values.feed ?? DEFAULT_FEED_DIR, outDir, scenarios: allScenarios() });
     process.stdout.write(`${describeBuild(summary)}\n`);
     if (!server) {
       const serveCommand = ["scripts/bench site --serve", values.data && `--data ${values.data}`, values.out && `--out ${values.out}`].filter(Boolean).join(" ");

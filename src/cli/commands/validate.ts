@@ -1,20 +1,23 @@
-import { readFileSync } from "node:fs";
-import { DEFAULT_DATA_DIR } from "../../core/paths.ts";
-import { listJsonFiles } from "../../results/read.ts";
-import { checkAgainst } from "../../results/schema.ts";
-import { selectScenarios } from "../../scenarios/select.ts";
+import { existsSync } from "node:fs";
+import { errorMessage, UserError } from "../../core/errors.ts";
+import { DEFAULT_DATA_DIR, SUITES_DIR } from "../../core/paths.ts";
+import { checkAgainst } from "../../core/schema.ts";
+import { listResultFiles, readResultFile } from "../../results/store.ts";
+import { loadScenario, scenarioDirs, suiteNames } from "../../scenarios/manifest.ts";
+import { suiteFor } from "../../suites/index.ts";
+import { describeScenarios, narrowedAway } from "../../suites/resolve.ts";
 import { defineCommand } from "../command.ts";
 
 /** Problems in result files, as `path: /field: message` lines. Read synchronously, as readResults does. */
 export function validateResultFiles(paths: readonly string[]): { files: number; problems: string[] } {
-  const files = listJsonFiles(paths);
+  const files = listResultFiles(paths);
   const problems: string[] = [];
   for (const file of files) {
     let doc: unknown;
     try {
-      doc = JSON.parse(readFileSync(file, "utf8"));
-    } catch {
-      problems.push(`${file}: not valid JSON`);
+      doc = readResultFile(file);
+    } catch (error) {
+      problems.push(errorMessage(error));
       continue;
     }
     problems.push(...checkAgainst("result.schema.json", doc).map((p) => `${file}: ${p}`));
@@ -22,18 +25,60 @@ export function validateResultFiles(paths: readonly string[]): { files: number; 
   return { files: files.length, problems };
 }
 
+/** Problems in every scenario and app manifest, each with its file; notes for metrics a manifest narrows away. */
+export function validateManifests(): { scenarios: number; apps: number; problems: string[]; notes: string[] } {
+  const problems: string[] = [];
+  const notes: string[] = [];
+  let scenarios = 0;
+  let apps = 0;
+  const attempt = (work: () => void) => {
+    try {
+      work();
+    } catch (error) {
+      if (!(error instanceof UserError)) throw error;
+      problems.push(error.message);
+    }
+  };
+  for (const suiteName of suiteNames(SUITES_DIR)) {
+    attempt(() => {
+      const suite = suiteFor(suiteName);
+      for (const dir of scenarioDirs(suiteName)) {
+        attempt(() => {
+          const scenario = loadScenario(dir, suiteName);
+          describeScenarios([scenario]);
+          scenarios += 1;
+          const dropped = narrowedAway(suite, scenario);
+          if (dropped.length > 0) notes.push(`${suiteName}/${scenario.name}: records no ${dropped.join(", ")} (its manifest's metrics leave them out)`);
+        });
+      }
+      if (suite.listApps) attempt(() => void (apps += suite.listApps!().length));
+    });
+  }
+  return { scenarios, apps, problems, notes };
+}
+
 export const validateCommand = defineCommand({
   name: "validate",
-  summary: "Check result files against schemas/result.schema.json, and every scenario manifest against its schemas.",
+  summary: "Check result files against schemas/result.schema.json, and every scenario and app manifest against its schemas.",
   usage: "validate [PATH...]",
-  help: ["  PATH   result files or folders (default: data/)", "", "Exit status: 0 when all is valid, 1 when something is not."],
+  help: [
+    "  PATH   result files or folders (default: data/, which may not exist yet: then no results are checked)",
+    "",
+    "Exit status: 0 when all is valid, 1 when a manifest or a result is not, 2 when a PATH given does not exist.",
+  ],
   options: {},
   allowPositionals: true,
   async run(_values, positionals) {
-    const scenarios = selectScenarios({ suites: [], scenarios: [] });
-    const { files, problems } = validateResultFiles(positionals.length > 0 ? positionals : [DEFAULT_DATA_DIR]);
+    const manifests = validateManifests();
+    const paths = positionals.length > 0 ? positionals : existsSync(DEFAULT_DATA_DIR) ? [DEFAULT_DATA_DIR] : [];
+    if (paths.length === 0) process.stdout.write("no data/ folder: no results to check yet\n");
+    const results = validateResultFiles(paths);
+    for (const note of manifests.notes) process.stdout.write(`note: ${note}\n`);
+    const problems = [...manifests.problems, ...results.problems];
     for (const problem of problems) process.stderr.write(`${problem}\n`);
-    process.stdout.write(`${scenarios.length} scenario manifests valid; ${files} result files checked, ${problems.length} problems\n`);
+    process.stdout.write(
+      `${manifests.scenarios} scenario and ${manifests.apps} app manifests valid; ${results.files} result files checked, ${problems.length} problem${problems.length === 1 ? "" : "s"}\n`,
+    );
     return problems.length > 0 ? 1 : 0;
   },
 });

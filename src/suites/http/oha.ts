@@ -1,10 +1,12 @@
-import { runWithUsage, type ResourceUsage } from "./gnu-time.ts";
-import { toolVersion } from "./locate.ts";
-import { tail } from "../process/children.ts";
+import { runWithUsage, type ResourceUsage } from "../../tools/gnu-time.ts";
+import { toolVersion } from "../../tools/locate.ts";
+import { tail } from "../../process/children.ts";
 
 export function ohaVersion(): Promise<string> {
   return toolVersion("oha", ["--version"], "built by scripts/bench with cargo into ~/.cache/runtime-bench/tools/bin");
 }
+
+export const OHA_TOOL = { name: "oha", version: ohaVersion } as const;
 
 export interface LoadRequest {
   readonly method: string;

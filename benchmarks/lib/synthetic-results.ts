@@ -6,7 +6,7 @@
  */
 import type { Arch, RuntimeName } from "../../src/runtimes/catalog.ts";
 import type { Better, ResultDocument, ResultStatus, RunnerKind } from "../../src/results/types.ts";
-import { writeResult } from "../../src/results/write.ts";
+import { writeResult } from "../../src/results/store.ts";
 import { seededRandom } from "../../src/stats/random.ts";
 import { bootstrapInterval, mean, median, stddev } from "../../src/stats/summary.ts";
 import { makeResult } from "./documents.ts";

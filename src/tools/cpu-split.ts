@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { toolVersion } from "../tools/locate.ts";
+import { toolVersion } from "./locate.ts";
 
 /** Which CPUs the server and the load generator may use. */
 export interface CpuSplit {
@@ -10,6 +10,8 @@ export interface CpuSplit {
 export function tasksetVersion(): Promise<string> {
   return toolVersion("taskset", ["--version"], "Debian package 'util-linux'");
 }
+
+export const TASKSET_TOOL = { name: "taskset", version: tasksetVersion } as const;
 
 /** `0-2,5` → [0, 1, 2, 5]. */
 export function parseCpuList(text: string): number[] {

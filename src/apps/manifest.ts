@@ -1,0 +1,98 @@
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { UserError } from "../core/errors.ts";
+import { displayPath, readJsonFile } from "../core/json-file.ts";
+import { APPS_DIR } from "../core/paths.ts";
+import { checkAgainst } from "../core/schema.ts";
+import type { RuntimeName } from "../runtimes/catalog.ts";
+import { suiteSchemas } from "../scenarios/manifest.ts";
+import type { SuiteOption } from "../suites/suite.ts";
+
+export const APP_MANIFEST = "app.json";
+
+export interface AppRuntime {
+  readonly entry: string;
+  readonly flags?: readonly string[];
+  readonly min_version?: string;
+}
+
+/** The fields every app manifest has; a suite adds its own (checked by its schema's `$defs.app`). */
+export interface AppManifest {
+  readonly description: string;
+  readonly runtimes: Partial<Record<RuntimeName, AppRuntime>>;
+}
+
+/** An app folder with its checked manifest. */
+export interface App<Extra = unknown> {
+  readonly name: string;
+  readonly dir: string;
+  readonly manifest: AppManifest & Extra;
+}
+
+const COMMON_FIELDS = new Set(["$schema", "description", "runtimes"]);
+
+/**
+ * Where a suite's apps live: apps/<suite>, or <RUNTIME_BENCH_APPS_DIR>/<suite> (tests point it at
+ * fixtures, so a deliberately broken app is never part of a default run).
+ */
+export function appsDir(suite: string, env: NodeJS.ProcessEnv = process.env): string {
+  return join(env.RUNTIME_BENCH_APPS_DIR ? resolve(env.RUNTIME_BENCH_APPS_DIR) : APPS_DIR, suite);
+}
+
+export function loadApp<Extra>(dir: string, suite: string): App<Extra> {
+  const manifestPath = join(dir, APP_MANIFEST);
+  const where = displayPath(manifestPath);
+  const raw = readJsonFile(manifestPath);
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new UserError(`${where}: must be a JSON object`);
+  const common = Object.fromEntries(Object.entries(raw).filter(([key]) => COMMON_FIELDS.has(key)));
+  const own = Object.fromEntries(Object.entries(raw).filter(([key]) => !COMMON_FIELDS.has(key)));
+  const problems = checkAgainst("app.schema.json", common);
+  const ownSchema = suiteSchemas(suite).app;
+  if (ownSchema) problems.push(...checkAgainst(ownSchema, own));
+  else problems.push(...Object.keys(own).map((key) => `/${key}: not a field of a ${suite} app`));
+  if (problems.length > 0) throw new UserError(`${where}: ${problems.join("; ")}`);
+  const manifest = raw as AppManifest & Extra;
+  for (const [runtime, start] of Object.entries(manifest.runtimes)) {
+    if (!existsSync(join(dir, start.entry))) throw new UserError(`${where}: /runtimes/${runtime}/entry: no file '${start.entry}' in ${displayPath(dir)}`);
+  }
+  return { name: dir.split("/").pop()!, dir, manifest };
+}
+
+/** Every folder with an app.json, in name order (shared code sits in folders without one). */
+export function loadApps<Extra>(suite: string, dir = appsDir(suite)): App<Extra>[] {
+  if (!existsSync(dir)) throw new UserError(`${displayPath(dir)}: no such apps folder`);
+  return readdirSync(dir)
+    .filter((entry) => !entry.startsWith(".") && statSync(join(dir, entry)).isDirectory() && existsSync(join(dir, entry, APP_MANIFEST)))
+    .sort()
+    .map((entry) => loadApp<Extra>(join(dir, entry), suite));
+}
+
+/**
+ * The apps an `--app` filter keeps: all of them when it names none. Names of other suites' apps
+ * are not this suite's concern (the run command rejects a name no chosen suite has).
+ */
+export function selectApps<A extends App>(apps: readonly A[], wanted: readonly string[]): A[] {
+  return wanted.length === 0 ? [...apps] : apps.filter((app) => wanted.includes(app.name));
+}
+
+/** The pinned version of each direct dependency, from the app's lockfile: what the result records. */
+export function dependencyVersions(app: App): Record<string, string> {
+  const lockPath = join(app.dir, "package-lock.json");
+  if (!existsSync(lockPath)) return {};
+  const lock = readJsonFile(lockPath) as { packages?: Record<string, { version?: string; dependencies?: Record<string, string> }> };
+  const direct = Object.keys(lock.packages?.[""]?.dependencies ?? {});
+  return Object.fromEntries(direct.map((name) => [name, lock.packages?.[`node_modules/${name}`]?.version ?? "unknown"]));
+}
+
+/** The `--app` option of a suite that has apps. */
+export function appOption(suite: string): SuiteOption {
+  return {
+    help: "an app of a suite that has apps, e.g. http's native (repeatable); default: every app",
+    values: () => loadApps(suite).map((app) => app.name),
+  };
+}
+
+/** A suite's typed `--app` values. */
+export function appsOption(raw: Readonly<Record<string, readonly string[]>>): { apps: readonly string[] } {
+  return { apps: raw.app ?? [] };
+}

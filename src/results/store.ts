@@ -1,0 +1,181 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import { UserError } from "../core/errors.ts";
+import { paramsSlug } from "../core/params.ts";
+import { checkAgainst } from "../core/schema.ts";
+import { isRuntimeName, type RuntimeName } from "../runtimes/catalog.ts";
+import type { ResultDocument } from "./types.ts";
+
+/*
+ * The results store: the only module that knows the layout of data/.
+ *
+ *   <out>/<runner>/<run id>/<suite>/<scenario>/<runtime>-<version>[--<app>][--<params>].json
+ *
+ * A run id is unique per run, so no two runs (or machines) ever write the same file, and a file
+ * is never rewritten: results are append-only.
+ */
+
+/** Folders between the data folder and a result file: runner, run id, suite, scenario. */
+const RESULT_DEPTH = 4;
+
+export function resultPath(outDir: string, doc: ResultDocument): string {
+  const parts = [`${doc.runtime.name}-${doc.runtime.version}`];
+  if (doc.app !== null) parts.push(doc.app);
+  const slug = paramsSlug(doc.params);
+  if (slug) parts.push(slug);
+  const file = `${parts.join("--").replace(/[^A-Za-z0-9._=,@+-]/g, "_")}.json`;
+  return join(outDir, doc.run.runner, doc.run.id, doc.suite, doc.scenario, file);
+}
+
+/**
+ * `node-22.11.0--app--params.json` → node, 22.11.0. Runtime names hold no dash and `--` only
+ * separates the app and the params, so the file name alone says which version it measured.
+ */
+export function runtimeOfResultFile(file: string): { runtime: RuntimeName; version: string } | null {
+  const name = basename(file);
+  if (!name.endsWith(".json")) return null;
+  const head = name.slice(0, -".json".length).split("--")[0]!;
+  const dash = head.indexOf("-");
+  const runtime = head.slice(0, dash);
+  const version = head.slice(dash + 1);
+  return dash > 0 && version && isRuntimeName(runtime) ? { runtime, version } : null;
+}
+
+export class InvalidResultError extends Error {
+  override readonly name = "InvalidResultError";
+}
+
+/** Checks a document against the schema, then creates its file; an existing file is never rewritten. */
+export async function writeResult(outDir: string, doc: ResultDocument): Promise<string> {
+  const problems = checkAgainst("result.schema.json", doc);
+  if (problems.length > 0) throw new InvalidResultError(`result for ${doc.suite}/${doc.scenario} breaks the schema: ${problems.join("; ")}`);
+  const path = resultPath(outDir, doc);
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, `${JSON.stringify(doc, null, 1)}\n`, { flag: "wx" });
+  return path;
+}
+
+const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+function visibleEntries(dir: string) {
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((e) => !e.name.startsWith("."))
+    .sort(byName);
+}
+
+/**
+ * Strictly: every `.json` file below the given files or folders, at any depth, in a stable order;
+ * each is taken for a result (validate, compare and collect report one that is not). Synchronous on
+ * purpose, like the reads below: a history holds 100,000 small files, and a stat and a promise per
+ * entry cost more than the reading.
+ */
+export function listResultFiles(paths: readonly string[]): string[] {
+  const found: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of visibleEntries(dir)) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith(".json")) found.push(path);
+    }
+  };
+  for (const path of paths) {
+    let isDirectory: boolean;
+    try {
+      isDirectory = statSync(path).isDirectory();
+    } catch {
+      throw new UserError(`${path}: no such file or folder`);
+    }
+    if (isDirectory) walk(path);
+    else if (path.endsWith(".json")) found.push(path);
+  }
+  return found;
+}
+
+/**
+ * Leniently: the files at a result's place below a data folder (or below one runner's folder of
+ * it), and nothing else: a feed or a note kept beside the results is not walked into. A missing
+ * folder holds no results.
+ */
+export function layoutResultFiles(dataDir: string, runner?: string): string[] {
+  const files: string[] = [];
+  const walk = (dir: string, depth: number): void => {
+    let entries;
+    try {
+      entries = visibleEntries(dir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+      throw error;
+    }
+    for (const entry of entries) {
+      const path = join(dir, entry.name);
+      if (depth === RESULT_DEPTH) {
+        if (entry.isFile() && entry.name.endsWith(".json")) files.push(path);
+      } else if (entry.isDirectory()) {
+        walk(path, depth + 1);
+      }
+    }
+  };
+  if (runner === undefined) walk(dataDir, 0);
+  else walk(join(dataDir, runner), 1);
+  return files;
+}
+
+/** The versions of each runtime that one runner has any result for, from file names alone (data/ only grows). */
+export function benchmarkedVersions(dataDir: string, runner: string): Map<RuntimeName, Set<string>> {
+  const byRuntime = new Map<RuntimeName, Set<string>>();
+  for (const file of layoutResultFiles(dataDir, runner)) {
+    const measured = runtimeOfResultFile(file);
+    if (!measured) continue;
+    const versions = byRuntime.get(measured.runtime) ?? new Set<string>();
+    versions.add(measured.version);
+    byRuntime.set(measured.runtime, versions);
+  }
+  return byRuntime;
+}
+
+export interface LoadedResult {
+  readonly path: string;
+  readonly doc: ResultDocument;
+}
+
+/** Reads one result file, unchecked; unreadable or malformed is a UserError naming it. */
+export function readResultFile(path: string): ResultDocument {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    throw new UserError(`${path}: cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  try {
+    return JSON.parse(text) as ResultDocument;
+  } catch {
+    throw new UserError(`${path}: not valid JSON`);
+  }
+}
+
+/**
+ * Reads result documents (unchecked: `validate` is the checker); unreadable files are a UserError.
+ * A plain loop of readFileSync + JSON.parse reads 100,000 small files several times faster than
+ * promise-based reads.
+ */
+export function readResults(paths: readonly string[]): LoadedResult[] {
+  return listResultFiles(paths).map((path) => ({ path, doc: readResultFile(path) }));
+}
+
+/** The documents of `readResults`; none at all is bad input, named by `what` (the side or command). */
+export function readDocuments(paths: readonly string[], what: string): ResultDocument[] {
+  const docs = readResults(paths).map((r) => r.doc);
+  if (docs.length === 0) throw new UserError(`${what}: no result files in ${paths.join(", ")}`);
+  return docs;
+}
+
+/** One runner's results of the given runtime versions (`node-22.11.0`), read by file name first so a long history stays quick. */
+export function readRunnerResults(dataDir: string, runner: string, runtimeVersions: ReadonlySet<string>): ResultDocument[] {
+  return layoutResultFiles(dataDir, runner)
+    .filter((file) => {
+      const measured = runtimeOfResultFile(file);
+      return measured !== null && runtimeVersions.has(`${measured.runtime}-${measured.version}`);
+    })
+    .map(readResultFile);
+}

@@ -1,0 +1,24 @@
+import { join } from "node:path";
+import { RUNTIMES } from "./catalog.ts";
+import type { IdentifiedRuntime } from "./identify.ts";
+
+// Variables that would change how a runtime under test behaves if inherited from the harness.
+const SCRUBBED = ["NODE_OPTIONS", "NODE_PATH", "NODE_ENV", "DENO_DIR", "BUN_OPTIONS", "npm_config_registry"];
+
+/** The environment every runtime under test gets: the harness's, scrubbed, plus the runtime's own. */
+export function runtimeEnv(runtime: IdentifiedRuntime, workDir: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of SCRUBBED) delete env[name];
+  return {
+    ...env,
+    ...RUNTIMES[runtime.identity.name].env,
+    // Deno keeps its compile cache here; one per run so no earlier run's cache leaks in.
+    DENO_DIR: join(workDir, `deno-dir-${runtime.identity.version}`),
+  };
+}
+
+/** The argv that runs `file` (relative to the working folder) on a runtime with these flags. */
+export function scriptArgv(runtime: IdentifiedRuntime, flags: readonly string[], file: string): string[] {
+  const definition = RUNTIMES[runtime.identity.name];
+  return [runtime.provisioned.binary, ...definition.scriptArgs(flags, file)];
+}

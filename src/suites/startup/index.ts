@@ -1,0 +1,94 @@
+import { runCommand, tail } from "../../process/children.ts";
+import { runtimeEnv, scriptArgv } from "../../runtimes/command.ts";
+import { GNU_TIME_TOOL, measurePeakRss } from "../../tools/gnu-time.ts";
+import { HYPERFINE_TOOL, runHyperfine } from "../../tools/hyperfine.ts";
+import { TrialFailure, defineSuite, type CheckOutcome, type Subject, type SuiteContext } from "../suite.ts";
+
+/** The `startup` block of a scenario manifest (schemas/suites/startup.schema.json#/$defs/config). */
+interface StartupConfig {
+  entry: string;
+  expect_stdout: string;
+}
+
+/** A profile of a startup scenario (schemas/suites/startup.schema.json#/$defs/profile). */
+interface StartupProfile {
+  trials: number;
+  warmup: number;
+  runs: number;
+  memory_runs: number;
+  [key: string]: unknown;
+}
+
+type StartupSubject = Subject<StartupConfig, StartupProfile>;
+
+function commandOf(subject: StartupSubject, context: SuiteContext) {
+  const config = subject.scenario.config;
+  return {
+    argv: scriptArgv(subject.runtime, subject.flags, config.entry),
+    options: { cwd: subject.scenario.dir, env: runtimeEnv(subject.runtime, context.workDir), timeoutMs: 120_000 },
+    expected: config.expect_stdout.trim(),
+  };
+}
+
+async function check(subject: StartupSubject, context: SuiteContext): Promise<CheckOutcome> {
+  const { argv, options, expected } = commandOf(subject, context);
+  const [binary, ...args] = argv;
+  const result = await runCommand(binary!, args, options);
+  const printed = result.stdout.trim();
+  if (result.code === 0 && printed === expected) return { status: "ok" };
+  const why = result.timedOut
+    ? "timed out"
+    : result.code !== 0
+      ? `exit code ${result.code ?? result.signal}: ${tail(result.stderr, 5)}`
+      : `printed ${JSON.stringify(printed.slice(0, 200))}, expected ${JSON.stringify(expected)}`;
+  return { status: "failed", error: why, details: { stdout: tail(result.stdout), stderr: tail(result.stderr) } };
+}
+
+/** Time from exec to exit of a whole program, by hyperfine; peak RSS from the kernel via GNU time. */
+export const startupSuite = defineSuite<StartupConfig, StartupProfile>({
+  name: "startup",
+  metrics: {
+    wall_ms: { unit: "ms", better: "lower" },
+    peak_rss_mb: { unit: "MB", better: "lower" },
+  },
+  profiles: {
+    quick: { trials: 3, warmup: 3, runs: 10, memory_runs: 3 },
+    full: { trials: 10, warmup: 5, runs: 30, memory_runs: 10 },
+  },
+  tools: [HYPERFINE_TOOL, GNU_TIME_TOOL],
+
+  start(context) {
+    return {
+      subjects(scenario, runtime) {
+        const flags = scenario.manifest.runtimes[runtime.identity.name]?.flags ?? [];
+        return [{ scenario, runtime, app: null, params: {}, flags }];
+      },
+
+      check: (subject) => check(subject, context),
+
+      async trial(subject, trialIndex) {
+        const profile = subject.scenario.profileParams;
+        const { argv, options } = commandOf(subject, context);
+        const timed = await runHyperfine({
+          argv,
+          cwd: options.cwd,
+          env: options.env,
+          warmup: profile.warmup,
+          runs: profile.runs,
+          exportDir: context.workDir,
+          name: `${subject.scenario.name}-${subject.runtime.identity.name}-${subject.runtime.identity.version}-${trialIndex}`,
+        });
+        if (!timed.ok) throw new TrialFailure(timed.error);
+        const rss: number[] = [];
+        for (let i = 0; i < profile.memory_runs; i++) {
+          const measured = await measurePeakRss(argv, options);
+          if (measured.code !== 0) throw new TrialFailure(`memory run exited with ${measured.code}: ${measured.stderr}`);
+          rss.push(measured.peakRssMb);
+        }
+        return { samples: { wall_ms: timed.wallMs, peak_rss_mb: rss } };
+      },
+
+      recheck: (subject) => check(subject, context),
+    };
+  },
+});

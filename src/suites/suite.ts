@@ -1,0 +1,151 @@
+import type { IdentifiedRuntime } from "../runtimes/identify.ts";
+import type { MetricDefinition, ProfileParams, Scenario } from "../scenarios/manifest.ts";
+import type { ParamValue, Profile, ResultDocument } from "../results/types.ts";
+
+export type { MetricDefinition, ProfileParams } from "../scenarios/manifest.ts";
+
+/**
+ * One measured cell: a scenario on a runtime, with an app where the suite has apps and the load
+ * parameters that tell its series apart. Each subject becomes one result document.
+ */
+export interface Subject<Config = unknown, P extends ProfileParams = ProfileParams> {
+  readonly scenario: SuiteScenario<Config, P>;
+  readonly runtime: IdentifiedRuntime;
+  readonly app: string | null;
+  readonly params: Readonly<Record<string, ParamValue>>;
+  /** Flags the manifest (and the app) give for this runtime. */
+  readonly flags: readonly string[];
+}
+
+/**
+ * A scenario as its suite sees it: the manifest's suite block typed by the suite's schema, the
+ * chosen profile merged over the suite's defaults, and the metrics it records.
+ */
+export interface SuiteScenario<Config = unknown, P extends ProfileParams = ProfileParams> extends Scenario {
+  readonly config: Config;
+  /** The chosen profile: the suite's defaults with the manifest's overrides. */
+  readonly profileParams: P;
+  readonly metrics: Readonly<Record<string, MetricDefinition>>;
+}
+
+/** What a suite's hooks know about the run they belong to. */
+export interface SuiteContext<Options = unknown> {
+  readonly profile: Profile;
+  /** Scratch space for this run, removed at the end (and on Ctrl-C). */
+  readonly workDir: string;
+  /** Where a suite may print a line of its own (a plain log line, never a progress redraw). */
+  readonly log: (line: string) => void;
+  /** This suite's own command-line options, parsed by `parseOptions`. */
+  readonly options: Options;
+}
+
+/** The outcome of checking a subject before (and after) it is measured. */
+export type CheckOutcome =
+  | { readonly status: "ok"; readonly verification?: ResultDocument["verification"]; readonly details?: Record<string, unknown> }
+  | {
+      readonly status: "failed" | "unsupported";
+      readonly error: string;
+      readonly verification?: ResultDocument["verification"];
+      readonly details?: Record<string, unknown>;
+    };
+
+export interface TrialOutput {
+  /** Raw samples of this trial, by metric name; the orchestrator appends them across trials. */
+  readonly samples: Readonly<Record<string, readonly number[]>>;
+  /** Facts to keep in the result, merged across trials (a later trial's value wins). */
+  readonly details?: Record<string, unknown>;
+}
+
+/** What a subject adds to its result once its trials and checks are over. */
+export interface FinishOutput {
+  readonly details?: Record<string, unknown>;
+  /** Versions of tools known only once measured (a server the run was pointed at). */
+  readonly tools?: Record<string, string>;
+}
+
+/** A trial that failed: the subject is recorded as failed with this message and not measured again. */
+export class TrialFailure extends Error {
+  override readonly name = "TrialFailure";
+  constructor(
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * An external program a suite drives. `name` is also the word `scripts/bench` installs it by
+ * (`ensure_<name>` in scripts/lib/common.sh); `version` proves it runs, or throws a UserError.
+ */
+export interface Tool {
+  readonly name: string;
+  version(): Promise<string>;
+}
+
+/** A command-line option a suite adds to `run` (a filter such as http's --app); always a repeatable string. */
+export interface SuiteOption {
+  readonly help: string;
+  /** The values it accepts, where it is a choice: a value no chosen suite accepts is bad input. */
+  values?(): string[];
+}
+
+/**
+ * A suite's hooks for one run. The orchestrator owns order, trials, statistics and writing; a
+ * session only checks and measures. State shared between a subject's hooks (servers started
+ * once, client-bound flags across trials) lives in the session, never in module scope.
+ */
+export interface SuiteSession<Config = unknown, P extends ProfileParams = ProfileParams> {
+  /** The cells to measure for one scenario on one runtime (one per app and load point). */
+  subjects(scenario: SuiteScenario<Config, P>, runtime: IdentifiedRuntime): Subject<Config, P>[];
+  /** Verifies a subject before it is measured. */
+  check(subject: Subject<Config, P>): Promise<CheckOutcome>;
+  /** Measures one trial. Throws TrialFailure when the subject breaks. */
+  trial(subject: Subject<Config, P>, trialIndex: number): Promise<TrialOutput>;
+  /** Verifies again after measuring, where the suite asks for that. */
+  recheck?(subject: Subject<Config, P>): Promise<CheckOutcome>;
+  /** Once per subject that was measured, after its last trial and recheck. */
+  finish?(subject: Subject<Config, P>): Promise<FinishOutput>;
+  /** At the end of the run, and on Ctrl-C: stop what the session started, remove what it generated. */
+  close?(): Promise<void>;
+}
+
+/** The cells of one scenario that `list` shows: an app and the runtimes it runs on. */
+export interface AppListing {
+  readonly name: string;
+  readonly runtimes: readonly string[];
+}
+
+/**
+ * A suite: everything the harness knows about one kind of measurement, declared once. Its
+ * manifests' suite block and profiles are checked by `schemas/suites/<name>.schema.json`
+ * (`$defs.config`, `$defs.profile`, and `$defs.app` where it has apps).
+ */
+export interface Suite<Config = unknown, P extends ProfileParams = ProfileParams, Options = Record<string, never>> {
+  readonly name: string;
+  /** Every metric the suite can record; a manifest may narrow or override them, never has to repeat them. */
+  readonly metrics: Readonly<Record<string, MetricDefinition>>;
+  /** Default profiles; a manifest's `profiles` override them key by key. */
+  readonly profiles: Readonly<Record<Profile, P>>;
+  /** The external programs it needs: `setup` installs or checks exactly these. */
+  readonly tools: readonly Tool[];
+  /** Its own options for `run` (and `list`), by long name without the dashes. */
+  readonly options?: Readonly<Record<string, SuiteOption>>;
+  /** Turns the raw option values (each a list of strings) into the suite's typed options; a bad value is a UserError. */
+  parseOptions?(raw: Readonly<Record<string, readonly string[]>>): Options;
+  /** Readies what the suite needs beyond its scenarios (its apps' locked packages), once; run by setup. */
+  prepare?(note: (line: string) => void): Promise<void>;
+  /** Apps of this suite and the runtimes each supports, for `list`. */
+  listApps?(): AppListing[];
+  /** Starts the suite's part of a run. */
+  start(context: SuiteContext<Options>): SuiteSession<Config, P>;
+}
+
+/** A suite with its types erased, as the registry and the orchestrator hold it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnySuite = Suite<any, any, any>;
+
+/** Declares a suite; only here to infer its type parameters. */
+export function defineSuite<Config, P extends ProfileParams, Options = Record<string, never>>(suite: Suite<Config, P, Options>): Suite<Config, P, Options> {
+  return suite;
+}
