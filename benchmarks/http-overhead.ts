@@ -54,7 +54,7 @@ function handOha(url: string, durationS: number): string[] {
 }
 
 async function byHand(subject: Subject): Promise<number> {
-  const entry = native.manifest.runtimes[subject.runtime.identity.name]!.entry;
+  const entry = native.manifest.runtimes[subject.runtime.identity.name]!.entry!; // every http app names one
   const server = await RunningServer.start({
     argv: [...pinned(split?.server), ...scriptArgv(subject.runtime, subject.flags, entry)],
     cwd: native.dir,

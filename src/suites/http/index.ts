@@ -59,6 +59,7 @@ function operationOf(subject: HttpSubject): Operation {
 
 async function launch(subject: HttpSubject, app: HttpApp, context: SuiteContext, cpus: readonly number[] | undefined): Promise<RunningServer> {
   const start = app.manifest.runtimes[subject.runtime.identity.name]!;
+  if (start.entry === undefined) throw new ServerFailure(`app ${app.name} names no entry file for ${subject.runtime.identity.name}`, { stdout: "", stderr: "" });
   const serverEnv = Object.fromEntries(
     Object.entries(subject.scenario.config.server_env ?? {}).map(([name, path]) => [name, join(subject.scenario.dir, path)]),
   );
