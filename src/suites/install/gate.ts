@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import { HOST } from "../../http/server.ts";
+import { HOST } from "../../tools/server.ts";
 
 /**
  * The only way out of the machine during a run: the local registry's uplink points here, and so

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { UserError } from "../../core/errors.ts";
 import { cacheDir } from "../../core/paths.ts";
 import { runCommand } from "../../process/children.ts";
-import { RunningServer } from "../../http/server.ts";
+import { RunningServer } from "../../tools/server.ts";
 import { UpstreamGate } from "./gate.ts";
 
 const require = createRequire(import.meta.url);
