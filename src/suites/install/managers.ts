@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { App } from "../../apps/manifest.ts";
 import type { RuntimeName } from "../../runtimes/catalog.ts";
 import { RUNTIMES } from "../../runtimes/catalog.ts";
 import { shellQuote } from "../../tools/hyperfine.ts";
@@ -19,11 +20,7 @@ export interface ManagerFields {
 }
 
 /** A manager as the suite holds it: its folder, its fields, and how each runtime starts it. */
-export interface Manager {
-  readonly name: string;
-  readonly dir: string;
-  readonly manifest: ManagerFields & { readonly runtimes: Partial<Record<RuntimeName, { entry?: string; flags?: readonly string[] }>> };
-}
+export type Manager = App<ManagerFields>;
 
 export const STATES = ["clean", "cache", "lockfile", "cache+lockfile", "repeat"] as const;
 export type InstallState = (typeof STATES)[number];

@@ -1,3 +1,5 @@
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
@@ -103,4 +105,26 @@ export class LocalRegistry {
     await this.server.stop();
     await this.gate.close();
   }
+}
+
+/**
+ * The registry address committed lockfiles carry (verdaccio's default port). bun.lock records
+ * every tarball's absolute address; the run's real address replaces this one when a lockfile is
+ * staged, and the lockfile script writes this one back, so no committed file depends on a port.
+ */
+export const CANONICAL_REGISTRY = "http://127.0.0.1:4873/";
+
+export function withRegistry(lockfileText: string, from: string, to: string): string {
+  return lockfileText.replaceAll(from, to);
+}
+
+/** A key of the registry snapshot a scenario needs: its package.json and committed lockfiles. */
+export function snapshotKey(scenarioName: string, files: readonly string[]): string {
+  const hash = createHash("sha256");
+  for (const file of [...files].sort()) {
+    hash.update(file).update("\0");
+    if (existsSync(file)) hash.update(readFileSync(file));
+    hash.update("\0");
+  }
+  return `${scenarioName}-${hash.digest("hex").slice(0, 12)}`;
 }
