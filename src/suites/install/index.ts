@@ -72,7 +72,11 @@ export async function installUntimed(command: InstallCommand, cwd: string): Prom
   const result = await runCommand(binary!, args, { cwd, env: command.env, timeoutMs: INSTALL_TIMEOUT_MS });
   if (result.code === 0) return null;
   const why = result.timedOut ? "timed out" : result.spawnError ?? `exit code ${result.code ?? result.signal}`;
-  return `${why}: ${tail(`${result.stdout}\n${result.stderr}`.trim(), 6)}`;
+  const output = `${result.stdout}\n${result.stderr}`.trim();
+  // A panic's backtrace buries the message: keep the first error line ahead of the tail.
+  const first = /^.*\berror\b.*$/im.exec(output)?.[0];
+  const last = tail(output, 6);
+  return `${why}: ${first && !last.includes(first) ? `${first.trim()} … ` : ""}${last}`;
 }
 
 /** Empties a subject's folders and puts the fixture's package.json (and, if given, a lockfile) in the project. */
