@@ -290,7 +290,6 @@ export const installSuite = defineSuite<InstallConfig, InstallProfile, InstallOp
         const script = prepareScript(state, manager, paths, fixtureOf(subject, preparation));
         if (state === "repeat") {
           // Everything present: one install from the lockfile with the warm cache, untimed.
-          await freshProject(manager, paths, join(subject.scenario.dir, subject.scenario.config.package_json), preparation.lockfile);
           const setup = await runCommand("/bin/sh", ["-c", prepareScript("cache+lockfile", manager, paths, fixtureOf(subject, preparation))], { timeoutMs: INSTALL_TIMEOUT_MS });
           if (setup.code !== 0) return { status: "failed", error: `preparing the repeat state failed: ${tail(setup.stderr, 3)}` };
           const error = await installUntimed(command, paths.project);
