@@ -89,6 +89,22 @@ describe("install commands and states", () => {
     }
   });
 
+  it("keeps the machine's proxy and trust settings when timing against the upstream registry", () => {
+    const saved = { HTTPS_PROXY: process.env.HTTPS_PROXY, NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS, NODE_OPTIONS: process.env.NODE_OPTIONS };
+    Object.assign(process.env, { HTTPS_PROXY: "http://proxy.invalid:3128", NODE_EXTRA_CA_CERTS: "/etc/ca.pem", NODE_OPTIONS: "--inspect" });
+    try {
+      const command = installCommand(manager, { name: "node", binary: "/bin/node" }, "https://upstream.invalid/", pathsIn("/w"), null);
+      assert.equal(command.env.HTTPS_PROXY, "http://proxy.invalid:3128");
+      assert.equal(command.env.NODE_EXTRA_CA_CERTS, "/etc/ca.pem");
+      assert.equal(command.env.NODE_OPTIONS, undefined);
+    } finally {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+  });
+
   it("prepares each state: what is removed, what is copied in, and nothing at all for repeat", () => {
     const paths = pathsIn("/w");
     const fixture = { packageJson: "/f/package.json", lockfile: "/f/package-lock.json", warmCache: "/f/warm" };

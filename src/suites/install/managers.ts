@@ -57,6 +57,8 @@ function fill(text: string, values: { registry: string; cache: string }): string
 // Variables that would change what a manager does if inherited from the harness's environment.
 const SCRUBBED_PREFIXES = ["npm_config_", "npm_package_", "npm_lifecycle_", "YARN_", "PNPM_", "BUN_", "DENO_", "COREPACK_", "NODE_"];
 const SCRUBBED = new Set(["CI", "INIT_CWD", "NPM_TOKEN", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "TMPDIR"]);
+// The machine's trust settings are kept: `--registry upstream` may need them to reach the registry.
+const KEPT = new Set(["NODE_EXTRA_CA_CERTS"]);
 const PROXIES = ["HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy", "NO_PROXY", "no_proxy"];
 
 export interface InstallCommand {
@@ -107,7 +109,9 @@ export function installCommand(
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(
       (entry): entry is [string, string] =>
-        entry[1] !== undefined && !SCRUBBED.has(entry[0]) && !SCRUBBED_PREFIXES.some((p) => entry[0].toUpperCase().startsWith(p.toUpperCase())) && !(egress && PROXIES.includes(entry[0])),
+        entry[1] !== undefined &&
+        (KEPT.has(entry[0]) || (!SCRUBBED.has(entry[0]) && !SCRUBBED_PREFIXES.some((p) => entry[0].toUpperCase().startsWith(p.toUpperCase())))) &&
+        !(egress && PROXIES.includes(entry[0])),
     ),
   );
   return { argv, env: { ...inherited, ...isolation, ...settings }, settings: { ...settings, ...isolation } };
