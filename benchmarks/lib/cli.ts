@@ -32,17 +32,19 @@ export interface RunningBench {
   readonly child: ReturnType<typeof spawn>;
   /** Resolves once stderr contains `text`. */
   waitFor(text: string): Promise<void>;
-  /** Resolves with the exit code; `stderr` is everything printed so far. */
+  /** Resolves with the exit code; `stdout` and `stderr` are everything printed so far. */
   readonly exited: Promise<number | null>;
+  readonly stdout: () => string;
   readonly stderr: () => string;
 }
 
 /** Starts `scripts/bench ARGS` in the background, for tests that interrupt it. */
 export function startBench(args: readonly string[], env: NodeJS.ProcessEnv = {}): RunningBench {
   const child = spawn(join(REPO_ROOT, "scripts/bench"), args, { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
   let stderr = "";
   const waiters: { text: string; resolve: () => void }[] = [];
-  child.stdout.resume();
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
     stderr += chunk;
     for (const waiter of waiters.filter((w) => stderr.includes(w.text))) waiter.resolve();
@@ -51,6 +53,7 @@ export function startBench(args: readonly string[], env: NodeJS.ProcessEnv = {})
   return {
     child,
     exited,
+    stdout: () => stdout,
     stderr: () => stderr,
     waitFor: (text) => (stderr.includes(text) ? Promise.resolve() : new Promise((resolve) => waiters.push({ text, resolve }))),
   };

@@ -85,6 +85,8 @@ ensure_test_tools() {
   [ -x /usr/bin/chromium ] || missing+=(chromium)
   # actionlint checks the workflows' run scripts only when shellcheck is on PATH (CI images have it).
   command -v shellcheck >/dev/null 2>&1 || missing+=(shellcheck)
+  # The workflows' report step writes JSON with jq (GitHub's images have it); a test runs that step.
+  command -v jq >/dev/null 2>&1 || missing+=(jq)
   [ ${#missing[@]} -eq 0 ] || apt_install "${missing[@]}"
   ensure_actionlint
 }

@@ -59,6 +59,13 @@ export function loadApp<Extra>(dir: string, suite: string): App<Extra> {
   return { name: dir.split("/").pop()!, dir, manifest };
 }
 
+/** The file an app runs on a runtime; an app that names none there (a built-in manager) is a UserError. */
+export function entryFile(app: App, runtime: RuntimeName): string {
+  const entry = app.manifest.runtimes[runtime]?.entry;
+  if (entry === undefined) throw new UserError(`${displayPath(join(app.dir, APP_MANIFEST))}: /runtimes/${runtime}: names no entry file`);
+  return entry;
+}
+
 /** Every folder with an app.json, in name order (shared code sits in folders without one). */
 export function loadApps<Extra>(suite: string, dir = appsDir(suite)): App<Extra>[] {
   if (!existsSync(dir)) throw new UserError(`${displayPath(dir)}: no such apps folder`);

@@ -1,5 +1,5 @@
 import { UserError, errorMessage } from "../core/errors.ts";
-import { installInterruptHandling, isInterrupted } from "../process/children.ts";
+import { installInterruptHandling, interruptExitCode, isInterrupted } from "../process/children.ts";
 import { invoke, type Command } from "./command.ts";
 import { allCommand } from "./commands/all.ts";
 import { collectCommand } from "./commands/collect.ts";
@@ -45,10 +45,10 @@ async function main(argv: string[]): Promise<number> {
 
 installInterruptHandling();
 main(process.argv.slice(2)).then(
-  // After Ctrl-C the interrupt handler saves what was measured and exits itself.
-  (code) => (isInterrupted() ? undefined : process.exit(code)),
+  // After Ctrl-C the command has waited for the save and reported what was written.
+  (code) => process.exit(isInterrupted() ? interruptExitCode() : code),
   (error: unknown) => {
-    if (isInterrupted()) return;
+    if (isInterrupted()) process.exit(interruptExitCode());
     if (error instanceof UserError) {
       process.stderr.write(`runtime-bench: ${error.message}\n`);
       process.exit(2);

@@ -22,13 +22,15 @@ export interface RunPlan {
   readonly outDir: string;
   readonly run: Omit<RunInfo, "trials">;
   readonly environment: Environment;
-  /** Suites' own options as given on the command line (option name → values); each suite parses its own. */
-  readonly suiteOptions: Readonly<Record<string, readonly string[]>>;
+  /** Each suite's own options (suite → option name → values), parsed by the suite. */
+  readonly suiteOptions: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;
 }
 
 export interface RunOutcome {
   readonly results: { path: string; doc: ResultDocument }[];
   readonly interrupted: boolean;
+  /** Wall-clock seconds each suite took, in the order they ran. */
+  readonly suiteSeconds: ReadonlyMap<string, number>;
 }
 
 /** One subject's state while its scenario is measured. */
@@ -79,22 +81,20 @@ export async function executeRun(plan: RunPlan, progress: Progress): Promise<Run
     toolsBySuite.set(suite, Object.fromEntries(versions));
   }
   const workDir = await mkdtemp(join(tmpdir(), "runtime-bench-"));
+  // Starting a session does no work yet; its subjects are known up front, so the progress line counts against the whole run.
   const sessions = new Map<AnySuite, SuiteSession>();
-  const sessionOf = (suite: AnySuite): SuiteSession => {
-    let session = sessions.get(suite);
-    if (!session) {
-      const options = suite.parseOptions?.(plan.suiteOptions) ?? {};
-      session = suite.start({ profile: plan.profile, workDir, log: (line) => progress.log(line), options }) as SuiteSession;
-      sessions.set(suite, session);
-    }
-    return session;
-  };
+  for (const suite of new Set(plan.scenarios.map((s) => s.suite))) {
+    const options = suite.parseOptions?.(plan.suiteOptions[suite.name] ?? {}) ?? {};
+    sessions.set(suite, suite.start({ profile: plan.profile, workDir, log: (line) => progress.log(line), options }) as SuiteSession);
+  }
   const closeSessions = async () => {
     for (const session of sessions.values()) await session.close?.();
     sessions.clear();
   };
   const trialsOf = (s: ResolvedScenario) => s.scenario.profileParams.trials;
-  progress.addWork(plan.scenarios.reduce((sum, s) => sum + trialsOf(s) * plan.runtimes.length, 0));
+  const subjectsOf = (s: ResolvedScenario, runtime: IdentifiedRuntime) => sessions.get(s.suite)!.subjects(s.scenario, runtime);
+  progress.addWork(plan.scenarios.reduce((sum, s) => sum + trialsOf(s) * plan.runtimes.reduce((n, r) => n + subjectsOf(s, r).length, 0), 0));
+  const suiteSeconds = new Map<string, number>();
 
   const save = async (selected: ResolvedScenario, cells: readonly Cell[]) => {
     const tools = toolsBySuite.get(selected.suite) ?? {};
@@ -109,30 +109,42 @@ export async function executeRun(plan: RunPlan, progress: Progress): Promise<Run
 
   // The scenario being measured: what an interrupt saves before it stops the sessions and removes the work folder.
   let current: { selected: ResolvedScenario; cells: Cell[] } | null = null;
-  setInterruptHandler(async () => {
-    if (current) {
-      const trials = trialsOf(current.selected);
-      for (const cell of current.cells) {
-        if (cell.status === "pending") endCell(cell, "failed", `interrupted after ${cell.trialsDone} of ${trials} trials`);
+  let saving: Promise<void> = Promise.resolve();
+  setInterruptHandler(() => {
+    saving = (async () => {
+      if (current) {
+        const trials = trialsOf(current.selected);
+        for (const cell of current.cells) {
+          if (cell.status !== "pending") continue;
+          const why = cell.trialsDone === trials ? `interrupted after all ${trials} trials, before the check after measuring` : `interrupted after ${cell.trialsDone} of ${trials} trials`;
+          endCell(cell, "failed", why);
+        }
+        await save(current.selected, current.cells);
       }
-      await save(current.selected, current.cells);
-    }
-    await closeSessions();
-    await rm(workDir, { recursive: true, force: true });
+      await closeSessions();
+      await rm(workDir, { recursive: true, force: true });
+    })();
+    return saving;
   });
+  // After Ctrl-C the run ends once the interrupt's save has, so what it reports is what was written.
+  const interruptedOutcome = async (): Promise<RunOutcome> => {
+    await saving;
+    return { results, interrupted: true, suiteSeconds };
+  };
 
   try {
     for (const selected of plan.scenarios) {
       if (isInterrupted()) break;
+      const started = performance.now();
       const trials = trialsOf(selected);
-      const session = sessionOf(selected.suite);
+      const session = sessions.get(selected.suite)!;
       const cells = await checkedCells(selected, session, plan.runtimes, progress);
       current = { selected, cells };
       const measuredCells = cells.filter((c) => c.status === "pending");
-      progress.addWork(trials * (measuredCells.length - plan.runtimes.length));
+      progress.skip(trials * (cells.length - measuredCells.length));
       for (let t = 0; t < trials; t++) {
         for (const cell of rotate(measuredCells, t)) {
-          if (isInterrupted()) return { results, interrupted: true };
+          if (isInterrupted()) return interruptedOutcome();
           if (cell.status !== "pending") {
             progress.end();
             continue;
@@ -155,9 +167,10 @@ export async function executeRun(plan: RunPlan, progress: Progress): Promise<Run
         if (finished?.tools) Object.assign(cell.tools, finished.tools);
       }
       for (const cell of cells) if (cell.status === "pending") endCell(cell, "ok");
-      if (isInterrupted()) return { results, interrupted: true };
+      if (isInterrupted()) return interruptedOutcome();
       await save(selected, cells);
       current = null;
+      suiteSeconds.set(selected.suite.name, (suiteSeconds.get(selected.suite.name) ?? 0) + (performance.now() - started) / 1000);
     }
   } finally {
     // After an interrupt its handler closes and removes; the run's own flow must not race it.
@@ -168,7 +181,7 @@ export async function executeRun(plan: RunPlan, progress: Progress): Promise<Run
     }
     progress.finish();
   }
-  return { results, interrupted: isInterrupted() };
+  return isInterrupted() ? interruptedOutcome() : { results, interrupted: false, suiteSeconds };
 }
 
 function label(subject: Subject): string {
@@ -194,12 +207,15 @@ async function checkedCells(
     prepareError = errorMessage(error);
   }
   for (const runtime of runtimes) {
-    const flags = selected.scenario.manifest.runtimes[runtime.identity.name]?.flags ?? [];
     const unsupported = unsupportedReason(selected, runtime);
+    // A cell that cannot run keeps the app and load point it would have been measured at, so it
+    // joins the series of the runtimes that ran it.
     if (unsupported !== null || prepareError !== null) {
-      const cell = pendingCell({ scenario: selected.scenario, runtime, app: null, params: {}, flags });
-      endCell(cell, unsupported !== null ? "unsupported" : "failed", unsupported ?? prepareError ?? "");
-      cells.push(cell);
+      for (const subject of session.subjects(selected.scenario, runtime)) {
+        const cell = pendingCell(subject);
+        endCell(cell, unsupported !== null ? "unsupported" : "failed", unsupported ?? prepareError ?? "");
+        cells.push(cell);
+      }
       continue;
     }
     for (const subject of session.subjects(selected.scenario, runtime)) {

@@ -97,14 +97,25 @@ export function tail(text: string, lines = 20): string {
 
 let interruptHandler: (() => Promise<void>) | undefined;
 let interrupted = false;
+let interruptExit = 130;
+
+/** How long a command may take, after its interrupt handler has saved, to report and exit by itself. */
+const REPORT_GRACE_MS = 3000;
 
 export function isInterrupted(): boolean {
   return interrupted;
 }
 
+/** The exit status an interrupted command ends with: 130 after SIGINT, 143 after SIGTERM. */
+export function interruptExitCode(): number {
+  return interruptExit;
+}
+
 /**
- * On SIGINT/SIGTERM: stop every child, let the current command save what it has measured, exit.
- * On any exit, children are killed synchronously so none outlives the harness.
+ * On SIGINT/SIGTERM: stop every child, let the current command save what it has measured, then
+ * let it report what was written and exit (or exit for it, if it has not within a grace period:
+ * a server waiting for Ctrl-C never returns). On any exit, children are killed synchronously so
+ * none outlives the harness.
  */
 export function installInterruptHandling(onInterrupt?: () => Promise<void>): void {
   interruptHandler = onInterrupt;
@@ -114,10 +125,10 @@ export function installInterruptHandling(onInterrupt?: () => Promise<void>): voi
     killAllChildren();
     const saving = interruptHandler ? "; saving what was measured" : "";
     process.stderr.write(`\nruntime-bench: interrupted by ${signal}${saving}\n`);
-    const exitCode = signal === "SIGINT" ? 130 : 143;
+    interruptExit = signal === "SIGINT" ? 130 : 143;
     void (interruptHandler?.() ?? Promise.resolve())
       .catch((error: unknown) => process.stderr.write(`runtime-bench: while saving: ${String(error)}\n`))
-      .finally(() => process.exit(exitCode));
+      .finally(() => setTimeout(() => process.exit(interruptExit), REPORT_GRACE_MS));
   };
   process.once("SIGINT", handle);
   process.once("SIGTERM", handle);

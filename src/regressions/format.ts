@@ -1,5 +1,6 @@
 import { cellLabel, formatChange, formatInterval, formatPercent } from "../compare/format.ts";
 import { formatTable } from "../ui/table.ts";
+import { count } from "../ui/words.ts";
 import type { DriftedRun, RegressionReport, SeriesChange, SeriesIdentity } from "./types.ts";
 
 /** `bun startup/hello wall_ms on bench-x64-1` */
@@ -33,7 +34,7 @@ function changeRow(change: SeriesChange): string[] {
 export function regressionsText(report: RegressionReport, withSeries: boolean): string {
   const confirmed = report.changes.filter((c) => c.status === "confirmed").length;
   const parts = [
-    `${report.series.length} series, ${report.changes.length} changes (${confirmed} confirmed, ${report.changes.length - confirmed} unconfirmed), ${report.drifted_runs.length} runs with environment drift`,
+    `${count(report.series.length, "series", "series")}, ${count(report.changes.length, "change")} (${confirmed} confirmed, ${report.changes.length - confirmed} unconfirmed), ${count(report.drifted_runs.length, "run")} with environment drift`,
   ];
   if (report.changes.length > 0) {
     parts.push(formatTable(["status", "kind", "series", "versions", "change (min effect)", "95 % CI", "why"], report.changes.map(changeRow)));

@@ -9,7 +9,7 @@ import { displayPath, readJsonFile } from "../core/json-file.ts";
 export interface BenchRunner {
   readonly name: string;
   readonly arch: Arch;
-  /** The runs-on label set that reaches this machine. */
+  /** The runs-on label set that reaches this machine and no other: it includes the machine's name. */
   readonly labels: readonly string[];
 }
 
@@ -24,6 +24,13 @@ export function loadBenchRunners(file = BENCH_RUNNERS_FILE): BenchRunner[] {
   const names = runners.map((r) => r.name);
   const repeated = names.find((name, i) => names.indexOf(name) !== i);
   if (repeated !== undefined) throw new UserError(`${displayPath(file)}: runner '${repeated}' is listed twice`);
+  // A label of its own name, on no other machine: a second machine with the same generic labels
+  // can then never take a job meant for this one.
+  for (const runner of runners) {
+    if (!runner.labels.includes(runner.name)) throw new UserError(`${displayPath(file)}: runner '${runner.name}' needs its own name among its labels`);
+    const other = runners.find((r) => r !== runner && r.labels.includes(runner.name));
+    if (other) throw new UserError(`${displayPath(file)}: runner '${other.name}' carries the label '${runner.name}', which selects that other machine`);
+  }
   return runners;
 }
 

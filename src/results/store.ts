@@ -5,7 +5,7 @@ import { UserError } from "../core/errors.ts";
 import { paramsSlug } from "../core/params.ts";
 import { checkAgainst } from "../core/schema.ts";
 import { isRuntimeName, type RuntimeName } from "../runtimes/catalog.ts";
-import type { ResultDocument } from "./types.ts";
+import type { ResultDocument, RunInfo } from "./types.ts";
 
 /*
  * The results store: the only module that knows the layout of data/.
@@ -19,13 +19,26 @@ import type { ResultDocument } from "./types.ts";
 /** Folders between the data folder and a result file: runner, run id, suite, scenario. */
 const RESULT_DEPTH = 4;
 
+/** The folder of one run's results: `<out>/<runner>/<run id>`. */
+export function runFolder(outDir: string, run: Pick<RunInfo, "runner" | "id">): string {
+  return join(outDir, run.runner, run.id);
+}
+
+/** The run's full table of figures, kept beside its results (not a result: no listing reads it). */
+export async function writeRunTable(outDir: string, run: Pick<RunInfo, "runner" | "id">, text: string): Promise<string> {
+  const path = join(runFolder(outDir, run), "summary.txt");
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, text);
+  return path;
+}
+
 export function resultPath(outDir: string, doc: ResultDocument): string {
   const parts = [`${doc.runtime.name}-${doc.runtime.version}`];
   if (doc.app !== null) parts.push(doc.app);
   const slug = paramsSlug(doc.params);
   if (slug) parts.push(slug);
   const file = `${parts.join("--").replace(/[^A-Za-z0-9._=,@+-]/g, "_")}.json`;
-  return join(outDir, doc.run.runner, doc.run.id, doc.suite, doc.scenario, file);
+  return join(runFolder(outDir, doc.run), doc.suite, doc.scenario, file);
 }
 
 /**

@@ -242,17 +242,18 @@ export function aggregate(
     generated_at: generatedAt,
     testbeds: [...loaded.testbeds.keys()].sort(preferred).map((id) => loaded.testbeds.get(id)!.ref),
     scenarios: scenarioIds.map((id) => {
-      const seriesTestbeds = new Map<string, { key: SeriesKey; testbeds: string[] }>();
+      const seriesTestbeds = new Map<string, { key: SeriesKey; testbeds: string[]; measured: string[] }>();
       for (const trend of byScenario.get(id)!) {
-        const entry = seriesTestbeds.get(seriesId(trend.series)) ?? { key: trend.series, testbeds: [] };
+        const entry = seriesTestbeds.get(seriesId(trend.series)) ?? { key: trend.series, testbeds: [], measured: [] };
         entry.testbeds.push(trend.testbed.id);
+        if (Object.values(trend.runtimes).some((points) => points.some((p) => p.status === "ok"))) entry.measured.push(trend.testbed.id);
         seriesTestbeds.set(seriesId(trend.series), entry);
       }
       return {
         ...infos.get(id)!,
         series: [...seriesTestbeds.values()]
           .sort((a, b) => compareSeries(a.key, b.key))
-          .map(({ key, testbeds }) => ({ app: key.app, params: key.params, testbeds: testbeds.sort(preferred) })),
+          .map(({ key, testbeds, measured }) => ({ app: key.app, params: key.params, testbeds: testbeds.sort(preferred), measured: measured.sort(preferred) })),
       };
     }),
     versions,

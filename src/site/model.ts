@@ -104,7 +104,8 @@ export interface OverviewData {
 export interface CatalogData {
   generated_at: string;
   testbeds: TestbedRef[];
-  scenarios: (ScenarioInfo & { series: { app: string | null; params: string; testbeds: string[] }[] })[];
+  /** Each series with the testbeds it has results on, and the ones where any result is a figure (ok). */
+  scenarios: (ScenarioInfo & { series: { app: string | null; params: string; testbeds: string[]; measured: string[] }[] })[];
   /** Measured versions per testbed and runtime, oldest first. */
   versions: Record<string, Partial<Record<RuntimeName, string[]>>>;
 }

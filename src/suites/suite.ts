@@ -133,6 +133,12 @@ export interface Suite<Config = unknown, P extends ProfileParams = ProfileParams
   readonly options?: Readonly<Record<string, SuiteOption>>;
   /** Turns the raw option values (each a list of strings) into the suite's typed options; a bad value is a UserError. */
   parseOptions?(raw: Readonly<Record<string, readonly string[]>>): Options;
+  /**
+   * What `scripts/bench` with no arguments measures of this suite, where less than everything (so
+   * that the default run stays within minutes): some of its scenarios, and options such as one
+   * representative app. `run` and the profiles still cover everything.
+   */
+  readonly defaultRun?: { readonly scenarios?: readonly string[]; readonly options?: Readonly<Record<string, readonly string[]>> };
   /** Readies what the suite needs beyond its scenarios (its apps' locked packages), once; run by setup. */
   prepare?(note: (line: string) => void): Promise<void>;
   /** Apps of this suite and the runtimes each supports, for `list`. */

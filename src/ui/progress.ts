@@ -29,6 +29,11 @@ export class Progress {
     if (this.tty) this.draw();
   }
 
+  /** Counts steps that will not run (cells that failed their check or are unsupported) as done. */
+  skip(steps: number): void {
+    this.done += steps;
+  }
+
   log(line: string): void {
     if (this.tty) this.stream.write("\r\x1b[K");
     this.stream.write(`${line}\n`);

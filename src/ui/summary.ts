@@ -2,21 +2,71 @@ import { paramsSlug } from "../core/params.ts";
 import type { ResultDocument } from "../results/types.ts";
 import { formatNumber, formatTable } from "./table.ts";
 
-/**
- * For each scenario (and app and load point), each runtime's median ± standard deviation of every
- * metric, and its ratio to the best runtime in that metric's own direction.
- */
-export function summaryTable(docs: readonly ResultDocument[]): string {
+/** Results of one scenario, app and load point: one line of the summary. */
+interface Group {
+  readonly label: string;
+  readonly docs: ResultDocument[];
+}
+
+const runtimeLabel = (doc: ResultDocument) => `${doc.runtime.name}@${doc.runtime.version}`;
+
+function groupsOf(docs: readonly ResultDocument[]): Group[] {
   const groups = new Map<string, ResultDocument[]>();
   for (const doc of docs) {
-    const key = [doc.suite, doc.scenario, doc.app ?? "", paramsSlug(doc.params)].filter(Boolean).join(" ");
-    groups.set(key, [...(groups.get(key) ?? []), doc]);
+    const label = [`${doc.suite}/${doc.scenario}`, doc.app ?? "", paramsSlug(doc.params)].filter(Boolean).join(" ");
+    groups.set(label, [...(groups.get(label) ?? []), doc]);
   }
+  return [...groups].map(([label, members]) => ({ label, docs: members }));
+}
+
+/**
+ * One line per scenario, app and load point: each runtime's median of the scenario's headline
+ * metric (its first), side by side, and each runtime's ratio to the best. A ratio is marked `*`
+ * where the two medians' 95 % intervals do not overlap: a difference within this run that its own
+ * spread cannot explain (it says nothing about run-to-run noise; `compare` judges that).
+ */
+export function summaryTable(docs: readonly ResultDocument[]): string {
+  const runtimes = [...new Set(docs.map(runtimeLabel))];
+  const rows = groupsOf(docs).map(({ label, docs: members }) => {
+    const measured = members.filter((d) => d.status === "ok" && Object.keys(d.metrics).length > 0);
+    const metric = measured[0] ? Object.keys(measured[0].metrics)[0]! : "";
+    const ranked = measured.filter((d) => d.metrics[metric]);
+    const better = ranked[0]?.metrics[metric]?.better ?? "lower";
+    const best = ranked.reduce<ResultDocument | undefined>((winner, d) => {
+      if (!winner) return d;
+      const [a, b] = [d.metrics[metric]!.median, winner.metrics[metric]!.median];
+      return (better === "lower" ? a < b : a > b) ? d : winner;
+    }, undefined);
+    const cells = runtimes.map((runtime) => {
+      const doc = members.find((d) => runtimeLabel(d) === runtime);
+      if (!doc) return "";
+      const m = doc.metrics[metric];
+      return doc.status === "ok" && m ? `${formatNumber(m.median)} ${m.unit}` : doc.status;
+    });
+    const ratios = ranked
+      .filter((d) => d !== best)
+      .map((d) => {
+        const [m, top] = [d.metrics[metric]!, best!.metrics[metric]!];
+        const ratio = better === "lower" ? m.median / top.median : top.median / m.median;
+        const apart = m.ci95[0] > top.ci95[1] || m.ci95[1] < top.ci95[0];
+        return `${d.runtime.name} ${ratio.toFixed(2)}×${apart ? "*" : ""}`;
+      });
+    const verdict = best ? (ratios.length > 0 ? `${best.runtime.name} best; ${ratios.join(", ")}` : `${best.runtime.name} only`) : "nothing measured";
+    return [label, metric ? `${metric} (${better})` : "", ...cells, verdict];
+  });
+  return formatTable(["scenario", "headline", ...runtimes, "vs best (* = 95 % intervals apart)"], rows);
+}
+
+/**
+ * Every metric of every cell: each runtime's median ± standard deviation, sample count, and its
+ * ratio to the best runtime in that metric's own direction.
+ */
+export function fullTable(docs: readonly ResultDocument[]): string {
   const rows: string[][] = [];
-  for (const [key, members] of groups) {
+  for (const { label, docs: members } of groupsOf(docs)) {
     const metricNames = [...new Set(members.flatMap((d) => Object.keys(d.metrics)))];
     for (const doc of members.filter((d) => d.status !== "ok")) {
-      rows.push([key, `${doc.runtime.name}@${doc.runtime.version}`, "", doc.status, "", (doc.error ?? "").split("\n")[0]!.slice(0, 80)]);
+      rows.push([label, runtimeLabel(doc), "", doc.status, "", (doc.error ?? "").split("\n")[0]!.slice(0, 80)]);
     }
     for (const metric of metricNames) {
       const measured = members.filter((d) => d.status === "ok" && d.metrics[metric]);
@@ -26,9 +76,15 @@ export function summaryTable(docs: readonly ResultDocument[]): string {
       for (const doc of measured) {
         const m = doc.metrics[metric]!;
         const ratio = better === "lower" ? m.median / best : best / m.median;
-        rows.push([key, `${doc.runtime.name}@${doc.runtime.version}`, metric, `${formatNumber(m.median)} ± ${formatNumber(m.stddev)} ${m.unit}`, `n=${m.samples.length}`, ratio === 1 ? "best" : `${ratio.toFixed(2)}×`]);
+        rows.push([label, runtimeLabel(doc), metric, `${formatNumber(m.median)} ± ${formatNumber(m.stddev)} ${m.unit}`, `n=${m.samples.length}`, ratio === 1 ? "best" : `${ratio.toFixed(2)}×`]);
       }
     }
   }
   return formatTable(["scenario", "runtime", "metric", "median ± sd", "samples", "vs best"], rows);
+}
+
+/** Seconds as a person reads a duration: `48 s`, `3 min 12 s`. */
+export function formatDuration(seconds: number): string {
+  const whole = Math.round(seconds);
+  return whole < 60 ? `${whole} s` : `${Math.floor(whole / 60)} min ${String(whole % 60).padStart(2, "0")} s`;
 }

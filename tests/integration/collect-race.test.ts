@@ -154,3 +154,68 @@ describe("two collect jobs pushing the same artifacts", () => {
     assert.equal(existsSync(join(second, "data")), false);
   });
 });
+
+/** An executable shell script at `path` whose body counts its runs in `path.count`, then does `body`. */
+function countingScript(path: string, body: string): string {
+  writeFileSync(path, ["#!/bin/sh", `echo run >>"${path}.count"`, body, ""].join("\n"));
+  chmodSync(path, 0o755);
+  return path;
+}
+
+const runsOf = (script: string): number => (existsSync(`${script}.count`) ? readFileSync(`${script}.count`, "utf8").split("\n").filter(Boolean).length : 0);
+
+describe("commit-results when the remote refuses for another reason than a race", () => {
+  it("a push refused by the remote (a pre-receive hook, as branch protection does) fails at once with one line, no retry", async () => {
+    const { remote, first } = repositories();
+    const { sets } = await artifacts();
+    const hook = countingScript(join(remote, "hooks", "pre-receive"), 'echo "GH006: Protected branch update failed for refs/heads/main." >&2\nexit 1');
+    // A retry would first sleep 600 s: the test would time out instead of passing.
+    const refused = await run(COMMIT_RESULTS, ["--repo", first, sets[0]!], { COMMIT_RESULTS_BACKOFF_SECONDS: "600" });
+    assert.equal(refused.code, 1, refused.stderr);
+    assert.equal(runsOf(hook), 1, "the remote saw exactly one push");
+    const lines = refused.stderr.split("\n").filter((line) => line.startsWith("runtime-bench: "));
+    assert.deepEqual(lines, [
+      "runtime-bench: commit-results: origin refused the push to main, not because another collect got there first: [remote rejected] (pre-receive hook declined); nothing was pushed",
+    ]);
+    assert.doesNotMatch(refused.stderr, /another collect got there first\); starting again/);
+    assert.deepEqual(resultCommits(remote), []);
+  });
+
+  it("a push rejected as not a fast-forward every time gives up after the attempts, saying so", async () => {
+    const { remote, first, second } = repositories();
+    const { sets } = await artifacts();
+    // Every push from `first` is overtaken: its pre-push hook pushes a new commit from `second` first.
+    const hooks = join(tempDir("overtaken"), "hooks");
+    mkdirSync(hooks);
+    countingScript(join(hooks, "pre-push"), `unset $(git rev-parse --local-env-vars)\ncd "${second}" && git pull --quiet origin main && git commit --quiet --allow-empty -m other && git push --quiet origin HEAD:refs/heads/main`);
+    git(first, "config", "core.hooksPath", hooks);
+    const lost = await run(COMMIT_RESULTS, ["--repo", first, sets[0]!], { COMMIT_RESULTS_ATTEMPTS: "3" });
+    assert.equal(lost.code, 1, lost.stderr);
+    assert.equal(runsOf(join(hooks, "pre-push")), 3);
+    assert.equal(lost.stderr.match(/starting again from the new tip/g)?.length, 2);
+    assert.match(lost.stderr, /another push got there first 3 times; nothing was lost/);
+    assert.deepEqual(resultCommits(remote), []);
+  });
+
+  it("a failed fetch is retried, and gives up after the attempts", async () => {
+    const { remote, first } = repositories();
+    const { sets, docs } = await artifacts();
+    const root = tempDir("flaky-fetch");
+    // git runs the upload-pack named by remote.origin.uploadpack for every fetch from `remote`.
+    const flaky = countingScript(join(root, "flaky-upload-pack"), `[ "$(wc -l <"$0.count")" -gt 1 ] || { echo "connection reset" >&2; exit 1; }\nexec git-upload-pack "$@"`);
+    git(first, "config", "remote.origin.uploadpack", flaky);
+    const retried = await run(COMMIT_RESULTS, ["--repo", first, sets[0]!]);
+    assert.equal(retried.code, 0, retried.stderr);
+    assert.match(retried.stderr, /fetching origin\/main failed \(attempt 1\); trying again/);
+    assert.match(retried.stderr, /pushed 2 results to origin\/main in attempt 1/);
+    assert.equal(runsOf(flaky), 2);
+    assertHoldsExactly(remote, docs.slice(0, 2));
+
+    const down = countingScript(join(root, "down-upload-pack"), 'echo "connection reset" >&2\nexit 1');
+    git(first, "config", "remote.origin.uploadpack", down);
+    const failed = await run(COMMIT_RESULTS, ["--repo", first, sets[1]!], { COMMIT_RESULTS_ATTEMPTS: "2" });
+    assert.equal(failed.code, 1, failed.stderr);
+    assert.equal(runsOf(down), 2);
+    assert.match(failed.stderr, /runtime-bench: commit-results: fetching origin\/main failed 2 times; nothing was pushed\n$/);
+  });
+});

@@ -35,8 +35,9 @@ describe("startup suite on real runtimes", () => {
     assert.equal(byName.get("bun")?.version, "1.2.0");
     assert.match(byName.get("bun")!.engine, /^JavaScriptCore /);
     assert.equal(byName.get("deno")?.version, "2.1.4");
-    assert.match(result.stdout, /startup hello\s+bun@1\.2\.0\s+wall_ms/);
-    assert.match(result.stdout, /best/);
+    assert.match(result.stdout, /^scenario\s+headline\s+node@22\.11\.0\s+bun@1\.2\.0\s+deno@2\.1\.4\s+vs best/m, "the runtimes side by side");
+    assert.match(result.stdout, /^startup\/hello\s+wall_ms \(lower\)\s+\S+ ms\s+\S+ ms\s+\S+ ms\s+\w+ best; /m, "one line per scenario");
+    assert.match(result.stdout, /^time per suite: startup /m);
     const validation = await bench(["validate", out]);
     assert.equal(validation.code, 0, validation.stderr);
     assert.match(validation.stdout, /12 result files checked, 0 problems/);
@@ -60,15 +61,18 @@ describe("failures, unsupported versions and interrupts", () => {
     assert.equal((await bench(["validate", out], env)).code, 0);
   });
 
-  it("keeps what was measured when interrupted, and leaves no process behind", async () => {
+  it("keeps what was measured when interrupted, reports exactly what was written, and leaves no process behind", async () => {
     const out = tempDir("interrupt");
-    const running = startBench(["run", "--runtime", "node@22.11.0", "--scenario", "slow", "--out", out], env);
+    const running = startBench(["run", "--runtime", "node@22.11.0", "--scenario", "crash", "--scenario", "slow", "--out", out], env);
     await running.waitFor("trial 2/4");
     await new Promise((resolve) => setTimeout(resolve, 300)); // let the second trial's hyperfine start
     running.child.kill("SIGINT");
     assert.equal(await running.exited, 130, running.stderr());
     assert.match(running.stderr(), /interrupted by SIGINT; saving what was measured/);
-    const [saved] = readResults([out]);
+    const written = readResults([out]);
+    assert.equal(written.length, 2, "the finished scenario and the interrupted one");
+    assert.match(running.stdout(), new RegExp(`^${written.length} results written below `, "m"), "the summary counts the files on disk");
+    const saved = written.find((r) => r.doc.scenario === "slow");
     assert.ok(saved, "the interrupted scenario was written");
     assert.equal(saved.doc.status, "failed");
     assert.match(saved.doc.error!, /interrupted after 1 of 4 trials/);

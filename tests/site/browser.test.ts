@@ -12,6 +12,8 @@ import { after, before, describe, it } from "node:test";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { REPO_ROOT } from "../../src/core/paths.ts";
 import { bench, tempDir } from "../../benchmarks/lib/cli.ts";
+import { makeResult } from "../../benchmarks/lib/documents.ts";
+import { writeResult } from "../../src/results/store.ts";
 import { SCALE_SERIES, SYNTHETIC_RUNNERS, writeSyntheticResults, type SyntheticRunner } from "../../benchmarks/lib/synthetic-results.ts";
 
 const ARTIFACTS = join(REPO_ROOT, "tests/artifacts/site");
@@ -98,6 +100,22 @@ before(async () => {
     seed: 11,
     step: { runtime: "node", versionIndex: 5, factor: 1.35 },
   });
+  // An app that no runtime supports sorts first: a trend page must not open on its empty series.
+  const [x86] = SYNTHETIC_RUNNERS;
+  for (const name of ["node", "bun", "deno"] as const) {
+    await writeResult(dataDir, makeResult({
+      run: { id: `20251231T000000Z-00000${["node", "bun", "deno"].indexOf(name)}`, runner: x86!.name, runner_kind: x86!.kind, started_at: "2025-12-31T00:00:00.000Z" },
+      environment: { arch: x86!.arch, cpu_model: x86!.cpu_model, fingerprint: x86!.fingerprint },
+      runtime: { name, version: "99.0.0" },
+      suite: "http",
+      scenario: "json",
+      app: "a-unsupported",
+      params: { connections: 64 },
+      status: "unsupported",
+      error: `app a-unsupported does not run on ${name}`,
+      metrics: {},
+    }));
+  }
   const feedDir = tempDir("site-browser-feed");
   const feed = await bench(["regressions", "--data", dataDir, "--feed-dir", feedDir]);
   assert.equal(feed.code, 0, feed.stderr);
@@ -256,5 +274,17 @@ describe("the trend site in Chromium, served below a sub-path", () => {
     const text = (await methodology.page.textContent("main")) ?? "";
     for (const expected of ["bench-x86-1", "bench-arm-1", "local-laptop", "AMD EPYC 9454P", "Neoverse-N1", "suites/startup/hello/scenario.json", "bootstrap"]) assert.ok(text.includes(expected), expected);
     await methodology.page.close();
+  });
+
+  it("opens a trend page on a series with figures, not on an app every runtime left unsupported", async () => {
+    const { page, problems } = await open("scenario.html?scenario=http/json&arch=x86_64");
+    const apps = await page.$$eval("select[name=app] option", (options) => options.map((o) => (o as HTMLOptionElement).value));
+    assert.ok(apps.includes("a-unsupported"), "the unsupported app is offered");
+    const chosen = await page.$eval("select[name=app]", (element) => (element as HTMLSelectElement).value);
+    assert.notEqual(chosen, "a-unsupported");
+    await chartMarkup(page, "figure[data-chart=trend]");
+    assert.ok((await page.$$eval("figure[data-chart=trend] path.line", (paths) => paths.length)) > 0, "its chart has lines of figures");
+    assert.deepEqual(problems, []);
+    await page.close();
   });
 });

@@ -28,6 +28,25 @@ describe("the scenarios a pull request touches", () => {
     assert.deepEqual(selection("apps/startup/some-app/server.js", "suites/startup/hello/hello.js"), startupScenarios);
   });
 
+  it("a change to one app runs every scenario of its suite with that app alone", () => {
+    const http = readdirSync(join(SUITES_DIR, "http")).filter((name) => existsSync(join(SUITES_DIR, "http", name, "scenario.json"))).sort();
+    const scenarios = http.flatMap((name) => ["--scenario", `http/${name}`]);
+    assert.deepEqual(selection("apps/http/hono/app.js", "apps/http/hono/package.json"), [...scenarios, "--app", "hono"]);
+    assert.deepEqual(selection("apps/http/hono/app.js", "apps/http/express/server.mjs"), [...scenarios, "--app", "express", "--app", "hono"]);
+    assert.deepEqual(selection("apps/http/hono/app.js", "suites/startup/hello/main.js"), [...scenarios, "--scenario", "startup/hello", "--app", "hono"], "a suite without apps runs as it is");
+  });
+
+  it("a scenario or shared app code of the same suite runs every app", () => {
+    assert.ok(!selection("apps/http/hono/app.js", "suites/http/json/scenario.json").includes("--app"));
+    assert.ok(!selection("apps/http/shared/workload.js").includes("--app"));
+  });
+
+  it("has a --help", () => {
+    const result = spawnSync(join(REPO_ROOT, "scripts/ci/changed-scenarios"), ["--help"], { encoding: "utf8" });
+    assert.equal(result.status, 0);
+    assert.match(result.stdout, /^usage: git diff --name-only BASE\.\.\.HEAD \| scripts\/ci\/changed-scenarios/);
+  });
+
   it("deleted scenarios, unknown suites and other paths select nothing", () => {
     assert.deepEqual(selection("suites/startup/removed-scenario/scenario.json", "suites/no-such-suite/x/scenario.json", "src/cli/main.ts", "apps/README.md", "suites"), []);
   });

@@ -51,7 +51,7 @@ describe("compare, regressions and export on the command line", () => {
     const feed = join(tempDir("cli-feed"), "feed");
     const report = await bench(["regressions", "--data", history, "--feed-dir", feed]);
     assert.equal(report.code, 0, report.stderr);
-    assert.match(report.stdout, /^1 series, 1 changes \(1 confirmed, 0 unconfirmed\)/);
+    assert.match(report.stdout, /^1 series, 1 change \(1 confirmed, 0 unconfirmed\)/);
     assert.ok(existsSync(join(feed, "regressions.json")) && existsSync(join(feed, "regressions.atom")));
     const out = join(feed, "smaller.json");
     const exported = await bench(["export", "gab", history, "--better", "lower", "--out", out]);

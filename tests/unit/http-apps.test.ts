@@ -48,7 +48,7 @@ test("a malformed app manifest is a UserError naming the file and the field", ()
 test("--app keeps the named apps of a suite, and all of them when it names none", () => {
   const apps = loadApps("http", join(FIXTURES, "apps/http"));
   assert.deepEqual(selectApps(apps, ["hello", "another-suites-app"]).map((a) => a.name), ["hello"]);
-  assert.equal(selectApps(apps, []).length, 4);
+  assert.equal(selectApps(apps, []).length, 5);
   assert.deepEqual(httpSuite.options?.app?.values?.(), loadApps("http").map((a) => a.name), "run rejects an app no chosen suite has");
 });
 
@@ -74,4 +74,7 @@ test("HTTP scenarios take the suite's metrics, and crud gives one load point per
   assert.deepEqual(subjects.map((s) => s.params.operation), ["create", "get-all", "get-one", "update", "delete"]);
   assert.deepEqual(subjects[0]!.params, { connections: 10, keepalive: true, rate: 500, operation: "create" });
   assert.deepEqual(subjects[0]!.flags, []);
+  const json = scenarios.find((s) => s.scenario.name === "json")!.scenario as SuiteScenario<HttpConfig, HttpProfile>;
+  const elysia = httpSuite.start({ profile: "quick", workDir: "/tmp", log: () => {}, options: { apps: ["elysia"] } }).subjects(json, runtime);
+  assert.deepEqual(elysia.map((s) => s.params), [{ connections: 10, keepalive: true, rate: 1000 }], "an app a runtime cannot run keeps its load point, so its unsupported cell joins the series");
 });

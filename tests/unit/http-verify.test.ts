@@ -79,5 +79,17 @@ test("the summary line gives the first problem and counts the rest", () => {
     ],
     responses: [],
   });
-  assert.equal(summary, "verification failed: GET /json: status 500, expected 200 (and 1 more problems)");
+  assert.equal(summary, "verification failed: GET /json: status 500, expected 200 (and 1 more problem)");
+});
+
+test("a wrong status shows the start of its body in the summary, on one line and cut to fit", () => {
+  const reason = `TypeError: Buffer is not defined\n    at handler (app.js:3:9)${" padding".repeat(40)}`;
+  const summary = verificationSummary({
+    status: "failed",
+    requests: 1,
+    failures: [{ request: "POST /items", problem: "status 400, expected 201", body_start: reason }],
+    responses: [],
+  });
+  assert.match(summary, /^verification failed: POST \/items: status 400, expected 201, body "TypeError: Buffer is not defined at handler \(app\.js:3:9\) padding/);
+  assert.ok(!summary.includes("\n") && summary.endsWith('…"'), summary);
 });

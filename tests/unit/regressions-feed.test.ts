@@ -81,7 +81,7 @@ describe("regressions feed", () => {
 
   it("prints changes, drift and, on request, every series' noise floor", () => {
     const text = regressionsText(report, true);
-    assert.match(text, /^1 series, 1 changes \(1 confirmed, 0 unconfirmed\), 0 runs with environment drift/);
+    assert.match(text, /^1 series, 1 change \(1 confirmed, 0 unconfirmed\), 0 runs with environment drift/);
     assert.match(text, /confirmed\s+regression\s+node startup\/hello wall_ms on bench-x64-1\s+22\.5\.0 → 22\.6\.0\s+\+\d+\.\d % \(noise floor \d\.\d %\)/);
     assert.match(text, /node startup\/hello wall_ms on bench-x64-1\s+10: 22\.0\.0 … 22\.9\.0\s+10\s+\d\.\d %$/m);
   });

@@ -14,8 +14,8 @@ import { writeResult } from "../../src/results/store.ts";
 import { tempDir } from "../../benchmarks/lib/cli.ts";
 import { makeResult } from "../../benchmarks/lib/documents.ts";
 
-const X64: BenchRunner = { name: "bench-x64-1", arch: "x86_64", labels: ["self-hosted", "linux", "x64", "bench"] };
-const ARM: BenchRunner = { name: "bench-arm64-1", arch: "arm64", labels: ["self-hosted", "linux", "arm64", "bench"] };
+const X64: BenchRunner = { name: "bench-x64-1", arch: "x86_64", labels: ["self-hosted", "linux", "x64", "bench-x64-1"] };
+const ARM: BenchRunner = { name: "bench-arm64-1", arch: "arm64", labels: ["self-hosted", "linux", "arm64", "bench-arm64-1"] };
 
 const release = (version: string, day: string): Release => ({ version, published: new Date(`${day}T12:00:00Z`) });
 
@@ -232,8 +232,8 @@ describe("options and configuration", () => {
   it("reads the committed runner list, one x64 and one arm64 machine", () => {
     const runners = loadBenchRunners();
     assert.deepEqual(runners.map((r) => [r.arch, r.labels.join(",")]), [
-      ["x86_64", "self-hosted,linux,x64,bench"],
-      ["arm64", "self-hosted,linux,arm64,bench"],
+      ["x86_64", "self-hosted,linux,x64,bench-x64-1"],
+      ["arm64", "self-hosted,linux,arm64,bench-arm64-1"],
     ]);
     assert.deepEqual(chooseRunners(runners, [runners[1]!.name]), [runners[1]]);
     assert.throws(() => chooseRunners(runners, ["bench-riscv"]), /unknown runner 'bench-riscv'/);
@@ -249,6 +249,9 @@ describe("options and configuration", () => {
     assert.throws(() => loadBenchRunners(write({ runners: [{ name: "local-a", arch: "x86_64", labels: ["self-hosted", "a"] }] })), /\/runners\/0\/name: must match pattern/);
     const twice = { name: "a", arch: "arm64", labels: ["self-hosted", "a"] };
     assert.throws(() => loadBenchRunners(write({ runners: [twice, twice] })), /runner 'a' is listed twice/);
+    const generic = { name: "b", arch: "x86_64", labels: ["self-hosted", "linux", "x64", "bench"] };
+    assert.throws(() => loadBenchRunners(write({ runners: [generic] })), /runner 'b' needs its own name among its labels/);
+    assert.throws(() => loadBenchRunners(write({ runners: [twice, { ...generic, labels: ["self-hosted", "a", "b"] }] })), /runner 'b' carries the label 'a'/);
   });
 
   it("reads windows and runtime requests, and says what is wrong with bad ones", () => {

@@ -4,25 +4,29 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { parse } from "yaml";
 import { REPO_ROOT } from "../../src/core/paths.ts";
+import { loadBenchRunners, type BenchRunner } from "../../src/releases/runners.ts";
 
 /** The parts of a workflow file these rules read. */
 interface Step {
+  name?: string;
   uses?: string;
   run?: string;
   with?: Record<string, unknown>;
 }
+type Concurrency = string | { group?: string; "cancel-in-progress"?: unknown; queue?: unknown };
 interface Job {
   "runs-on"?: string | string[];
   uses?: string;
   permissions?: string | Record<string, string>;
-  concurrency?: string | { group?: string; "cancel-in-progress"?: unknown; queue?: unknown };
+  concurrency?: Concurrency;
   steps?: Step[];
+  with?: Record<string, unknown>;
 }
 interface Workflow {
   name?: string;
   on?: string | string[] | Record<string, unknown>;
   permissions?: unknown;
-  concurrency?: unknown;
+  concurrency?: Concurrency;
   jobs: Record<string, Job>;
 }
 interface WorkflowFile {
@@ -93,16 +97,19 @@ function jobs(workflows: Workflows, files: Iterable<string>): [string, Job][] {
 
 // ---- the rules: each returns one line per breach ----
 
+/** A GitHub-hosted image named literally: the only runs-on that reaches no dedicated machine. */
+const isHosted = (job: Job): boolean => {
+  const labels = [job["runs-on"] ?? []].flat();
+  return labels.length === 1 && /^ubuntu-[\w.-]+$/.test(labels[0]!) && !labels[0]!.includes("${{");
+};
+
 /** Pull-request code never reaches a self-hosted machine: such jobs name a GitHub-hosted image literally. */
 function selfHostedProblems(workflows: Workflows): string[] {
   const triggered = pullRequestWorkflows(workflows);
   const reached = new Set([...triggered, ...pullRequestFollowers(workflows, triggered)]);
-  return jobs(workflows, reached).flatMap(([where, job]) => {
-    if (job.uses) return [];
-    const labels = [job["runs-on"] ?? []].flat();
-    const hosted = labels.length === 1 && /^ubuntu-[\w.-]+$/.test(labels[0]!) && !labels[0]!.includes("${{");
-    return hosted ? [] : [`${where}: runs on ${JSON.stringify(job["runs-on"])}, reachable from a pull request; use a GitHub-hosted ubuntu image`];
-  });
+  return jobs(workflows, reached).flatMap(([where, job]) =>
+    job.uses || isHosted(job) ? [] : [`${where}: runs on ${JSON.stringify(job["runs-on"])}, reachable from a pull request; use a GitHub-hosted ubuntu image`],
+  );
 }
 
 function pullRequestTargetProblems(workflows: Workflows): string[] {
@@ -112,10 +119,24 @@ function pullRequestTargetProblems(workflows: Workflows): string[] {
 const USES_LINE = /^\s*(?:-\s+)?uses:\s*["']?([^\s"'#]+)["']?\s*(?:#\s*(.*))?$/;
 const PINNED = /^([\w.-]+\/[\w.-]+)(?:\/[\w./-]+)?@([0-9a-f]{40})$/;
 
-/** Every action from outside this repository is pinned to a full commit SHA, its version in a comment, the same pin everywhere. */
-function pinProblems(workflows: Workflows): string[] {
+/** .github/action-pins.json: each action's release, the commit of its tag, and what it runs on. */
+interface Pin {
+  version: string;
+  sha: string;
+  runs: string;
+  unverified?: string;
+}
+interface PinTable {
+  minimum_runner_version: string;
+  pins: Record<string, Pin>;
+}
+const PIN_TABLE_FILE = join(REPO_ROOT, ".github", "action-pins.json");
+const loadPinTable = (): PinTable => JSON.parse(readFileSync(PIN_TABLE_FILE, "utf8")) as PinTable;
+
+/** Every action from outside this repository is pinned exactly as the pin table says (full SHA, its version in a comment); the table holds no unused pin. */
+function pinProblems(workflows: Workflows, table = loadPinTable()): string[] {
   const problems: string[] = [];
-  const pins = new Map<string, string>();
+  const used = new Set<string>();
   for (const { file, text } of workflows.values()) {
     text.split("\n").forEach((line, index) => {
       const match = USES_LINE.exec(line);
@@ -123,12 +144,17 @@ function pinProblems(workflows: Workflows): string[] {
       const where = `${file}:${index + 1}`;
       const pinned = PINNED.exec(match[1]!);
       if (!pinned) return problems.push(`${where}: ${match[1]} is not pinned to a full commit SHA`);
-      if (!/^v\d+(\.\d+)*$/.test(match[2]?.trim() ?? "")) return problems.push(`${where}: ${match[1]} has no '# vX.Y.Z' version comment`);
-      const pin = `${pinned[2]} # ${match[2]!.trim()}`;
-      const earlier = pins.get(pinned[1]!);
-      if (earlier && earlier !== pin) problems.push(`${where}: ${pinned[1]} pinned as ${pin} here but ${earlier} elsewhere`);
-      pins.set(pinned[1]!, pin);
+      const [action, sha] = [pinned[1]!, pinned[2]!];
+      const pin = table.pins[action];
+      if (!pin) return problems.push(`${where}: ${action} is not in .github/action-pins.json`);
+      used.add(action);
+      if (sha !== pin.sha) problems.push(`${where}: ${action}@${sha}, but the pin table says ${pin.sha} (${pin.version})`);
+      if (match[2]?.trim() !== pin.version) problems.push(`${where}: ${action} needs the comment '# ${pin.version}', not '${match[2] ?? ""}'`);
     });
+  }
+  for (const [action, pin] of Object.entries(table.pins)) {
+    if (!used.has(action)) problems.push(`.github/action-pins.json: ${action} is pinned but no workflow uses it`);
+    if (!/node24/.test(pin.runs) && !pin.unverified) problems.push(`.github/action-pins.json: ${action} ${pin.version} runs on ${pin.runs}, not node24`);
   }
   return problems;
 }
@@ -137,8 +163,7 @@ function pinProblems(workflows: Workflows): string[] {
 const GRANTS: Readonly<Record<string, Record<string, string>>> = {
   "benchmark.yml/collect": { contents: "write" },
   "benchmark.yml/pages": { contents: "read", pages: "write", "id-token": "write" },
-  "pages.yml/build": { contents: "read", pages: "read" },
-  "pages.yml/deploy": { pages: "write", "id-token": "write" },
+  "pages.yml/site": { contents: "read", pages: "write", "id-token": "write" },
   "release-watch.yml/benchmark": { contents: "write", pages: "write", "id-token": "write" },
   "scenario-pr-comment.yml/comment": { actions: "read", "pull-requests": "write" },
 };
@@ -188,21 +213,148 @@ function followerCheckoutProblems(workflows: Workflows): string[] {
   return jobs(workflows, followers).flatMap(([where, job]) => (checkouts(job).length > 0 ? [`${where}: checks out code after a pull request`] : []));
 }
 
-/** Jobs on a dedicated machine (a runs-on from the matrix) run one at a time per runner, every waiting job queued. */
+const concurrencies = (workflows: Workflows): [string, Concurrency][] => [
+  ...[...workflows.values()].flatMap((w): [string, Concurrency][] => (w.doc.concurrency ? [[w.file, w.doc.concurrency]] : [])),
+  ...jobs(workflows, workflows.keys()).flatMap(([where, job]): [string, Concurrency][] => (job.concurrency ? [[where, job.concurrency]] : [])),
+];
+
+/**
+ * A queue drops no pending run: a group that never cancels the run in progress keeps every
+ * waiting one too (`queue: max`; the default keeps one and cancels the rest). Jobs on a dedicated
+ * machine (a runs-on from the matrix) queue per runner.
+ */
 function concurrencyProblems(workflows: Workflows): string[] {
-  return jobs(workflows, workflows.keys()).flatMap(([where, job]) => {
-    const problems: string[] = [];
+  const problems = concurrencies(workflows).flatMap(([where, concurrency]) => {
+    if (typeof concurrency === "string") return [`${where}: concurrency needs cancel-in-progress: false and queue: max, not the default queue`];
+    if (concurrency.queue !== undefined && !["single", "max"].includes(String(concurrency.queue))) return [`${where}: queue must be single or max`];
+    return concurrency["cancel-in-progress"] === false && concurrency.queue !== "max" ? [`${where}: waits for the run in progress, so it needs queue: max`] : [];
+  });
+  for (const [where, job] of jobs(workflows, workflows.keys())) {
     const concurrency = typeof job.concurrency === "object" ? job.concurrency : undefined;
-    if (concurrency?.queue !== undefined && !["single", "max"].includes(String(concurrency.queue))) problems.push(`${where}: queue must be single or max`);
     const onMachine = String(job["runs-on"] ?? "").includes("matrix.");
     if (onMachine && !(concurrency?.group?.includes("matrix.runner") && concurrency["cancel-in-progress"] === false && concurrency.queue === "max")) {
       problems.push(`${where}: needs concurrency {group: …matrix.runner…, cancel-in-progress: false, queue: max}`);
     }
-    return problems;
-  });
+  }
+  return problems;
 }
 
-const ALL_RULES = [selfHostedProblems, pullRequestTargetProblems, pinProblems, permissionProblems, credentialProblems, secretProblems, followerCheckoutProblems, concurrencyProblems];
+/** actionlint.yaml silences only the `queue` message, only for workflows that use `queue`. */
+function actionlintConfigProblems(workflows: Workflows, config = readFileSync(join(REPO_ROOT, ".github", "actionlint.yaml"), "utf8")): string[] {
+  const paths = (parse(config) as { paths?: Record<string, { ignore?: string[] }> }).paths ?? {};
+  const queued = new Set(concurrencies(workflows).filter(([, c]) => typeof c === "object" && c.queue !== undefined).map(([where]) => `.github/workflows/${where.split("/")[0]}`));
+  const problems = Object.entries(paths).flatMap(([path, { ignore = [] }]) => [
+    ...ignore.filter((message) => message !== 'unexpected key "queue" for "concurrency" section').map((message) => `${path}: actionlint.yaml silences '${message}'`),
+    ...(queued.has(path) ? [] : [`${path}: actionlint.yaml silences the queue message, but the workflow uses no queue`]),
+  ]);
+  return [...problems, ...[...queued].filter((path) => !paths[path]).map((path) => `${path}: uses queue, which actionlint 1.7 does not know: silence that message for it`)];
+}
+
+/** Every downloaded artifact is checked against the digest its upload recorded. */
+function digestProblems(workflows: Workflows): string[] {
+  return jobs(workflows, workflows.keys()).flatMap(([where, job]) =>
+    (job.steps ?? []).filter((step) => step.uses?.startsWith("actions/download-artifact@") && step.with?.["digest-mismatch"] !== "error").map(() => `${where}: download-artifact needs digest-mismatch: error`),
+  );
+}
+
+const HOOK_FILE = join(REPO_ROOT, "scripts", "runner", "job-started.sh");
+const hookList = (name: string, hook = readFileSync(HOOK_FILE, "utf8")): string[] =>
+  new RegExp(`^${name}=\\(([^)]*)\\)$`, "m").exec(hook)?.[1]!.trim().split(/\s+/) ?? [];
+
+/**
+ * The machines' job-started hook admits exactly the workflows whose jobs may land on them: the
+ * one workflow with jobs off GitHub-hosted images, and the workflows that call it (a called
+ * workflow runs in its caller's context). Those callers start only on the events the hook admits.
+ */
+function hookProblems(workflows: Workflows, hook = readFileSync(HOOK_FILE, "utf8")): string[] {
+  const problems: string[] = [];
+  const onMachines = jobs(workflows, workflows.keys()).filter(([, job]) => !job.uses && !isHosted(job));
+  const files = [...new Set(onMachines.map(([where]) => where.split("/")[0]!))];
+  for (const file of files) {
+    const callers = [...workflows.values()].filter((w) => Object.values(w.doc.jobs).some((job) => LOCAL_WORKFLOW.exec(job.uses ?? "")?.[1] === file)).map((w) => w.file);
+    const expected = [file, ...callers].sort();
+    const admitted = hookList("ADMITTED_WORKFLOWS", hook).sort();
+    if (JSON.stringify(admitted) !== JSON.stringify(expected)) problems.push(`scripts/runner/job-started.sh admits ${admitted.join(" ")}, but jobs reach the machines from ${expected.join(" ")}`);
+    const admittedEvents = hookList("ADMITTED_EVENTS", hook);
+    for (const starter of [file, ...callers]) {
+      const others = events(workflows.get(starter)!.doc).filter((e) => e !== "workflow_call" && !admittedEvents.includes(e));
+      if (others.length > 0) problems.push(`${starter}: starts on ${others.join(", ")}, which the job-started hook refuses`);
+    }
+  }
+  if (files.length !== 1) problems.push(`jobs off GitHub-hosted images in ${files.join(", ") || "no workflow"}: only benchmark.yml may have them`);
+  return problems;
+}
+
+/** Each dedicated machine is selected by a label of its own name, carried by it alone. */
+function labelProblems(workflows: Workflows, runners: readonly BenchRunner[] = loadBenchRunners()): string[] {
+  const problems = runners.flatMap((runner) => {
+    if (!runner.labels.includes(runner.name)) return [`.github/bench-runners.json: ${runner.name} lacks the label ${runner.name}`];
+    const shared = runners.filter((other) => other !== runner && other.labels.includes(runner.name));
+    return shared.map((other) => `.github/bench-runners.json: ${other.name} carries ${runner.name}'s own label`);
+  });
+  const bench = workflows.get("benchmark.yml")?.doc.jobs.bench;
+  if (bench?.["runs-on"] !== "${{ matrix.labels }}") problems.push("benchmark.yml/bench: runs-on must be the runner's labels from the matrix, ${{ matrix.labels }}");
+  if (!/if \[ "\$RUNNER_NAME" != "\$RUNTIME_BENCH_RUNNER" \]; then[^]*exit 1/.test(bench?.steps?.[0]?.run ?? "")) {
+    problems.push("benchmark.yml/bench: its first step must fail when RUNNER_NAME is not the planned machine");
+  }
+  return problems;
+}
+
+/**
+ * Calls of benchmark.yml in one workflow run share its artifacts and cache: each call's artifact
+ * names, download pattern and comparison-store keys carry its own name, which every caller sets
+ * per call (its matrix index).
+ */
+function discriminatorProblems(workflows: Workflows): string[] {
+  const problems: string[] = [];
+  const benchmark = workflows.get("benchmark.yml")?.doc;
+  if (!benchmark) return ["benchmark.yml is missing"];
+  const CALL = "${{ needs.plan.outputs.call }}";
+  for (const [id, job] of Object.entries(benchmark.jobs)) {
+    for (const step of job.steps ?? []) {
+      const named = (key: string) => {
+        const value = step.with?.[key];
+        if (value !== undefined && !String(value).includes(CALL)) problems.push(`benchmark.yml/${id}: ${step.uses?.split("@")[0]} ${key} '${String(value)}' lacks the call's name`);
+      };
+      if (step.uses?.startsWith("actions/upload-artifact@")) named("name");
+      if (step.uses?.startsWith("actions/download-artifact@")) named("pattern");
+      if (/^actions\/cache\/(save|restore)@/.test(step.uses ?? "") && String(step.with?.key).startsWith("gab-store-")) named("key");
+    }
+  }
+  for (const w of workflows.values()) {
+    for (const [id, job] of Object.entries(w.doc.jobs)) {
+      if (LOCAL_WORKFLOW.exec(job.uses ?? "")?.[1] !== "benchmark.yml") continue;
+      if (!String(job.with?.call ?? "").includes("strategy.job-index")) problems.push(`${w.file}/${id}: calls benchmark.yml without a call name per matrix entry (strategy.job-index)`);
+    }
+  }
+  return problems;
+}
+
+/** The site is built from the tip of the default branch, so a later deploy never shows older data. */
+function pagesTipProblems(workflows: Workflows): string[] {
+  const pages = workflows.get("pages.yml")?.doc;
+  const checkout = Object.values(pages?.jobs ?? {}).flatMap((job) => checkouts(job));
+  return checkout.length === 1 && checkout[0]!.with?.ref === "${{ github.event.repository.default_branch }}"
+    ? []
+    : ["pages.yml: one checkout, of ref ${{ github.event.repository.default_branch }}"];
+}
+
+const ALL_RULES = [
+  selfHostedProblems,
+  pullRequestTargetProblems,
+  pinProblems,
+  permissionProblems,
+  credentialProblems,
+  secretProblems,
+  followerCheckoutProblems,
+  concurrencyProblems,
+  actionlintConfigProblems,
+  digestProblems,
+  hookProblems,
+  labelProblems,
+  discriminatorProblems,
+  pagesTipProblems,
+];
 
 // ---- tests ----
 
@@ -237,7 +389,7 @@ describe("the rules catch what they are about", () => {
   const withFile = (file: string, text: string): Workflows => new Map([...good, [file, workflowFile(file, text)]]);
   const prWorkflow = (job: string, extra = "") =>
     `name: bad\non:\n  pull_request:\n${extra}permissions:\n  contents: read\njobs:\n  job:\n${job}`;
-  const checkoutStep = "    steps:\n      - uses: actions/checkout@08c6903cd8c0fde910a37f88322edcfb5dd907a8 # v5.0.0\n        with:\n          persist-credentials: false\n";
+  const checkoutStep = "    steps:\n      - uses: actions/checkout@3d3c42e5aac5ba805825da76410c181273ba90b1 # v7.0.1\n        with:\n          persist-credentials: false\n";
 
   it("a self-hosted or matrix-chosen runner in a pull-request workflow, or in one it calls", () => {
     assert.match(selfHostedProblems(withFile("bad.yml", prWorkflow(`    runs-on: [self-hosted, linux, x64, bench]\n${checkoutStep}`))).join(), /bad\.yml\/job: runs on/);
@@ -245,12 +397,21 @@ describe("the rules catch what they are about", () => {
     assert.match(selfHostedProblems(withFile("bad.yml", prWorkflow("    uses: ./.github/workflows/benchmark.yml\n"))).join(), /benchmark\.yml\/bench: runs on/);
   });
 
-  it("an action pinned to a tag, a short SHA, or without its version comment; two pins of one action", () => {
+  it("an action pinned to a tag or a short SHA, or otherwise than the pin table says; an unused or Node 20 pin in the table", () => {
     const step = (uses: string) => withFile("bad.yml", prWorkflow(`    runs-on: ubuntu-latest\n    steps:\n      - uses: ${uses}\n`));
-    assert.match(pinProblems(step("actions/setup-node@v5")).join(), /not pinned to a full commit SHA/);
-    assert.match(pinProblems(step("actions/setup-node@a0853c2")).join(), /not pinned to a full commit SHA/);
-    assert.match(pinProblems(step("actions/setup-node@a0853c24544627f65ddf259abe73b1d18a591444")).join(), /no '# vX\.Y\.Z' version comment/);
-    assert.match(pinProblems(step("actions/setup-node@49933ea5288caeca8642d1e84afbd3f7d6820020 # v4.4.0")).join(), /pinned as .* here but .* elsewhere/);
+    const NODE = "820762786026740c76f36085b0efc47a31fe5020";
+    assert.deepEqual(pinProblems(step(`actions/setup-node@${NODE} # v7.0.0`)), []);
+    assert.match(pinProblems(step("actions/setup-node@v7")).join(), /not pinned to a full commit SHA/);
+    assert.match(pinProblems(step("actions/setup-node@8207627")).join(), /not pinned to a full commit SHA/);
+    assert.match(pinProblems(step(`actions/setup-node@${NODE}`)).join(), /needs the comment '# v7\.0\.0'/);
+    assert.match(pinProblems(step(`actions/setup-node@${NODE} # v6.5.0`)).join(), /needs the comment '# v7\.0\.0', not 'v6\.5\.0'/);
+    assert.match(pinProblems(step("actions/setup-node@a0853c24544627f65ddf259abe73b1d18a591444 # v7.0.0")).join(), /but the pin table says 8207627/);
+    assert.match(pinProblems(step("mallory/setup-node@a0853c24544627f65ddf259abe73b1d18a591444 # v1.0.0")).join(), /mallory\/setup-node is not in \.github\/action-pins\.json/);
+    const table = loadPinTable();
+    const extra = { ...table, pins: { ...table.pins, "actions/stale": { version: "v9.0.0", sha: "a".repeat(40), runs: "node20" } } };
+    const problems = pinProblems(good, extra).join("\n");
+    assert.match(problems, /actions\/stale is pinned but no workflow uses it/);
+    assert.match(problems, /actions\/stale v9\.0\.0 runs on node20, not node24/);
   });
 
   it("wider top-level permissions, an unlisted grant, a write grant in a pull-request job", () => {
@@ -262,7 +423,7 @@ describe("the rules catch what they are about", () => {
   });
 
   it("a checkout that keeps its token in a job that does not push", () => {
-    const kept = withFile("bad.yml", prWorkflow("    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@08c6903cd8c0fde910a37f88322edcfb5dd907a8 # v5.0.0\n"));
+    const kept = withFile("bad.yml", prWorkflow("    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@3d3c42e5aac5ba805825da76410c181273ba90b1 # v7.0.1\n"));
     assert.match(credentialProblems(kept).join(), /bad\.yml\/job: does not push/);
   });
 
@@ -275,6 +436,64 @@ describe("the rules catch what they are about", () => {
     assert.match(pullRequestTargetProblems(withFile("bad.yml", "on: pull_request_target\njobs: {}\n")).join(), /pull_request_target/);
     const follower = `on:\n  workflow_run:\n    workflows: [scenario-pr]\n    types: [completed]\npermissions:\n  contents: read\njobs:\n  job:\n    runs-on: ubuntu-latest\n${checkoutStep}`;
     assert.match(followerCheckoutProblems(withFile("follower.yml", follower)).join(), /follower\.yml\/job: checks out code after a pull request/);
+  });
+
+  it("a queue that drops waiting runs, and an actionlint.yaml that silences more than the queue key", () => {
+    const dropping = "on: workflow_dispatch\npermissions:\n  contents: read\nconcurrency:\n  group: x\n  cancel-in-progress: false\njobs: {}\n";
+    assert.match(concurrencyProblems(withFile("bad.yml", dropping)).join(), /bad\.yml: waits for the run in progress, so it needs queue: max/);
+    const bare = "on: workflow_dispatch\npermissions:\n  contents: read\nconcurrency: x\njobs: {}\n";
+    assert.match(concurrencyProblems(withFile("bad.yml", bare)).join(), /bad\.yml: concurrency needs cancel-in-progress: false and queue: max/);
+    const config = readFileSync(join(REPO_ROOT, ".github", "actionlint.yaml"), "utf8");
+    assert.deepEqual(actionlintConfigProblems(good, config), []);
+    assert.match(actionlintConfigProblems(good, `${config}  .github/workflows/ci.yml:\n    ignore:\n      - 'shellcheck reported issue'\n`).join("\n"), /ci\.yml: actionlint\.yaml silences 'shellcheck reported issue'[^]*ci\.yml: actionlint\.yaml silences the queue message, but the workflow uses no queue/);
+  });
+
+  it("a download that does not fail on a digest mismatch", () => {
+    const download = "on: workflow_dispatch\npermissions:\n  contents: read\njobs:\n  job:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/download-artifact@3e5f45b2cfb9172054b4087a40e8e0b5a5461e7c # v8.0.1\n        with:\n          digest-mismatch: warn\n";
+    assert.deepEqual(digestProblems(withFile("bad.yml", download)), ["bad.yml/job: download-artifact needs digest-mismatch: error"]);
+  });
+
+  it("a hook that admits other workflows than those reaching the machines, a caller on an event it refuses, a second workflow on the machines", () => {
+    const hook = readFileSync(HOOK_FILE, "utf8");
+    assert.deepEqual(hookProblems(good, hook), []);
+    const wider = hook.replace("ADMITTED_WORKFLOWS=(benchmark.yml release-watch.yml)", "ADMITTED_WORKFLOWS=(benchmark.yml release-watch.yml ci.yml)");
+    assert.match(hookProblems(good, wider).join(), /admits benchmark\.yml ci\.yml release-watch\.yml, but jobs reach the machines from benchmark\.yml release-watch\.yml/);
+    const caller = "on:\n  push:\npermissions:\n  contents: read\njobs:\n  call:\n    uses: ./.github/workflows/benchmark.yml\n";
+    const problems = hookProblems(withFile("caller.yml", caller), hook).join("\n");
+    assert.match(problems, /but jobs reach the machines from benchmark\.yml caller\.yml release-watch\.yml/);
+    assert.match(problems, /caller\.yml: starts on push, which the job-started hook refuses/);
+    const second = "on: workflow_dispatch\npermissions:\n  contents: read\njobs:\n  job:\n    runs-on: [self-hosted, bench-x64-1]\n    steps: []\n";
+    assert.match(hookProblems(withFile("second.yml", second), hook).join(), /only benchmark\.yml may have them/);
+  });
+
+  it("a machine without a label of its own name, or carrying another's, and a bench job not selecting by it", () => {
+    const runners = loadBenchRunners();
+    assert.deepEqual(labelProblems(good, runners), []);
+    const generic = runners.map((r) => ({ ...r, labels: r.labels.filter((label) => label !== r.name).concat("bench") }));
+    assert.match(labelProblems(good, generic).join(), /bench-x64-1 lacks the label bench-x64-1/);
+    const borrowed = [runners[0]!, { ...runners[1]!, labels: [...runners[1]!.labels, runners[0]!.name] }];
+    assert.match(labelProblems(good, borrowed).join(), /bench-arm64-1 carries bench-x64-1's own label/);
+    const text = good.get("benchmark.yml")!.text.replace("runs-on: ${{ matrix.labels }}", "runs-on: [self-hosted, linux, x64]");
+    assert.match(labelProblems(withFile("benchmark.yml", text), runners).join(), /benchmark\.yml\/bench: runs-on must be the runner's labels/);
+    const unchecked = good.get("benchmark.yml")!.text.replace('if [ "$RUNNER_NAME" != "$RUNTIME_BENCH_RUNNER" ]; then', 'if false; then');
+    assert.match(labelProblems(withFile("benchmark.yml", unchecked), runners).join(), /must fail when RUNNER_NAME is not the planned machine/);
+  });
+
+  it("artifacts, download pattern or comparison-store keys without the call's name, and a caller that gives none", () => {
+    const benchmark = good.get("benchmark.yml")!.text;
+    assert.deepEqual(discriminatorProblems(good), []);
+    const shared = benchmark.replace("pattern: results-${{ needs.plan.outputs.call }}-*", "pattern: results-*").replace(/key: gab-store-\$\{\{ github\.run_id \}\}-\$\{\{ github\.run_attempt \}\}-\$\{\{ needs\.plan\.outputs\.call \}\}/g, "key: gab-store-${{ github.run_id }}");
+    const problems = discriminatorProblems(withFile("benchmark.yml", shared)).join("\n");
+    assert.match(problems, /benchmark\.yml\/collect: actions\/download-artifact pattern 'results-\*' lacks the call's name/);
+    assert.match(problems, /actions\/cache\/restore key 'gab-store-\$\{\{ github\.run_id \}\}' lacks/);
+    assert.match(problems, /actions\/cache\/save key/);
+    const watch = good.get("release-watch.yml")!.text.replace(/\n *call: .*\n/, "\n");
+    assert.match(discriminatorProblems(withFile("release-watch.yml", watch)).join(), /release-watch\.yml\/benchmark: calls benchmark\.yml without a call name/);
+  });
+
+  it("a site built from the triggering commit instead of the branch tip", () => {
+    const pages = good.get("pages.yml")!.text.replace("ref: ${{ github.event.repository.default_branch }}", "ref: ${{ github.sha }}");
+    assert.match(pagesTipProblems(withFile("pages.yml", pages)).join(), /pages\.yml: one checkout, of ref/);
   });
 
   it("a matrix-chosen machine without its per-runner queue", () => {

@@ -36,10 +36,15 @@ function resolveView(query: Record<string, string>, catalog: CatalogData): View 
   const arch = query.arch && testbeds.some((t) => t.arch === query.arch) ? query.arch : (asked ?? testbeds[0]!).arch;
   const testbed = asked && asked.arch === arch ? asked : testbeds.find((t) => t.arch === arch)!;
   const series = scenario.series.filter((s) => s.testbeds.includes(testbed.id));
+  // Unless asked for, a view opens on a series with figures, not one where every result failed or is unsupported.
+  const withFigures = series.filter((s) => s.measured.includes(testbed.id));
   const apps = [...new Set(series.map((s) => appValue(s.app)))];
-  const app = query.app !== undefined && apps.includes(query.app) ? query.app : apps[0]!;
-  const loads = series.filter((s) => appValue(s.app) === app).map((s) => s.params);
-  const params = query.params !== undefined && loads.includes(query.params) ? query.params : loads[0]!;
+  const app = query.app !== undefined && apps.includes(query.app) ? query.app : appValue((withFigures[0] ?? series[0]!).app);
+  const loads = series.filter((s) => appValue(s.app) === app);
+  const params =
+    query.params !== undefined && loads.some((s) => s.params === query.params)
+      ? query.params
+      : (loads.find((s) => s.measured.includes(testbed.id)) ?? loads[0]!).params;
   const metric = query.metric && scenario.metrics[query.metric] ? query.metric : scenario.primary;
   return { scenario, testbed, testbeds, app: app === "" ? null : app, params, metric, axis: query.x === "date" ? "date" : "version" };
 }

@@ -5,11 +5,25 @@ import { detectRegressions } from "../../regressions/detect.ts";
 import { writeFeed } from "../../regressions/feed-files.ts";
 import { readResults } from "../../results/store.ts";
 import { buildSite } from "../../site/build.ts";
+import { selectScenarios } from "../../scenarios/select.ts";
+import { suiteFor } from "../../suites/index.ts";
 import { defineCommand } from "../command.ts";
 import { DEFAULT_RUNTIMES } from "../../runtimes/prepare.ts";
 import { exitCodeOf, runBenchmarks } from "./run.ts";
 import { setupAll } from "./setup.ts";
 import { DEFAULT_FEED_DIR, DEFAULT_SITE_DIR, allScenarios, describeBuild, openHint } from "./site.ts";
+
+/** What the default run covers: each suite's `defaultRun` (its scenarios and options), or all of a suite. */
+export function defaultSelection(): { suites: string[]; scenarios: string[]; suiteOptions: Record<string, Record<string, string[]>> } {
+  const all = selectScenarios({ suites: [], scenarios: [] });
+  const suites = [...new Set(all.map((s) => s.suite))].map(suiteFor);
+  const scenariosOf = (suite: string) => all.filter((s) => s.suite === suite).map((s) => s.name);
+  return {
+    suites: suites.map((s) => s.name),
+    scenarios: suites.flatMap((s) => (s.defaultRun?.scenarios ?? scenariosOf(s.name)).map((name) => `${s.name}/${name}`)),
+    suiteOptions: Object.fromEntries(suites.map((s) => [s.name, Object.fromEntries(Object.entries(s.defaultRun?.options ?? {}).map(([k, v]) => [k, [...v]]))])),
+  };
+}
 
 export const allCommand = defineCommand({
   name: "all",
@@ -21,14 +35,7 @@ export const allCommand = defineCommand({
   async run() {
     const runtimes = [...DEFAULT_RUNTIMES];
     await setupAll(runtimes);
-    const outcome = await runBenchmarks({
-      suites: [],
-      scenarios: [],
-      runtimes,
-      sentinel: null,
-      profile: "quick",
-      outDir: resolve(DEFAULT_DATA_DIR),
-    });
+    const outcome = await runBenchmarks({ ...defaultSelection(), runtimes, sentinel: null, profile: "quick", outDir: resolve(DEFAULT_DATA_DIR) });
     const history = readResults([DEFAULT_DATA_DIR]).map((r) => r.doc);
     await writeFeed(detectRegressions(history, { defaultMinEffect: defaultMinEffect(undefined) }), DEFAULT_FEED_DIR);
     const site = await buildSite({ dataDir: DEFAULT_DATA_DIR, feedDir: DEFAULT_FEED_DIR, outDir: DEFAULT_SITE_DIR, scenarios: allScenarios() });

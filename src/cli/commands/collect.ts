@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import { UserError } from "../../core/errors.ts";
 import { DEFAULT_DATA_DIR } from "../../core/paths.ts";
 import { collectResults } from "../../collect/collect.ts";
+import { count } from "../../ui/words.ts";
 import { defineCommand } from "../command.ts";
 
 export const collectCommand = defineCommand({
@@ -26,10 +27,10 @@ export const collectCommand = defineCommand({
     const outcome = await collectResults(positionals, dataDir);
     for (const problem of outcome.problems) process.stderr.write(`${problem}\n`);
     if (outcome.problems.length > 0) {
-      process.stderr.write(`runtime-bench: ${outcome.problems.length} problem(s) in ${outcome.files} result files; nothing collected\n`);
+      process.stderr.write(`runtime-bench: ${count(outcome.problems.length, "problem")} in ${count(outcome.files, "result file")}; nothing collected\n`);
       return 1;
     }
-    process.stdout.write(`${outcome.added.length} new result files added to ${dataDir}, ${outcome.alreadyPresent} already there (${outcome.files} files checked)\n`);
+    process.stdout.write(`${count(outcome.added.length, "new result file")} added to ${dataDir}, ${outcome.alreadyPresent} already there (${count(outcome.files, "file")} checked)\n`);
     return 0;
   },
 });

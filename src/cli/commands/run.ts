@@ -5,14 +5,16 @@ import { readEnvironment } from "../../env/fingerprint.ts";
 import { executeRun, type RunOutcome } from "../../orchestrate/execute.ts";
 import { newRunInfo } from "../../orchestrate/run-info.ts";
 import type { Profile } from "../../results/types.ts";
+import { runFolder, writeRunTable } from "../../results/store.ts";
 import { DEFAULT_RUNTIMES, prepareRuntimes } from "../../runtimes/prepare.ts";
 import { selectScenarios } from "../../scenarios/select.ts";
 import { SUITES } from "../../suites/index.ts";
 import { resolveScenarios } from "../../suites/resolve.ts";
 import type { AnySuite } from "../../suites/suite.ts";
 import { Progress } from "../../ui/progress.ts";
-import { summaryTable } from "../../ui/summary.ts";
+import { formatDuration, fullTable, summaryTable } from "../../ui/summary.ts";
 import { defineCommand } from "../command.ts";
+import { count } from "../../ui/words.ts";
 import { sentinelDriftWarning } from "./regressions.ts";
 
 export interface RunRequest {
@@ -22,8 +24,10 @@ export interface RunRequest {
   sentinel: string | null;
   profile: Profile;
   outDir: string;
-  /** Suites' own options (such as http's --app), by option name; each suite parses its own. */
-  suiteOptions?: Record<string, string[]>;
+  /** Each suite's own options (suite → option → values), such as http's --app. */
+  suiteOptions?: Record<string, Record<string, string[]>>;
+  /** Print the full table (every metric of every cell) as well as the summary. */
+  fullTable?: boolean;
 }
 
 export function parseProfile(value: string | undefined): Profile {
@@ -48,9 +52,9 @@ function suiteOptionList(): { name: string; help: string; suites: string[] }[] {
  * Suites' options are checked before anything is provisioned: one given for suites none of which
  * runs, or a value (an app) no chosen suite has, is bad input rather than a run that measures nothing.
  */
-function checkSuiteOptions(given: Record<string, string[]>, suites: readonly AnySuite[]): void {
+function checkSuiteOptions(given: Record<string, Record<string, string[]>>, suites: readonly AnySuite[]): void {
   for (const option of suiteOptionList()) {
-    const values = given[option.name] ?? [];
+    const values = [...new Set(suites.flatMap((suite) => given[suite.name]?.[option.name] ?? []))];
     if (values.length === 0) continue;
     const taking = suites.filter((suite) => suite.options?.[option.name]);
     if (taking.length === 0) throw new UserError(`--${option.name} applies to the ${option.suites.join(", ")} suite(s), and none of them is chosen`);
@@ -81,9 +85,17 @@ export async function runBenchmarks(request: RunRequest): Promise<RunOutcome> {
     progress,
   );
   const docs = outcome.results.map((r) => r.doc);
-  process.stdout.write(`\n${summaryTable(docs)}\n\n`);
-  const first = outcome.results[0]?.path;
-  if (first) process.stdout.write(`${outcome.results.length} results written below ${resolve(request.outDir, docs[0]!.run.runner, docs[0]!.run.id)}\n`);
+  const run = docs[0]?.run;
+  if (run) {
+    const table = fullTable(docs);
+    const tablePath = await writeRunTable(request.outDir, run, `${table}\n`);
+    process.stdout.write(`\n${summaryTable(docs)}\n\n`);
+    if (request.fullTable) process.stdout.write(`${table}\n\n`);
+    process.stdout.write(`${count(outcome.results.length, "result")} written below ${runFolder(request.outDir, run)}; every metric of every cell: ${tablePath}\n`);
+  }
+  if (outcome.suiteSeconds.size > 0) {
+    process.stdout.write(`time per suite: ${[...outcome.suiteSeconds].map(([suite, seconds]) => `${suite} ${formatDuration(seconds)}`).join(", ")}\n`);
+  }
   const drift = request.sentinel ? sentinelDriftWarning(request.outDir, docs) : null;
   if (drift) process.stderr.write(`${drift}\n`);
   return outcome;
@@ -91,7 +103,7 @@ export async function runBenchmarks(request: RunRequest): Promise<RunOutcome> {
 
 export function exitCodeOf(outcome: RunOutcome): number {
   const failed = outcome.results.filter((r) => r.doc.status === "failed");
-  if (failed.length > 0) process.stderr.write(`runtime-bench: ${failed.length} result(s) failed; their reasons are in the table above and in the files\n`);
+  if (failed.length > 0) process.stderr.write(`runtime-bench: ${count(failed.length, "result")} failed; their reasons are in the table above and in the files\n`);
   return failed.length > 0 ? 1 : 0;
 }
 
@@ -108,6 +120,7 @@ export const runCommand = defineCommand({
     "  --profile P       quick (default) or full: trials, runs and load levels come from each suite and scenario manifest",
     "  --out DIR         where results go (default: data/)",
     "  --sentinel SPEC   a pinned reference runtime measured alongside, to detect drift of the machine",
+    "  --full            print every metric of every cell after the summary (always written to summary.txt beside the results)",
     ...SUITE_OPTIONS.map((o) => `  --${`${o.name} V`.padEnd(16)}${o.help} [${o.suites.join(", ")}]`),
     "",
     "Exit status: 0 when every result is ok or unsupported, 1 when one failed, 2 on bad input, 130 on Ctrl-C.",
@@ -119,11 +132,14 @@ export const runCommand = defineCommand({
     profile: { type: "string" },
     out: { type: "string" },
     sentinel: { type: "string" },
+    full: { type: "boolean" },
     ...Object.fromEntries(SUITE_OPTIONS.map((o) => [o.name, { type: "string", multiple: true }] as const)),
   },
   async run(values) {
     const raw = values as Record<string, string | string[] | undefined>;
-    const suiteOptions = Object.fromEntries(SUITE_OPTIONS.map((o) => [o.name, (raw[o.name] as string[] | undefined) ?? []]));
+    const given = Object.fromEntries(SUITE_OPTIONS.map((o) => [o.name, (raw[o.name] as string[] | undefined) ?? []]));
+    // On the command line an option means the same to every suite that takes it.
+    const suiteOptions = Object.fromEntries(SUITES.map((suite) => [suite.name, given]));
     const outcome = await runBenchmarks({
       suites: values.suite ?? [],
       scenarios: values.scenario ?? [],
@@ -132,6 +148,7 @@ export const runCommand = defineCommand({
       profile: parseProfile(values.profile),
       outDir: resolve(values.out ?? DEFAULT_DATA_DIR),
       suiteOptions,
+      fullTable: values.full ?? false,
     });
     return exitCodeOf(outcome);
   },

@@ -5,6 +5,7 @@ import { buildSite, type SiteBuildSummary } from "../../site/build.ts";
 import { serveSite } from "../../site/server.ts";
 import { describeScenarios } from "../../suites/resolve.ts";
 import { selectScenarios } from "../../scenarios/select.ts";
+import { count } from "../../ui/words.ts";
 import { defineCommand } from "../command.ts";
 
 export const DEFAULT_SITE_DIR = resolve(REPO_ROOT, "site/dist");
@@ -20,10 +21,10 @@ function shown(path: string): string {
 /** What a build made: printed by `site` and after `scripts/bench` with no arguments. */
 export function describeBuild(summary: SiteBuildSummary): string {
   const lines = [
-    `site built in ${summary.seconds.toFixed(1)} s: ${summary.results} results, ${summary.scenarios} scenarios, ${summary.testbeds} machine(s), ${summary.files} files in ${shown(summary.outDir)}`,
+    `site built in ${summary.seconds.toFixed(1)} s: ${count(summary.results, "result")}, ${count(summary.scenarios, "scenario")}, ${count(summary.testbeds, "machine")}, ${count(summary.files, "file")} in ${shown(summary.outDir)}`,
   ];
   if (!summary.feed) lines.push("no regressions feed yet (scripts/bench regressions --feed-dir site/feed computes it); the Regressions page says so");
-  if (summary.skipped.length > 0) lines.push(`${summary.skipped.length} file(s) below the data folder are not result documents and were skipped, e.g. ${summary.skipped[0]}`);
+  if (summary.skipped.length > 0) lines.push(`${count(summary.skipped.length, "file")} below the data folder ${summary.skipped.length === 1 ? "is not a result document and was" : "are not result documents and were"} skipped, e.g. ${summary.skipped[0]}`);
   return lines.join("\n");
 }
 

@@ -6,6 +6,7 @@ import { listResultFiles, readResultFile } from "../../results/store.ts";
 import { loadScenario, scenarioDirs, suiteNames } from "../../scenarios/manifest.ts";
 import { suiteFor } from "../../suites/index.ts";
 import { describeScenarios, narrowedAway } from "../../suites/resolve.ts";
+import { count } from "../../ui/words.ts";
 import { defineCommand } from "../command.ts";
 
 /** Problems in result files, as `path: /field: message` lines. Read synchronously, as readResults does. */
@@ -77,7 +78,7 @@ export const validateCommand = defineCommand({
     const problems = [...manifests.problems, ...results.problems];
     for (const problem of problems) process.stderr.write(`${problem}\n`);
     process.stdout.write(
-      `${manifests.scenarios} scenario and ${manifests.apps} app manifests valid; ${results.files} result files checked, ${problems.length} problem${problems.length === 1 ? "" : "s"}\n`,
+      `${manifests.scenarios} scenario and ${count(manifests.apps, "app manifest")} valid; ${count(results.files, "result file")} checked, ${count(problems.length, "problem")}\n`,
     );
     return problems.length > 0 ? 1 : 0;
   },

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { errorMessage, UserError } from "../../core/errors.ts";
-import { appOption, appsOption, dependencyVersions, loadApps, selectApps, type App } from "../../apps/manifest.ts";
+import { appOption, appsOption, dependencyVersions, entryFile, loadApps, selectApps, type App } from "../../apps/manifest.ts";
 import type { ParamValue } from "../../results/types.ts";
 import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
 import { runtimeEnv, scriptArgv } from "../../runtimes/command.ts";
@@ -58,13 +58,11 @@ function operationOf(subject: HttpSubject): Operation {
 }
 
 async function launch(subject: HttpSubject, app: HttpApp, context: SuiteContext, cpus: readonly number[] | undefined): Promise<RunningServer> {
-  const start = app.manifest.runtimes[subject.runtime.identity.name]!;
-  if (start.entry === undefined) throw new ServerFailure(`app ${app.name} names no entry file for ${subject.runtime.identity.name}`, { stdout: "", stderr: "" });
   const serverEnv = Object.fromEntries(
     Object.entries(subject.scenario.config.server_env ?? {}).map(([name, path]) => [name, join(subject.scenario.dir, path)]),
   );
   return RunningServer.start({
-    argv: [...pinned(cpus), ...scriptArgv(subject.runtime, subject.flags, start.entry)],
+    argv: [...pinned(cpus), ...scriptArgv(subject.runtime, subject.flags, entryFile(app, subject.runtime.identity.name))],
     cwd: app.dir,
     env: { ...runtimeEnv(subject.runtime, context.workDir), ...serverEnv },
     readyTimeoutMs: READY_TIMEOUT_MS,
@@ -241,6 +239,8 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
   },
   tools: [OHA_TOOL, GNU_TIME_TOOL, TASKSET_TOOL],
   options: { app: appOption("http") },
+  // Each scenario on each runtime's own server: the frameworks are measured by `run` and the profiles.
+  defaultRun: { options: { app: ["native"] } },
   parseOptions: appsOption,
 
   async prepare(note) {
@@ -273,12 +273,10 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
         const { operations } = scenario.config;
         const subjects: HttpSubject[] = [];
         for (const app of selectApps(apps, context.options.apps)) {
+          // An app that does not run on this runtime still gets its load points: its unsupported
+          // cells then sit in the same series as the results of the runtimes it runs on.
           const start = app.manifest.runtimes[runtime.identity.name];
           const flags = [...(scenario.manifest.runtimes[runtime.identity.name]?.flags ?? []), ...(start?.flags ?? [])];
-          if (!start) {
-            subjects.push({ scenario, runtime, app: app.name, params: {}, flags });
-            continue;
-          }
           for (const operation of operations) {
             for (const connections of profile.connections) {
               for (const keepalive of profile.keepalive) {

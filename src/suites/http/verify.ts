@@ -40,7 +40,8 @@ export interface ObservedResponse {
 export type Verification = {
   status: "passed" | "failed";
   requests: number;
-  failures: { request: string; problem: string }[];
+  /** `body_start`: the first bytes of a response whose status was wrong, where the server says why. */
+  failures: { request: string; problem: string; body_start?: string }[];
   responses: ObservedResponse[];
 };
 
@@ -215,7 +216,9 @@ export async function verifyServer(baseUrl: string, steps: readonly VerifyStep[]
       const { status, headers, body } = response;
       const framing = headers["content-length"] !== undefined ? "content-length" : headers["transfer-encoding"] !== undefined ? "chunked" : "none";
       verification.responses.push({ request: name, status, framing, body_bytes: body.length, headers });
-      for (const problem of responseProblems(step, response, scenarioDir)) verification.failures.push({ request: name, problem });
+      // A wrong status leaves the body uncompared, yet the body is where a server names its error.
+      const bodyStart = status !== step.expect.status && body.length > 0 ? { body_start: body.subarray(0, BODY_START_BYTES).toString("utf8") } : {};
+      for (const problem of responseProblems(step, response, scenarioDir)) verification.failures.push({ request: name, problem, ...bodyStart });
     }
   } finally {
     agent.destroy();
@@ -224,9 +227,17 @@ export async function verifyServer(baseUrl: string, steps: readonly VerifyStep[]
   return verification;
 }
 
-/** One line for a result's `error`: the first problem, and how many more there were. */
+/** How much of a failing response's body a result keeps. */
+const BODY_START_BYTES = 512;
+/** How much of it fits in the one-line reason. */
+const BODY_IN_SUMMARY = 160;
+
+/** One line for a result's `error`: the first problem (with the start of the body a wrong status came with), and how many more there were. */
 export function verificationSummary(verification: Verification): string {
   const [first, ...rest] = verification.failures;
   if (!first) return "verification passed";
-  return `verification failed: ${first.request}: ${first.problem}${rest.length > 0 ? ` (and ${rest.length} more problems)` : ""}`;
+  const flat = first.body_start?.replace(/\s+/g, " ").trim();
+  const body = flat ? `, body ${JSON.stringify(flat.length > BODY_IN_SUMMARY ? `${flat.slice(0, BODY_IN_SUMMARY)}…` : flat)}` : "";
+  const more = rest.length > 0 ? ` (and ${rest.length} more problem${rest.length === 1 ? "" : "s"})` : "";
+  return `verification failed: ${first.request}: ${first.problem}${body}${more}`;
 }

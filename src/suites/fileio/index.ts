@@ -1,0 +1,224 @@
+import { mkdirSync, mkdtempSync } from "node:fs";
+import { join } from "node:path";
+import { appOption, appsOption, entryFile, loadApps, selectApps, type App } from "../../apps/manifest.ts";
+import { UserError } from "../../core/errors.ts";
+import { cacheDir } from "../../core/paths.ts";
+import type { ParamValue, Profile } from "../../results/types.ts";
+import { runtimeEnv, scriptArgv } from "../../runtimes/command.ts";
+import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
+import { GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
+import { runInProcessTrial } from "../../tools/in-process.ts";
+import { TrialFailure, defineSuite, type CheckOutcome, type Subject, type SuiteContext, type SuiteScenario } from "../suite.ts";
+import { bytesNeeded, type DataShape } from "./data.ts";
+import { describeFilesystem, dropCachesRefusal, filesystemOf, freeBytes, type FilesystemInfo } from "./filesystem.ts";
+import { OPERATIONS, Workspace, type Operation, type PreparedData } from "./workspace.ts";
+
+/** The `fileio` block of a scenario manifest (schemas/suites/fileio.schema.json#/$defs/config). */
+export interface FileioConfig {
+  operation: Operation;
+  variants?: { mode?: ("whole" | "stream")[]; fsync?: boolean[] };
+}
+
+/** A profile of a file I/O scenario (schemas/suites/fileio.schema.json#/$defs/profile). */
+export interface FileioProfile {
+  trials: number;
+  warmup: number;
+  iterations: number;
+  cache: ("warm" | "cold")[];
+  concurrency: ("all" | number)[];
+  files: number;
+  file_bytes: number;
+  large_mib: number;
+  tree_packages: number;
+  [key: string]: unknown;
+}
+
+type FileioApp = App<{ synchronous: boolean }>;
+type FileioSubject = Subject<FileioConfig, FileioProfile>;
+
+const TRIAL_TIMEOUT_MS = 10 * 60_000;
+/** Room left free beside the data, for the results and everything else on the disk. */
+const SPARE_BYTES = 100e6;
+
+const shapeOf = (profile: FileioProfile): DataShape => ({
+  files: profile.files,
+  file_bytes: profile.file_bytes,
+  large_bytes: profile.large_mib * 1024 * 1024,
+  tree_packages: profile.tree_packages,
+});
+
+const PROFILES: Record<Profile, FileioProfile> = {
+  quick: { trials: 2, warmup: 0, iterations: 3, cache: ["warm"], concurrency: ["all"], files: 1000, file_bytes: 1024, large_mib: 32, tree_packages: 300 },
+  full: { trials: 5, warmup: 2, iterations: 10, cache: ["warm", "cold"], concurrency: ["all", 64], files: 10_000, file_bytes: 1024, large_mib: 256, tree_packages: 1200 },
+};
+
+const MANY_FILES: readonly Operation[] = ["read-many", "write-many"];
+
+/** What each app's write includes (the README says the same): a write is finished when the call returns. */
+const WRITE_SEMANTICS = "closed, so handed to the operating system; fsync only where the result's params say fsync=true";
+
+/** Refuses, in one line, to generate data the disk has no room for. */
+function ensureSpace(root: string, profile: Profile, operation: Operation, shape: DataShape, blockBytes: number): void {
+  const needed = bytesNeeded(operation, shape, blockBytes) + SPARE_BYTES;
+  const free = freeBytes(root);
+  if (free < needed) {
+    const mb = (bytes: number) => `${Math.ceil(bytes / 1e6)} MB`;
+    throw new UserError(`not enough free space in ${root} for the fileio suite's ${profile} profile: ${operation} needs ${mb(needed)} with ${mb(SPARE_BYTES)} to spare, ${mb(free)} free`);
+  }
+}
+
+/**
+ * Where the run's data goes: the run's work folder, unless that is on tmpfs (a "disk" benchmark
+ * there measures memory copies); then a folder in the per-user cache, which lives on disk.
+ */
+function dataRoot(context: SuiteContext): string {
+  if (!filesystemOf(context.workDir).tmpfs) {
+    const root = join(context.workDir, "fileio");
+    mkdirSync(root);
+    return root;
+  }
+  mkdirSync(cacheDir(), { recursive: true });
+  const root = mkdtempSync(join(cacheDir(), "fileio-data-"));
+  context.log(`fileio: the run's work folder is on tmpfs; the file I/O data goes to ${root} instead`);
+  return root;
+}
+
+/**
+ * File I/O inside the runtime, through the in-process protocol: one fresh process per trial runs
+ * the scenario's operation with one API family (an app) on the data the harness generated, checks
+ * its digest against the harness's own, and the harness checks what it wrote afterwards.
+ */
+export const fileioSuite = defineSuite<FileioConfig, FileioProfile, { apps: readonly string[] }>({
+  name: "fileio",
+  metrics: {
+    wall_ms: { unit: "ms", better: "lower" },
+    throughput_mb_s: { unit: "MB/s", better: "higher" },
+    ops_per_s: { unit: "ops/s", better: "higher" },
+    peak_rss_mb: { unit: "MB", better: "lower" },
+    cpu_s: { unit: "s", better: "lower" },
+  },
+  profiles: PROFILES,
+  tools: [GNU_TIME_TOOL],
+  options: { app: appOption("fileio") },
+  // Every scenario with each runtime's own API: the other API families are measured by `run` and the profiles.
+  defaultRun: { options: { app: ["native"] } },
+  parseOptions: appsOption,
+
+  listApps() {
+    return loadApps<{ synchronous: boolean }>("fileio").map((app) => ({ name: app.name, runtimes: Object.keys(app.manifest.runtimes) }));
+  },
+
+  start(context) {
+    const apps: FileioApp[] = loadApps("fileio");
+    const appOf = (subject: FileioSubject) => apps.find((app) => app.name === subject.app)!;
+    const root = dataRoot(context);
+    const filesystem: FilesystemInfo = describeFilesystem(root);
+    const space = (operation: Operation, shape: DataShape) => ensureSpace(root, context.profile, operation, shape, filesystem.block_bytes);
+    // Refuse before anything is generated when the suite's own profile cannot fit; each scenario's own shape is checked again before its data is generated.
+    for (const operation of OPERATIONS) space(operation, shapeOf(PROFILES[context.profile]));
+    const workspace = new Workspace(root, (operation, shape) => {
+      space(operation, shape);
+      context.log(`fileio: generating the ${operation} data in ${root}`);
+    });
+    const cacheRefusal = dropCachesRefusal();
+    const trialsPassed = new Map<FileioSubject, number>();
+    const prepare = (scenario: SuiteScenario<FileioConfig, FileioProfile>): Promise<PreparedData> =>
+      workspace.prepare(scenario.dir, scenario.config.operation, shapeOf(scenario.profileParams));
+
+    return {
+      subjects(scenario: SuiteScenario<FileioConfig, FileioProfile>, runtime: IdentifiedRuntime) {
+        const profile = scenario.profileParams;
+        const { operation, variants = {} } = scenario.config;
+        const subjects: FileioSubject[] = [];
+        for (const app of selectApps(apps, context.options.apps)) {
+          // An app that does not run on this runtime still gets its params: its unsupported cells
+          // then sit in the same series as the results of the runtimes it runs on.
+          const start = app.manifest.runtimes[runtime.identity.name];
+          const flags = [...(scenario.manifest.runtimes[runtime.identity.name]?.flags ?? []), ...(start?.flags ?? [])];
+          let points: Record<string, ParamValue>[] = profile.cache.map((cache) => ({ cache }));
+          const vary = (name: string, values: readonly ParamValue[]) => (points = points.flatMap((point) => values.map((value) => ({ ...point, [name]: value }))));
+          if (MANY_FILES.includes(operation)) vary("concurrency", app.manifest.synchronous ? [1] : profile.concurrency);
+          for (const [name, values] of Object.entries(variants)) vary(name, values);
+          for (const params of points) subjects.push({ scenario, runtime, app: app.name, params, flags });
+        }
+        return subjects;
+      },
+
+      async check(subject): Promise<CheckOutcome> {
+        const app = appOf(subject);
+        const runtime = subject.runtime.identity.name;
+        if (!app.manifest.runtimes[runtime]) return { status: "unsupported", error: `app ${app.name} does not run on ${runtime}` };
+        if (subject.params.cache === "cold" && cacheRefusal) return { status: "unsupported", error: cacheRefusal };
+        const data = await prepare(subject.scenario);
+        return {
+          status: "ok",
+          details: {
+            filesystem,
+            data_dir: workspace.root,
+            page_cache: subject.params.cache,
+            data: data.facts,
+            ...(data.writes ? { writes: WRITE_SEMANTICS } : {}),
+            warmup: subject.scenario.profileParams.warmup,
+            iterations: subject.scenario.profileParams.iterations,
+          },
+        };
+      },
+
+      async trial(subject) {
+        const profile = subject.scenario.profileParams;
+        const app = appOf(subject);
+        const data = await prepare(subject.scenario);
+        const output = await workspace.output(data);
+        try {
+          const outcome = await runInProcessTrial({
+            argv: scriptArgv(subject.runtime, subject.flags, entryFile(app, subject.runtime.identity.name)),
+            cwd: app.dir,
+            env: runtimeEnv(subject.runtime, context.workDir),
+            input: {
+              params: { operation: data.operation, ...data.shape, ...subject.params, ...output.paths },
+              workDir: data.dir,
+              warmup: profile.warmup,
+              iterations: profile.iterations,
+            },
+            scratchDir: context.workDir,
+            timeoutMs: TRIAL_TIMEOUT_MS,
+            expectedDigest: data.digest,
+          });
+          if (!outcome.ok) throw new TrialFailure(outcome.error, { stderr: outcome.stderr });
+          const wrong = await output.check();
+          if (wrong) throw new TrialFailure(`what the app wrote is wrong: ${wrong}`);
+          trialsPassed.set(subject, (trialsPassed.get(subject) ?? 0) + 1);
+          const wall = outcome.report.samples.wall_ms!;
+          const chunks = outcome.report.samples.chunks;
+          return {
+            samples: {
+              wall_ms: wall,
+              [data.amount.metric]: wall.map((ms) => data.amount.perIteration / (ms / 1000)),
+              peak_rss_mb: [outcome.usage.peakRssMb],
+              cpu_s: [outcome.usage.cpuS],
+            },
+            details: chunks ? { chunks_per_read: chunks[0] } : {},
+          };
+        } finally {
+          await output.remove();
+        }
+      },
+
+      // Every trial verified before it measured (its process's first run reported the harness's digest); this records it.
+      async recheck(subject): Promise<CheckOutcome> {
+        const data = await prepare(subject.scenario);
+        return {
+          status: "ok",
+          verification: {
+            status: "passed",
+            digest: data.digest,
+            trials_verified: trialsPassed.get(subject) ?? 0,
+            how: "each trial's process ran the operation once and reported this SHA-256 before it measured; written files were checked by the harness after each trial",
+          },
+        };
+      },
+
+      close: () => workspace.close(),
+    };
+  },
+});

@@ -1,0 +1,172 @@
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { runCommand } from "../../process/children.ts";
+import {
+  checkLargeFile,
+  checkSmallFiles,
+  largeFileDigest,
+  smallFilesDigest,
+  treeDigest,
+  treePlan,
+  writeLargeFile,
+  writeSmallFiles,
+  writeTree,
+  type DataShape,
+} from "./data.ts";
+
+export const OPERATIONS = ["read-many", "write-many", "read-large", "write-large", "copy-large", "walk-tree"] as const;
+export type Operation = (typeof OPERATIONS)[number];
+
+/** What one iteration of an operation moves: bytes (throughput_mb_s) or files and entries (ops_per_s). */
+export interface Amount {
+  readonly metric: "throughput_mb_s" | "ops_per_s";
+  /** MB (10^6 bytes) or operations per iteration. */
+  readonly perIteration: number;
+}
+
+interface OperationSpec {
+  /** The parts of the data's shape this operation uses: what its results record. */
+  readonly uses: readonly (keyof DataShape)[];
+  /** Generates the input under `dir`; returns its path (or null) and the digest every app must report. */
+  prepare(dir: string, shape: DataShape): Promise<{ input: string | null; digest: string }>;
+  /** The output file an app writes, inside its output folder, where it writes one. */
+  readonly target?: string;
+  /** Checks what a trial left in its output folder; null when right. */
+  check?(output: string, shape: DataShape): Promise<string | null>;
+  amount(shape: DataShape): Amount;
+}
+
+const megabytes = (shape: DataShape): Amount => ({ metric: "throughput_mb_s", perIteration: shape.large_bytes / 1e6 });
+const files = (shape: DataShape): Amount => ({ metric: "ops_per_s", perIteration: shape.files });
+
+async function largeInput(dir: string, shape: DataShape) {
+  await mkdir(dir);
+  const input = join(dir, "large.bin");
+  await writeLargeFile(input, shape.large_bytes);
+  return { input, digest: largeFileDigest(shape.large_bytes) };
+}
+
+const SPECS: Record<Operation, OperationSpec> = {
+  "read-many": {
+    uses: ["files", "file_bytes"],
+    async prepare(dir, shape) {
+      await writeSmallFiles(dir, shape);
+      return { input: dir, digest: smallFilesDigest(shape) };
+    },
+    amount: files,
+  },
+  "write-many": {
+    uses: ["files", "file_bytes"],
+    prepare: async (_dir, shape) => ({ input: null, digest: smallFilesDigest(shape) }),
+    check: (output, shape) => checkSmallFiles(output, shape),
+    amount: files,
+  },
+  "read-large": { uses: ["large_bytes"], prepare: largeInput, amount: megabytes },
+  "write-large": {
+    uses: ["large_bytes"],
+    prepare: async (_dir, shape) => ({ input: null, digest: largeFileDigest(shape.large_bytes) }),
+    target: "large.bin",
+    check: (output, shape) => checkLargeFile(join(output, "large.bin"), shape.large_bytes),
+    amount: megabytes,
+  },
+  "copy-large": {
+    uses: ["large_bytes"],
+    prepare: largeInput,
+    target: "copy.bin",
+    check: (output, shape) => checkLargeFile(join(output, "copy.bin"), shape.large_bytes),
+    amount: megabytes,
+  },
+  "walk-tree": {
+    uses: ["tree_packages"],
+    async prepare(dir, shape) {
+      const plan = treePlan(shape.tree_packages);
+      await writeTree(dir, plan);
+      return { input: dir, digest: treeDigest(plan) };
+    },
+    amount: (shape) => ({ metric: "ops_per_s", perIteration: treePlan(shape.tree_packages).length }),
+  },
+};
+
+/** One scenario's generated data. */
+export interface PreparedData {
+  readonly key: string;
+  readonly operation: Operation;
+  readonly shape: DataShape;
+  readonly dir: string;
+  readonly input: string | null;
+  readonly digest: string;
+  readonly amount: Amount;
+  /** Whether the apps write (and the harness checks what they wrote after each trial). */
+  readonly writes: boolean;
+  /** What the results record about the data: the shape it was generated with, and how long that took. */
+  readonly facts: Record<string, number>;
+}
+
+/** An empty folder for one trial's output, and how to check and remove it. */
+export interface TrialFolder {
+  /** The app's params for the paths: `input`, `output`, `target`. */
+  readonly paths: Record<string, string>;
+  check(): Promise<string | null>;
+  remove(): Promise<void>;
+}
+
+/**
+ * The data of a run, under one root folder: only the current scenario's data exists at a time
+ * (preparing the next removes the previous), and `close` removes everything. The root must exist already.
+ */
+export class Workspace {
+  private current: Promise<PreparedData> | null = null;
+  private outputs = 0;
+
+  /** `beforeGenerate` may refuse (throw) before a scenario's data is generated: the free-space check. */
+  constructor(
+    readonly root: string,
+    private readonly beforeGenerate: (operation: Operation, shape: DataShape) => void,
+  ) {}
+
+  /** The scenario's data, generated on first use and flushed to disk so write-back never overlaps a measurement. */
+  prepare(key: string, operation: Operation, shape: DataShape): Promise<PreparedData> {
+    const previous = this.current;
+    if (previous) {
+      this.current = previous.then(
+        (data) => (data.key === key ? data : this.replace(data.dir, key, operation, shape)),
+        () => this.replace(null, key, operation, shape),
+      );
+    } else {
+      this.current = this.replace(null, key, operation, shape);
+    }
+    return this.current;
+  }
+
+  private async replace(oldDir: string | null, key: string, operation: Operation, shape: DataShape): Promise<PreparedData> {
+    if (oldDir) await rm(oldDir, { recursive: true, force: true });
+    this.beforeGenerate(operation, shape);
+    const dir = await mkdtemp(join(this.root, `${operation}-`));
+    const started = performance.now();
+    const spec = SPECS[operation];
+    const { input, digest } = await spec.prepare(join(dir, "input"), shape);
+    await runCommand("sync", ["-f", dir]);
+    const generatedS = (performance.now() - started) / 1000;
+    const facts = { ...Object.fromEntries(spec.uses.map((key) => [key, shape[key]])), generated_s: Math.round(generatedS * 100) / 100 };
+    return { key, operation, shape, dir, input, digest, amount: spec.amount(shape), writes: spec.check !== undefined, facts };
+  }
+
+  async output(data: PreparedData): Promise<TrialFolder> {
+    const spec = SPECS[data.operation];
+    const output = join(data.dir, `output-${++this.outputs}`);
+    await mkdir(output);
+    const paths: Record<string, string> = { output };
+    if (data.input) paths.input = data.input;
+    if (spec.target) paths.target = join(output, spec.target);
+    return {
+      paths,
+      check: async () => (spec.check ? spec.check(output, data.shape) : null),
+      remove: () => rm(output, { recursive: true, force: true }),
+    };
+  }
+
+  async close(): Promise<void> {
+    this.current = null;
+    await rm(this.root, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,121 @@
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { tail } from "../process/children.ts";
+import { runWithUsage } from "./gnu-time.ts";
+
+/**
+ * The in-process measuring protocol, harness side (the runtime side is apps/inprocess/protocol.js):
+ * one fresh runtime process per trial, under GNU time for its peak RSS and CPU seconds. The input
+ * goes in RUNTIME_BENCH_INPUT; the report comes back in a file, so the app's console output cannot
+ * corrupt it.
+ */
+export interface InProcessInput {
+  readonly params: Readonly<Record<string, unknown>>;
+  /** The folder the app works in (the data the harness generated for it). */
+  readonly workDir: string;
+  readonly warmup: number;
+  readonly iterations: number;
+}
+
+export interface InProcessRequest {
+  /** The runtime and its arguments that start the app's entry file. */
+  readonly argv: readonly string[];
+  readonly cwd: string;
+  /** The runtime's environment; the protocol's two variables are added to it. */
+  readonly env: NodeJS.ProcessEnv;
+  readonly input: InProcessInput;
+  /** Where the report and GNU time's output are written (and removed again). */
+  readonly scratchDir: string;
+  readonly timeoutMs: number;
+  /** The digest the harness computed itself; a different one is a failure. */
+  readonly expectedDigest?: string;
+}
+
+export interface InProcessReport {
+  readonly digest: string;
+  /** `wall_ms` (one per measured iteration) and any extra samples the operation returned. */
+  readonly samples: Readonly<Record<string, readonly number[]>>;
+  readonly counts: { readonly warmup: number; readonly iterations: number };
+}
+
+export type InProcessOutcome =
+  | {
+      readonly ok: true;
+      readonly report: InProcessReport;
+      /** User plus system CPU seconds of the whole process, and its peak resident set in MB. */
+      readonly usage: { readonly cpuS: number; readonly peakRssMb: number };
+    }
+  | {
+      readonly ok: false;
+      /** One line-ish reason, with the last lines of stderr when there are any. */
+      readonly error: string;
+      /** The last 20 lines of the process's stderr. */
+      readonly stderr: string;
+    };
+
+const isNumberArray = (value: unknown): value is number[] =>
+  Array.isArray(value) && value.every((v) => typeof v === "number" && Number.isFinite(v));
+
+/** Checks a report's shape against the input it answers; returns what is wrong, or the report. */
+export function parseReport(text: string, input: InProcessInput): InProcessReport | { error: string } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return { error: `the report is not JSON: ${JSON.stringify(text.slice(0, 120))}` };
+  }
+  if (parsed === null || typeof parsed !== "object") return { error: "the report is not a JSON object" };
+  const report = parsed as Record<string, unknown>;
+  if (typeof report.error === "string") return { error: `the app failed: ${report.error}` };
+  if (typeof report.digest !== "string") return { error: "the report has no digest" };
+  const samples = report.samples as Record<string, unknown> | undefined;
+  if (samples === null || typeof samples !== "object") return { error: "the report has no samples" };
+  for (const [name, values] of Object.entries(samples)) {
+    if (!isNumberArray(values)) return { error: `the report's samples.${name} is not an array of finite numbers` };
+  }
+  const wall = samples.wall_ms as number[] | undefined;
+  if (wall?.length !== input.iterations) {
+    return { error: `the report has ${wall?.length ?? 0} wall_ms samples for ${input.iterations} iterations` };
+  }
+  const counts = report.counts as Record<string, unknown> | undefined;
+  if (counts?.warmup !== input.warmup || counts.iterations !== input.iterations) {
+    return { error: `the report's counts ${JSON.stringify(counts)} differ from the ${input.warmup} warm-up and ${input.iterations} measured iterations asked for` };
+  }
+  return { digest: report.digest, samples: samples as Record<string, number[]>, counts: { warmup: input.warmup, iterations: input.iterations } };
+}
+
+function withStderr(reason: string, stderr: string): string {
+  const last = tail(stderr, 5);
+  return last === "" ? reason : `${reason}: ${last}`;
+}
+
+/** Runs one trial of an in-process app and reads its report. Never throws for what the app does. */
+export async function runInProcessTrial(request: InProcessRequest): Promise<InProcessOutcome> {
+  const dir = await mkdtemp(join(request.scratchDir, ".in-process-"));
+  try {
+    const reportFile = join(dir, "report.json");
+    const env = { ...request.env, RUNTIME_BENCH_INPUT: JSON.stringify(request.input), RUNTIME_BENCH_REPORT: reportFile };
+    const { result, usage } = await runWithUsage(request.argv, { cwd: request.cwd, env, timeoutMs: request.timeoutMs }, dir);
+    const stderr = tail(result.stderr);
+    const fail = (reason: string): InProcessOutcome => ({ ok: false, error: withStderr(reason, result.stderr), stderr });
+
+    if (result.spawnError !== undefined) return fail(`could not start ${request.argv[0]}: ${result.spawnError}`);
+    if (result.timedOut) return fail(`timed out after ${request.timeoutMs / 1000} s`);
+    const text = await readFile(reportFile, "utf8").catch(() => undefined);
+    const exit = result.signal ?? `code ${result.code}`;
+    if (text === undefined) {
+      return fail(result.code === 0 ? "exited without writing a report (does the entry call runInProcess?)" : `crashed (exit ${exit}) without a report`);
+    }
+    const report = parseReport(text, request.input);
+    // An error report's message says what broke; its stack stays in `stderr`.
+    if ("error" in report) return { ok: false, error: report.error, stderr };
+    // GNU time exits with the command's code; a report of success from a process that then failed is not one.
+    if (result.code !== 0 || usage === null) return fail(`wrote a report but exited with ${exit}`);
+    if (request.expectedDigest !== undefined && report.digest !== request.expectedDigest) {
+      return fail(`reported digest ${report.digest}, expected ${request.expectedDigest}`);
+    }
+    return { ok: true, report, usage: { cpuS: usage.userS + usage.systemS, peakRssMb: usage.peakRssMb } };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}

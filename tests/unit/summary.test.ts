@@ -1,0 +1,30 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { formatDuration, fullTable, summaryTable } from "../../src/ui/summary.ts";
+import { makeResult, metricOf } from "../../benchmarks/lib/documents.ts";
+
+const node = makeResult({ metrics: { wall_ms: metricOf([40, 41, 39, 40, 42]), peak_rss_mb: metricOf([50, 50, 51], "MB") } });
+const bun = makeResult({ runtime: { name: "bun", version: "1.2.0" }, metrics: { wall_ms: metricOf([16, 17, 16, 18, 17]), peak_rss_mb: metricOf([30, 31, 30], "MB") } });
+const deno = makeResult({ runtime: { name: "deno", version: "2.1.4" }, metrics: { wall_ms: metricOf([16, 30, 17, 40, 18]) } });
+const unsupported = makeResult({ runtime: { name: "deno", version: "2.1.4" }, scenario: "typescript", status: "unsupported", error: "needs deno >= 9", metrics: {} });
+
+describe("the run's summary", () => {
+  it("is one line per scenario with the runtimes side by side on the headline metric", () => {
+    const lines = summaryTable([node, bun, deno, unsupported]).split("\n");
+    assert.equal(lines.length, 2 + 2, "a header, a rule, and one line per scenario");
+    assert.match(lines[0]!, /^scenario\s+headline\s+node@22\.11\.0\s+bun@1\.2\.0\s+deno@2\.1\.4\s+vs best/);
+    assert.match(lines[2]!, /^startup\/hello\s+wall_ms \(lower\)\s+40\.00 ms\s+17\.00 ms\s+18\.00 ms\s+bun best; node 2\.35×\*, deno 1\.06×$/, "node's interval lies apart from bun's, deno's overlaps it");
+    assert.match(lines[3]!, /^startup\/typescript\s+unsupported\s+nothing measured$/);
+  });
+
+  it("keeps every metric of every cell in the full table", () => {
+    const table = fullTable([node, bun]);
+    assert.equal(table.split("\n").length, 2 + 4);
+    assert.match(table, /peak_rss_mb\s+50\.00 ± \S+ MB\s+n=3\s+1\.67×/);
+  });
+
+  it("reads durations as a person would", () => {
+    assert.equal(formatDuration(48.4), "48 s");
+    assert.equal(formatDuration(192), "3 min 12 s");
+  });
+});

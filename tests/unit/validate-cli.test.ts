@@ -1,0 +1,37 @@
+import assert from "node:assert/strict";
+import { cpSync, mkdirSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { REPO_ROOT } from "../../src/core/paths.ts";
+import { bench, runProcess, tempDir } from "../../benchmarks/lib/cli.ts";
+
+describe("scripts/bench validate", () => {
+  it("on a fresh clone with no data/, checks every scenario and app manifest and exits 0", async () => {
+    const clone = join(tempDir("validate-clone"), "repo");
+    assert.equal((await runProcess("git", ["clone", "--quiet", "--shared", REPO_ROOT, clone])).code, 0);
+    // The clone shares the installed harness dependencies instead of installing them again.
+    symlinkSync(join(REPO_ROOT, "node_modules"), join(clone, "node_modules"));
+    const result = await runProcess(join(clone, "scripts/bench"), ["validate"], { cwd: clone });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /^no data\/ folder: no results to check yet$/m);
+    assert.match(result.stdout, /^[1-9]\d* scenario and [1-9]\d* app manifests valid; 0 result files checked, 0 problems$/m);
+  });
+
+  it("warns about a scenario folder with no manifest, naming it, and every command still runs", async () => {
+    const suites = tempDir("stray-suites");
+    cpSync(join(REPO_ROOT, "suites/startup/hello"), join(suites, "startup/hello"), { recursive: true });
+    mkdirSync(join(suites, "startup/left-behind/node_modules"), { recursive: true });
+    for (const command of [["list"], ["validate"]]) {
+      const result = await bench(command, { RUNTIME_BENCH_SUITES_DIR: suites });
+      assert.equal(result.code, 0, `${command[0]}: ${result.stderr}`);
+      assert.match(result.stderr, /^runtime-bench: warning: .*startup\/left-behind: no scenario\.json, so not a scenario/m);
+    }
+  });
+
+  it("names the app manifest and the field that is wrong, and exits 1 as its help says", async () => {
+    const result = await bench(["validate"], { RUNTIME_BENCH_APPS_DIR: join(REPO_ROOT, "tests/fixtures/apps-malformed") });
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /tests\/fixtures\/apps-malformed\/http\/bad-processes\/app\.json: \/processes: must be integer/);
+    assert.match((await bench(["validate", "--help"])).stdout, /1 when a manifest or a result is not/);
+  });
+});
