@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { errorMessage, UserError } from "../../core/errors.ts";
+import { once } from "../../core/once.ts";
 import { appOption, appsOption, dependencyVersions, entryFile, loadApps, selectApps, type App } from "../../apps/manifest.ts";
 import type { ParamValue } from "../../results/types.ts";
 import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
@@ -105,16 +106,6 @@ async function install(app: HttpApp, note: (line: string) => void): Promise<stri
   } catch (error) {
     return errorMessage(error);
   }
-}
-
-/** Memoises a promise per key: work that every load point of one app shares. */
-function once<T>(cache: Map<string, Promise<T>>, key: string, make: () => Promise<T>): Promise<T> {
-  let pending = cache.get(key);
-  if (!pending) {
-    pending = make();
-    cache.set(key, pending);
-  }
-  return pending;
 }
 
 /** The result's load description: everything that shapes what the server sees. */

@@ -3,6 +3,7 @@ import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import semver from "semver";
 import { UserError, errorMessage } from "../../core/errors.ts";
+import { once } from "../../core/once.ts";
 import { appOption, loadApps, selectApps } from "../../apps/manifest.ts";
 import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
 import { runCommand, tail } from "../../process/children.ts";
@@ -99,15 +100,6 @@ interface Preparation {
   readonly warmCache: string;
   /** The tree an install from the lockfile leaves (the reference for differences between managers). */
   readonly lockedTree: InstalledTree | null;
-}
-
-function once<T>(cache: Map<string, Promise<T>>, key: string, make: () => Promise<T>): Promise<T> {
-  let pending = cache.get(key);
-  if (!pending) {
-    pending = make();
-    cache.set(key, pending);
-  }
-  return pending;
 }
 
 function supports(manager: Manager, runtime: IdentifiedRuntime): string | null {
