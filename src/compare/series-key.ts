@@ -1,4 +1,4 @@
-import semver from "semver";
+import semver, { type SemVer } from "semver";
 import { paramsSlug } from "../core/params.ts";
 import type { MetricSummary, ResultDocument } from "../results/types.ts";
 import type { MeasuredCell } from "./types.ts";
@@ -65,11 +65,20 @@ export function runtimeLabel(doc: ResultDocument): string {
   return `${doc.runtime.name}@${doc.runtime.version}`;
 }
 
+/** Versions parsed once: sorting a long history compares the same few hundred versions millions of times. */
+const parsedVersions = new Map<string, SemVer | null>();
+
+function parsedVersion(version: string): SemVer | null {
+  let parsed = parsedVersions.get(version);
+  if (parsed === undefined) parsedVersions.set(version, (parsed = semver.parse(version)));
+  return parsed;
+}
+
 /** Semver order; a version semver cannot read sorts after the readable ones, by text. */
 export function compareVersions(a: string, b: string): number {
-  const va = semver.valid(a);
-  const vb = semver.valid(b);
-  if (va && vb) return semver.compare(va, vb);
+  const va = parsedVersion(a);
+  const vb = parsedVersion(b);
+  if (va && vb) return va.compare(vb);
   if (va) return -1;
   if (vb) return 1;
   return a.localeCompare(b);

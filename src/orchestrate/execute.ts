@@ -250,14 +250,16 @@ async function runTrial(session: SuiteSession, cell: Cell, trialIndex: number, p
 
 function toDocument(plan: RunPlan, selected: ResolvedScenario, cell: Cell, tools: Record<string, string>): ResultDocument {
   const { scenario } = selected;
+  // A subject's view of its scenario may record fewer metrics (no server CPU on an embedded database).
+  const recorded = cell.subject.scenario.metrics;
   const metrics: Record<string, MetricSummary> = {};
-  for (const [name, definition] of Object.entries(scenario.metrics)) {
+  for (const [name, definition] of Object.entries(recorded)) {
     const samples = cell.samples[name] ?? [];
     if (samples.length > 0) metrics[name] = { ...definition, samples, ...summarize(samples) };
   }
   let status = cell.status === "pending" ? "failed" : cell.status;
   let error = cell.error;
-  const missing = Object.keys(scenario.metrics).filter((name) => !metrics[name]);
+  const missing = Object.keys(recorded).filter((name) => !metrics[name]);
   if (status === "ok" && missing.length > 0) {
     status = "failed";
     error = `no samples for ${missing.join(", ")}`;

@@ -1,8 +1,10 @@
+import { createHash } from "node:crypto";
 import { DEFAULT_MIN_EFFECT, noiseFloor, runToRunSpread } from "../compare/noise.ts";
 import { measurementsOf, type Measurement } from "../compare/series-key.ts";
 import type { MinEffectSource } from "../compare/types.ts";
 import { significantChange, type MeasuredChange } from "../compare/verdict.ts";
 import type { ResultDocument } from "../results/types.ts";
+import { detectionCodeHash, type SeriesResult } from "./cache.ts";
 import { judgeDrift } from "./drift.ts";
 import { describeDrift } from "./format.ts";
 import { buildSeries, runRef, runRefOf, type Series, type VersionPoint } from "./series.ts";
@@ -61,7 +63,7 @@ function judgeChange(
  * and versions measured while the machine drifted. Pooling keeps one lucky or unlucky version from
  * becoming the yardstick of the next. The threshold is the series' own noise floor, or the default.
  */
-function detectSteps(series: Series, fallback: number, driftByRun: ReadonlyMap<string, DriftedRun>): { changes: SeriesChange[]; summary: SeriesSummary } {
+function detectSteps(series: Series, fallback: number, driftByRun: ReadonlyMap<string, DriftedRun>): SeriesResult {
   const spread = runToRunSpread(series.runs);
   const floor = spread === null ? null : noiseFloor(spread);
   const threshold: Threshold = { noise_floor: floor, min_effect: floor ?? fallback, min_effect_source: floor === null ? "default" : "noise floor" };
@@ -109,6 +111,22 @@ function detectSteps(series: Series, fallback: number, driftByRun: ReadonlyMap<s
 }
 
 /**
+ * The cache key of a series: a hash of everything its result depends on. That is its identity,
+ * every run in the order read (machine, run, start, trials, version, unit, direction, median and
+ * samples), the drift of those runs, the default minimum effect, and the detection code itself.
+ */
+export function seriesInputKey(series: Series, fallback: number, driftByRun: ReadonlyMap<string, DriftedRun>): string {
+  const numbers: number[] = [fallback];
+  const texts: unknown[] = [detectionCodeHash(), series.identity];
+  for (const m of series.runs) {
+    const { run, runtime } = m.doc;
+    texts.push(run.runner, run.id, run.started_at, runtime.version, m.summary.unit, m.summary.better, driftByRun.get(runRef(m)) ?? null);
+    numbers.push(run.trials, m.summary.median, m.summary.samples.length, ...m.summary.samples);
+  }
+  return createHash("sha256").update(JSON.stringify(texts)).update(new Uint8Array(Float64Array.from(numbers).buffer)).digest("hex");
+}
+
+/**
  * Regressions and improvements over the history in `docs`: for every series (runner × runtime ×
  * suite × scenario × app × load parameters × metric), each new version against the version before,
  * judged against the series' own noise. Changes measured in runs whose drift sentinel moved are held
@@ -119,7 +137,15 @@ export function detectRegressions(docs: readonly ResultDocument[], options: Regr
   const measurements = measurementsOf(docs);
   const drifted = judgeDrift(measurements, fallback);
   const driftByRun = new Map(drifted.map((d) => [runRefOf(d.runner, d.run_id), d]));
-  const results = buildSeries(measurements, new Set(driftByRun.keys())).map((series) => detectSteps(series, fallback, driftByRun));
+  const results = buildSeries(measurements, new Set(driftByRun.keys())).map((series) => {
+    if (options.cache === undefined) return detectSteps(series, fallback, driftByRun);
+    const key = seriesInputKey(series, fallback, driftByRun);
+    const known = options.cache.get(key);
+    if (known !== undefined) return known;
+    const result = detectSteps(series, fallback, driftByRun);
+    options.cache.set(key, result);
+    return result;
+  });
   return {
     schema: REGRESSIONS_SCHEMA_ID,
     generated_at: (options.now ?? new Date()).toISOString(),

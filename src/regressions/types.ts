@@ -3,6 +3,7 @@
  * src/regressions/detect.ts returns a RegressionReport; `regressions.json` is that report as written.
  */
 import type { MeasuredCell, MinEffectSource } from "../compare/types.ts";
+import type { SeriesCache } from "./cache.ts";
 import type { ParamValue } from "../results/types.ts";
 
 export const REGRESSIONS_SCHEMA_ID = "runtime-bench/regressions/v1";
@@ -62,6 +63,8 @@ export interface RegressionOptions {
   readonly defaultMinEffect?: number;
   /** Timestamp of the report (tests pass a fixed one). */
   readonly now?: Date;
+  /** Results of series already computed, by a hash of their input: unchanged series are not computed again. */
+  readonly cache?: SeriesCache;
 }
 
 /** What `scripts/bench regressions --json` prints and `regressions.json` holds. */

@@ -14,14 +14,17 @@ function csvField(value: string | number | null): string {
 /** One line per metric of an ok result, one line (without numbers) for a failed or unsupported one. */
 function measurementLines(testbed: TestbedRef, series: SeriesKey, metrics: Readonly<Record<string, MetricInfo>>, points: readonly Measurement[]): string[] {
   const lines: string[] = [];
+  // The fields of the testbed and series are the same on every line, and a point's on each of its metrics' lines: quoted once.
+  const fields = (values: readonly (string | number | null)[]) => values.map(csvField).join(",");
+  const where = fields([testbed.arch, testbed.runner, testbed.kind, testbed.id, series.suite, series.scenario, series.app, series.params]);
   for (const p of points) {
-    const common = [testbed.arch, testbed.runner, testbed.kind, testbed.id, series.suite, series.scenario, series.app, series.params, p.runtime, p.version, p.started_at, p.run, p.profile, p.status];
-    const tail = [p.reproduce, p.error ?? null];
+    const common = `${where},${fields([p.runtime, p.version, p.started_at, p.run, p.profile, p.status])}`;
+    const tail = fields([p.reproduce, p.error ?? null]);
     const measured = Object.entries(p.values);
-    if (measured.length === 0) lines.push([...common, null, null, null, null, null, null, null, ...tail].map(csvField).join(","));
+    if (measured.length === 0) lines.push(`${common},${fields([null, null, null, null, null, null, null])},${tail}`);
     for (const [name, [median, low, high, samples]] of measured) {
       const info = metrics[name];
-      lines.push([...common, name, info?.unit ?? null, info?.better ?? null, median, low, high, samples, ...tail].map(csvField).join(","));
+      lines.push(`${common},${fields([name, info?.unit ?? null, info?.better ?? null, median, low, high, samples])},${tail}`);
     }
   }
   return lines;

@@ -9,6 +9,7 @@ export type { MetricDefinition, ProfileParams } from "../scenarios/manifest.ts";
  * parameters that tell its series apart. Each subject becomes one result document.
  */
 export interface Subject<Config = unknown, P extends ProfileParams = ProfileParams> {
+  /** The scenario as this subject records it: a suite may narrow `metrics` for subjects that cannot measure some. */
   readonly scenario: SuiteScenario<Config, P>;
   readonly runtime: IdentifiedRuntime;
   readonly app: string | null;

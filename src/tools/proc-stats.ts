@@ -13,15 +13,23 @@ export interface GroupUsage {
 }
 
 interface ProcStat {
+  readonly ppid: number;
   readonly pgrp: number;
   readonly cpuTicks: number;
+  /** CPU of children the process has waited for (cutime + cstime): where an exited child's time goes. */
+  readonly reapedTicks: number;
 }
 
 /** Fields of /proc/<pid>/stat after the command name, which may itself hold spaces and parentheses. */
 export function parseStat(text: string): ProcStat {
   const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
-  // After ")": state(3) ppid(4) pgrp(5) ... utime(14) stime(15); fields[0] is field 3.
-  return { pgrp: Number(fields[2]), cpuTicks: Number(fields[11]) + Number(fields[12]) };
+  // After ")": state(3) ppid(4) pgrp(5) ... utime(14) stime(15) cutime(16) cstime(17); fields[0] is field 3.
+  return {
+    ppid: Number(fields[1]),
+    pgrp: Number(fields[2]),
+    cpuTicks: Number(fields[11]) + Number(fields[12]),
+    reapedTicks: Number(fields[13]) + Number(fields[14]),
+  };
 }
 
 /** VmHWM of /proc/<pid>/status in MB; 0 for a process with no memory of its own (a zombie). */
@@ -54,4 +62,33 @@ export function groupUsage(pgid: number): GroupUsage {
     pids.push(Number(entry));
   }
   return { cpuS: ticks / TICKS_PER_SECOND, peakRssMb, pids };
+}
+
+/**
+ * CPU seconds of a process and all its descendants, including those that already exited and were
+ * waited for. For servers whose children leave the process group (PostgreSQL puts each in its own session).
+ */
+export function treeCpuS(rootPid: number): number {
+  const stats = new Map<number, ProcStat>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = readOrNull(`/proc/${entry}/stat`);
+    if (stat !== null) stats.set(Number(entry), parseStat(stat));
+  }
+  const root = stats.get(rootPid);
+  if (root === undefined) return Number.NaN;
+  let ticks = root.reapedTicks;
+  const inTree = new Set([rootPid]);
+  // Parents precede children in no guaranteed order: sweep until the tree stops growing.
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [pid, stat] of stats) {
+      if (!inTree.has(pid) && inTree.has(stat.ppid)) {
+        inTree.add(pid);
+        grew = true;
+      }
+    }
+  }
+  for (const pid of inTree) ticks += stats.get(pid)!.cpuTicks;
+  return ticks / TICKS_PER_SECOND;
 }

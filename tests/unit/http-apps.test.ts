@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { UserError } from "../../src/core/errors.ts";
 import { REPO_ROOT } from "../../src/core/paths.ts";
-import { appsDir, dependencyVersions, loadApps, selectApps } from "../../src/apps/manifest.ts";
+import { appsDir, dependencyVersions, loadApps, selectApps, unsupportedApp } from "../../src/apps/manifest.ts";
 import type { IdentifiedRuntime } from "../../src/runtimes/identify.ts";
 import { selectScenarios } from "../../src/scenarios/select.ts";
 import { httpSuite, type HttpConfig, type HttpProfile } from "../../src/suites/http/index.ts";
@@ -77,4 +77,13 @@ test("HTTP scenarios take the suite's metrics, and crud gives one load point per
   const json = scenarios.find((s) => s.scenario.name === "json")!.scenario as SuiteScenario<HttpConfig, HttpProfile>;
   const elysia = httpSuite.start({ profile: "quick", workDir: "/tmp", log: () => {}, options: { apps: ["elysia"] } }).subjects(json, runtime);
   assert.deepEqual(elysia.map((s) => s.params), [{ connections: 10, keepalive: true, rate: 1000 }], "an app a runtime cannot run keeps its load point, so its unsupported cell joins the series");
+});
+
+test("an app older runtimes cannot run is unsupported below its min_version, with the reason", () => {
+  const [hello] = loadApps("http", join(FIXTURES, "apps/http")).filter((a) => a.name === "hello");
+  const app = { ...hello!, manifest: { ...hello!.manifest, runtimes: { node: { entry: "server.mjs", min_version: "22.6.0" } } } };
+  const on = (name: string, version: string) => ({ identity: { name, version } }) as IdentifiedRuntime;
+  assert.equal(unsupportedApp(app, on("node", "22.11.0")), null);
+  assert.equal(unsupportedApp(app, on("node", "20.18.0")), "app hello needs node >= 22.6.0");
+  assert.equal(unsupportedApp(app, on("bun", "1.2.0")), "app hello does not run on bun");
 });

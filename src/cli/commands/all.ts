@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { DEFAULT_DATA_DIR } from "../../core/paths.ts";
 import { defaultMinEffect } from "../../compare/noise.ts";
+import { FileSeriesCache } from "../../regressions/cache.ts";
 import { detectRegressions } from "../../regressions/detect.ts";
 import { writeFeed } from "../../regressions/feed-files.ts";
 import { readResults } from "../../results/store.ts";
@@ -37,7 +38,9 @@ export const allCommand = defineCommand({
     await setupAll(runtimes);
     const outcome = await runBenchmarks({ ...defaultSelection(), runtimes, sentinel: null, profile: "quick", outDir: resolve(DEFAULT_DATA_DIR) });
     const history = readResults([DEFAULT_DATA_DIR]).map((r) => r.doc);
-    await writeFeed(detectRegressions(history, { defaultMinEffect: defaultMinEffect(undefined) }), DEFAULT_FEED_DIR);
+    const cache = FileSeriesCache.forDataDir(DEFAULT_DATA_DIR);
+    await writeFeed(detectRegressions(history, { defaultMinEffect: defaultMinEffect(undefined), cache }), DEFAULT_FEED_DIR);
+    cache.save();
     const site = await buildSite({ dataDir: DEFAULT_DATA_DIR, feedDir: DEFAULT_FEED_DIR, outDir: DEFAULT_SITE_DIR, scenarios: allScenarios() });
     process.stdout.write(`\n${describeBuild(site)}\n${openHint(site, "scripts/bench site --serve")}\n`);
     return exitCodeOf(outcome);

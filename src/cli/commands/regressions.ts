@@ -1,6 +1,7 @@
 import { DEFAULT_DATA_DIR } from "../../core/paths.ts";
 import { DEFAULT_MIN_EFFECT, defaultMinEffect } from "../../compare/noise.ts";
 import { measurementsOf } from "../../compare/series-key.ts";
+import { FileSeriesCache } from "../../regressions/cache.ts";
 import { detectRegressions } from "../../regressions/detect.ts";
 import { isSentinel, judgeDrift } from "../../regressions/drift.ts";
 import { DEFAULT_FEED_PAGE, FEED_ATOM_FILE } from "../../regressions/feed-atom.ts";
@@ -29,7 +30,7 @@ export function sentinelDriftWarning(outDir: string, runDocs: readonly ResultDoc
 export const regressionsCommand = defineCommand({
   name: "regressions",
   summary: "Find regressions and improvements over the history: each new version of every series against the one before, judged by the series' own noise.",
-  usage: "regressions [--data DIR] [--json] [--series] [--feed-dir DIR] [--feed-page URL] [--min-effect PCT]",
+  usage: "regressions [--data DIR] [--json] [--series] [--feed-dir DIR] [--feed-page URL] [--min-effect PCT] [--no-cache]",
   help: [
     "  --data DIR        results to read (default: data/)",
     "  --json            print the report as JSON (what the feed's regressions.json holds)",
@@ -37,9 +38,12 @@ export const regressionsCommand = defineCommand({
     `  --feed-dir DIR    write the feed there: ${FEED_JSON_FILE} (the whole report) and ${FEED_ATOM_FILE} (confirmed changes, Atom 1.0)`,
     `  --feed-page URL   the page Atom entries link to, relative to the feed or absolute (default: ${DEFAULT_FEED_PAGE})`,
     `  --min-effect PCT  the change needed where a series has too little history (default ${DEFAULT_MIN_EFFECT * 100}, or RUNTIME_BENCH_MIN_EFFECT)`,
+    "  --no-cache        compute every series again, and neither read nor write the cache of series results",
     "",
     "A series is runner × runtime × suite × scenario × app × load parameters × metric, ordered by runtime version.",
     "Only confirmed changes are alerts; changes measured in runs whose drift sentinel moved stay unconfirmed.",
+    "Each series' result is cached (below RUNTIME_BENCH_CACHE) by a hash of its runs and of the detection code: a series",
+    "that did not change is not computed again, and the report is the same either way.",
   ],
   options: {
     data: { type: "string" },
@@ -48,10 +52,14 @@ export const regressionsCommand = defineCommand({
     "feed-dir": { type: "string" },
     "feed-page": { type: "string" },
     "min-effect": { type: "string" },
+    "no-cache": { type: "boolean" },
   },
   async run(values) {
-    const docs = readDocuments([values.data ?? DEFAULT_DATA_DIR], "regressions");
-    const report = detectRegressions(docs, { defaultMinEffect: defaultMinEffect(values["min-effect"]) });
+    const dataDir = values.data ?? DEFAULT_DATA_DIR;
+    const docs = readDocuments([dataDir], "regressions");
+    const cache = values["no-cache"] ? undefined : FileSeriesCache.forDataDir(dataDir);
+    const report = detectRegressions(docs, { defaultMinEffect: defaultMinEffect(values["min-effect"]), cache });
+    cache?.save();
     const feedDir = values["feed-dir"];
     const written = feedDir === undefined ? null : await writeFeed(report, feedDir, values["feed-page"]);
     process.stdout.write(values.json ? regressionsJson(report) : `${regressionsText(report, values.series ?? false)}\n`);

@@ -1,6 +1,6 @@
 import { mkdirSync, mkdtempSync } from "node:fs";
 import { join } from "node:path";
-import { appOption, appsOption, entryFile, loadApps, selectApps, type App } from "../../apps/manifest.ts";
+import { appOption, appsOption, entryFile, loadApps, selectApps, type App, unsupportedApp } from "../../apps/manifest.ts";
 import { UserError } from "../../core/errors.ts";
 import { cacheDir } from "../../core/paths.ts";
 import type { ParamValue, Profile } from "../../results/types.ts";
@@ -146,8 +146,8 @@ export const fileioSuite = defineSuite<FileioConfig, FileioProfile, { apps: read
 
       async check(subject): Promise<CheckOutcome> {
         const app = appOf(subject);
-        const runtime = subject.runtime.identity.name;
-        if (!app.manifest.runtimes[runtime]) return { status: "unsupported", error: `app ${app.name} does not run on ${runtime}` };
+        const unsupported = unsupportedApp(app, subject.runtime);
+        if (unsupported !== null) return { status: "unsupported", error: unsupported };
         if (subject.params.cache === "cold" && cacheRefusal) return { status: "unsupported", error: cacheRefusal };
         const data = await prepare(subject.scenario);
         return {

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { errorMessage, UserError } from "../../core/errors.ts";
 import { once } from "../../core/once.ts";
-import { appOption, appsOption, dependencyVersions, entryFile, loadApps, selectApps, type App } from "../../apps/manifest.ts";
+import { appOption, appsOption, dependencyVersions, entryFile, loadApps, selectApps, type App, unsupportedApp } from "../../apps/manifest.ts";
 import type { ParamValue } from "../../results/types.ts";
 import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
 import { runtimeEnv, scriptArgv } from "../../runtimes/command.ts";
@@ -283,8 +283,8 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
 
       async check(subject) {
         const app = appOf(subject);
-        const runtime = subject.runtime.identity.name;
-        if (!app.manifest.runtimes[runtime]) return { status: "unsupported", error: `app ${app.name} does not run on ${runtime}` };
+        const unsupported = unsupportedApp(app, subject.runtime);
+        if (unsupported !== null) return { status: "unsupported", error: unsupported };
         const installError = await once(installs, app.dir, () => install(app, context.log));
         if (installError) return { status: "failed", error: installError };
         const outcome = await verifyOnce("before", subject);

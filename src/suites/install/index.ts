@@ -1,10 +1,9 @@
 import { existsSync } from "node:fs";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import semver from "semver";
 import { UserError, errorMessage } from "../../core/errors.ts";
 import { once } from "../../core/once.ts";
-import { appOption, loadApps, selectApps } from "../../apps/manifest.ts";
+import { appOption, loadApps, selectApps, unsupportedApp } from "../../apps/manifest.ts";
 import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
 import { runCommand, tail } from "../../process/children.ts";
 import { NPM_CI_STEP, runPrepareStep } from "../../scenarios/prepare.ts";
@@ -100,15 +99,6 @@ interface Preparation {
   readonly warmCache: string;
   /** The tree an install from the lockfile leaves (the reference for differences between managers). */
   readonly lockedTree: InstalledTree | null;
-}
-
-function supports(manager: Manager, runtime: IdentifiedRuntime): string | null {
-  const start = manager.manifest.runtimes[runtime.identity.name];
-  if (!start) return `${manager.name} does not run on ${runtime.identity.name}`;
-  const min = start.min_version;
-  const version = semver.coerce(runtime.identity.version)?.version;
-  if (min && version && semver.lt(version, min)) return `${manager.name} needs ${runtime.identity.name} >= ${min}`;
-  return null;
 }
 
 /**
@@ -251,7 +241,7 @@ export const installSuite = defineSuite<InstallConfig, InstallProfile, InstallOp
 
       async check(subject) {
         const manager = managerOf(subject);
-        const unsupported = supports(manager, subject.runtime);
+        const unsupported = unsupportedApp(manager, subject.runtime);
         if (unsupported) return { status: "unsupported", error: unsupported };
         const installError = await once(installs, manager.dir, async () => {
           try {

@@ -1,0 +1,14 @@
+import { readdirSync, readlinkSync } from "node:fs";
+
+/** Processes whose working folder is under `dir`: a PostgreSQL server and all its children work in their data folder. */
+export function processesUnder(dir: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    try {
+      if (readlinkSync(`/proc/${entry}/cwd`).startsWith(dir)) pids.push(Number(entry));
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return pids;
+}
