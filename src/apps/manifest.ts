@@ -13,7 +13,8 @@ import type { SuiteOption } from "../suites/suite.ts";
 export const APP_MANIFEST = "app.json";
 
 export interface AppRuntime {
-  readonly entry: string;
+  /** Absent where the runtime's own binary is the program (a package manager built into it). */
+  readonly entry?: string;
   readonly flags?: readonly string[];
   readonly min_version?: string;
 }
@@ -55,9 +56,16 @@ export function loadApp<Extra>(dir: string, suite: string): App<Extra> {
   if (problems.length > 0) throw new UserError(`${where}: ${problems.join("; ")}`);
   const manifest = raw as AppManifest & Extra;
   for (const [runtime, start] of Object.entries(manifest.runtimes)) {
-    if (!existsSync(join(dir, start.entry))) throw new UserError(`${where}: /runtimes/${runtime}/entry: no file '${start.entry}' in ${displayPath(dir)}`);
+    if (start.entry !== undefined && !existsSync(join(dir, start.entry))) throw new UserError(`${where}: /runtimes/${runtime}/entry: no file '${start.entry}' in ${displayPath(dir)}`);
   }
   return { name: dir.split("/").pop()!, dir, manifest };
+}
+
+/** The file an app runs on a runtime; an app that names none there (a built-in manager) is a UserError. */
+export function entryFile(app: App, runtime: RuntimeName): string {
+  const entry = app.manifest.runtimes[runtime]?.entry;
+  if (entry === undefined) throw new UserError(`${displayPath(join(app.dir, APP_MANIFEST))}: /runtimes/${runtime}: names no entry file`);
+  return entry;
 }
 
 /** Every folder with an app.json, in name order (shared code sits in folders without one). */

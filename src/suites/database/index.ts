@@ -1,6 +1,6 @@
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { appOption, dependencyVersions, loadApps, selectApps, type App, unsupportedApp } from "../../apps/manifest.ts";
+import { appOption, dependencyVersions, entryFile, loadApps, selectApps, type App, unsupportedApp } from "../../apps/manifest.ts";
 import { errorMessage, UserError } from "../../core/errors.ts";
 import type { ParamValue } from "../../results/types.ts";
 import { runtimeEnv, scriptArgv } from "../../runtimes/command.ts";
@@ -206,13 +206,12 @@ function databaseSession(context: SuiteContext<DatabaseOptions>) {
     const dir = join(context.workDir, "app-runs", String(++runs));
     await mkdir(dir, { recursive: true });
     const workload = workloadOf(subject);
-    const start = app.manifest.runtimes[subject.runtime.identity.name]!;
     // The client gets the CPUs the server does not have; SQLite has no server to keep apart from.
     const cpus = engine === "postgres" ? split?.client : undefined;
     const server = engine === "postgres" ? (await postgresEngine()).server : null;
     const cpuBefore = server?.cpuS() ?? Number.NaN;
     const outcome = await runInProcessTrial({
-      argv: [...pinned(cpus), ...scriptArgv(subject.runtime, subject.flags, start.entry)],
+      argv: [...pinned(cpus), ...scriptArgv(subject.runtime, subject.flags, entryFile(app, subject.runtime.identity.name))],
       cwd: app.dir,
       env: runtimeEnv(subject.runtime, context.workDir),
       input: {

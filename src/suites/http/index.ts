@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { errorMessage, UserError } from "../../core/errors.ts";
-import { appOption, appsOption, dependencyVersions, loadApps, selectApps, type App, unsupportedApp } from "../../apps/manifest.ts";
+import { once } from "../../core/once.ts";
+import { appOption, appsOption, dependencyVersions, entryFile, loadApps, selectApps, type App, unsupportedApp } from "../../apps/manifest.ts";
 import type { ParamValue } from "../../results/types.ts";
 import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
 import { runtimeEnv, scriptArgv } from "../../runtimes/command.ts";
@@ -58,12 +59,11 @@ function operationOf(subject: HttpSubject): Operation {
 }
 
 async function launch(subject: HttpSubject, app: HttpApp, context: SuiteContext, cpus: readonly number[] | undefined): Promise<RunningServer> {
-  const start = app.manifest.runtimes[subject.runtime.identity.name]!;
   const serverEnv = Object.fromEntries(
     Object.entries(subject.scenario.config.server_env ?? {}).map(([name, path]) => [name, join(subject.scenario.dir, path)]),
   );
   return RunningServer.start({
-    argv: [...pinned(cpus), ...scriptArgv(subject.runtime, subject.flags, start.entry)],
+    argv: [...pinned(cpus), ...scriptArgv(subject.runtime, subject.flags, entryFile(app, subject.runtime.identity.name))],
     cwd: app.dir,
     env: { ...runtimeEnv(subject.runtime, context.workDir), ...serverEnv },
     readyTimeoutMs: READY_TIMEOUT_MS,
@@ -106,16 +106,6 @@ async function install(app: HttpApp, note: (line: string) => void): Promise<stri
   } catch (error) {
     return errorMessage(error);
   }
-}
-
-/** Memoises a promise per key: work that every load point of one app shares. */
-function once<T>(cache: Map<string, Promise<T>>, key: string, make: () => Promise<T>): Promise<T> {
-  let pending = cache.get(key);
-  if (!pending) {
-    pending = make();
-    cache.set(key, pending);
-  }
-  return pending;
 }
 
 /** The result's load description: everything that shapes what the server sees. */

@@ -1,4 +1,4 @@
-import { appOption, appsOption, dependencyVersions, loadApps, selectApps, type App, unsupportedApp } from "../../apps/manifest.ts";
+import { appOption, appsOption, dependencyVersions, entryFile, loadApps, selectApps, type App, unsupportedApp } from "../../apps/manifest.ts";
 import { errorMessage, UserError } from "../../core/errors.ts";
 import type { ParamValue } from "../../results/types.ts";
 import { runtimeEnv, scriptArgv } from "../../runtimes/command.ts";
@@ -61,9 +61,8 @@ function wantsFixedRate(scenario: SuiteScenario<WebSocketConfig, WebSocketProfil
 }
 
 async function launch(subject: WebSocketSubject, app: WebSocketApp, context: SuiteContext, cpus: readonly number[] | undefined): Promise<RunningServer> {
-  const start = app.manifest.runtimes[subject.runtime.identity.name]!;
   return RunningServer.start({
-    argv: [...pinned(cpus), ...scriptArgv(subject.runtime, subject.flags, start.entry)],
+    argv: [...pinned(cpus), ...scriptArgv(subject.runtime, subject.flags, entryFile(app, subject.runtime.identity.name))],
     cwd: app.dir,
     env: runtimeEnv(subject.runtime, context.workDir),
     readyTimeoutMs: READY_TIMEOUT_MS,
