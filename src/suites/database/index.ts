@@ -2,6 +2,7 @@ import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { appOption, dependencyVersions, entryFile, loadApps, selectApps, type App, unsupportedApp } from "../../apps/manifest.ts";
 import { errorMessage, UserError } from "../../core/errors.ts";
+import { once } from "../../core/once.ts";
 import type { ParamValue } from "../../results/types.ts";
 import { runtimeEnv, scriptArgv } from "../../runtimes/command.ts";
 import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
@@ -75,15 +76,6 @@ async function install(app: DatabaseApp, note: (line: string) => void): Promise<
   } catch (error) {
     return errorMessage(error);
   }
-}
-
-function once<T>(cache: Map<string, Promise<T>>, key: string, make: () => Promise<T>): Promise<T> {
-  let pending = cache.get(key);
-  if (!pending) {
-    pending = make();
-    cache.set(key, pending);
-  }
-  return pending;
 }
 
 /** One PostgreSQL server for the run, with the benchmark database loaded; replaced if it dies. */

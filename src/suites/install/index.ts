@@ -9,7 +9,7 @@ import { runCommand, tail } from "../../process/children.ts";
 import { NPM_CI_STEP, runPrepareStep } from "../../scenarios/prepare.ts";
 import { GNU_TIME, GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
 import { HYPERFINE_TOOL, runHyperfine } from "../../tools/hyperfine.ts";
-import { TrialFailure, defineSuite, type CheckOutcome, type Subject, type SuiteScenario } from "../suite.ts";
+import { TrialFailure, defineSuite, type Subject, type SuiteScenario } from "../suite.ts";
 import {
   STATES,
   commandLine,

@@ -1,5 +1,6 @@
 import { appOption, appsOption, dependencyVersions, entryFile, loadApps, selectApps, type App, unsupportedApp } from "../../apps/manifest.ts";
 import { errorMessage, UserError } from "../../core/errors.ts";
+import { once } from "../../core/once.ts";
 import type { ParamValue } from "../../results/types.ts";
 import { runtimeEnv, scriptArgv } from "../../runtimes/command.ts";
 import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
@@ -102,16 +103,6 @@ async function install(app: WebSocketApp, note: (line: string) => void): Promise
   } catch (error) {
     return errorMessage(error);
   }
-}
-
-/** Memoises a promise per key: work that every load point of one app shares. */
-function once<T>(cache: Map<string, Promise<T>>, key: string, make: () => Promise<T>): Promise<T> {
-  let pending = cache.get(key);
-  if (!pending) {
-    pending = make();
-    cache.set(key, pending);
-  }
-  return pending;
 }
 
 /** The result's load description: everything that shapes what the server sees. */
