@@ -121,6 +121,8 @@ export const installSuite = defineSuite<InstallConfig, InstallProfile, InstallOp
     app: appOption("install"),
     registry: { help: "install: 'local' (default: a verdaccio on loopback, primed before timing) or 'upstream' (the registry npm is configured with)" },
   },
+  // Each runtime's own manager on the small fixture: pnpm, Yarn and webapp are measured by `run` and the profiles.
+  defaultRun: { scenarios: ["small"], options: { app: ["npm", "bun", "deno"] } },
   parseOptions(raw) {
     const registry = raw.registry ?? [];
     if (registry.length > 1) throw new UserError("--registry may be given once");
