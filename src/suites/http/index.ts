@@ -10,8 +10,10 @@ import { GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
 import { groupUsage } from "../../tools/proc-stats.ts";
 import { RunningServer, ServerFailure } from "../../tools/server.ts";
 import { TrialFailure, defineSuite, type CheckOutcome, type Subject, type SuiteContext, type SuiteScenario } from "../suite.ts";
+import { POSTGRES_TOOL } from "../../tools/postgres.ts";
+import { startHttpDatabase, verifyUsersApi, type HttpDatabase } from "./database.ts";
 import { LoadError, OHA_TOOL, runOha, type LoadOutcome, type LoadSpec } from "./oha.ts";
-import { describeRequest, requestBody, verificationSummary, verifyServer, type ScenarioRequest, type VerifyStep } from "./verify.ts";
+import { describeRequest, requestBody, verificationSummary, verifyServer, type ScenarioRequest, type Verification, type VerifyStep } from "./verify.ts";
 
 interface Operation {
   name: string;
@@ -22,6 +24,8 @@ interface Operation {
 /** The `http` block of a scenario manifest (schemas/suites/http.schema.json#/$defs/config). */
 export interface HttpConfig {
   server_env?: Record<string, string>;
+  /** The benchmark database the apps serve (DATABASE_URL), restored before every server start. */
+  database?: "users";
   operations: Operation[];
   verify: VerifyStep[];
 }
@@ -38,7 +42,9 @@ export interface HttpProfile {
   [key: string]: unknown;
 }
 
-type HttpApp = App<{ processes: number }>;
+/** app.json's http fields: `scenarios` names the only scenarios an app serves (and a scenario some app names is served by those apps alone). */
+type HttpAppFields = { processes: number; scenarios?: string[] };
+type HttpApp = App<HttpAppFields>;
 type HttpSubject = Subject<HttpConfig, HttpProfile>;
 
 const READY_TIMEOUT_MS = 30_000;
@@ -57,7 +63,15 @@ function operationOf(subject: HttpSubject): Operation {
   return operations.find((op) => op.name === subject.params.operation) ?? operations[0]!;
 }
 
-async function launch(subject: HttpSubject, app: HttpApp, context: SuiteContext, cpus: readonly number[] | undefined): Promise<RunningServer> {
+/** Why an app does not serve a scenario, or null when it does. */
+export function notServed(app: HttpApp, scenario: string, apps: readonly HttpApp[]): string | null {
+  const listed = app.manifest.scenarios;
+  if (listed) return listed.includes(scenario) ? null : `app ${app.name} serves only ${listed.join(", ")}`;
+  const dedicated = apps.filter((other) => other.manifest.scenarios?.includes(scenario)).map((other) => other.name);
+  return dedicated.length > 0 ? `scenario ${scenario} is served only by the apps made for it: ${dedicated.join(", ")}` : null;
+}
+
+async function launch(subject: HttpSubject, app: HttpApp, context: SuiteContext, cpus: readonly number[] | undefined, db: HttpDatabase | null): Promise<RunningServer> {
   const start = app.manifest.runtimes[subject.runtime.identity.name]!;
   const serverEnv = Object.fromEntries(
     Object.entries(subject.scenario.config.server_env ?? {}).map(([name, path]) => [name, join(subject.scenario.dir, path)]),
@@ -65,7 +79,7 @@ async function launch(subject: HttpSubject, app: HttpApp, context: SuiteContext,
   return RunningServer.start({
     argv: [...pinned(cpus), ...scriptArgv(subject.runtime, subject.flags, start.entry)],
     cwd: app.dir,
-    env: { ...runtimeEnv(subject.runtime, context.workDir), ...serverEnv },
+    env: { ...runtimeEnv(subject.runtime, context.workDir), ...serverEnv, ...(db ? { DATABASE_URL: db.url } : {}) },
     readyTimeoutMs: READY_TIMEOUT_MS,
   });
 }
@@ -76,12 +90,20 @@ function failureDetails(error: unknown, server?: RunningServer): Record<string, 
   return output ? { server_stdout: output.stdout, server_stderr: output.stderr } : {};
 }
 
-/** Starts a fresh server, sends the scenario's verification requests, stops it. */
-async function verifyFresh(subject: HttpSubject, app: HttpApp, context: SuiteContext): Promise<CheckOutcome> {
+/** Both verifications as one: the scenario's steps, then the checks against the database. */
+function joined(first: Verification, second: Verification): Verification {
+  const failures = [...first.failures, ...second.failures];
+  return { status: failures.length > 0 ? "failed" : "passed", requests: first.requests + second.requests, failures, responses: [...first.responses, ...second.responses] };
+}
+
+/** Starts a fresh server (on a restored database), sends the scenario's verification requests, stops it. */
+async function verifyFresh(subject: HttpSubject, app: HttpApp, context: SuiteContext, db: HttpDatabase | null): Promise<CheckOutcome> {
   let server: RunningServer | undefined;
   try {
-    server = await launch(subject, app, context, undefined);
-    const verification = await verifyServer(server.url, subject.scenario.config.verify, subject.scenario.dir);
+    await db?.restore();
+    server = await launch(subject, app, context, undefined, db);
+    let verification = await verifyServer(server.url, subject.scenario.config.verify, subject.scenario.dir);
+    if (db && verification.status === "passed") verification = joined(verification, await verifyUsersApi(server.url, db));
     if (verification.status === "passed") return { status: "ok", verification };
     const exited = server.exited;
     return {
@@ -150,7 +172,7 @@ function tally(outcome: LoadOutcome, status: number): { good: number; total: num
   return { good, total, unexpected };
 }
 
-async function measure(subject: HttpSubject, context: SuiteContext, server: RunningServer, split: CpuSplit | null) {
+async function measure(subject: HttpSubject, context: SuiteContext, server: RunningServer, split: CpuSplit | null, db: HttpDatabase | null) {
   const profile = subject.scenario.profileParams;
   const operation = operationOf(subject);
   const body = requestBody(operation.request);
@@ -181,8 +203,10 @@ async function measure(subject: HttpSubject, context: SuiteContext, server: Runn
   const clientBound = clientCpuS >= CLIENT_BOUND_SHARE * throughput.usage.elapsedS * base.threads;
 
   const before = groupUsage(server.pid);
+  const databaseBefore = db?.server.cpuS() ?? 0;
   const fixed = await runOha({ ...base, durationS: profile.rate_duration_s, rate: profile.rate }, context.workDir);
   const after = groupUsage(server.pid);
+  const databaseCpuS = (db?.server.cpuS() ?? 0) - databaseBefore;
   const fixedCount = gate("fixed-rate", fixed);
   const achieved = fixedCount.good / fixed.report.totalS;
   const ms = (seconds: number) => Math.round(seconds * 1e6) / 1e3;
@@ -198,6 +222,7 @@ async function measure(subject: HttpSubject, context: SuiteContext, server: Runn
       server_peak_rss_mb: [after.peakRssMb],
       server_cpu_s: [Math.round((after.cpuS - before.cpuS) * 100) / 100],
       client_cpu_s: [Math.round(clientCpuS * 100) / 100],
+      ...(db ? { database_cpu_s: [Math.round(databaseCpuS * 100) / 100] } : {}),
     },
     clientBound,
     facts: {
@@ -233,36 +258,45 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
     server_peak_rss_mb: { unit: "MB", better: "lower" },
     server_cpu_s: { unit: "s", better: "lower" },
     client_cpu_s: { unit: "s", better: "lower" },
+    /** CPU time of the PostgreSQL server during the fixed-rate phase, for scenarios with a database. */
+    database_cpu_s: { unit: "s", better: "lower" },
   },
   profiles: {
     quick: { trials: 2, warmup_s: 0.3, duration_s: 0.8, connections: [10], keepalive: [true], rate: 1000, rate_duration_s: 0.8 },
     full: { trials: 5, warmup_s: 3, duration_s: 10, connections: [10, 100, 256], keepalive: [true], rate: 1000, rate_duration_s: 10 },
   },
-  tools: [OHA_TOOL, GNU_TIME_TOOL, TASKSET_TOOL],
+  tools: [OHA_TOOL, GNU_TIME_TOOL, TASKSET_TOOL, POSTGRES_TOOL],
   options: { app: appOption("http") },
   parseOptions: appsOption,
 
   async prepare(note) {
-    for (const app of loadApps<{ processes: number }>("http")) {
+    for (const app of loadApps<HttpAppFields>("http")) {
       const failed = await install(app, note);
       if (failed) throw new UserError(failed);
     }
   },
 
   listApps() {
-    return loadApps<{ processes: number }>("http").map((app) => ({ name: app.name, runtimes: Object.keys(app.manifest.runtimes) }));
+    return loadApps<HttpAppFields>("http").map((app) => ({ name: app.name, runtimes: Object.keys(app.manifest.runtimes) }));
   },
 
   start(context) {
-    const apps = loadApps<{ processes: number }>("http");
+    const apps = loadApps<HttpAppFields>("http");
     const appOf = (subject: HttpSubject) => apps.find((app) => app.name === subject.app)!;
     const installs = new Map<string, Promise<string | null>>();
     // Every load point of one app on one runtime shares the server code: verified once per phase.
     const verifications = new Map<string, Promise<CheckOutcome>>();
     const verifyOnce = (phase: "before" | "after", subject: HttpSubject) =>
-      once(verifications, [phase, subject.scenario.dir, subject.runtime.identity.sha256, subject.app].join("\0"), () =>
-        verifyFresh(subject, appOf(subject), context),
+      once(verifications, [phase, subject.scenario.dir, subject.runtime.identity.sha256, subject.app].join("\0"), async () =>
+        verifyFresh(subject, appOf(subject), context, await databaseOf(subject)),
       );
+    // Started by the first subject whose scenario has a database; stopped by close().
+    let database: Promise<HttpDatabase> | null = null;
+    const databaseOf = (subject: HttpSubject): Promise<HttpDatabase | null> => {
+      if (!subject.scenario.config.database) return Promise.resolve(null);
+      database ??= startHttpDatabase(context.workDir, cpuSplit()?.server, context.log);
+      return database;
+    };
     // Client-bound flags of every trial so far, per subject: a result is client-bound if any trial was.
     const clientBoundTrials = new Map<HttpSubject, boolean[]>();
 
@@ -271,8 +305,13 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
         const profile = scenario.profileParams;
         const { operations } = scenario.config;
         const subjects: HttpSubject[] = [];
+        // Only a scenario with a database measures the database server's CPU.
+        if (!scenario.config.database) {
+          const { database_cpu_s: _database, ...metrics } = scenario.metrics;
+          scenario = { ...scenario, metrics };
+        }
         for (const app of selectApps(apps, context.options.apps)) {
-          const start = app.manifest.runtimes[runtime.identity.name];
+          const start = notServed(app, scenario.name, apps) === null ? app.manifest.runtimes[runtime.identity.name] : undefined;
           const flags = [...(scenario.manifest.runtimes[runtime.identity.name]?.flags ?? []), ...(start?.flags ?? [])];
           if (!start) {
             subjects.push({ scenario, runtime, app: app.name, params: {}, flags });
@@ -294,6 +333,8 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
       async check(subject) {
         const app = appOf(subject);
         const runtime = subject.runtime.identity.name;
+        const unserved = notServed(app, subject.scenario.name, apps);
+        if (unserved) return { status: "unsupported", error: unserved };
         if (!app.manifest.runtimes[runtime]) return { status: "unsupported", error: `app ${app.name} does not run on ${runtime}` };
         const installError = await once(installs, app.dir, () => install(app, context.log));
         if (installError) return { status: "failed", error: installError };
@@ -305,8 +346,11 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
         const split = cpuSplit();
         let server: RunningServer | undefined;
         try {
-          server = await launch(subject, appOf(subject), context, split?.server);
-          const measured = await measure(subject, context, server, split);
+          // Restored outside the timed region: every trial starts from the same table.
+          const db = await databaseOf(subject);
+          await db?.restore();
+          server = await launch(subject, appOf(subject), context, split?.server, db);
+          const measured = await measure(subject, context, server, split, db);
           const flags = [...(clientBoundTrials.get(subject) ?? []), measured.clientBound];
           clientBoundTrials.set(subject, flags);
           return { samples: measured.samples, details: { [`trial_${trialIndex + 1}`]: measured.facts } };
@@ -325,7 +369,25 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
 
       async finish(subject) {
         const flags = clientBoundTrials.get(subject) ?? [];
-        return { details: { client_bound: flags.some(Boolean), client_bound_trials: flags.filter(Boolean).length } };
+        // Never started here: a subject that was not measured (unsupported, failed check) may finish first.
+        const db = subject.scenario.config.database && database ? await database.catch(() => null) : null;
+        return {
+          details: {
+            client_bound: flags.some(Boolean),
+            client_bound_trials: flags.filter(Boolean).length,
+            ...(db ? { database: { ...db.server.description, restored: "before every server start (verification and each trial), outside the timed region" } } : {}),
+          },
+          ...(db ? { tools: { postgres: db.server.version } } : {}),
+        };
+      },
+
+      async close() {
+        const pending = database;
+        database = null;
+        const db = await pending?.catch(() => null);
+        if (!db) return;
+        await db.database.drop().catch(() => {});
+        await db.server.stop();
       },
     };
   },

@@ -1,0 +1,28 @@
+// Express with pg, the same file on Node, Deno and Bun: seed 000's API over PostgreSQL.
+import express from "express";
+import pg from "pg";
+import { POOL_SIZE, STATEMENTS, usersApi } from "../shared/users.js";
+
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: POOL_SIZE });
+// A named query is prepared once per connection.
+const api = usersApi({ query: async (name, values) => (await pool.query({ name, text: STATEMENTS[name], values })).rows });
+
+const app = express();
+app.set("etag", false);
+app.set("x-powered-by", false);
+const parseJson = express.json({ strict: false });
+const send = (res, answer) => (answer.json === undefined ? res.status(answer.status).end() : res.status(answer.status).json(answer.json));
+const route = (handler) => (req, res, next) => handler(req).then((answer) => send(res, answer), next);
+
+app.get("/users", route((req) => api.list(req.query.page)));
+app.get("/users/:id", route((req) => api.get(req.params.id)));
+app.post("/users", parseJson, route((req) => api.create(req.body)));
+app.put("/users/:id", parseJson, route((req) => api.update(req.params.id, req.body)));
+app.delete("/users/:id", route((req) => api.remove(req.params.id)));
+app.use((req, res) => res.status(404).json({ error: "not found" }));
+app.use((error, req, res, next) => {
+  if (error.type === "entity.parse.failed") return res.status(400).json({ error: "body is not valid JSON" });
+  return next(error);
+});
+
+app.listen(Number(process.env.PORT), process.env.HOST);
