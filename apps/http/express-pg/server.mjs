@@ -1,11 +1,12 @@
-// Express with pg, the same file on Node, Deno and Bun: seed 000's API over PostgreSQL.
+// Express with pg, the same file on Node, Deno and Bun: seed 000's API and fortunes over PostgreSQL.
 import express from "express";
 import pg from "pg";
-import { POOL_SIZE, STATEMENTS, usersApi } from "../shared/users.js";
+import { fortunesHtml, HTML_TYPE, POOL_SIZE, STATEMENTS, usersApi } from "../shared/postgres-api.js";
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: POOL_SIZE });
 // A named query is prepared once per connection.
-const api = usersApi({ query: async (name, values) => (await pool.query({ name, text: STATEMENTS[name], values })).rows });
+const db = { query: async (name, values) => (await pool.query({ name, text: STATEMENTS[name], values })).rows };
+const api = usersApi(db);
 
 const app = express();
 app.set("etag", false);
@@ -19,6 +20,7 @@ app.get("/users/:id", route((req) => api.get(req.params.id)));
 app.post("/users", parseJson, route((req) => api.create(req.body)));
 app.put("/users/:id", parseJson, route((req) => api.update(req.params.id, req.body)));
 app.delete("/users/:id", route((req) => api.remove(req.params.id)));
+app.get("/fortunes", (req, res, next) => fortunesHtml(db).then((html) => res.type(HTML_TYPE).send(html), next));
 app.use((req, res) => res.status(404).json({ error: "not found" }));
 app.use((error, req, res, next) => {
   if (error.type === "entity.parse.failed") return res.status(400).json({ error: "body is not valid JSON" });

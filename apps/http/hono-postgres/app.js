@@ -1,10 +1,11 @@
-// Hono with postgres.js: seed 000's API over PostgreSQL; node.mjs, bun.js and deno.js only start it.
+// Hono with postgres.js: seed 000's API and fortunes over PostgreSQL; node.mjs, bun.js and deno.js only start it.
 import { Hono } from "hono";
 import postgres from "postgres";
-import { POOL_SIZE, taggedDb, usersApi } from "../shared/users.js";
+import { fortunesHtml, HTML_TYPE, POOL_SIZE, taggedDb, usersApi } from "../shared/postgres-api.js";
 
 export function createApp(url) {
-  const api = usersApi(taggedDb(postgres(url, { max: POOL_SIZE, prepare: true, onnotice: () => {} })));
+  const db = taggedDb(postgres(url, { max: POOL_SIZE, prepare: true, onnotice: () => {} }));
+  const api = usersApi(db);
   const app = new Hono();
   const body = (c) => c.req.json().catch(() => undefined);
   const send = (c, answer) => (answer.json === undefined ? c.body(null, answer.status) : c.json(answer.json, answer.status));
@@ -13,6 +14,7 @@ export function createApp(url) {
   app.post("/users", async (c) => send(c, await api.create(await body(c))));
   app.put("/users/:id", async (c) => send(c, await api.update(c.req.param("id"), await body(c))));
   app.delete("/users/:id", async (c) => send(c, await api.remove(c.req.param("id"))));
+  app.get("/fortunes", async (c) => c.body(await fortunesHtml(db), 200, { "content-type": HTML_TYPE }));
   app.notFound((c) => c.json({ error: "not found" }, 404));
   return app;
 }

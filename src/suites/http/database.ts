@@ -11,11 +11,29 @@ import { jsonDifference, verifyServer, type VerifyStep, type Verification } from
  * `database` and put back to its initial state before every server an app starts.
  */
 
+/** TechEmpower's fortune table, row for row (id 11 must come out escaped, id 12 is not ASCII). */
+export const FORTUNES: readonly string[] = [
+  "fortune: No such file or directory",
+  "A computer scientist is someone who fixes things that aren't broken.",
+  "After enough decimal places, nobody gives a damn.",
+  "A bad random number generator: 1, 1, 1, 1, 1, 4.33e+67, 1, 1, 1",
+  "A computer program does what you tell it to do, not what you want it to do.",
+  "Emacs is a nice operating system, but I prefer UNIX. \u2014 Tom Christaensen",
+  "Any program that runs right is obsolete.",
+  "A list is only as strong as its weakest link. \u2014 Donald Knuth",
+  "Feature: A bug with seniority.",
+  "Computers make very fast, very accurate mistakes.",
+  '<script>alert("This should not be displayed in a browser alert box.");</script>',
+  "\u30d5\u30ec\u30fc\u30e0\u30ef\u30fc\u30af\u306e\u30d9\u30f3\u30c1\u30de\u30fc\u30af",
+];
+
 /** After every restore: POST /users needs ids from a sequence (the table's ids 1-10,000 are given), and fortunes its table. */
 const PER_RESTORE_SQL = [
   "CREATE SEQUENCE users_id_seq OWNED BY users.id",
   "SELECT setval('users_id_seq', (SELECT max(id) FROM users))",
   "ALTER TABLE users ALTER COLUMN id SET DEFAULT nextval('users_id_seq')",
+  "CREATE TABLE fortune (id integer PRIMARY KEY, message text NOT NULL)",
+  `INSERT INTO fortune VALUES ${FORTUNES.map((message, i) => `(${i + 1}, '${message.replaceAll("'", "''")}')`).join(", ")}`,
 ].join("; ");
 
 export interface HttpDatabase {

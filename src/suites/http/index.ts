@@ -4,7 +4,7 @@ import { appOption, appsOption, dependencyVersions, loadApps, selectApps, type A
 import type { ParamValue } from "../../results/types.ts";
 import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
 import { runtimeEnv, scriptArgv } from "../../runtimes/command.ts";
-import { NPM_CI_STEP, runPrepareStep } from "../../scenarios/prepare.ts";
+import { NPM_CI_STEP, runPrepareStep, type PrepareStep } from "../../scenarios/prepare.ts";
 import { allowedCpus, pinned, splitCpus, TASKSET_TOOL, type CpuSplit } from "../../tools/cpu-split.ts";
 import { GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
 import { groupUsage } from "../../tools/proc-stats.ts";
@@ -24,8 +24,8 @@ interface Operation {
 /** The `http` block of a scenario manifest (schemas/suites/http.schema.json#/$defs/config). */
 export interface HttpConfig {
   server_env?: Record<string, string>;
-  /** The benchmark database the apps serve (DATABASE_URL), restored before every server start. */
-  database?: "users";
+  /** The table the apps serve from the run's PostgreSQL (DATABASE_URL), restored before every server start. */
+  database?: "users" | "fortune";
   operations: Operation[];
   verify: VerifyStep[];
 }
@@ -37,13 +37,14 @@ export interface HttpProfile {
   duration_s: number;
   connections: number[];
   keepalive: boolean[];
-  rate: number;
+  /** One fixed arrival rate, or several: each its own series. */
+  rate: number | number[];
   rate_duration_s: number;
   [key: string]: unknown;
 }
 
 /** app.json's http fields: `scenarios` names the only scenarios an app serves (and a scenario some app names is served by those apps alone). */
-type HttpAppFields = { processes: number; scenarios?: string[] };
+type HttpAppFields = { processes: number; scenarios?: string[]; build?: PrepareStep };
 type HttpApp = App<HttpAppFields>;
 type HttpSubject = Subject<HttpConfig, HttpProfile>;
 
@@ -103,7 +104,7 @@ async function verifyFresh(subject: HttpSubject, app: HttpApp, context: SuiteCon
     await db?.restore();
     server = await launch(subject, app, context, undefined, db);
     let verification = await verifyServer(server.url, subject.scenario.config.verify, subject.scenario.dir);
-    if (db && verification.status === "passed") verification = joined(verification, await verifyUsersApi(server.url, db));
+    if (db && subject.scenario.config.database === "users" && verification.status === "passed") verification = joined(verification, await verifyUsersApi(server.url, db));
     if (verification.status === "passed") return { status: "ok", verification };
     const exited = server.exited;
     return {
@@ -124,6 +125,8 @@ async function verifyFresh(subject: HttpSubject, app: HttpApp, context: SuiteCon
 async function install(app: HttpApp, note: (line: string) => void): Promise<string | null> {
   try {
     if (Object.keys(dependencyVersions(app)).length > 0) await runPrepareStep(app.dir, NPM_CI_STEP, `http app ${app.name}`, note);
+    // Built once, before any runtime serves it: every runtime serves the same build.
+    if (app.manifest.build) await runPrepareStep(app.dir, app.manifest.build, `http app ${app.name}`, note);
     return null;
   } catch (error) {
     return errorMessage(error);
@@ -204,7 +207,8 @@ async function measure(subject: HttpSubject, context: SuiteContext, server: Runn
 
   const before = groupUsage(server.pid);
   const databaseBefore = db?.server.cpuS() ?? 0;
-  const fixed = await runOha({ ...base, durationS: profile.rate_duration_s, rate: profile.rate }, context.workDir);
+  const rate = Number(subject.params.rate);
+  const fixed = await runOha({ ...base, durationS: profile.rate_duration_s, rate }, context.workDir);
   const after = groupUsage(server.pid);
   const databaseCpuS = (db?.server.cpuS() ?? 0) - databaseBefore;
   const fixedCount = gate("fixed-rate", fixed);
@@ -234,7 +238,7 @@ async function measure(subject: HttpSubject, context: SuiteContext, server: Runn
         client_bound: clientBound,
         saturated_latency_p99_ms: ms(throughput.report.latencyS.p99),
       },
-      fixed_rate: { target_rps: profile.rate, achieved_rps: achieved, sustained: achieved >= RATE_SUSTAINED_SHARE * profile.rate },
+      fixed_rate: { target_rps: rate, achieved_rps: achieved, sustained: achieved >= RATE_SUSTAINED_SHARE * rate },
     },
   };
 }
@@ -320,9 +324,11 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
           for (const operation of operations) {
             for (const connections of profile.connections) {
               for (const keepalive of profile.keepalive) {
-                const params: Record<string, ParamValue> = { connections, keepalive, rate: profile.rate };
-                if (operations.length > 1) params.operation = operation.name;
-                subjects.push({ scenario, runtime, app: app.name, params, flags });
+                for (const rate of [profile.rate].flat()) {
+                  const params: Record<string, ParamValue> = { connections, keepalive, rate };
+                  if (operations.length > 1) params.operation = operation.name;
+                  subjects.push({ scenario, runtime, app: app.name, params, flags });
+                }
               }
             }
           }

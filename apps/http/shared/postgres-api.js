@@ -1,5 +1,6 @@
-// The REST API of seed 000 over the database suite's `users` table: five endpoints, the same
-// statements, validation and JSON on every app; an app only maps its framework and driver onto it.
+// What the PostgreSQL apps serve, the same statements, validation, JSON and HTML on every app (an
+// app only maps its framework and driver onto it): seed 000's REST API over the database suite's
+// `users` table, and TechEmpower's fortunes.
 
 export const PAGE_SIZE = 20;
 export const POOL_SIZE = 10;
@@ -13,6 +14,7 @@ export const STATEMENTS = {
   create: `INSERT INTO users (name, email, score, created_at) VALUES ($1, $2, $3, date_trunc('milliseconds', now())) RETURNING ${COLUMNS}`,
   update: `UPDATE users SET name = $1, email = $2, score = $3 WHERE id = $4 RETURNING ${COLUMNS}`,
   remove: `DELETE FROM users WHERE id = $1`,
+  fortunes: "SELECT id, message FROM fortune",
 };
 
 /** A row as the API sends it, whatever types the driver gave. */
@@ -86,3 +88,17 @@ export function taggedDb(sql) {
   return { query: async (name, values) => [...(await sql.unsafe(STATEMENTS[name], values, { prepare: true }))] };
 }
 
+
+const ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+const escapeHtml = (text) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
+
+/** TechEmpower's fortunes: every row, one more added at request time, sorted by message, as an escaped HTML table. */
+export async function fortunesHtml(db) {
+  const rows = (await db.query("fortunes", [])).map((row) => ({ id: Number(row.id), message: row.message }));
+  rows.push({ id: 0, message: "Additional fortune added at request time." });
+  rows.sort((a, b) => (a.message < b.message ? -1 : a.message > b.message ? 1 : 0));
+  const cells = rows.map((row) => `<tr><td>${row.id}</td><td>${escapeHtml(row.message)}</td></tr>`).join("");
+  return `<!DOCTYPE html><html><head><title>Fortunes</title></head><body><table><tr><th>id</th><th>message</th></tr>${cells}</table></body></html>`;
+}
+
+export const HTML_TYPE = "text/html; charset=utf-8";
