@@ -1,30 +1,11 @@
 // Express with pg, the same file on Node, Deno and Bun: seed 000's API and fortunes over PostgreSQL.
 import express from "express";
 import pg from "pg";
-import { fortunesHtml, HTML_TYPE, POOL_SIZE, STATEMENTS, usersApi } from "../shared/postgres-api.js";
+import { expressApp } from "../shared/express-api.js";
+import { POOL_SIZE, STATEMENTS } from "../shared/postgres-api.js";
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: POOL_SIZE });
 // A named query is prepared once per connection.
 const db = { query: async (name, values) => (await pool.query({ name, text: STATEMENTS[name], values })).rows };
-const api = usersApi(db);
 
-const app = express();
-app.set("etag", false);
-app.set("x-powered-by", false);
-const parseJson = express.json({ strict: false });
-const send = (res, answer) => (answer.json === undefined ? res.status(answer.status).end() : res.status(answer.status).json(answer.json));
-const route = (handler) => (req, res, next) => handler(req).then((answer) => send(res, answer), next);
-
-app.get("/users", route((req) => api.list(req.query.page)));
-app.get("/users/:id", route((req) => api.get(req.params.id)));
-app.post("/users", parseJson, route((req) => api.create(req.body)));
-app.put("/users/:id", parseJson, route((req) => api.update(req.params.id, req.body)));
-app.delete("/users/:id", route((req) => api.remove(req.params.id)));
-app.get("/fortunes", (req, res, next) => fortunesHtml(db).then((html) => res.type(HTML_TYPE).send(html), next));
-app.use((req, res) => res.status(404).json({ error: "not found" }));
-app.use((error, req, res, next) => {
-  if (error.type === "entity.parse.failed") return res.status(400).json({ error: "body is not valid JSON" });
-  return next(error);
-});
-
-app.listen(Number(process.env.PORT), process.env.HOST);
+expressApp(express, db).listen(Number(process.env.PORT), process.env.HOST);

@@ -10,7 +10,7 @@ import { GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
 import { groupUsage } from "../../tools/proc-stats.ts";
 import { RunningServer, ServerFailure } from "../../tools/server.ts";
 import { TrialFailure, defineSuite, type CheckOutcome, type Subject, type SuiteContext, type SuiteScenario } from "../suite.ts";
-import { POSTGRES_TOOL } from "../../tools/postgres.ts";
+import { POSTGRES_TOOL, PostgresFailure } from "../../tools/postgres.ts";
 import { startHttpDatabase, verifyUsersApi, type HttpDatabase } from "./database.ts";
 import { LoadError, OHA_TOOL, runOha, type LoadOutcome, type LoadSpec } from "./oha.ts";
 import { describeRequest, requestBody, verificationSummary, verifyServer, type ScenarioRequest, type Verification, type VerifyStep } from "./verify.ts";
@@ -114,7 +114,8 @@ async function verifyFresh(subject: HttpSubject, app: HttpApp, context: SuiteCon
       details: failureDetails(undefined, server),
     };
   } catch (error) {
-    if (!(error instanceof ServerFailure)) throw error;
+    // A database that cannot be restored fails this check, not the run.
+    if (!(error instanceof ServerFailure || error instanceof PostgresFailure)) throw error;
     return { status: "failed", error: error.message, verification: { status: "failed", error: error.message }, details: failureDetails(error) };
   } finally {
     await server?.stop();
@@ -362,7 +363,7 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
           return { samples: measured.samples, details: { [`trial_${trialIndex + 1}`]: measured.facts } };
         } catch (error) {
           if (error instanceof TrialFailure) throw error;
-          if (error instanceof ServerFailure || error instanceof LoadError) {
+          if (error instanceof ServerFailure || error instanceof LoadError || error instanceof PostgresFailure) {
             throw new TrialFailure(error.message, failureDetails(error, server));
           }
           throw error;
