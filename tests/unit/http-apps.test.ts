@@ -63,7 +63,7 @@ test("HTTP scenarios take the suite's metrics, and crud gives one load point per
   assert.deepEqual(scenarios.map((s) => s.scenario.name), ["api-db", "compute", "crud", "fortunes", "json", "json-large", "plaintext", "ssr", "static"]);
   for (const { scenario } of scenarios.filter((s) => s.scenario.name !== "ssr")) {
     assert.deepEqual(Object.keys(scenario.metrics).sort(), [
-      "client_cpu_s", "database_cpu_s", "latency_p50_ms", "latency_p90_ms", "latency_p999_ms", "latency_p99_ms", "rps", "server_cpu_s", "server_peak_rss_mb", "success_rate",
+      "client_cpu_s", "database_cpu_s", "latency_p50_ms", "latency_p90_ms", "latency_p999_ms", "latency_p99_ms", "max_sustained_rps", "rps", "server_cpu_s", "server_peak_rss_mb", "success_rate",
     ]);
     assert.equal(scenario.metrics.rps?.better, "higher");
   }
@@ -83,4 +83,7 @@ test("HTTP scenarios take the suite's metrics, and crud gives one load point per
   const pages = httpSuite.start({ profile: "quick", workDir: "/tmp", log: () => {}, options: { apps: ["nextjs"] } }).subjects(ssr, runtime);
   assert.deepEqual(pages.map((s) => s.params.rate), [ssr.profileParams.rate].flat(), "each fixed rate is its own series");
   assert.ok(pages.length >= 2);
+  assert.ok(pages[0]!.scenario.metrics.max_sustained_rps, "the first rate's series climbs the rate ladder");
+  assert.equal(pages[1]!.scenario.metrics.max_sustained_rps, undefined, "the other rates' series do not repeat it");
+  assert.equal(subjects[0]!.scenario.metrics.max_sustained_rps, undefined, "a scenario without a ladder records no sustained rate");
 });

@@ -40,6 +40,9 @@ export interface HttpProfile {
   /** One fixed arrival rate, or several: each its own series. */
   rate: number | number[];
   rate_duration_s: number;
+  /** Rising fixed rates tried in turn: the highest one delivered with p99 within `p99_bound_ms` is `max_sustained_rps`. */
+  rate_ladder?: number[];
+  p99_bound_ms?: number;
   [key: string]: unknown;
 }
 
@@ -216,6 +219,23 @@ async function measure(subject: HttpSubject, context: SuiteContext, server: Runn
   const achieved = fixedCount.good / fixed.report.totalS;
   const ms = (seconds: number) => Math.round(seconds * 1e6) / 1e3;
 
+  // Up the ladder until a rate is not delivered or its p99 exceeds the bound; the last one that passed counts.
+  let maxSustained: number | undefined;
+  const ladder: { rate: number; achieved_rps: number; latency_p99_ms: number; passed: boolean }[] = [];
+  if (subject.scenario.metrics.max_sustained_rps && profile.rate_ladder && profile.p99_bound_ms !== undefined) {
+    maxSustained = 0;
+    for (const step of [...profile.rate_ladder].sort((a, b) => a - b)) {
+      const outcome = await runOha({ ...base, durationS: profile.rate_duration_s, rate: step }, context.workDir);
+      const counted = gate("rate-ladder", outcome);
+      const stepAchieved = counted.good / outcome.report.totalS;
+      const p99 = ms(outcome.report.latencyS.p99);
+      const passed = stepAchieved >= RATE_SUSTAINED_SHARE * step && p99 <= profile.p99_bound_ms;
+      ladder.push({ rate: step, achieved_rps: stepAchieved, latency_p99_ms: p99, passed });
+      if (!passed) break;
+      maxSustained = step;
+    }
+  }
+
   return {
     samples: {
       rps: [throughputCount.good / throughput.report.totalS],
@@ -228,6 +248,7 @@ async function measure(subject: HttpSubject, context: SuiteContext, server: Runn
       server_cpu_s: [Math.round((after.cpuS - before.cpuS) * 100) / 100],
       client_cpu_s: [Math.round(clientCpuS * 100) / 100],
       ...(db ? { database_cpu_s: [Math.round(databaseCpuS * 100) / 100] } : {}),
+      ...(maxSustained === undefined ? {} : { max_sustained_rps: [maxSustained] }),
     },
     clientBound,
     facts: {
@@ -240,6 +261,7 @@ async function measure(subject: HttpSubject, context: SuiteContext, server: Runn
         saturated_latency_p99_ms: ms(throughput.report.latencyS.p99),
       },
       fixed_rate: { target_rps: rate, achieved_rps: achieved, sustained: achieved >= RATE_SUSTAINED_SHARE * rate },
+      ...(maxSustained === undefined ? {} : { rate_ladder: { p99_bound_ms: profile.p99_bound_ms, steps: ladder } }),
     },
   };
 }
@@ -265,6 +287,8 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
     client_cpu_s: { unit: "s", better: "lower" },
     /** CPU time of the PostgreSQL server during the fixed-rate phase, for scenarios with a database. */
     database_cpu_s: { unit: "s", better: "lower" },
+    /** The highest rate of the profile's rate_ladder delivered with p99 within its p99_bound_ms. */
+    max_sustained_rps: { unit: "req/s", better: "higher" },
   },
   profiles: {
     quick: { trials: 2, warmup_s: 0.3, duration_s: 0.8, connections: [10], keepalive: [true], rate: 1000, rate_duration_s: 0.8 },
@@ -315,6 +339,10 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
           const { database_cpu_s: _database, ...metrics } = scenario.metrics;
           scenario = { ...scenario, metrics };
         }
+        // The rate ladder runs once per load point: in the series of the first fixed rate.
+        const { max_sustained_rps: _ladder, ...withoutLadder } = scenario.metrics;
+        const laddered = profile.rate_ladder ? scenario : { ...scenario, metrics: withoutLadder };
+        const firstRate = [profile.rate].flat()[0];
         for (const app of selectApps(apps, context.options.apps)) {
           const start = notServed(app, scenario.name, apps) === null ? app.manifest.runtimes[runtime.identity.name] : undefined;
           const flags = [...(scenario.manifest.runtimes[runtime.identity.name]?.flags ?? []), ...(start?.flags ?? [])];
@@ -328,7 +356,7 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
                 for (const rate of [profile.rate].flat()) {
                   const params: Record<string, ParamValue> = { connections, keepalive, rate };
                   if (operations.length > 1) params.operation = operation.name;
-                  subjects.push({ scenario, runtime, app: app.name, params, flags });
+                  subjects.push({ scenario: rate === firstRate ? laddered : { ...scenario, metrics: withoutLadder }, runtime, app: app.name, params, flags });
                 }
               }
             }
