@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { UserError } from "../core/errors.ts";
+import { UserError, errorMessage } from "../core/errors.ts";
 import { displayPath, readJsonFile } from "../core/json-file.ts";
 import { APPS_DIR } from "../core/paths.ts";
 import { checkAgainst } from "../core/schema.ts";
@@ -8,6 +8,7 @@ import semver from "semver";
 import type { RuntimeName } from "../runtimes/catalog.ts";
 import type { IdentifiedRuntime } from "../runtimes/identify.ts";
 import { suiteSchemas } from "../scenarios/manifest.ts";
+import { NPM_CI_STEP, runPrepareStep, type PrepareStep } from "../scenarios/prepare.ts";
 import type { SuiteOption } from "../suites/suite.ts";
 
 export const APP_MANIFEST = "app.json";
@@ -93,6 +94,20 @@ export function unsupportedApp(app: App, runtime: IdentifiedRuntime): string | n
   const comparable = semver.coerce(version)?.version;
   if (start.min_version && comparable && semver.lt(comparable, start.min_version)) return `app ${app.name} needs ${name} >= ${start.min_version}`;
   return null;
+}
+
+/**
+ * Installs an app's locked npm packages (once: a folder already installed is left as it is), then
+ * any further steps it needs (a build). A failure is the app's only: its message, or null.
+ */
+export async function installApp(app: App, suite: string, note: (line: string) => void, steps: readonly PrepareStep[] = []): Promise<string | null> {
+  try {
+    if (Object.keys(dependencyVersions(app)).length > 0) await runPrepareStep(app.dir, NPM_CI_STEP, `${suite} app ${app.name}`, note);
+    for (const step of steps) await runPrepareStep(app.dir, step, `${suite} app ${app.name}`, note);
+    return null;
+  } catch (error) {
+    return errorMessage(error);
+  }
 }
 
 /** The pinned version of each direct dependency, from the app's lockfile: what the result records. */

@@ -1,12 +1,11 @@
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { appOption, dependencyVersions, entryFile, loadApps, selectApps, type App, unsupportedApp } from "../../apps/manifest.ts";
+import { appOption, dependencyVersions, entryFile, installApp, loadApps, selectApps, unsupportedApp } from "../../apps/manifest.ts";
 import { errorMessage, UserError } from "../../core/errors.ts";
 import { once } from "../../core/once.ts";
 import type { ParamValue } from "../../results/types.ts";
 import { runtimeEnv, scriptArgv } from "../../runtimes/command.ts";
 import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
-import { NPM_CI_STEP, runPrepareStep } from "../../scenarios/prepare.ts";
 import { allowedCpus, pinned, splitCpus, TASKSET_TOOL, type CpuSplit } from "../../tools/cpu-split.ts";
 import { checkTable, createPostgresDatabase, createSqliteDatabase, firstDifference, SQLITE_PRAGMAS, type BenchDatabase, type Engine, type TableCheck } from "../../tools/database-data.ts";
 import { GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
@@ -47,7 +46,6 @@ interface DatabaseOptions {
   postgresUrl: string | null;
 }
 
-type DatabaseApp = App<{ engine: Engine }>;
 type DatabaseSubject = Subject<DatabaseConfig, DatabaseProfile>;
 const ENGINES: readonly Engine[] = ["sqlite", "postgres"];
 
@@ -69,14 +67,6 @@ function percentile(sorted: readonly number[], p: number): number {
 
 const round = (value: number, digits = 4) => Number(value.toFixed(digits));
 
-async function install(app: DatabaseApp, note: (line: string) => void): Promise<string | null> {
-  try {
-    if (Object.keys(dependencyVersions(app)).length > 0) await runPrepareStep(app.dir, NPM_CI_STEP, `database app ${app.name}`, note);
-    return null;
-  } catch (error) {
-    return errorMessage(error);
-  }
-}
 
 /** One PostgreSQL server for the run, with the benchmark database loaded; replaced if it dies. */
 interface PostgresEngine {
@@ -122,7 +112,7 @@ export const databaseSuite = defineSuite<DatabaseConfig, DatabaseProfile, Databa
 
   async prepare(note) {
     for (const app of loadApps<{ engine: Engine }>("database")) {
-      const failed = await install(app, note);
+      const failed = await installApp(app, "database", note);
       if (failed) throw new UserError(failed);
     }
   },
@@ -286,7 +276,7 @@ function databaseSession(context: SuiteContext<DatabaseOptions>) {
       const app = appOf(subject);
       const unsupported = unsupportedApp(app, subject.runtime);
       if (unsupported) return { status: "unsupported", error: unsupported };
-      const installError = await once(installs, app.dir, () => install(app, context.log));
+      const installError = await once(installs, app.dir, () => installApp(app, "database", context.log));
       if (installError) return { status: "failed", error: installError };
       const run = await runApp(subject, { warmup: 0, iterations: 1 });
       if (!run.outcome.ok) {

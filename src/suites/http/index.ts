@@ -1,15 +1,15 @@
 import { join } from "node:path";
-import { errorMessage, UserError } from "../../core/errors.ts";
+import { UserError } from "../../core/errors.ts";
 import { once } from "../../core/once.ts";
-import { appOption, appsOption, dependencyVersions, entryFile, loadApps, selectApps, type App, unsupportedApp } from "../../apps/manifest.ts";
+import { appOption, appsOption, dependencyVersions, entryFile, installApp, loadApps, selectApps, type App, unsupportedApp } from "../../apps/manifest.ts";
 import type { ParamValue } from "../../results/types.ts";
 import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
 import { runtimeEnv, scriptArgv } from "../../runtimes/command.ts";
-import { NPM_CI_STEP, runPrepareStep, type PrepareStep } from "../../scenarios/prepare.ts";
-import { allowedCpus, pinned, splitCpus, TASKSET_TOOL, type CpuSplit } from "../../tools/cpu-split.ts";
+import type { PrepareStep } from "../../scenarios/prepare.ts";
+import { machineSplit, pinned, TASKSET_TOOL, type CpuSplit } from "../../tools/cpu-split.ts";
 import { GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
 import { groupUsage } from "../../tools/proc-stats.ts";
-import { RunningServer, ServerFailure } from "../../tools/server.ts";
+import { RunningServer, ServerFailure, serverFailureDetails } from "../../tools/server.ts";
 import { TrialFailure, defineSuite, type CheckOutcome, type Subject, type SuiteContext, type SuiteScenario } from "../suite.ts";
 import { POSTGRES_TOOL, PostgresFailure } from "../../tools/postgres.ts";
 import { startHttpDatabase, verifyUsersApi, type HttpDatabase } from "./database.ts";
@@ -58,9 +58,6 @@ export const CLIENT_BOUND_SHARE = 0.9;
 /** A fixed rate counts as sustained when at least this share of it was delivered. */
 const RATE_SUSTAINED_SHARE = 0.95;
 
-function cpuSplit(): CpuSplit | null {
-  return splitCpus(allowedCpus());
-}
 
 /** The operation a subject puts under load: named in its params when the scenario has several. */
 function operationOf(subject: HttpSubject): Operation {
@@ -88,11 +85,6 @@ async function launch(subject: HttpSubject, app: HttpApp, context: SuiteContext,
   });
 }
 
-/** Facts about the server's output kept in a failed result. */
-function failureDetails(error: unknown, server?: RunningServer): Record<string, unknown> {
-  const output = error instanceof ServerFailure ? error.output : server?.output();
-  return output ? { server_stdout: output.stdout, server_stderr: output.stderr } : {};
-}
 
 /** Both verifications as one: the scenario's steps, then the checks against the database. */
 function joined(first: Verification, second: Verification): Verification {
@@ -114,28 +106,17 @@ async function verifyFresh(subject: HttpSubject, app: HttpApp, context: SuiteCon
       status: "failed",
       error: exited ? `${verificationSummary(verification)}; the server ${exited}` : verificationSummary(verification),
       verification,
-      details: failureDetails(undefined, server),
+      details: serverFailureDetails(undefined, server),
     };
   } catch (error) {
     // A database that cannot be restored fails this check, not the run.
     if (!(error instanceof ServerFailure || error instanceof PostgresFailure)) throw error;
-    return { status: "failed", error: error.message, verification: { status: "failed", error: error.message }, details: failureDetails(error) };
+    return { status: "failed", error: error.message, verification: { status: "failed", error: error.message }, details: serverFailureDetails(error) };
   } finally {
     await server?.stop();
   }
 }
 
-/** Installs an app's lockfile; a failed install fails that app's subjects only (the message), or null. */
-async function install(app: HttpApp, note: (line: string) => void): Promise<string | null> {
-  try {
-    if (Object.keys(dependencyVersions(app)).length > 0) await runPrepareStep(app.dir, NPM_CI_STEP, `http app ${app.name}`, note);
-    // Built once, before any runtime serves it: every runtime serves the same build.
-    if (app.manifest.build) await runPrepareStep(app.dir, app.manifest.build, `http app ${app.name}`, note);
-    return null;
-  } catch (error) {
-    return errorMessage(error);
-  }
-}
 
 /** The result's load description: everything that shapes what the server sees. */
 function loadDetails(subject: HttpSubject, app: HttpApp, split: CpuSplit | null): Record<string, unknown> {
@@ -186,7 +167,7 @@ async function measure(subject: HttpSubject, context: SuiteContext, server: Runn
     if (counted.good === 0 || Object.keys(counted.unexpected).length > 0) {
       throw new TrialFailure(`${phase}: ${counted.good} of ${counted.total} requests answered ${operation.status}`, {
         [`${phase}_unexpected`]: counted.unexpected,
-        ...failureDetails(undefined, server),
+        ...serverFailureDetails(undefined, server),
       });
     }
     return counted;
@@ -300,7 +281,7 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
 
   async prepare(note) {
     for (const app of loadApps<HttpAppFields>("http")) {
-      const failed = await install(app, note);
+      const failed = await installApp(app, "http", note, app.manifest.build ? [app.manifest.build] : []);
       if (failed) throw new UserError(failed);
     }
   },
@@ -332,7 +313,7 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
     let database: Promise<HttpDatabase> | null = null;
     const databaseOf = (subject: HttpSubject): Promise<HttpDatabase | null> => {
       if (!subject.scenario.config.database) return Promise.resolve(null);
-      database ??= startHttpDatabase(context.workDir, cpuSplit()?.server, context.log);
+      database ??= startHttpDatabase(context.workDir, machineSplit()?.server, context.log);
       return database;
     };
     // Client-bound flags of every trial so far, per subject: a result is client-bound if any trial was.
@@ -378,14 +359,14 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
         if (unserved) return { status: "unsupported", error: unserved };
         const unsupported = unsupportedApp(app, subject.runtime);
         if (unsupported !== null) return { status: "unsupported", error: unsupported };
-        const installError = await once(installs, app.dir, () => install(app, context.log));
+        const installError = await once(installs, app.dir, () => installApp(app, "http", context.log, app.manifest.build ? [app.manifest.build] : []));
         if (installError) return { status: "failed", error: installError };
         const outcome = await verifyOnce("before", subject);
-        return outcome.status === "ok" ? { ...outcome, details: loadDetails(subject, app, cpuSplit()) } : outcome;
+        return outcome.status === "ok" ? { ...outcome, details: loadDetails(subject, app, machineSplit()) } : outcome;
       },
 
       async trial(subject, trialIndex) {
-        const split = cpuSplit();
+        const split = machineSplit();
         let server: RunningServer | undefined;
         try {
           // Restored outside the timed region: every trial starts from the same table.
@@ -399,7 +380,7 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
         } catch (error) {
           if (error instanceof TrialFailure) throw error;
           if (error instanceof ServerFailure || error instanceof LoadError || error instanceof PostgresFailure) {
-            throw new TrialFailure(error.message, failureDetails(error, server));
+            throw new TrialFailure(error.message, serverFailureDetails(error, server));
           }
           throw error;
         } finally {
