@@ -23,7 +23,7 @@ function usage(): string {
   return [
     "usage: scripts/bench [COMMAND] [OPTIONS]",
     "",
-    "Continuous benchmarks of Node.js, Deno and Bun. With no command: set up, run the quick profile of every suite, summarise.",
+    "Continuous benchmarks of Node.js, Deno and Bun. With no command: set up, run every suite's default selection in the quick profile, summarise.",
     "",
     "commands:",
     ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
