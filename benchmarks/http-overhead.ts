@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { prepareRuntimes } from "../src/runtimes/prepare.ts";
-import { loadApps } from "../src/apps/manifest.ts";
+import { entryFile, loadApps } from "../src/apps/manifest.ts";
 import { rotate } from "../src/orchestrate/order.ts";
 import { installInterruptHandling, runCommand } from "../src/process/children.ts";
 import { runtimeEnv, scriptArgv } from "../src/runtimes/command.ts";
@@ -54,7 +54,7 @@ function handOha(url: string, durationS: number): string[] {
 }
 
 async function byHand(subject: Subject): Promise<number> {
-  const entry = native.manifest.runtimes[subject.runtime.identity.name]!.entry;
+  const entry = entryFile(native, subject.runtime.identity.name);
   const server = await RunningServer.start({
     argv: [...pinned(split?.server), ...scriptArgv(subject.runtime, subject.flags, entry)],
     cwd: native.dir,

@@ -15,7 +15,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { loadApps } from "../src/apps/manifest.ts";
+import { entryFile, loadApps } from "../src/apps/manifest.ts";
 import { rotate } from "../src/orchestrate/order.ts";
 import { installInterruptHandling } from "../src/process/children.ts";
 import { runtimeEnv, scriptArgv } from "../src/runtimes/command.ts";
@@ -51,7 +51,7 @@ const workDir = await mkdtemp(join(tmpdir(), "websocket-ceiling-"));
 async function startNative(runtime: IdentifiedRuntime): Promise<RunningServer> {
   const start = native.manifest.runtimes[runtime.identity.name]!;
   return RunningServer.start({
-    argv: [...pinned(split?.server), ...scriptArgv(runtime, start.flags ?? [], start.entry)],
+    argv: [...pinned(split?.server), ...scriptArgv(runtime, start.flags ?? [], entryFile(native, runtime.identity.name))],
     cwd: native.dir,
     env: runtimeEnv(runtime, workDir),
     readyTimeoutMs: 30_000,

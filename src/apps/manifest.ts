@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { UserError } from "../core/errors.ts";
+import { UserError, errorMessage } from "../core/errors.ts";
 import { displayPath, readJsonFile } from "../core/json-file.ts";
 import { APPS_DIR } from "../core/paths.ts";
 import { checkAgainst } from "../core/schema.ts";
@@ -8,12 +8,14 @@ import semver from "semver";
 import type { RuntimeName } from "../runtimes/catalog.ts";
 import type { IdentifiedRuntime } from "../runtimes/identify.ts";
 import { suiteSchemas } from "../scenarios/manifest.ts";
+import { NPM_CI_STEP, runPrepareStep, type PrepareStep } from "../scenarios/prepare.ts";
 import type { SuiteOption } from "../suites/suite.ts";
 
 export const APP_MANIFEST = "app.json";
 
 export interface AppRuntime {
-  readonly entry: string;
+  /** Absent where the runtime's own binary is the program (a package manager built into it). */
+  readonly entry?: string;
   readonly flags?: readonly string[];
   readonly min_version?: string;
 }
@@ -55,9 +57,16 @@ export function loadApp<Extra>(dir: string, suite: string): App<Extra> {
   if (problems.length > 0) throw new UserError(`${where}: ${problems.join("; ")}`);
   const manifest = raw as AppManifest & Extra;
   for (const [runtime, start] of Object.entries(manifest.runtimes)) {
-    if (!existsSync(join(dir, start.entry))) throw new UserError(`${where}: /runtimes/${runtime}/entry: no file '${start.entry}' in ${displayPath(dir)}`);
+    if (start.entry !== undefined && !existsSync(join(dir, start.entry))) throw new UserError(`${where}: /runtimes/${runtime}/entry: no file '${start.entry}' in ${displayPath(dir)}`);
   }
   return { name: dir.split("/").pop()!, dir, manifest };
+}
+
+/** The file an app runs on a runtime; an app that names none there (a built-in manager) is a UserError. */
+export function entryFile(app: App, runtime: RuntimeName): string {
+  const entry = app.manifest.runtimes[runtime]?.entry;
+  if (entry === undefined) throw new UserError(`${displayPath(join(app.dir, APP_MANIFEST))}: /runtimes/${runtime}: names no entry file`);
+  return entry;
 }
 
 /** Every folder with an app.json, in name order (shared code sits in folders without one). */
@@ -85,6 +94,20 @@ export function unsupportedApp(app: App, runtime: IdentifiedRuntime): string | n
   const comparable = semver.coerce(version)?.version;
   if (start.min_version && comparable && semver.lt(comparable, start.min_version)) return `app ${app.name} needs ${name} >= ${start.min_version}`;
   return null;
+}
+
+/**
+ * Installs an app's locked npm packages (once: a folder already installed is left as it is), then
+ * any further steps it needs (a build). A failure is the app's only: its message, or null.
+ */
+export async function installApp(app: App, suite: string, note: (line: string) => void, steps: readonly PrepareStep[] = []): Promise<string | null> {
+  try {
+    if (Object.keys(dependencyVersions(app)).length > 0) await runPrepareStep(app.dir, NPM_CI_STEP, `${suite} app ${app.name}`, note);
+    for (const step of steps) await runPrepareStep(app.dir, step, `${suite} app ${app.name}`, note);
+    return null;
+  } catch (error) {
+    return errorMessage(error);
+  }
 }
 
 /** The pinned version of each direct dependency, from the app's lockfile: what the result records. */

@@ -6,6 +6,7 @@ import { collectCommand } from "./commands/collect.ts";
 import { compareCommand } from "./commands/compare.ts";
 import { exportCommand } from "./commands/export.ts";
 import { listCommand } from "./commands/list.ts";
+import { planCommand } from "./commands/plan.ts";
 import { regressionsCommand } from "./commands/regressions.ts";
 import { releasesCommand } from "./commands/releases.ts";
 import { runCommand } from "./commands/run.ts";
@@ -15,14 +16,14 @@ import { siteCommand } from "./commands/site.ts";
 import { validateCommand } from "./commands/validate.ts";
 
 /** Every subcommand; `scripts/bench` with no arguments runs `all`. */
-const COMMANDS: readonly Command[] = [allCommand, runCommand, setupCommand, listCommand, validateCommand, siteCommand, compareCommand, regressionsCommand, exportCommand, releasesCommand, collectCommand, toolsCommand] as unknown as Command[];
+const COMMANDS: readonly Command[] = [allCommand, runCommand, setupCommand, listCommand, planCommand, validateCommand, siteCommand, compareCommand, regressionsCommand, exportCommand, releasesCommand, collectCommand, toolsCommand] as unknown as Command[];
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
   return [
     "usage: scripts/bench [COMMAND] [OPTIONS]",
     "",
-    "Continuous benchmarks of Node.js, Deno and Bun. With no command: set up, run the quick profile of every suite, summarise.",
+    "Continuous benchmarks of Node.js, Deno and Bun. With no command: set up, run every suite's default selection in the quick profile, summarise.",
     "",
     "commands:",
     ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),

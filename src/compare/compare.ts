@@ -1,5 +1,6 @@
 import type { ResultDocument } from "../results/types.ts";
-import { DEFAULT_MIN_EFFECT, noiseFloor, spreadBySeries, type Spread } from "./noise.ts";
+import { formatChange, formatPercent } from "./format.ts";
+import { MIN_HISTORY_RUNS, noiseFloor, runToRunShift, spreadBySeries, type Spread } from "./noise.ts";
 import { pooledMedian } from "./ratio.ts";
 import {
   cellOf,
@@ -13,7 +14,7 @@ import {
   type Measurement,
 } from "./series-key.ts";
 import type { CompareOptions, CompareRow, MinEffectSource } from "./types.ts";
-import { measureChange } from "./verdict.ts";
+import { excludesOne, measureChange, type MeasuredChange } from "./verdict.ts";
 
 /**
  * Pairs of runtimes to compare within one match key. One runtime on each side: that pair (two
@@ -29,18 +30,49 @@ function runtimePairs(base: readonly Measurement[], head: readonly Measurement[]
   );
 }
 
-/** The minimum effect of a pair: the noise floor of the two series where history measures it, else the default. */
-function minimumEffect(
-  spreads: ReadonlyMap<string, Spread | null>,
-  base: Measurement,
-  head: Measurement,
-  fallback: number,
-): { noise_floor: number | null; min_effect: number; min_effect_source: MinEffectSource } {
+interface MinimumEffect {
+  noise_floor: number | null;
+  min_effect: number;
+  min_effect_source: MinEffectSource;
+}
+
+/**
+ * The minimum effect of a pair: the noise floor of the two series where history measures it; else
+ * the user's setting; else the run-to-run shift of the suite on that kind of machine, which the
+ * interval of a single run on each side cannot see.
+ */
+function minimumEffect(spreads: ReadonlyMap<string, Spread | null>, base: Measurement, head: Measurement, setting: number | undefined): MinimumEffect {
   // A series without history borrows the other's spread: on one machine, relative noise is alike.
   const known = [spreads.get(seriesKey(base)), spreads.get(seriesKey(head))].filter((s): s is Spread => s != null);
-  if (known.length === 0) return { noise_floor: null, min_effect: fallback, min_effect_source: "default" };
-  const floor = noiseFloor(known[0]!, known[1] ?? known[0]!);
-  return { noise_floor: floor, min_effect: floor, min_effect_source: "noise floor" };
+  if (known.length > 0) {
+    const floor = noiseFloor(known[0]!, known[1] ?? known[0]!);
+    return { noise_floor: floor, min_effect: floor, min_effect_source: "noise floor" };
+  }
+  return withoutHistory(base, head, setting);
+}
+
+/** Without history: the setting, else the shift of the suite's metric on that kind of machine, in the noisier of the two sides' profiles. */
+function withoutHistory(base: Measurement, head: Measurement, setting: number | undefined): MinimumEffect {
+  if (setting !== undefined) return { noise_floor: null, min_effect: setting, min_effect_source: "setting" };
+  const shift = (m: Measurement) => runToRunShift(m.doc.suite, m.doc.run.runner_kind, m.doc.run.profile, m.metric);
+  return { noise_floor: null, min_effect: Math.max(shift(base), shift(head)), min_effect_source: "run-to-run shift" };
+}
+
+/**
+ * The verdict and its reason. Without history, a change the interval shows but within the
+ * run-to-run shift is inconclusive, not "no significant change": the data neither back it nor rule it out.
+ */
+function verdictOf(change: MeasuredChange, effect: MinimumEffect, base: Measurement): Pick<CompareRow, "verdict" | "reason"> {
+  if (change.verdict === "inconclusive") return { verdict: change.verdict, reason: change.reason! };
+  if (change.verdict !== "no significant change" || effect.min_effect_source !== "run-to-run shift" || !excludesOne(change.ci95)) {
+    return { verdict: change.verdict };
+  }
+  return {
+    verdict: "inconclusive",
+    reason:
+      `${formatChange(change.ratio)} is within the ${formatPercent(effect.min_effect)} run-to-run shift of ${base.doc.suite} ${base.metric} on a ` +
+      `${base.doc.run.runner_kind} machine; judging a change this small needs ${MIN_HISTORY_RUNS} runs of history`,
+  };
 }
 
 function rowOf(base: Measurement[], head: Measurement[]): Omit<CompareRow, "ratio" | "ci95" | "noise_floor" | "min_effect" | "min_effect_source" | "verdict"> {
@@ -69,7 +101,6 @@ function rowOf(base: Measurement[], head: Measurement[]): Omit<CompareRow, "rati
  * compare` prints exactly these rows; the site's compare page calls this function too.
  */
 export function compareResults(base: readonly ResultDocument[], head: readonly ResultDocument[], options: CompareOptions = {}): CompareRow[] {
-  const fallback = options.defaultMinEffect ?? DEFAULT_MIN_EFFECT;
   const spreads = spreadBySeries(measurementsOf(options.history ?? []));
   const headByKey = groupBy(measurementsOf(head), matchKey);
   const rows: CompareRow[] = [];
@@ -85,9 +116,7 @@ export function compareResults(base: readonly ResultDocument[], head: readonly R
           ...rowOf(baseRuntime, headRuntime),
           ratio: null,
           ci95: null,
-          noise_floor: null,
-          min_effect: fallback,
-          min_effect_source: "default",
+          ...withoutHistory(baseRuntime[0]!, headRuntime[0]!, options.defaultMinEffect),
           verdict: "not comparable",
           // No machine is shared, so any BASE result and any HEAD result differ in it.
           reason: environmentDifference(baseRuntime[0]!.doc, headRuntime[0]!.doc)!,
@@ -97,9 +126,9 @@ export function compareResults(base: readonly ResultDocument[], head: readonly R
       for (const machine of shared) {
         const b = baseByMachine.get(machine)!;
         const h = headByMachine.get(machine)!;
-        const effect = minimumEffect(spreads, b[0]!, h[0]!, fallback);
+        const effect = minimumEffect(spreads, b[0]!, h[0]!, options.defaultMinEffect);
         const change = measureChange(b, h, effect.min_effect);
-        rows.push({ ...rowOf(b, h), ratio: change.ratio, ci95: change.ci95, ...effect, verdict: change.verdict });
+        rows.push({ ...rowOf(b, h), ratio: change.ratio, ci95: change.ci95, ...effect, ...verdictOf(change, effect, b[0]!) });
       }
     }
   }

@@ -24,7 +24,7 @@ export function cellLabel(row: { suite: string; scenario: string; app: string | 
 function columns(row: CompareRow): string[] {
   const side = (runtime: string, version: string, value: number, runs: number) =>
     `${runtime}@${version} ${formatNumber(value)} ${row.unit}${runs > 1 ? ` (${runs} runs)` : ""}`;
-  const minEffect = `${formatPercent(row.min_effect)} ${row.min_effect_source === "noise floor" ? "noise floor" : "default"}`;
+  const minEffect = `${formatPercent(row.min_effect)} ${row.min_effect_source}`;
   return [
     cellLabel(row),
     row.metric,
@@ -33,14 +33,16 @@ function columns(row: CompareRow): string[] {
     row.ratio === null ? "" : `${row.ratio.toFixed(3)}× (${formatChange(row.ratio)})`,
     row.ci95 === null ? "" : formatInterval(row.ci95),
     row.verdict === "not comparable" ? "" : minEffect,
-    row.verdict === "not comparable" ? `not comparable: ${row.reason}` : row.verdict,
+    row.reason === undefined ? row.verdict : `${row.verdict}: ${row.reason}`,
   ];
 }
 
 const HEADER = ["scenario", "metric", "BASE", "HEAD", "HEAD/BASE", "95 % CI", "min effect", "verdict"];
 
 export const VERDICT_RULE =
-  "A verdict needs the 95 % interval of HEAD/BASE to exclude 1 and the change to exceed the min effect (the series' noise floor, or the default).";
+  "A verdict needs the 95 % interval of HEAD/BASE to exclude 1 and the change to exceed the min effect: the series' noise floor where " +
+  "6 runs of history measure it, else the run-to-run shift of the suite on that kind of machine (or --min-effect). " +
+  "A change within that shift is inconclusive, and so is a side with fewer than 2 trials.";
 
 export function compareTable(rows: readonly CompareRow[]): string {
   return `${formatTable(HEADER, rows.map(columns))}\n\n${VERDICT_RULE}`;
@@ -61,7 +63,7 @@ export function compareMarkdown(rows: readonly CompareRow[]): string {
     ...rows.map((row) => `| ${emphasis(row, columns(row).map(escapeCell)).join(" | ")} |`),
   ];
   const count = (verdict: CompareRow["verdict"]) => rows.filter((r) => r.verdict === verdict).length;
-  const summary = (["slower", "faster", "no significant change", "not comparable"] as const)
+  const summary = (["slower", "faster", "inconclusive", "no significant change", "not comparable"] as const)
     .filter((verdict) => count(verdict) > 0)
     .map((verdict) => `${count(verdict)} ${verdict}`)
     .join(", ");

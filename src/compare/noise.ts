@@ -1,9 +1,73 @@
 import { UserError } from "../core/errors.ts";
+import type { Profile, RunnerKind } from "../results/types.ts";
 import { compareVersions, groupBy, seriesKey, type Measurement } from "./series-key.ts";
 import { t975 } from "./student-t.ts";
 
-/** Minimum effect for a series with too little history: 5 %. `--min-effect` or RUNTIME_BENCH_MIN_EFFECT change it. */
+/** Minimum effect of `regressions` for a series with too little history: 5 %. `--min-effect` or RUNTIME_BENCH_MIN_EFFECT change it. */
 export const DEFAULT_MIN_EFFECT = 0.05;
+
+/**
+ * How far one run's median moved from the next on the same binaries, as a change (0.5 = 50 %), for
+ * a suite's metrics on one kind of machine: `default` for its metrics, `metrics` where one differs.
+ */
+export interface ShiftTable {
+  readonly default: number;
+  readonly metrics?: Readonly<Record<string, number>>;
+  /** The full profile's shift where it was measured apart (its runs spread more trials over more time); else the same. */
+  readonly full?: ShiftTable;
+}
+
+/**
+ * The largest shift between back-to-back runs of node@22.11.0 and bun@1.2.0, rounded up (README,
+ * "False alarms on real runs"): a development machine shared with six other benchmark jobs, its
+ * load between 9 and 25 on 2 cores. In quick runs a startup time moved by up to ×2.02 (every
+ * runtime at once: the machine, not the runtime), in full runs of `hello` by up to 37 % (10 rows
+ * only, hence the margin to 60 %). A latency percentile at a fixed arrival rate moves most, up to
+ * ×140: once the server falls behind, requests queue. Such a machine can back no verdict on HTTP
+ * latency without history. HTTP's full profile was not measured (2 hours a pair of `json` runs): it takes the quick figures.
+ */
+const LOCAL_STARTUP: ShiftTable = { default: 1.1, metrics: { peak_rss_mb: 0.05 }, full: { default: 0.6, metrics: { peak_rss_mb: 0.05 } } };
+const LOCAL_HTTP: ShiftTable = {
+  default: 6,
+  metrics: {
+    latency_p50_ms: 150,
+    latency_p90_ms: 150,
+    latency_p99_ms: 150,
+    latency_p999_ms: 150,
+    server_peak_rss_mb: 0.2,
+    success_rate: 0.05,
+  },
+};
+
+/**
+ * The run-to-run shift by suite and kind of machine: the minimum effect of a comparison whose
+ * series have no history yet (fewer than MIN_HISTORY_RUNS runs). Within one run the trials see one
+ * state of the machine, so the interval of HEAD/BASE cannot hold this shift; only the minimum
+ * effect can. Only a local machine has been measured; hosted machines are shared virtual machines
+ * too, and dedicated ones take the same figures until their history gives each series its own
+ * noise floor, which replaces this table.
+ *
+ * The table lives here rather than in each suite's definition because `compareResults` also runs
+ * in the site's browser worker, which may import no suite code: a verdict must be the same in the
+ * CLI and on the site, and for results of a suite this checkout no longer has.
+ */
+export const RUN_TO_RUN_SHIFT: Readonly<Record<string, Readonly<Record<RunnerKind, ShiftTable>>>> = {
+  startup: { local: LOCAL_STARTUP, hosted: LOCAL_STARTUP, dedicated: LOCAL_STARTUP },
+  http: { local: LOCAL_HTTP, hosted: LOCAL_HTTP, dedicated: LOCAL_HTTP },
+};
+
+const shiftOf = (table: ShiftTable, metric: string) => table.metrics?.[metric] ?? table.default;
+
+/**
+ * The run-to-run shift of a suite's metric in a profile on a kind of machine. A suite not in the
+ * table (one added before its shift was measured) takes the widest default known for that kind: a
+ * missing row may cost a verdict, never make a false one.
+ */
+export function runToRunShift(suite: string, kind: RunnerKind, profile: Profile, metric: string): number {
+  const table = RUN_TO_RUN_SHIFT[suite]?.[kind];
+  if (!table) return Math.max(...Object.values(RUN_TO_RUN_SHIFT).map((tables) => tables[kind].default));
+  return shiftOf(profile === "full" ? (table.full ?? table) : table, metric);
+}
 
 /** Runs a series needs before its own noise replaces the default (five run-to-run differences). */
 export const MIN_HISTORY_RUNS = 6;
@@ -66,10 +130,15 @@ export function parseMinEffect(text: string, where: string): number {
   return percent / 100;
 }
 
-/** The default minimum effect: the flag, else RUNTIME_BENCH_MIN_EFFECT, else 5 %. */
-export function defaultMinEffect(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): number {
+/** The minimum effect a user set for series without history: the flag, else RUNTIME_BENCH_MIN_EFFECT, else none. */
+export function minEffectSetting(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): number | undefined {
   if (flag !== undefined) return parseMinEffect(flag, "--min-effect");
   const fromEnv = env.RUNTIME_BENCH_MIN_EFFECT;
   if (fromEnv !== undefined && fromEnv !== "") return parseMinEffect(fromEnv, "RUNTIME_BENCH_MIN_EFFECT");
-  return DEFAULT_MIN_EFFECT;
+  return undefined;
+}
+
+/** The default minimum effect of `regressions`: the setting, else 5 %. */
+export function defaultMinEffect(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): number {
+  return minEffectSetting(flag, env) ?? DEFAULT_MIN_EFFECT;
 }

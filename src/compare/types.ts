@@ -6,18 +6,27 @@ import type { Better, ParamValue, ResultDocument } from "../results/types.ts";
 
 /**
  * `faster` / `slower` are in the metric's own direction (for a `higher`-is-better metric, a larger
- * HEAD is `faster`); `not comparable` means the two sides were measured on different machines.
+ * HEAD is `faster`); `inconclusive` means the data cannot back a verdict either way (too few
+ * trials, or a change the interval shows but the machine's run-to-run shift could have made; the
+ * row's `reason` says which); `not comparable` means the two sides were measured on different machines.
  */
-export type Verdict = "faster" | "slower" | "no significant change" | "not comparable";
+export type Verdict = "faster" | "slower" | "no significant change" | "inconclusive" | "not comparable";
 
-/** Where the minimum effect of a verdict came from: the series' measured noise, or the default. */
-export type MinEffectSource = "noise floor" | "default";
+/**
+ * Where the minimum effect of a verdict came from: the series' measured noise (`noise floor`), the
+ * run-to-run shift of its suite on its kind of machine when it has no history (`run-to-run
+ * shift`), the user's `--min-effect` (`setting`), or the default of `regressions` (`default`).
+ */
+export type MinEffectSource = "noise floor" | "run-to-run shift" | "setting" | "default";
 
 /** What `compareResults` is told besides the two sides. */
 export interface CompareOptions {
   /** Results from which each series' noise floor is measured (usually all of data/); none: the default applies. */
   readonly history?: readonly ResultDocument[];
-  /** Minimum effect (a fraction: 0.05 = 5 %) for a series without enough history. */
+  /**
+   * Minimum effect (a fraction: 0.05 = 5 %) for a series without enough history, in place of the
+   * run-to-run shift of its suite and kind of machine (RUN_TO_RUN_SHIFT in noise.ts).
+   */
   readonly defaultMinEffect?: number;
 }
 
@@ -52,10 +61,10 @@ export interface CompareRow extends MeasuredCell {
   ci95: [number, number] | null;
   /** The smallest change this pair's series can show at 95 % confidence, from their history; null without history. */
   noise_floor: number | null;
-  /** The change a verdict needs besides an interval excluding 1: the noise floor, or the default. */
+  /** The change a verdict needs besides an interval excluding 1: the noise floor, the run-to-run shift, or the setting. */
   min_effect: number;
   min_effect_source: MinEffectSource;
   verdict: Verdict;
-  /** Why a pair is not comparable. */
+  /** Why a pair is not comparable, or why it is inconclusive. */
   reason?: string;
 }

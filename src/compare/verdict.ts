@@ -7,10 +7,13 @@ import type { Verdict } from "./types.ts";
  * A change needs both: the 95 % interval of the ratio excludes 1, and the ratio lies beyond the
  * minimum effect (above 1 + e or below 1 / (1 + e)). `faster` is in the metric's own direction.
  */
-export function judge({ ratio, ci95 }: RatioEstimate, better: Better, minEffect: number): Exclude<Verdict, "not comparable"> {
-  const excludesOne = ci95[0] > 1 || ci95[1] < 1;
-  if (!excludesOne || !exceedsMinEffect(ratio, minEffect)) return "no significant change";
+export function judge({ ratio, ci95 }: RatioEstimate, better: Better, minEffect: number): "faster" | "slower" | "no significant change" {
+  if (!excludesOne(ci95) || !exceedsMinEffect(ratio, minEffect)) return "no significant change";
   return (ratio < 1) === (better === "lower") ? "faster" : "slower";
+}
+
+export function excludesOne([low, high]: readonly [number, number]): boolean {
+  return low > 1 || high < 1;
 }
 
 /** The ratio lies beyond the minimum effect e, in either direction, on a log scale. */
@@ -20,19 +23,35 @@ export function exceedsMinEffect(ratio: number, minEffect: number): boolean {
 
 export interface MeasuredChange extends RatioEstimate {
   verdict: Exclude<Verdict, "not comparable">;
+  /** Why the verdict is `inconclusive`. */
+  reason?: string;
 }
 
-const sampleCount = (side: readonly Measurement[]) => side.reduce((n, m) => n + m.summary.samples.length, 0);
+/** Trials a verdict needs on each side: with one, the spread between trials (the machine's state of the moment) is unknown. */
+export const MIN_TRIALS = 2;
+
+/** Why one side has too few trials (or samples) for any verdict, or null. */
+function tooFewTrials(sides: Readonly<Record<"BASE" | "HEAD", readonly Measurement[]>>): string | null {
+  for (const [label, side] of Object.entries(sides)) {
+    const trials = side.reduce((n, m) => n + m.doc.run.trials, 0);
+    const samples = side.reduce((n, m) => n + m.summary.samples.length, 0);
+    if (trials < MIN_TRIALS || samples < 2) {
+      return `too few trials: ${label} has ${trials} trial${trials === 1 ? "" : "s"} (${samples} sample${samples === 1 ? "" : "s"}), a verdict needs ${MIN_TRIALS} on each side`;
+    }
+  }
+  return null;
+}
 
 /**
  * HEAD against BASE for one metric, each side pooled over its runs: the step both compare and
- * regressions take. A side with a single sample has no spread to resample, so its interval would
- * be a point: such a pair never gets a verdict.
+ * regressions take. A side with fewer than MIN_TRIALS trials has no spread between trials to
+ * resample, so its interval would be far too narrow: such a pair is inconclusive.
  */
 export function measureChange(base: readonly Measurement[], head: readonly Measurement[], minEffect: number): MeasuredChange {
   const estimate = ratioOfMedians(base, head);
-  const verdict = sampleCount(base) < 2 || sampleCount(head) < 2 ? "no significant change" : judge(estimate, base[0]!.summary.better, minEffect);
-  return { ...estimate, verdict };
+  const few = tooFewTrials({ BASE: base, HEAD: head });
+  if (few !== null) return { ...estimate, verdict: "inconclusive", reason: few };
+  return { ...estimate, verdict: judge(estimate, base[0]!.summary.better, minEffect) };
 }
 
 /**
@@ -43,5 +62,5 @@ export function measureChange(base: readonly Measurement[], head: readonly Measu
 export function significantChange(base: readonly Measurement[], head: readonly Measurement[], minEffect: number): MeasuredChange | null {
   if (!exceedsMinEffect(pooledMedian(head) / pooledMedian(base), minEffect)) return null;
   const change = measureChange(base, head, minEffect);
-  return change.verdict === "no significant change" ? null : change;
+  return change.verdict === "faster" || change.verdict === "slower" ? change : null;
 }

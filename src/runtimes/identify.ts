@@ -1,5 +1,8 @@
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { UserError } from "../core/errors.ts";
 import { runCommand, tail } from "../process/children.ts";
@@ -25,10 +28,12 @@ export interface IdentifiedRuntime {
 export async function identify(provisioned: ProvisionedRuntime): Promise<IdentifiedRuntime> {
   const { spec, binary } = provisioned;
   const definition = RUNTIMES[spec.name];
+  // Deno keeps a cache even for an eval: a folder of the probe's own, so the user's ~/.cache/deno is never touched.
+  const denoDir = await mkdtemp(join(tmpdir(), "runtime-bench-probe-"));
   const probe = await runCommand(binary, definition.probeArgs, {
-    env: { ...process.env, ...definition.env },
+    env: { ...process.env, ...definition.env, DENO_DIR: denoDir },
     timeoutMs: 60_000,
-  });
+  }).finally(() => rm(denoDir, { recursive: true, force: true }));
   let reported: { version?: unknown; engine?: unknown } = {};
   try {
     reported = JSON.parse(probe.stdout.trim().split("\n").pop() ?? "") as typeof reported;

@@ -1,3 +1,4 @@
+import { RUN_TO_RUN_SHIFT } from "../compare/noise.ts";
 import { displayPath } from "../core/json-file.ts";
 import type { DescribedScenario } from "../scenarios/manifest.ts";
 import { BOOTSTRAP_RESAMPLES } from "../stats/summary.ts";
@@ -60,6 +61,85 @@ function scenarioSection({ scenario, metrics, profiles }: DescribedScenario, mea
 </section>`;
 }
 
+/** One line of `scripts/benchmark detection-power`: simulated series with a suite's full-profile trials. */
+interface DetectionPower {
+  suite: string;
+  trials: string;
+  noise: string;
+  smallestStep: string;
+  falseAlarmsPerVersion: string;
+  seriesWithFalseAlarm: string;
+}
+
+/** One line of `scripts/benchmark false-alarms`: back-to-back pairs of identical runs, compared without history. */
+interface RealFalseAlarms {
+  runs: string;
+  pairs: number;
+  rows: number;
+  verdicts: number;
+  note: string;
+}
+
+/** Measured on 2026-11-22 on the shared 2-core development machine (README, "Detection power of the full profile"). */
+const DETECTION_POWER: readonly DetectionPower[] = [
+  { suite: "startup", trials: "10 trials × 30", noise: "1 %", smallestStep: "8 %", falseAlarmsPerVersion: "0.46 % (51 of 11,000)", seriesWithFalseAlarm: "4.7 % (47 of 1,000)" },
+  { suite: "startup", trials: "10 trials × 30", noise: "3 %", smallestStep: "25 %", falseAlarmsPerVersion: "0.46 % (51 of 11,000)", seriesWithFalseAlarm: "4.7 % (47 of 1,000)" },
+  { suite: "startup", trials: "10 trials × 30", noise: "10 %", smallestStep: "100 %", falseAlarmsPerVersion: "0.46 % (51 of 11,000)", seriesWithFalseAlarm: "4.7 % (47 of 1,000)" },
+  { suite: "http", trials: "5 trials × 1", noise: "1 %", smallestStep: "10 %", falseAlarmsPerVersion: "0.25 % (28 of 11,000)", seriesWithFalseAlarm: "2.5 % (25 of 1,000)" },
+  { suite: "http", trials: "5 trials × 1", noise: "3 %", smallestStep: "30 %", falseAlarmsPerVersion: "0.25 % (28 of 11,000)", seriesWithFalseAlarm: "2.6 % (26 of 1,000)" },
+  { suite: "http", trials: "5 trials × 1", noise: "10 %", smallestStep: "150 %", falseAlarmsPerVersion: "0.25 % (27 of 11,000)", seriesWithFalseAlarm: "2.5 % (25 of 1,000)" },
+];
+
+/** Measured on 2026-11-22 on the shared 2-core development machine, its load 15–25 (README, "False alarms on real runs"). */
+const REAL_FALSE_ALARMS: readonly RealFalseAlarms[] = [
+  { runs: "http quick, json, node@22.11.0 and bun@1.2.0, all apps", pairs: 5, rows: 396, verdicts: 0, note: "these pairs set the shift (0 by construction); the old 5 % rule gave 49" },
+  { runs: "http quick, the same, held out", pairs: 2, rows: 162, verdicts: 0, note: "the old 5 % rule gave 19" },
+  { runs: "startup quick, 4 scenarios, node and bun", pairs: 4, rows: 64, verdicts: 0, note: "these pairs set the shift (0 by construction); the old 5 % rule gave 6" },
+  { runs: "startup quick, the same, held out", pairs: 1, rows: 16, verdicts: 0, note: "the old 5 % rule gave 0" },
+  { runs: "startup full, hello, node and bun", pairs: 5, rows: 20, verdicts: 0, note: "these pairs set the full profile's shift (0 by construction); the old 5 % rule gave 3" },
+];
+
+const percent = (fraction: number) => `${Number((fraction * 100).toPrecision(3)).toLocaleString("en")} %`;
+
+function verdictSection(): SafeHtml {
+  const shifts = Object.entries(RUN_TO_RUN_SHIFT).flatMap(([suite, kinds]) => {
+    const table = kinds.local;
+    const full = (metric: string | null) => {
+      if (!table.full) return "";
+      const shift = metric === null ? table.full.default : (table.full.metrics?.[metric] ?? table.full.default);
+      return ` (full profile: ${percent(shift)})`;
+    };
+    return [
+      [suite, "every other metric", `${percent(table.default)}${full(null)}`],
+      ...Object.entries(table.metrics ?? {}).map(([metric, shift]) => [suite, metric, `${percent(shift)}${full(metric)}`]),
+    ];
+  });
+  return html`<section class="prose" id="verdicts">
+  <h2>How a change is judged</h2>
+  <ul>
+    <li>A comparison is the ratio of medians, HEAD / BASE, with a 95 % interval from a bootstrap that resamples trials, then samples within them.</li>
+    <li><strong>faster</strong> or <strong>slower</strong> needs the interval to exclude 1 and the change to exceed a minimum effect: the series' own <strong>noise floor</strong> once 6 runs of history measure it, else the <strong>run-to-run shift</strong> of that suite's metric on that kind of machine.</li>
+    <li>The trials of one run share the machine's state of that hour, so the interval cannot see how far a whole run moves; the shift below is the largest seen between identical back-to-back runs. A change the interval shows but within the shift is <strong>inconclusive</strong>, and so is a side with fewer than 2 trials.</li>
+  </ul>
+  <div class="table-scroll"><table class="data">
+    <thead><tr><th scope="col">suite</th><th scope="col">metric</th><th scope="col">run-to-run shift without history</th></tr></thead>
+    <tbody>${shifts.map(([suite, metric, shift]) => html`<tr><td>${suite}</td><td>${metric}</td><td>${shift}</td></tr>`)}</tbody>
+  </table></div>
+  <h3>False alarms on real runs</h3>
+  <p>The same versions measured twice, back to back, then compared without history: every faster or slower row is a false alarm. Measured on a shared 2-core development machine under heavy load.</p>
+  <div class="table-scroll"><table class="data">
+    <thead><tr><th scope="col">runs</th><th scope="col">pairs</th><th scope="col">rows</th><th scope="col">rows with a verdict</th><th scope="col">note</th></tr></thead>
+    <tbody>${REAL_FALSE_ALARMS.map((r) => html`<tr><td>${r.runs}</td><td>${r.pairs}</td><td>${r.rows}</td><td>${r.verdicts} (${percent(r.verdicts / r.rows)})</td><td>${r.note}</td></tr>`)}</tbody>
+  </table></div>
+  <h3>Detection power of the full profile</h3>
+  <p>Simulated series of 12 versions, one full-profile run each, with a step from the 9th version, judged as the regressions feed judges them; noise is the relative standard deviation of a run's level, of each trial within it, and of each sample within a trial. A step is detected when the feed confirms it.</p>
+  <div class="table-scroll"><table class="data">
+    <thead><tr><th scope="col">suite (full profile)</th><th scope="col">noise</th><th scope="col">smallest step confirmed in ≥ 95 % of series</th><th scope="col">false alarms per judged version</th><th scope="col">series with a false alarm</th></tr></thead>
+    <tbody>${DETECTION_POWER.map((r) => html`<tr><td>${r.suite} (${r.trials})</td><td>${r.noise}</td><td>${r.smallestStep}</td><td>${r.falseAlarmsPerVersion}</td><td>${r.seriesWithFalseAlarm}</td></tr>`)}</tbody>
+  </table></div>
+</section>`;
+}
+
 /** The methodology page's body: how figures are made, on which machines, from which manifests. */
 export function methodologyBody(scenarios: readonly DescribedScenario[], testbeds: readonly TestbedFacts[], catalog: CatalogData): SafeHtml {
   const measured = new Set(catalog.scenarios.map((s) => `${s.suite}/${s.scenario}`));
@@ -79,6 +159,7 @@ export function methodologyBody(scenarios: readonly DescribedScenario[], testbed
     <li>Each point's tooltip gives the command that measures it again: <code>scripts/bench run --suite … --scenario … --runtime NAME@VERSION</code>.</li>
   </ul>
 </section>
+${verdictSection()}
 <h2>Runners</h2>
 ${testbeds.length === 0 ? html`<p class="empty">No results yet.</p>` : testbeds.map(testbedSection)}
 <h2>Scenarios</h2>

@@ -1,3 +1,4 @@
+import type { RuntimeName } from "../runtimes/catalog.ts";
 import type { IdentifiedRuntime } from "../runtimes/identify.ts";
 import type { MetricDefinition, ProfileParams, Scenario } from "../scenarios/manifest.ts";
 import type { ParamValue, Profile, ResultDocument } from "../results/types.ts";
@@ -111,6 +112,13 @@ export interface SuiteSession<Config = unknown, P extends ProfileParams = Profil
   close?(): Promise<void>;
 }
 
+/** What `plan` shows for one scenario on one runtime: the cells a run would measure and about how long that takes. */
+export interface CostEstimate {
+  readonly cells: number;
+  /** Seconds for every trial of those cells and the checks around them; provisioning and installs not counted. */
+  readonly seconds: number;
+}
+
 /** The cells of one scenario that `list` shows: an app and the runtimes it runs on. */
 export interface AppListing {
   readonly name: string;
@@ -144,6 +152,12 @@ export interface Suite<Config = unknown, P extends ProfileParams = ProfileParams
   prepare?(note: (line: string) => void): Promise<void>;
   /** Apps of this suite and the runtimes each supports, for `list`. */
   listApps?(): AppListing[];
+  /**
+   * For `plan`: the cells one scenario has on a runtime, named only (nothing is provisioned), and
+   * the time their trials and checks take, computed from the scenario's profile and the suite's own
+   * cost of each step. A suite without it is listed by `plan` with no estimate.
+   */
+  estimate?(scenario: SuiteScenario<Config, P>, runtime: RuntimeName, options: Options): CostEstimate;
   /** Starts the suite's part of a run. */
   start(context: SuiteContext<Options>): SuiteSession<Config, P>;
 }

@@ -40,6 +40,11 @@ export function splitCpus(cpus: readonly number[]): CpuSplit | null {
   return { server: cpus.slice(0, 1), client: cpus.slice(1) };
 }
 
+/** The split of the CPUs this process may use now. */
+export function machineSplit(): CpuSplit | null {
+  return splitCpus(allowedCpus());
+}
+
 /** The argv prefix that runs a command on the given CPUs only. */
 export function pinned(cpus: readonly number[] | undefined): string[] {
   return cpus ? ["taskset", "-c", cpus.join(",")] : [];

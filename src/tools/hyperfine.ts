@@ -23,6 +23,10 @@ export interface HyperfineRun {
   /** Where the JSON export goes; the harness reads this, never hyperfine's printed text. */
   readonly exportDir: string;
   readonly name: string;
+  /** Run before every timed run, outside the timed region (hyperfine's --prepare). */
+  readonly prepare?: readonly string[];
+  /** Where the command's stdout goes (hyperfine's --output); discarded when absent. */
+  readonly stdoutFile?: string;
 }
 
 export type HyperfineOutcome = { ok: true; wallMs: number[] } | { ok: false; error: string };
@@ -34,9 +38,13 @@ interface HyperfineExport {
 export async function runHyperfine(run: HyperfineRun): Promise<HyperfineOutcome> {
   const exportPath = join(run.exportDir, `${run.name}.json`);
   const command = run.argv.map(shellQuote).join(" ");
+  const extra = [
+    ...(run.prepare ? ["--prepare", run.prepare.map(shellQuote).join(" ")] : []),
+    ...(run.stdoutFile ? ["--output", run.stdoutFile] : []),
+  ];
   const result = await runCommand(
     "hyperfine",
-    ["-N", "--style", "none", "--warmup", String(run.warmup), "--runs", String(run.runs), "--export-json", exportPath, "--command-name", run.name, command],
+    ["-N", "--style", "none", "--warmup", String(run.warmup), "--runs", String(run.runs), ...extra, "--export-json", exportPath, "--command-name", run.name, command],
     { cwd: run.cwd, env: run.env, timeoutMs: 30 * 60_000 },
   );
   if (result.code !== 0) {

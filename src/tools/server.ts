@@ -107,6 +107,12 @@ export class RunningServer {
   }
 }
 
+/** Facts about a server's output kept in a failed result: from the failure, or what the server printed so far. */
+export function serverFailureDetails(error: unknown, server?: RunningServer): Record<string, unknown> {
+  const output = error instanceof ServerFailure ? error.output : server?.output();
+  return output ? { server_stdout: output.stdout, server_stderr: output.stderr } : {};
+}
+
 /** A server that would not start or stopped answering, with its output for the result. */
 export class ServerFailure extends Error {
   override readonly name = "ServerFailure";

@@ -45,6 +45,6 @@ describe("http suite on real runtimes", () => {
   it("an unknown app is one line of bad input", async () => {
     const result = await bench(["run", "--suite", "http", "--app", "nope", "--runtime", "node@22.11.0", "--out", tempDir("http-nope")]);
     assert.equal(result.code, 2);
-    assert.match(result.stderr, /^runtime-bench: unknown app 'nope': the chosen suites have apps elysia, express, fastify, hono, native\n$/m);
+    assert.match(result.stderr, /^runtime-bench: unknown app 'nope': the chosen suites have apps elysia, elysia-bunsql, express, express-drizzle, express-pg, fastify, hono, hono-postgres, native, nextjs\n$/m);
   });
 });

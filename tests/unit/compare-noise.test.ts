@@ -1,7 +1,17 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { compareResults } from "../../src/compare/compare.ts";
-import { DEFAULT_MIN_EFFECT, MIN_HISTORY_RUNS, defaultMinEffect, noiseFloor, parseMinEffect, runToRunSpread } from "../../src/compare/noise.ts";
+import {
+  DEFAULT_MIN_EFFECT,
+  MIN_HISTORY_RUNS,
+  RUN_TO_RUN_SHIFT,
+  defaultMinEffect,
+  minEffectSetting,
+  noiseFloor,
+  parseMinEffect,
+  runToRunShift,
+  runToRunSpread,
+} from "../../src/compare/noise.ts";
 import { measurementsOf } from "../../src/compare/series-key.ts";
 import { makeResult, metricOf } from "../../benchmarks/lib/documents.ts";
 import { syntheticResult } from "../helpers/series.ts";
@@ -37,9 +47,16 @@ describe("compare: minimum effect from history", () => {
   const base = syntheticResult({ index: 100, level: 30, shape: { sampleNoise: 0.005 } });
   const head = syntheticResult({ index: 101, level: 33, shape: { sampleNoise: 0.005 } });
 
-  it("flags a 10 % change against the default minimum effect when there is no history", () => {
+  it("holds a 10 % change without history to the suite's run-to-run shift: inconclusive, with the reason", () => {
     const [row] = compareResults([base], [head]);
-    assert.deepEqual([row!.verdict, row!.min_effect_source, row!.noise_floor], ["slower", "default", null]);
+    assert.deepEqual([row!.verdict, row!.min_effect_source, row!.noise_floor], ["inconclusive", "run-to-run shift", null]);
+    assert.equal(row!.min_effect, runToRunShift("startup", "dedicated", "quick", "wall_ms"));
+    assert.match(row!.reason!, /^\+\d+\.\d % is within the 110\.0 % run-to-run shift of startup wall_ms on a dedicated machine/);
+  });
+
+  it("takes the user's minimum effect in place of the shift", () => {
+    const [row] = compareResults([base], [head], { defaultMinEffect: 0.05 });
+    assert.deepEqual([row!.verdict, row!.min_effect, row!.min_effect_source], ["slower", 0.05, "setting"]);
   });
 
   it("holds the same change to a series that swings ±15 % from run to run", () => {
@@ -59,7 +76,7 @@ describe("compare: minimum effect from history", () => {
 
   it("only uses history of the same series (runner, runtime, scenario, metric)", () => {
     const elsewhere = [30, 34, 26, 33, 27, 35, 25].map((level, index) => syntheticResult({ index, level, runner: "bench-x64-2" }));
-    assert.equal(compareResults([base], [head], { history: elsewhere })[0]!.min_effect_source, "default");
+    assert.equal(compareResults([base], [head], { history: elsewhere })[0]!.min_effect_source, "run-to-run shift");
   });
 });
 
@@ -72,6 +89,28 @@ describe("minimum effect setting", () => {
     assert.equal(defaultMinEffect(undefined, {}), DEFAULT_MIN_EFFECT);
     assert.equal(defaultMinEffect(undefined, { RUNTIME_BENCH_MIN_EFFECT: "12" }), 0.12);
     assert.equal(defaultMinEffect("3", { RUNTIME_BENCH_MIN_EFFECT: "12" }), 0.03);
+    assert.equal(minEffectSetting(undefined, {}), undefined, "compare: no setting, so the run-to-run shift applies");
+  });
+
+  it("gives a suite missing from the shift table the widest shift of its kind of machine", () => {
+    const widest = Math.max(...Object.values(RUN_TO_RUN_SHIFT).map((tables) => tables.local.default));
+    assert.equal(runToRunShift("a-suite-added-later", "local", "full", "wall_ms"), widest);
+    assert.ok(runToRunShift("startup", "local", "quick", "wall_ms") < widest);
+  });
+
+  it("holds each metric to its own shift: memory moves far less than time", () => {
+    assert.ok(runToRunShift("startup", "local", "quick", "peak_rss_mb") < runToRunShift("startup", "local", "quick", "wall_ms"));
+    assert.equal(runToRunShift("http", "hosted", "quick", "server_peak_rss_mb"), RUN_TO_RUN_SHIFT.http!.hosted.metrics!.server_peak_rss_mb);
+  });
+
+  it("holds a full-profile run to its own shift where measured, and a quick one on either side to the quick shift", () => {
+    assert.ok(runToRunShift("startup", "local", "full", "wall_ms") < runToRunShift("startup", "local", "quick", "wall_ms"));
+    assert.equal(runToRunShift("http", "local", "full", "rps"), runToRunShift("http", "local", "quick", "rps"), "not measured apart");
+    const quick = syntheticResult({ index: 0, level: 30, shape: { sampleNoise: 0.005 } });
+    const full = { ...syntheticResult({ index: 1, level: 30, shape: { sampleNoise: 0.005 } }) };
+    full.run = { ...full.run, profile: "full" };
+    const [mixed] = compareResults([full], [quick]);
+    assert.equal(mixed!.min_effect, runToRunShift("startup", "dedicated", "quick", "wall_ms"));
   });
 
   it("keeps a metric's own unit and direction", () => {

@@ -30,10 +30,10 @@ describe("compare: verdicts", () => {
 
   it("reads faster in the metric's own direction: more requests per second is faster", () => {
     const base = syntheticResult({ index: 0, level: 1000, metric: "requests_per_s", better: "higher" });
-    const head = syntheticResult({ index: 1, level: 1300, metric: "requests_per_s", better: "higher" });
+    const head = syntheticResult({ index: 1, level: 2500, metric: "requests_per_s", better: "higher" });
     const [row] = compareResults([base], [head]);
     assert.equal(row!.verdict, "faster");
-    assert.ok(row!.ratio! > 1.25);
+    assert.ok(row!.ratio! > 2.4);
   });
 
   it("needs the change to exceed the minimum effect even when the interval excludes 1", () => {
@@ -41,8 +41,9 @@ describe("compare: verdicts", () => {
     const head = syntheticResult({ index: 1, level: 103, shape: { sampleNoise: 0.002 } });
     const [row] = compareResults([base], [head]);
     assert.ok(excludesOne(row!.ci95!), "tight samples: the interval excludes 1");
-    assert.equal(row!.verdict, "no significant change", "3 % is below the default 5 %");
-    assert.deepEqual([row!.min_effect, row!.min_effect_source], [0.05, "default"]);
+    assert.equal(row!.verdict, "inconclusive", "3 % is within the run-to-run shift of a machine without history");
+    assert.deepEqual([row!.min_effect, row!.min_effect_source], [1.1, "run-to-run shift"]);
+    assert.equal(compareResults([base], [head], { defaultMinEffect: 0.05 })[0]!.verdict, "no significant change", "3 % is below a 5 % setting");
     assert.equal(compareResults([base], [head], { defaultMinEffect: 0.01 })[0]!.verdict, "slower");
   });
 
@@ -69,10 +70,16 @@ describe("compare: verdicts", () => {
     assert.deepEqual(ratioOfMedians(base, head), ratioOfMedians(base, head));
   });
 
-  it("never reaches a verdict on a single sample", () => {
+  it("never reaches a verdict on a single sample or a single trial, and says why", () => {
     const base = makeResult({ run: { trials: 1 }, metrics: { wall_ms: metricOf([10]) } });
     const head = makeResult({ run: { trials: 1 }, metrics: { wall_ms: metricOf([20]) } });
-    assert.equal(compareResults([base], [head])[0]!.verdict, "no significant change");
+    const [row] = compareResults([base], [head]);
+    assert.deepEqual([row!.verdict, row!.reason], ["inconclusive", "too few trials: BASE has 1 trial (1 sample), a verdict needs 2 on each side"]);
+    // Thirty samples of one trial each: far apart, yet the spread between trials is unknown.
+    const oneTrial = (level: number) => makeResult({ run: { trials: 1 }, metrics: { wall_ms: metricOf(syntheticSamples(level, { seed: level, trials: 1, perTrial: 30 })) } });
+    const [single] = compareResults([oneTrial(10)], [oneTrial(30)], { defaultMinEffect: 0.05 });
+    assert.equal(single!.verdict, "inconclusive");
+    assert.match(single!.reason!, /BASE has 1 trial \(30 samples\)/);
   });
 
   it("judges by interval and minimum effect together", () => {

@@ -17,9 +17,10 @@ test("every app in apps/http has a valid manifest; native, hono, express and fas
   const names = apps.map((a) => a.name);
   for (const name of ["native", "hono", "express", "fastify", "elysia"]) assert.ok(names.includes(name), name);
   assert.ok(!names.includes("shared"), "a folder without app.json is shared code, not an app");
-  for (const app of apps.filter((a) => a.name !== "elysia")) {
+  for (const app of apps.filter((a) => !a.name.startsWith("elysia"))) {
     assert.deepEqual(Object.keys(app.manifest.runtimes).sort(), ["bun", "deno", "node"], app.name);
   }
+  assert.deepEqual(Object.keys(apps.find((a) => a.name === "elysia-bunsql")!.manifest.runtimes), ["bun"]);
   for (const app of apps) assert.equal(app.manifest.processes, 1, `${app.name} is single-process`);
 });
 
@@ -59,13 +60,16 @@ test("RUNTIME_BENCH_APPS_DIR moves the apps folder, so fixtures never join a def
 
 test("HTTP scenarios take the suite's metrics, and crud gives one load point per operation", () => {
   const scenarios = resolveScenarios(selectScenarios({ suites: ["http"], scenarios: [] }), "quick");
-  assert.deepEqual(scenarios.map((s) => s.scenario.name), ["compute", "crud", "json", "json-large", "plaintext", "static"]);
-  for (const { scenario } of scenarios) {
+  assert.deepEqual(scenarios.map((s) => s.scenario.name), ["api-db", "compute", "crud", "fortunes", "json", "json-large", "plaintext", "ssr", "static"]);
+  for (const { scenario } of scenarios.filter((s) => s.scenario.name !== "ssr")) {
     assert.deepEqual(Object.keys(scenario.metrics).sort(), [
-      "client_cpu_s", "latency_p50_ms", "latency_p90_ms", "latency_p999_ms", "latency_p99_ms", "rps", "server_cpu_s", "server_peak_rss_mb", "success_rate",
+      "client_cpu_s", "database_cpu_s", "latency_p50_ms", "latency_p90_ms", "latency_p999_ms", "latency_p99_ms", "max_sustained_rps", "rps", "server_cpu_s", "server_peak_rss_mb", "success_rate",
     ]);
     assert.equal(scenario.metrics.rps?.better, "higher");
   }
+  const ssrMetrics = Object.keys(scenarios.find((s) => s.scenario.name === "ssr")!.scenario.metrics);
+  assert.equal(ssrMetrics[0], "latency_p99_ms", "ssr's headline is latency at a fixed rate");
+  assert.ok(!ssrMetrics.includes("database_cpu_s"));
   // The registry erases a suite's types; this test knows it holds the HTTP suite's scenario.
   const crud = scenarios.find((s) => s.scenario.name === "crud")!.scenario as SuiteScenario<HttpConfig, HttpProfile>;
   const runtime = { identity: { name: "node" } } as IdentifiedRuntime;
@@ -77,6 +81,14 @@ test("HTTP scenarios take the suite's metrics, and crud gives one load point per
   const json = scenarios.find((s) => s.scenario.name === "json")!.scenario as SuiteScenario<HttpConfig, HttpProfile>;
   const elysia = httpSuite.start({ profile: "quick", workDir: "/tmp", log: () => {}, options: { apps: ["elysia"] } }).subjects(json, runtime);
   assert.deepEqual(elysia.map((s) => s.params), [{ connections: 10, keepalive: true, rate: 1000 }], "an app a runtime cannot run keeps its load point, so its unsupported cell joins the series");
+  assert.equal(subjects[0]!.scenario.metrics.database_cpu_s, undefined, "only a scenario with a database records its CPU");
+  const ssr = scenarios.find((s) => s.scenario.name === "ssr")!.scenario as SuiteScenario<HttpConfig, HttpProfile>;
+  const pages = httpSuite.start({ profile: "quick", workDir: "/tmp", log: () => {}, options: { apps: ["nextjs"] } }).subjects(ssr, runtime);
+  assert.deepEqual(pages.map((s) => s.params.rate), [ssr.profileParams.rate].flat(), "each fixed rate is its own series");
+  assert.ok(pages.length >= 2);
+  assert.ok(pages[0]!.scenario.metrics.max_sustained_rps, "the first rate's series climbs the rate ladder");
+  assert.equal(pages[1]!.scenario.metrics.max_sustained_rps, undefined, "the other rates' series do not repeat it");
+  assert.equal(subjects[0]!.scenario.metrics.max_sustained_rps, undefined, "a scenario without a ladder records no sustained rate");
 });
 
 test("an app older runtimes cannot run is unsupported below its min_version, with the reason", () => {

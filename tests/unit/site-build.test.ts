@@ -112,6 +112,8 @@ describe("site data", () => {
     assert.doesNotMatch(index, /(href|src)="\//, "every URL is relative");
     assert.doesNotMatch(index, /https?:\/\//, "nothing is fetched from elsewhere");
     assert.match(readFileSync(join(out, "regressions.html"), "utf8"), /No regressions feed has been computed yet/);
+    const methodology = readFileSync(join(out, "methodology.html"), "utf8");
+    assert.match(methodology, /How a change is judged[\s\S]*latency_p99_ms[\s\S]*False alarms on real runs[\s\S]*held out[\s\S]*Detection power of the full profile[\s\S]*http \(5 trials × 1\)/);
     await buildSite({ dataDir, outDir: out, scenarios });
     const foreign = tempDir("site-foreign");
     writeFileSync(join(foreign, "notes.txt"), "mine");

@@ -110,7 +110,7 @@ function rowsTable(rows: readonly CompareRow[]): HTMLElement {
       { title: "head / base", numeric: true, cell: (r) => (r.ratio === null ? "" : `×${r.ratio.toFixed(3)} (${formatChange(r.ratio)})`) },
       { title: "95 % CI", numeric: true, cell: (r) => (r.ci95 ? formatInterval(r.ci95) : "") },
       { title: "×1", cell: (r) => ratioGlyph(r, span) },
-      { title: "min. effect", numeric: true, cell: (r) => `${formatPercent(r.min_effect)} ${r.min_effect_source === "noise floor" ? "noise" : "default"}` },
+      { title: "min. effect", numeric: true, cell: (r) => `${formatPercent(r.min_effect)} ${r.min_effect_source === "noise floor" ? "noise" : r.min_effect_source === "run-to-run shift" ? "shift" : r.min_effect_source}` },
       { title: "verdict", cell: (r) => (r.reason ? h("span", {}, verdictCell(r), h("div", { class: "muted" }, r.reason)) : verdictCell(r)) },
     ],
     rows,
@@ -212,7 +212,7 @@ export async function comparePage(): Promise<void> {
         "section",
         { class: "card" },
         h("div", { class: "card-head" }, h("h2", {}, title)),
-        h("p", { class: "summary-line", id: "compare-summary" }, `${computed.length} comparisons: ${counts("faster")} faster, ${counts("slower")} slower, ${counts("no significant change")} with no significant change${counts("not comparable") ? `, ${counts("not comparable")} not comparable` : ""}. ${choice.testbed.kind === "local" ? "Measured on a local machine." : ""}`),
+        h("p", { class: "summary-line", id: "compare-summary" }, `${computed.length} comparisons: ${counts("faster")} faster, ${counts("slower")} slower, ${counts("inconclusive")} inconclusive, ${counts("no significant change")} with no significant change${counts("not comparable") ? `, ${counts("not comparable")} not comparable` : ""}. ${choice.testbed.kind === "local" ? "Measured on a local machine." : ""}`),
         rows.length > 0 ? figure : h("p", { class: "empty" }, computed.length > 0 ? "No significant change: every comparison is within its noise." : "These two versions have no scenario in common on this machine."),
         h(
           "div",

@@ -29,7 +29,7 @@ export function defaultSelection(): { suites: string[]; scenarios: string[]; sui
 export const allCommand = defineCommand({
   name: "all",
   summary:
-    "What `scripts/bench` with no arguments does: set up the newest Node, Deno and Bun, run the quick profile of every suite into data/, print a summary, compute the regressions feed, and build the trend site from data/.",
+    "What `scripts/bench` with no arguments does: set up the newest Node, Deno and Bun, run every suite's default selection (each scenario, one representative app per runtime) in the quick profile into data/, print a summary, compute the regressions feed, and build the trend site from data/.",
   usage: "all",
   help: [],
   options: {},

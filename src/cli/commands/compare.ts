@@ -3,7 +3,7 @@ import { UserError } from "../../core/errors.ts";
 import { DEFAULT_DATA_DIR } from "../../core/paths.ts";
 import { compareResults } from "../../compare/compare.ts";
 import { compareMarkdown, compareTable } from "../../compare/format.ts";
-import { DEFAULT_MIN_EFFECT, defaultMinEffect } from "../../compare/noise.ts";
+import { minEffectSetting } from "../../compare/noise.ts";
 import { readDocuments, readResults } from "../../results/store.ts";
 import { defineCommand } from "../command.ts";
 
@@ -15,12 +15,14 @@ export const compareCommand = defineCommand({
     "  BASE, HEAD        result files or folders; matched by suite, scenario (and its version), app, load parameters and metric",
     "  --json            print the rows as JSON",
     "  --markdown        print a table for a GitHub job summary or pull-request comment",
-    `  --min-effect PCT  the change a verdict needs where a series has too little history (default ${DEFAULT_MIN_EFFECT * 100}, or RUNTIME_BENCH_MIN_EFFECT)`,
+    "  --min-effect PCT  the change a verdict needs where a series has too little history (or RUNTIME_BENCH_MIN_EFFECT);",
+    "                    default: the run-to-run shift of the suite on that kind of machine (README, 'Verdicts without history')",
     "  --history DIR     results from which each series' noise floor is measured (default: data/, when it exists)",
     "",
-    "A verdict other than 'no significant change' needs the 95 % interval of HEAD/BASE to exclude 1 and the",
-    "change to exceed the series' noise floor (or the minimum effect without history). Results from different",
-    "machines are 'not comparable'.",
+    "A verdict of 'faster' or 'slower' needs the 95 % interval of HEAD/BASE to exclude 1 and the change to exceed",
+    "the series' noise floor (without history: the run-to-run shift, or --min-effect). A change within the shift,",
+    "or a side with fewer than 2 trials, is 'inconclusive', with the reason. Results from different machines are",
+    "'not comparable'.",
   ],
   options: {
     json: { type: "boolean" },
@@ -32,7 +34,7 @@ export const compareCommand = defineCommand({
   async run(values, positionals) {
     if (positionals.length !== 2) throw new UserError("compare: give exactly two paths, BASE and HEAD (see scripts/bench compare --help)");
     if (values.json && values.markdown) throw new UserError("compare: choose one of --json and --markdown");
-    const minEffect = defaultMinEffect(values["min-effect"]);
+    const minEffect = minEffectSetting(values["min-effect"]);
     const [basePath, headPath] = positionals as [string, string];
     const base = readDocuments([basePath], "BASE");
     const head = readDocuments([headPath], "HEAD");

@@ -36,7 +36,7 @@ export function parseProfile(value: string | undefined): Profile {
 }
 
 /** Every suite's own options, once each (suites with apps share --app), with the suites that take it. */
-function suiteOptionList(): { name: string; help: string; suites: string[] }[] {
+export function suiteOptionList(): { name: string; help: string; suites: string[] }[] {
   const options = new Map<string, { name: string; help: string; suites: string[] }>();
   for (const suite of SUITES) {
     for (const [name, option] of Object.entries(suite.options ?? {})) {

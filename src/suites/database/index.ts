@@ -1,11 +1,11 @@
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { appOption, dependencyVersions, loadApps, selectApps, type App, unsupportedApp } from "../../apps/manifest.ts";
+import { appOption, dependencyVersions, entryFile, installApp, loadApps, selectApps, unsupportedApp } from "../../apps/manifest.ts";
 import { errorMessage, UserError } from "../../core/errors.ts";
+import { once } from "../../core/once.ts";
 import type { ParamValue } from "../../results/types.ts";
 import { runtimeEnv, scriptArgv } from "../../runtimes/command.ts";
 import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
-import { NPM_CI_STEP, runPrepareStep } from "../../scenarios/prepare.ts";
 import { allowedCpus, pinned, splitCpus, TASKSET_TOOL, type CpuSplit } from "../../tools/cpu-split.ts";
 import { checkTable, createPostgresDatabase, createSqliteDatabase, firstDifference, SQLITE_PRAGMAS, type BenchDatabase, type Engine, type TableCheck } from "../../tools/database-data.ts";
 import { GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
@@ -46,7 +46,6 @@ interface DatabaseOptions {
   postgresUrl: string | null;
 }
 
-type DatabaseApp = App<{ engine: Engine }>;
 type DatabaseSubject = Subject<DatabaseConfig, DatabaseProfile>;
 const ENGINES: readonly Engine[] = ["sqlite", "postgres"];
 
@@ -68,23 +67,6 @@ function percentile(sorted: readonly number[], p: number): number {
 
 const round = (value: number, digits = 4) => Number(value.toFixed(digits));
 
-async function install(app: DatabaseApp, note: (line: string) => void): Promise<string | null> {
-  try {
-    if (Object.keys(dependencyVersions(app)).length > 0) await runPrepareStep(app.dir, NPM_CI_STEP, `database app ${app.name}`, note);
-    return null;
-  } catch (error) {
-    return errorMessage(error);
-  }
-}
-
-function once<T>(cache: Map<string, Promise<T>>, key: string, make: () => Promise<T>): Promise<T> {
-  let pending = cache.get(key);
-  if (!pending) {
-    pending = make();
-    cache.set(key, pending);
-  }
-  return pending;
-}
 
 /** One PostgreSQL server for the run, with the benchmark database loaded; replaced if it dies. */
 interface PostgresEngine {
@@ -119,6 +101,8 @@ export const databaseSuite = defineSuite<DatabaseConfig, DatabaseProfile, Databa
     engine: { help: "a database engine: sqlite or postgres (repeatable); default: both", values: () => [...ENGINES] },
     "postgres-url": { help: "measure on this PostgreSQL server instead of starting one (postgres://user@host:port/database)" },
   },
+  // Each runtime's built-in SQLite and node-postgres on a real server: the other drivers are measured by `run` and the profiles.
+  defaultRun: { options: { app: ["node-sqlite", "bun-sqlite", "pg"] } },
   parseOptions(raw) {
     const urls = raw["postgres-url"] ?? [];
     if (urls.length > 1) throw new UserError("--postgres-url: give it once");
@@ -128,7 +112,7 @@ export const databaseSuite = defineSuite<DatabaseConfig, DatabaseProfile, Databa
 
   async prepare(note) {
     for (const app of loadApps<{ engine: Engine }>("database")) {
-      const failed = await install(app, note);
+      const failed = await installApp(app, "database", note);
       if (failed) throw new UserError(failed);
     }
   },
@@ -204,13 +188,12 @@ function databaseSession(context: SuiteContext<DatabaseOptions>) {
     const dir = join(context.workDir, "app-runs", String(++runs));
     await mkdir(dir, { recursive: true });
     const workload = workloadOf(subject);
-    const start = app.manifest.runtimes[subject.runtime.identity.name]!;
     // The client gets the CPUs the server does not have; SQLite has no server to keep apart from.
     const cpus = engine === "postgres" ? split?.client : undefined;
     const server = engine === "postgres" ? (await postgresEngine()).server : null;
     const cpuBefore = server?.cpuS() ?? Number.NaN;
     const outcome = await runInProcessTrial({
-      argv: [...pinned(cpus), ...scriptArgv(subject.runtime, subject.flags, start.entry)],
+      argv: [...pinned(cpus), ...scriptArgv(subject.runtime, subject.flags, entryFile(app, subject.runtime.identity.name))],
       cwd: app.dir,
       env: runtimeEnv(subject.runtime, context.workDir),
       input: {
@@ -293,7 +276,7 @@ function databaseSession(context: SuiteContext<DatabaseOptions>) {
       const app = appOf(subject);
       const unsupported = unsupportedApp(app, subject.runtime);
       if (unsupported) return { status: "unsupported", error: unsupported };
-      const installError = await once(installs, app.dir, () => install(app, context.log));
+      const installError = await once(installs, app.dir, () => installApp(app, "database", context.log));
       if (installError) return { status: "failed", error: installError };
       const run = await runApp(subject, { warmup: 0, iterations: 1 });
       if (!run.outcome.ok) {

@@ -1,6 +1,6 @@
 import { mkdirSync, mkdtempSync } from "node:fs";
 import { join } from "node:path";
-import { appOption, appsOption, loadApps, selectApps, type App, unsupportedApp } from "../../apps/manifest.ts";
+import { appOption, appsOption, entryFile, loadApps, selectApps, type App, unsupportedApp } from "../../apps/manifest.ts";
 import { UserError } from "../../core/errors.ts";
 import { cacheDir } from "../../core/paths.ts";
 import type { ParamValue, Profile } from "../../results/types.ts";
@@ -171,7 +171,7 @@ export const fileioSuite = defineSuite<FileioConfig, FileioProfile, { apps: read
         const output = await workspace.output(data);
         try {
           const outcome = await runInProcessTrial({
-            argv: scriptArgv(subject.runtime, subject.flags, app.manifest.runtimes[subject.runtime.identity.name]!.entry),
+            argv: scriptArgv(subject.runtime, subject.flags, entryFile(app, subject.runtime.identity.name)),
             cwd: app.dir,
             env: runtimeEnv(subject.runtime, context.workDir),
             input: {

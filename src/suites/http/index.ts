@@ -1,17 +1,20 @@
 import { join } from "node:path";
-import { errorMessage, UserError } from "../../core/errors.ts";
-import { appOption, appsOption, dependencyVersions, loadApps, selectApps, type App, unsupportedApp } from "../../apps/manifest.ts";
+import { UserError } from "../../core/errors.ts";
+import { once } from "../../core/once.ts";
+import { appOption, appsOption, dependencyVersions, entryFile, installApp, loadApps, selectApps, type App, unsupportedApp } from "../../apps/manifest.ts";
 import type { ParamValue } from "../../results/types.ts";
 import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
 import { runtimeEnv, scriptArgv } from "../../runtimes/command.ts";
-import { NPM_CI_STEP, runPrepareStep } from "../../scenarios/prepare.ts";
-import { allowedCpus, pinned, splitCpus, TASKSET_TOOL, type CpuSplit } from "../../tools/cpu-split.ts";
+import type { PrepareStep } from "../../scenarios/prepare.ts";
+import { machineSplit, pinned, TASKSET_TOOL, type CpuSplit } from "../../tools/cpu-split.ts";
 import { GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
 import { groupUsage } from "../../tools/proc-stats.ts";
-import { RunningServer, ServerFailure } from "../../tools/server.ts";
+import { RunningServer, ServerFailure, serverFailureDetails } from "../../tools/server.ts";
 import { TrialFailure, defineSuite, type CheckOutcome, type Subject, type SuiteContext, type SuiteScenario } from "../suite.ts";
+import { POSTGRES_TOOL, PostgresFailure } from "../../tools/postgres.ts";
+import { startHttpDatabase, verifyUsersApi, type HttpDatabase } from "./database.ts";
 import { LoadError, OHA_TOOL, runOha, type LoadOutcome, type LoadSpec } from "./oha.ts";
-import { describeRequest, requestBody, verificationSummary, verifyServer, type ScenarioRequest, type VerifyStep } from "./verify.ts";
+import { describeRequest, requestBody, verificationSummary, verifyServer, type ScenarioRequest, type Verification, type VerifyStep } from "./verify.ts";
 
 interface Operation {
   name: string;
@@ -22,6 +25,8 @@ interface Operation {
 /** The `http` block of a scenario manifest (schemas/suites/http.schema.json#/$defs/config). */
 export interface HttpConfig {
   server_env?: Record<string, string>;
+  /** The table the apps serve from the run's PostgreSQL (DATABASE_URL), restored before every server start. */
+  database?: "users" | "fortune";
   operations: Operation[];
   verify: VerifyStep[];
 }
@@ -33,12 +38,18 @@ export interface HttpProfile {
   duration_s: number;
   connections: number[];
   keepalive: boolean[];
-  rate: number;
+  /** One fixed arrival rate, or several: each its own series. */
+  rate: number | number[];
   rate_duration_s: number;
+  /** Rising fixed rates tried in turn: the highest one delivered with p99 within `p99_bound_ms` is `max_sustained_rps`. */
+  rate_ladder?: number[];
+  p99_bound_ms?: number;
   [key: string]: unknown;
 }
 
-type HttpApp = App<{ processes: number }>;
+/** app.json's http fields: `scenarios` names the only scenarios an app serves (and a scenario some app names is served by those apps alone). */
+type HttpAppFields = { processes: number; scenarios?: string[]; build?: PrepareStep };
+type HttpApp = App<HttpAppFields>;
 type HttpSubject = Subject<HttpConfig, HttpProfile>;
 
 const READY_TIMEOUT_MS = 30_000;
@@ -47,9 +58,6 @@ export const CLIENT_BOUND_SHARE = 0.9;
 /** A fixed rate counts as sustained when at least this share of it was delivered. */
 const RATE_SUSTAINED_SHARE = 0.95;
 
-function cpuSplit(): CpuSplit | null {
-  return splitCpus(allowedCpus());
-}
 
 /** The operation a subject puts under load: named in its params when the scenario has several. */
 function operationOf(subject: HttpSubject): Operation {
@@ -57,66 +65,58 @@ function operationOf(subject: HttpSubject): Operation {
   return operations.find((op) => op.name === subject.params.operation) ?? operations[0]!;
 }
 
-async function launch(subject: HttpSubject, app: HttpApp, context: SuiteContext, cpus: readonly number[] | undefined): Promise<RunningServer> {
-  const start = app.manifest.runtimes[subject.runtime.identity.name]!;
+/** Why an app does not serve a scenario, or null when it does. */
+export function notServed(app: HttpApp, scenario: string, apps: readonly HttpApp[]): string | null {
+  const listed = app.manifest.scenarios;
+  if (listed) return listed.includes(scenario) ? null : `app ${app.name} serves only ${listed.join(", ")}`;
+  const dedicated = apps.filter((other) => other.manifest.scenarios?.includes(scenario)).map((other) => other.name);
+  return dedicated.length > 0 ? `scenario ${scenario} is served only by the apps made for it: ${dedicated.join(", ")}` : null;
+}
+
+async function launch(subject: HttpSubject, app: HttpApp, context: SuiteContext, cpus: readonly number[] | undefined, db: HttpDatabase | null): Promise<RunningServer> {
   const serverEnv = Object.fromEntries(
     Object.entries(subject.scenario.config.server_env ?? {}).map(([name, path]) => [name, join(subject.scenario.dir, path)]),
   );
   return RunningServer.start({
-    argv: [...pinned(cpus), ...scriptArgv(subject.runtime, subject.flags, start.entry)],
+    argv: [...pinned(cpus), ...scriptArgv(subject.runtime, subject.flags, entryFile(app, subject.runtime.identity.name))],
     cwd: app.dir,
-    env: { ...runtimeEnv(subject.runtime, context.workDir), ...serverEnv },
+    env: { ...runtimeEnv(subject.runtime, context.workDir), ...serverEnv, ...(db ? { DATABASE_URL: db.url } : {}) },
     readyTimeoutMs: READY_TIMEOUT_MS,
   });
 }
 
-/** Facts about the server's output kept in a failed result. */
-function failureDetails(error: unknown, server?: RunningServer): Record<string, unknown> {
-  const output = error instanceof ServerFailure ? error.output : server?.output();
-  return output ? { server_stdout: output.stdout, server_stderr: output.stderr } : {};
+
+/** Both verifications as one: the scenario's steps, then the checks against the database. */
+function joined(first: Verification, second: Verification): Verification {
+  const failures = [...first.failures, ...second.failures];
+  return { status: failures.length > 0 ? "failed" : "passed", requests: first.requests + second.requests, failures, responses: [...first.responses, ...second.responses] };
 }
 
-/** Starts a fresh server, sends the scenario's verification requests, stops it. */
-async function verifyFresh(subject: HttpSubject, app: HttpApp, context: SuiteContext): Promise<CheckOutcome> {
+/** Starts a fresh server (on a restored database), sends the scenario's verification requests, stops it. */
+async function verifyFresh(subject: HttpSubject, app: HttpApp, context: SuiteContext, db: HttpDatabase | null): Promise<CheckOutcome> {
   let server: RunningServer | undefined;
   try {
-    server = await launch(subject, app, context, undefined);
-    const verification = await verifyServer(server.url, subject.scenario.config.verify, subject.scenario.dir);
+    await db?.restore();
+    server = await launch(subject, app, context, undefined, db);
+    let verification = await verifyServer(server.url, subject.scenario.config.verify, subject.scenario.dir);
+    if (db && subject.scenario.config.database === "users" && verification.status === "passed") verification = joined(verification, await verifyUsersApi(server.url, db));
     if (verification.status === "passed") return { status: "ok", verification };
     const exited = server.exited;
     return {
       status: "failed",
       error: exited ? `${verificationSummary(verification)}; the server ${exited}` : verificationSummary(verification),
       verification,
-      details: failureDetails(undefined, server),
+      details: serverFailureDetails(undefined, server),
     };
   } catch (error) {
-    if (!(error instanceof ServerFailure)) throw error;
-    return { status: "failed", error: error.message, verification: { status: "failed", error: error.message }, details: failureDetails(error) };
+    // A database that cannot be restored fails this check, not the run.
+    if (!(error instanceof ServerFailure || error instanceof PostgresFailure)) throw error;
+    return { status: "failed", error: error.message, verification: { status: "failed", error: error.message }, details: serverFailureDetails(error) };
   } finally {
     await server?.stop();
   }
 }
 
-/** Installs an app's lockfile; a failed install fails that app's subjects only (the message), or null. */
-async function install(app: HttpApp, note: (line: string) => void): Promise<string | null> {
-  try {
-    if (Object.keys(dependencyVersions(app)).length > 0) await runPrepareStep(app.dir, NPM_CI_STEP, `http app ${app.name}`, note);
-    return null;
-  } catch (error) {
-    return errorMessage(error);
-  }
-}
-
-/** Memoises a promise per key: work that every load point of one app shares. */
-function once<T>(cache: Map<string, Promise<T>>, key: string, make: () => Promise<T>): Promise<T> {
-  let pending = cache.get(key);
-  if (!pending) {
-    pending = make();
-    cache.set(key, pending);
-  }
-  return pending;
-}
 
 /** The result's load description: everything that shapes what the server sees. */
 function loadDetails(subject: HttpSubject, app: HttpApp, split: CpuSplit | null): Record<string, unknown> {
@@ -150,7 +150,7 @@ function tally(outcome: LoadOutcome, status: number): { good: number; total: num
   return { good, total, unexpected };
 }
 
-async function measure(subject: HttpSubject, context: SuiteContext, server: RunningServer, split: CpuSplit | null) {
+async function measure(subject: HttpSubject, context: SuiteContext, server: RunningServer, split: CpuSplit | null, db: HttpDatabase | null) {
   const profile = subject.scenario.profileParams;
   const operation = operationOf(subject);
   const body = requestBody(operation.request);
@@ -167,7 +167,7 @@ async function measure(subject: HttpSubject, context: SuiteContext, server: Runn
     if (counted.good === 0 || Object.keys(counted.unexpected).length > 0) {
       throw new TrialFailure(`${phase}: ${counted.good} of ${counted.total} requests answered ${operation.status}`, {
         [`${phase}_unexpected`]: counted.unexpected,
-        ...failureDetails(undefined, server),
+        ...serverFailureDetails(undefined, server),
       });
     }
     return counted;
@@ -181,11 +181,31 @@ async function measure(subject: HttpSubject, context: SuiteContext, server: Runn
   const clientBound = clientCpuS >= CLIENT_BOUND_SHARE * throughput.usage.elapsedS * base.threads;
 
   const before = groupUsage(server.pid);
-  const fixed = await runOha({ ...base, durationS: profile.rate_duration_s, rate: profile.rate }, context.workDir);
+  const databaseBefore = db?.server.cpuS() ?? 0;
+  const rate = Number(subject.params.rate);
+  const fixed = await runOha({ ...base, durationS: profile.rate_duration_s, rate }, context.workDir);
   const after = groupUsage(server.pid);
+  const databaseCpuS = (db?.server.cpuS() ?? 0) - databaseBefore;
   const fixedCount = gate("fixed-rate", fixed);
   const achieved = fixedCount.good / fixed.report.totalS;
   const ms = (seconds: number) => Math.round(seconds * 1e6) / 1e3;
+
+  // Up the ladder until a rate is not delivered or its p99 exceeds the bound; the last one that passed counts.
+  let maxSustained: number | undefined;
+  const ladder: { rate: number; achieved_rps: number; latency_p99_ms: number; passed: boolean }[] = [];
+  if (subject.scenario.metrics.max_sustained_rps && profile.rate_ladder && profile.p99_bound_ms !== undefined) {
+    maxSustained = 0;
+    for (const step of [...profile.rate_ladder].sort((a, b) => a - b)) {
+      const outcome = await runOha({ ...base, durationS: profile.rate_duration_s, rate: step }, context.workDir);
+      const counted = gate("rate-ladder", outcome);
+      const stepAchieved = counted.good / outcome.report.totalS;
+      const p99 = ms(outcome.report.latencyS.p99);
+      const passed = stepAchieved >= RATE_SUSTAINED_SHARE * step && p99 <= profile.p99_bound_ms;
+      ladder.push({ rate: step, achieved_rps: stepAchieved, latency_p99_ms: p99, passed });
+      if (!passed) break;
+      maxSustained = step;
+    }
+  }
 
   return {
     samples: {
@@ -198,6 +218,8 @@ async function measure(subject: HttpSubject, context: SuiteContext, server: Runn
       server_peak_rss_mb: [after.peakRssMb],
       server_cpu_s: [Math.round((after.cpuS - before.cpuS) * 100) / 100],
       client_cpu_s: [Math.round(clientCpuS * 100) / 100],
+      ...(db ? { database_cpu_s: [Math.round(databaseCpuS * 100) / 100] } : {}),
+      ...(maxSustained === undefined ? {} : { max_sustained_rps: [maxSustained] }),
     },
     clientBound,
     facts: {
@@ -209,10 +231,19 @@ async function measure(subject: HttpSubject, context: SuiteContext, server: Runn
         client_bound: clientBound,
         saturated_latency_p99_ms: ms(throughput.report.latencyS.p99),
       },
-      fixed_rate: { target_rps: profile.rate, achieved_rps: achieved, sustained: achieved >= RATE_SUSTAINED_SHARE * profile.rate },
+      fixed_rate: { target_rps: rate, achieved_rps: achieved, sustained: achieved >= RATE_SUSTAINED_SHARE * rate },
+      ...(maxSustained === undefined ? {} : { rate_ladder: { p99_bound_ms: profile.p99_bound_ms, steps: ladder } }),
     },
   };
 }
+
+/**
+ * What a trial costs beyond its load phases (start a server, wait until it answers, stop its
+ * process tree), and what one verification costs (the same, plus the scenario's requests): from a
+ * quick run on the shared 2-core development machine (README, "What a run costs").
+ */
+const SERVER_LIFECYCLE_S = 1.5;
+const VERIFICATION_S = 2;
 
 /**
  * HTTP servers under oha. A subject is one app on one runtime at one load point (operation,
@@ -233,38 +264,58 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
     server_peak_rss_mb: { unit: "MB", better: "lower" },
     server_cpu_s: { unit: "s", better: "lower" },
     client_cpu_s: { unit: "s", better: "lower" },
+    /** CPU time of the PostgreSQL server during the fixed-rate phase, for scenarios with a database. */
+    database_cpu_s: { unit: "s", better: "lower" },
+    /** The highest rate of the profile's rate_ladder delivered with p99 within its p99_bound_ms. */
+    max_sustained_rps: { unit: "req/s", better: "higher" },
   },
   profiles: {
     quick: { trials: 2, warmup_s: 0.3, duration_s: 0.8, connections: [10], keepalive: [true], rate: 1000, rate_duration_s: 0.8 },
     full: { trials: 5, warmup_s: 3, duration_s: 10, connections: [10, 100, 256], keepalive: [true], rate: 1000, rate_duration_s: 10 },
   },
-  tools: [OHA_TOOL, GNU_TIME_TOOL, TASKSET_TOOL],
+  tools: [OHA_TOOL, GNU_TIME_TOOL, TASKSET_TOOL, POSTGRES_TOOL],
   options: { app: appOption("http") },
   // Each scenario on each runtime's own server: the frameworks are measured by `run` and the profiles.
   defaultRun: { options: { app: ["native"] } },
   parseOptions: appsOption,
 
   async prepare(note) {
-    for (const app of loadApps<{ processes: number }>("http")) {
-      const failed = await install(app, note);
+    for (const app of loadApps<HttpAppFields>("http")) {
+      const failed = await installApp(app, "http", note, app.manifest.build ? [app.manifest.build] : []);
       if (failed) throw new UserError(failed);
     }
   },
 
+  estimate(scenario, runtime, options) {
+    const profile = scenario.profileParams;
+    const apps = selectApps(loadApps<{ processes: number }>("http"), options.apps).filter((app) => app.manifest.runtimes[runtime]);
+    const loadPoints = scenario.config.operations.length * profile.connections.length * profile.keepalive.length;
+    const trialS = SERVER_LIFECYCLE_S + profile.warmup_s + profile.duration_s + profile.rate_duration_s;
+    // Each app is verified once before its load points and once after, whatever their number.
+    return { cells: apps.length * loadPoints, seconds: apps.length * (loadPoints * profile.trials * trialS + 2 * VERIFICATION_S) };
+  },
+
   listApps() {
-    return loadApps<{ processes: number }>("http").map((app) => ({ name: app.name, runtimes: Object.keys(app.manifest.runtimes) }));
+    return loadApps<HttpAppFields>("http").map((app) => ({ name: app.name, runtimes: Object.keys(app.manifest.runtimes) }));
   },
 
   start(context) {
-    const apps = loadApps<{ processes: number }>("http");
+    const apps = loadApps<HttpAppFields>("http");
     const appOf = (subject: HttpSubject) => apps.find((app) => app.name === subject.app)!;
     const installs = new Map<string, Promise<string | null>>();
     // Every load point of one app on one runtime shares the server code: verified once per phase.
     const verifications = new Map<string, Promise<CheckOutcome>>();
     const verifyOnce = (phase: "before" | "after", subject: HttpSubject) =>
-      once(verifications, [phase, subject.scenario.dir, subject.runtime.identity.sha256, subject.app].join("\0"), () =>
-        verifyFresh(subject, appOf(subject), context),
+      once(verifications, [phase, subject.scenario.dir, subject.runtime.identity.sha256, subject.app].join("\0"), async () =>
+        verifyFresh(subject, appOf(subject), context, await databaseOf(subject)),
       );
+    // Started by the first subject whose scenario has a database; stopped by close().
+    let database: Promise<HttpDatabase> | null = null;
+    const databaseOf = (subject: HttpSubject): Promise<HttpDatabase | null> => {
+      if (!subject.scenario.config.database) return Promise.resolve(null);
+      database ??= startHttpDatabase(context.workDir, machineSplit()?.server, context.log);
+      return database;
+    };
     // Client-bound flags of every trial so far, per subject: a result is client-bound if any trial was.
     const clientBoundTrials = new Map<HttpSubject, boolean[]>();
 
@@ -273,6 +324,15 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
         const profile = scenario.profileParams;
         const { operations } = scenario.config;
         const subjects: HttpSubject[] = [];
+        // Only a scenario with a database measures the database server's CPU.
+        if (!scenario.config.database) {
+          const { database_cpu_s: _database, ...metrics } = scenario.metrics;
+          scenario = { ...scenario, metrics };
+        }
+        // The rate ladder runs once per load point: in the series of the first fixed rate.
+        const { max_sustained_rps: _ladder, ...withoutLadder } = scenario.metrics;
+        const laddered = profile.rate_ladder ? scenario : { ...scenario, metrics: withoutLadder };
+        const firstRate = [profile.rate].flat()[0];
         for (const app of selectApps(apps, context.options.apps)) {
           // An app that does not run on this runtime still gets its load points: its unsupported
           // cells then sit in the same series as the results of the runtimes it runs on.
@@ -281,9 +341,11 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
           for (const operation of operations) {
             for (const connections of profile.connections) {
               for (const keepalive of profile.keepalive) {
-                const params: Record<string, ParamValue> = { connections, keepalive, rate: profile.rate };
-                if (operations.length > 1) params.operation = operation.name;
-                subjects.push({ scenario, runtime, app: app.name, params, flags });
+                for (const rate of [profile.rate].flat()) {
+                  const params: Record<string, ParamValue> = { connections, keepalive, rate };
+                  if (operations.length > 1) params.operation = operation.name;
+                  subjects.push({ scenario: rate === firstRate ? laddered : { ...scenario, metrics: withoutLadder }, runtime, app: app.name, params, flags });
+                }
               }
             }
           }
@@ -293,27 +355,32 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
 
       async check(subject) {
         const app = appOf(subject);
+        const unserved = notServed(app, subject.scenario.name, apps);
+        if (unserved) return { status: "unsupported", error: unserved };
         const unsupported = unsupportedApp(app, subject.runtime);
         if (unsupported !== null) return { status: "unsupported", error: unsupported };
-        const installError = await once(installs, app.dir, () => install(app, context.log));
+        const installError = await once(installs, app.dir, () => installApp(app, "http", context.log, app.manifest.build ? [app.manifest.build] : []));
         if (installError) return { status: "failed", error: installError };
         const outcome = await verifyOnce("before", subject);
-        return outcome.status === "ok" ? { ...outcome, details: loadDetails(subject, app, cpuSplit()) } : outcome;
+        return outcome.status === "ok" ? { ...outcome, details: loadDetails(subject, app, machineSplit()) } : outcome;
       },
 
       async trial(subject, trialIndex) {
-        const split = cpuSplit();
+        const split = machineSplit();
         let server: RunningServer | undefined;
         try {
-          server = await launch(subject, appOf(subject), context, split?.server);
-          const measured = await measure(subject, context, server, split);
+          // Restored outside the timed region: every trial starts from the same table.
+          const db = await databaseOf(subject);
+          await db?.restore();
+          server = await launch(subject, appOf(subject), context, split?.server, db);
+          const measured = await measure(subject, context, server, split, db);
           const flags = [...(clientBoundTrials.get(subject) ?? []), measured.clientBound];
           clientBoundTrials.set(subject, flags);
           return { samples: measured.samples, details: { [`trial_${trialIndex + 1}`]: measured.facts } };
         } catch (error) {
           if (error instanceof TrialFailure) throw error;
-          if (error instanceof ServerFailure || error instanceof LoadError) {
-            throw new TrialFailure(error.message, failureDetails(error, server));
+          if (error instanceof ServerFailure || error instanceof LoadError || error instanceof PostgresFailure) {
+            throw new TrialFailure(error.message, serverFailureDetails(error, server));
           }
           throw error;
         } finally {
@@ -325,7 +392,25 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
 
       async finish(subject) {
         const flags = clientBoundTrials.get(subject) ?? [];
-        return { details: { client_bound: flags.some(Boolean), client_bound_trials: flags.filter(Boolean).length } };
+        // Never started here: a subject that was not measured (unsupported, failed check) may finish first.
+        const db = subject.scenario.config.database && database ? await database.catch(() => null) : null;
+        return {
+          details: {
+            client_bound: flags.some(Boolean),
+            client_bound_trials: flags.filter(Boolean).length,
+            ...(db ? { database: { ...db.server.description, restored: "before every server start (verification and each trial), outside the timed region" } } : {}),
+          },
+          ...(db ? { tools: { postgres: db.server.version } } : {}),
+        };
+      },
+
+      async close() {
+        const pending = database;
+        database = null;
+        const db = await pending?.catch(() => null);
+        if (!db) return;
+        await db.database.drop().catch(() => {});
+        await db.server.stop();
       },
     };
   },

@@ -19,6 +19,7 @@ export interface Expectation {
   readonly file?: string;
   readonly json_file?: string;
   readonly empty?: true;
+  readonly contains?: readonly string[];
 }
 
 export interface VerifyStep {
@@ -127,6 +128,11 @@ export function jsonDifference(expected: unknown, actual: unknown, path = ""): s
 export function bodyProblem(expect: Expectation, body: Buffer, scenarioDir: string): string | null {
   if (expect.empty) return body.length === 0 ? null : `expected no body, got ${body.length} bytes: ${excerpt(body, 0)}`;
   if (expect.text !== undefined) return bytesDifference(Buffer.from(expect.text, "utf8"), body);
+  if (expect.contains !== undefined) {
+    const text = body.toString("utf8");
+    const missing = expect.contains.filter((part) => !text.includes(part));
+    return missing.length === 0 ? null : `body lacks ${JSON.stringify(missing[0])}${missing.length > 1 ? ` (and ${missing.length - 1} more expected texts)` : ""}`;
+  }
   if (expect.file !== undefined) return bytesDifference(readFileSync(join(scenarioDir, expect.file)), body);
   const wanted =
     expect.json_file !== undefined ? JSON.parse(readFileSync(join(scenarioDir, expect.json_file), "utf8")) : expect.json;

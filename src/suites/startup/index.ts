@@ -44,6 +44,14 @@ async function check(subject: StartupSubject, context: SuiteContext): Promise<Ch
   return { status: "failed", error: why, details: { stdout: tail(result.stdout), stderr: tail(result.stderr) } };
 }
 
+/**
+ * What one execution of a scenario costs on average, with hyperfine's and GNU time's own work:
+ * from two quick runs of the four scenarios on node and bun on the shared 2-core development
+ * machine under heavy load (README, "What a run costs"); `hello` takes about a third of it,
+ * `npm-package` twice. A quiet machine is several times faster.
+ */
+const EXECUTION_S = 0.6;
+
 /** Time from exec to exit of a whole program, by hyperfine; peak RSS from the kernel via GNU time. */
 export const startupSuite = defineSuite<StartupConfig, StartupProfile>({
   name: "startup",
@@ -56,6 +64,12 @@ export const startupSuite = defineSuite<StartupConfig, StartupProfile>({
     full: { trials: 10, warmup: 5, runs: 30, memory_runs: 10 },
   },
   tools: [HYPERFINE_TOOL, GNU_TIME_TOOL],
+
+  estimate(scenario) {
+    const { trials, warmup, runs, memory_runs } = scenario.profileParams;
+    // Checked once before and once after its trials.
+    return { cells: 1, seconds: (trials * (warmup + runs + memory_runs) + 2) * EXECUTION_S };
+  },
 
   start(context) {
     return {

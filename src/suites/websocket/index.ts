@@ -1,13 +1,13 @@
-import { appOption, appsOption, dependencyVersions, loadApps, selectApps, type App, unsupportedApp } from "../../apps/manifest.ts";
-import { errorMessage, UserError } from "../../core/errors.ts";
+import { appOption, appsOption, dependencyVersions, entryFile, installApp, loadApps, selectApps, type App, unsupportedApp } from "../../apps/manifest.ts";
+import { UserError } from "../../core/errors.ts";
+import { once } from "../../core/once.ts";
 import type { ParamValue } from "../../results/types.ts";
 import { runtimeEnv, scriptArgv } from "../../runtimes/command.ts";
 import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
-import { NPM_CI_STEP, runPrepareStep } from "../../scenarios/prepare.ts";
-import { allowedCpus, pinned, splitCpus, TASKSET_TOOL, type CpuSplit } from "../../tools/cpu-split.ts";
+import { machineSplit, pinned, TASKSET_TOOL, type CpuSplit } from "../../tools/cpu-split.ts";
 import { GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
 import { groupUsage } from "../../tools/proc-stats.ts";
-import { HOST, RunningServer, ServerFailure } from "../../tools/server.ts";
+import { HOST, RunningServer, ServerFailure, serverFailureDetails } from "../../tools/server.ts";
 import { TrialFailure, defineSuite, type CheckOutcome, type Subject, type SuiteContext, type SuiteScenario } from "../suite.ts";
 import { K6_TOOL, k6Count, runK6 } from "./k6.ts";
 import { verifyServer } from "./verify.ts";
@@ -48,9 +48,6 @@ const FIXED_RATE_METRICS = ["rate_rtt_p50_ms", "rate_rtt_p99_ms"];
 const ms = (us: number) => Math.round(us) / 1000;
 const round2 = (value: number) => Math.round(value * 100) / 100;
 
-function cpuSplit(): CpuSplit | null {
-  return splitCpus(allowedCpus());
-}
 
 function path(config: WebSocketConfig): string {
   return config.mode === "echo" ? "/echo" : "/broadcast";
@@ -61,9 +58,8 @@ function wantsFixedRate(scenario: SuiteScenario<WebSocketConfig, WebSocketProfil
 }
 
 async function launch(subject: WebSocketSubject, app: WebSocketApp, context: SuiteContext, cpus: readonly number[] | undefined): Promise<RunningServer> {
-  const start = app.manifest.runtimes[subject.runtime.identity.name]!;
   return RunningServer.start({
-    argv: [...pinned(cpus), ...scriptArgv(subject.runtime, subject.flags, start.entry)],
+    argv: [...pinned(cpus), ...scriptArgv(subject.runtime, subject.flags, entryFile(app, subject.runtime.identity.name))],
     cwd: app.dir,
     env: runtimeEnv(subject.runtime, context.workDir),
     readyTimeoutMs: READY_TIMEOUT_MS,
@@ -72,11 +68,6 @@ async function launch(subject: WebSocketSubject, app: WebSocketApp, context: Sui
 
 const wsUrl = (server: RunningServer) => `ws://${HOST}:${server.port}`;
 
-/** Facts about the server's output kept in a failed result. */
-function failureDetails(error: unknown, server?: RunningServer): Record<string, unknown> {
-  const output = error instanceof ServerFailure ? error.output : server?.output();
-  return output ? { server_stdout: output.stdout, server_stderr: output.stderr } : {};
-}
 
 /** Starts a fresh server, checks its echoes, broadcast and close handshake, stops it. */
 async function verifyFresh(subject: WebSocketSubject, app: WebSocketApp, context: SuiteContext): Promise<CheckOutcome> {
@@ -87,33 +78,15 @@ async function verifyFresh(subject: WebSocketSubject, app: WebSocketApp, context
     if (verification.status === "passed") return { status: "ok", verification };
     const exited = server.exited;
     const error = String(verification.error);
-    return { status: "failed", error: exited ? `${error}; the server ${exited}` : error, verification, details: failureDetails(undefined, server) };
+    return { status: "failed", error: exited ? `${error}; the server ${exited}` : error, verification, details: serverFailureDetails(undefined, server) };
   } catch (error) {
     if (!(error instanceof ServerFailure) && !(error instanceof ClientError)) throw error;
-    return { status: "failed", error: error.message, verification: { status: "failed", error: error.message }, details: failureDetails(error, server) };
+    return { status: "failed", error: error.message, verification: { status: "failed", error: error.message }, details: serverFailureDetails(error, server) };
   } finally {
     await server?.stop();
   }
 }
 
-async function install(app: WebSocketApp, note: (line: string) => void): Promise<string | null> {
-  try {
-    if (Object.keys(dependencyVersions(app)).length > 0) await runPrepareStep(app.dir, NPM_CI_STEP, `websocket app ${app.name}`, note);
-    return null;
-  } catch (error) {
-    return errorMessage(error);
-  }
-}
-
-/** Memoises a promise per key: work that every load point of one app shares. */
-function once<T>(cache: Map<string, Promise<T>>, key: string, make: () => Promise<T>): Promise<T> {
-  let pending = cache.get(key);
-  if (!pending) {
-    pending = make();
-    cache.set(key, pending);
-  }
-  return pending;
-}
 
 /** The result's load description: everything that shapes what the server sees. */
 function loadDetails(subject: WebSocketSubject, app: WebSocketApp, split: CpuSplit | null): Record<string, unknown> {
@@ -174,7 +147,7 @@ async function measure(subject: WebSocketSubject, context: SuiteContext, server:
     if (server.exited) throw new ServerFailure(`server ${server.exited} during ${phase}`, server.output());
     const counted = tally(report);
     if (counted.problems.length > 0 || counted.expected === 0) {
-      throw new TrialFailure(`${phase}: ${counted.problems.join("; ") || "no message was sent"}`, { [`${phase}_report`]: report, ...failureDetails(undefined, server) });
+      throw new TrialFailure(`${phase}: ${counted.problems.join("; ") || "no message was sent"}`, { [`${phase}_report`]: report, ...serverFailureDetails(undefined, server) });
     }
     return counted;
   };
@@ -223,7 +196,7 @@ async function measure(subject: WebSocketSubject, context: SuiteContext, server:
     if (server.exited) throw new ServerFailure(`server ${server.exited} during fixed-rate`, server.output());
     const [sent, received, mismatched, unanswered] = ["echo_sent", "echo_received", "echo_mismatched", "echo_unanswered"].map((name) => k6Count(outcome, name));
     if (sent === 0 || mismatched! > 0 || unanswered! > 0 || received !== sent) {
-      throw new TrialFailure(`fixed-rate: of ${sent} messages k6 sent, ${received} were echoed, ${mismatched} wrong, ${unanswered} unanswered`, failureDetails(undefined, server));
+      throw new TrialFailure(`fixed-rate: of ${sent} messages k6 sent, ${received} were echoed, ${mismatched} wrong, ${unanswered} unanswered`, serverFailureDetails(undefined, server));
     }
     const rtt = outcome.metrics.echo_rtt ?? {};
     const k6CpuS = outcome.usage.userS + outcome.usage.systemS;
@@ -272,10 +245,12 @@ export const websocketSuite = defineSuite<WebSocketConfig, WebSocketProfile, { a
   tools: [WSCLIENT_TOOL, K6_TOOL, GNU_TIME_TOOL, TASKSET_TOOL],
   options: { app: appOption("websocket") },
   parseOptions: appsOption,
+  // Each runtime's own server: the ws package on all three is measured by `run` and the profiles.
+  defaultRun: { options: { app: ["native"] } },
 
   async prepare(note) {
     for (const app of loadApps<{ servers: Record<string, string> }>("websocket")) {
-      const failed = await install(app, note);
+      const failed = await installApp(app, "websocket", note);
       if (failed) throw new UserError(failed);
     }
   },
@@ -319,14 +294,14 @@ export const websocketSuite = defineSuite<WebSocketConfig, WebSocketProfile, { a
         const app = appOf(subject);
         const unsupported = unsupportedApp(app, subject.runtime);
         if (unsupported !== null) return { status: "unsupported", error: unsupported };
-        const installError = await once(installs, app.dir, () => install(app, context.log));
+        const installError = await once(installs, app.dir, () => installApp(app, "websocket", context.log));
         if (installError) return { status: "failed", error: installError };
         const outcome = await verifyOnce("before", subject);
-        return outcome.status === "ok" ? { ...outcome, details: loadDetails(subject, app, cpuSplit()) } : outcome;
+        return outcome.status === "ok" ? { ...outcome, details: loadDetails(subject, app, machineSplit()) } : outcome;
       },
 
       async trial(subject, trialIndex) {
-        const split = cpuSplit();
+        const split = machineSplit();
         let server: RunningServer | undefined;
         try {
           server = await launch(subject, appOf(subject), context, split?.server);
@@ -335,7 +310,7 @@ export const websocketSuite = defineSuite<WebSocketConfig, WebSocketProfile, { a
           return { samples: measured.samples, details: { [`trial_${trialIndex + 1}`]: measured.facts } };
         } catch (error) {
           if (error instanceof TrialFailure) throw error;
-          if (error instanceof ServerFailure || error instanceof ClientError) throw new TrialFailure(error.message, failureDetails(error, server));
+          if (error instanceof ServerFailure || error instanceof ClientError) throw new TrialFailure(error.message, serverFailureDetails(error, server));
           throw error;
         } finally {
           await server?.stop();

@@ -1,5 +1,5 @@
 import { availableParallelism, cpus } from "node:os";
-import { appOption, appsOption, dependencyVersions, loadApps, selectApps, unsupportedApp, type App } from "../../apps/manifest.ts";
+import { appOption, appsOption, dependencyVersions, entryFile, loadApps, selectApps, unsupportedApp, type App } from "../../apps/manifest.ts";
 import { errorMessage, UserError } from "../../core/errors.ts";
 import type { ParamValue } from "../../results/types.ts";
 import { runtimeEnv, scriptArgv } from "../../runtimes/command.ts";
@@ -219,7 +219,7 @@ export const workersSuite = defineSuite<WorkersConfig, WorkersProfile, { apps: r
         const app = appOf(subject);
         const config = subject.scenario.config;
         const outcome = await runInProcessTrial({
-          argv: scriptArgv(subject.runtime, subject.flags, app.manifest.runtimes[subject.runtime.identity.name]!.entry),
+          argv: scriptArgv(subject.runtime, subject.flags, entryFile(app, subject.runtime.identity.name)),
           cwd: app.dir,
           env: runtimeEnv(subject.runtime, context.workDir),
           input: {

@@ -1,0 +1,41 @@
+/**
+ * How small a change the full profile can detect, and how often it raises a false alarm: series
+ * simulated with each suite's full-profile trials at 1 %, 3 % and 10 % relative noise (see
+ * benchmarks/lib/detection.ts for the model), judged by `detectRegressions` as the feed is.
+ *
+ *   scripts/benchmark detection-power [SERIES_PER_STEP] [SERIES_WITHOUT_STEP] [SUITE...]
+ *
+ * For each suite and noise level: the smallest step confirmed in at least 95 % of series (from a
+ * ladder of steps, by bisection), and over the series without a step, the share of judged versions
+ * with a confirmed change (a false alarm) and the share of series with at least one.
+ */
+import { formatTable } from "../src/ui/table.ts";
+import { FULL_PROFILE_SHAPES, STEP_AT, VERSIONS, rates, smallestDetected } from "./lib/detection.ts";
+
+const perStep = Number(process.argv[2] ?? 200);
+const withoutStep = Number(process.argv[3] ?? 1000);
+const suites = process.argv.slice(4);
+const NOISE = [0.01, 0.03, 0.1];
+const SEED = 1;
+
+const percent = (fraction: number, digits = 1) => `${(fraction * 100).toFixed(digits)} %`;
+const rows: string[][] = [];
+for (const shape of FULL_PROFILE_SHAPES.filter((s) => suites.length === 0 || suites.includes(s.suite))) {
+  for (const sd of NOISE) {
+    const started = Date.now();
+    const smallest = smallestDetected(shape, sd, perStep, SEED);
+    const quiet = rates(shape, sd, 0, withoutStep, SEED + 1_000_000);
+    rows.push([
+      `${shape.suite} (${shape.trials} trials × ${shape.perTrial})`,
+      percent(sd, 0),
+      smallest === null ? "none up to 200 %" : `${percent(smallest.step, 1)} (${smallest.rates.detected}/${perStep})`,
+      `${percent(quiet.falseAlarms / quiet.judgements, 2)} (${quiet.falseAlarms}/${quiet.judgements})`,
+      `${percent(quiet.seriesWithFalseAlarm / quiet.series, 1)} (${quiet.seriesWithFalseAlarm}/${quiet.series})`,
+    ]);
+    process.stderr.write(`${shape.suite} at ${percent(sd, 0)}: ${Math.round((Date.now() - started) / 1000)} s\n`);
+  }
+}
+process.stdout.write(
+  `${formatTable(["suite (full profile)", "noise (relative SD)", "smallest step confirmed in ≥ 95 %", "false alarms per judged version", "series with a false alarm"], rows)}\n\n` +
+    `${VERSIONS} versions per series, one run each, step from version ${STEP_AT + 1}; ${perStep} series per step tried, ${withoutStep} without a step.\n`,
+);

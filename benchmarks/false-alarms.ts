@@ -1,0 +1,61 @@
+/**
+ * False alarms on real runs: the same versions measured twice, back to back, then compared as a
+ * new user would (`compare A B`, no history). Every "faster" or "slower" row is a false alarm.
+ *
+ *   scripts/benchmark false-alarms run PAIRS OUT -- RUN_ARGS...   measure PAIRS pairs into OUT/run1, OUT/run2, …, then judge them
+ *   scripts/benchmark false-alarms DIR1 DIR2 [DIR3 DIR4 …]        judge pairs measured before (DIR1 with DIR2, DIR3 with DIR4, …)
+ *
+ * e.g. `scripts/benchmark false-alarms run 5 /tmp/fa -- --suite http --scenario json --runtime node@22.11.0 --runtime bun@1.2.0`.
+ * Prints the verdicts of each pair, the share of rows with a verdict, and per metric the largest
+ * shift between the two runs of a pair: what the run-to-run shift table must cover.
+ */
+import { join } from "node:path";
+import { compareResults } from "../src/compare/compare.ts";
+import type { CompareRow, Verdict } from "../src/compare/types.ts";
+import { readDocuments } from "../src/results/store.ts";
+import { formatTable } from "../src/ui/table.ts";
+import { bench } from "./lib/cli.ts";
+
+async function measurePairs(pairs: number, out: string, runArgs: readonly string[]): Promise<string[]> {
+  const dirs: string[] = [];
+  for (let i = 1; i <= 2 * pairs; i++) {
+    const dir = join(out, `run${i}`);
+    const started = Date.now();
+    const result = await bench(["run", ...runArgs, "--out", dir]);
+    process.stderr.write(`run ${i}: exit ${result.code}, ${Math.round((Date.now() - started) / 1000)} s\n`);
+    dirs.push(dir);
+  }
+  return dirs;
+}
+
+const VERDICTS: readonly Verdict[] = ["faster", "slower", "inconclusive", "no significant change", "not comparable"];
+const shift = (row: CompareRow) => Math.exp(Math.abs(Math.log(row.ratio!))) - 1;
+
+async function main(args: string[]): Promise<void> {
+  let dirs = args;
+  if (args[0] === "run") {
+    const dash = args.indexOf("--");
+    dirs = await measurePairs(Number(args[1]), args[2]!, dash < 0 ? [] : args.slice(dash + 1));
+  }
+  if (dirs.length < 2 || dirs.length % 2 !== 0) throw new Error("give pairs of result folders (or: run PAIRS OUT -- RUN_ARGS)");
+  const rows: CompareRow[] = [];
+  const perPair: string[][] = [];
+  for (let i = 0; i < dirs.length; i += 2) {
+    const pair = compareResults(readDocuments([dirs[i]!], "BASE"), readDocuments([dirs[i + 1]!], "HEAD"));
+    rows.push(...pair);
+    perPair.push([`${i / 2 + 1}`, String(pair.length), ...VERDICTS.map((v) => String(pair.filter((r) => r.verdict === v).length))]);
+  }
+  const withVerdict = rows.filter((r) => r.verdict === "faster" || r.verdict === "slower");
+  process.stdout.write(`${formatTable(["pair", "rows", ...VERDICTS], perPair)}\n\n`);
+  process.stdout.write(`rows with a verdict: ${withVerdict.length} of ${rows.length} (${((100 * withVerdict.length) / rows.length).toFixed(1)} %)\n`);
+  for (const row of withVerdict) process.stdout.write(`  ${row.suite}/${row.scenario} ${row.app ?? ""} ${row.head_runtime} ${row.metric}: ×${row.ratio!.toFixed(3)} ${row.verdict}\n`);
+  const metrics = [...new Set(rows.filter((r) => r.ratio !== null).map((r) => `${r.suite} ${r.metric}`))];
+  const shifts = metrics.map((key) => {
+    const values = rows.filter((r) => r.ratio !== null && `${r.suite} ${r.metric}` === key).map(shift).sort((a, b) => a - b);
+    const at = (q: number) => `${(values[Math.min(values.length - 1, Math.floor(q * values.length))]! * 100).toFixed(1)} %`;
+    return [key, String(values.length), at(0.5), at(0.9), `${(values.at(-1)! * 100).toFixed(1)} %`];
+  });
+  process.stdout.write(`\nshift between the two runs of a pair (|HEAD/BASE| as a change):\n${formatTable(["suite metric", "rows", "median", "90th percentile", "largest"], shifts)}\n`);
+}
+
+await main(process.argv.slice(2));

@@ -1,0 +1,105 @@
+import semver from "semver";
+import type { Profile } from "../../results/types.ts";
+import { DEFAULT_RUNTIMES } from "../../runtimes/prepare.ts";
+import { parseSpec, type RuntimeSpec } from "../../runtimes/spec.ts";
+import { selectScenarios } from "../../scenarios/select.ts";
+import { resolveScenarios, type ResolvedScenario } from "../../suites/resolve.ts";
+import { formatTable } from "../../ui/table.ts";
+import { defineCommand } from "../command.ts";
+import { parseProfile, suiteOptionList } from "./run.ts";
+
+/** A suite's share of a planned run. */
+export interface SuitePlan {
+  suite: string;
+  scenarios: number;
+  /** Cells and trials are counted by the suite's estimate hook: 0 without one. */
+  cells: number;
+  trials: number;
+  /** Null when the suite has no estimate hook. */
+  seconds: number | null;
+}
+
+/** Whether a runtime can run a scenario at all, as far as its spec tells (an exact version below the minimum cannot). */
+function runs(selected: ResolvedScenario, spec: RuntimeSpec): boolean {
+  const support = selected.scenario.manifest.runtimes[spec.name];
+  if (!support) return false;
+  if (spec.request.kind !== "exact" || !support.min_version) return true;
+  return !semver.lt(spec.request.version, support.min_version);
+}
+
+/** The cells, trials and estimated time of each suite for these scenarios on these runtimes, as `run` would measure them. */
+export function planRun(scenarios: readonly ResolvedScenario[], specs: readonly RuntimeSpec[], suiteOptions: Record<string, string[]>): SuitePlan[] {
+  const plans = new Map<string, SuitePlan>();
+  for (const selected of scenarios) {
+    const { suite, scenario } = selected;
+    const plan = plans.get(suite.name) ?? { suite: suite.name, scenarios: 0, cells: 0, trials: 0, seconds: suite.estimate ? 0 : null };
+    plans.set(suite.name, plan);
+    plan.scenarios += 1;
+    if (!suite.estimate) continue;
+    const options = suite.parseOptions?.(suiteOptions) ?? {};
+    for (const spec of specs.filter((s) => runs(selected, s))) {
+      const { cells, seconds } = suite.estimate(scenario, spec.name, options);
+      plan.cells += cells;
+      plan.trials += cells * scenario.profileParams.trials;
+      plan.seconds! += seconds;
+    }
+  }
+  return [...plans.values()];
+}
+
+/** `3 h 12 min`, `4 min 30 s`, `45 s`. */
+export function formatDuration(seconds: number): string {
+  const s = Math.round(seconds);
+  if (s >= 3600) return `${Math.floor(s / 3600)} h ${Math.round((s % 3600) / 60)} min`;
+  if (s >= 60) return `${Math.floor(s / 60)} min ${s % 60} s`;
+  return `${s} s`;
+}
+
+export function planTable(plans: readonly SuitePlan[], profile: Profile, runtimes: number): string {
+  const known = plans.filter((p) => p.seconds !== null);
+  const total = known.reduce((sum, p) => sum + p.seconds!, 0);
+  const rows = plans.map((p) =>
+    p.seconds === null ? [p.suite, String(p.scenarios), "?", "?", "no estimate"] : [p.suite, String(p.scenarios), String(p.cells), String(p.trials), formatDuration(p.seconds)],
+  );
+  rows.push(["total", "", String(known.reduce((n, p) => n + p.cells, 0)), String(known.reduce((n, p) => n + p.trials, 0)), formatDuration(total)]);
+  const lines = [formatTable(["suite", "scenarios", "cells", "trials", "estimated time"], rows), ""];
+  lines.push(`Profile ${profile}, ${runtimes} runtime version${runtimes === 1 ? "" : "s"}, one machine: about ${formatDuration(total / Math.max(runtimes, 1))} per runtime version.`);
+  lines.push("Trials and checks only: provisioning runtimes and installing apps add a few minutes the first time.");
+  const missing = plans.filter((p) => p.seconds === null).map((p) => p.suite);
+  if (missing.length > 0) lines.push(`No estimate for ${missing.join(", ")}: the total leaves them out.`);
+  return lines.join("\n");
+}
+
+const SUITE_OPTIONS = suiteOptionList();
+
+export const planCommand = defineCommand({
+  name: "plan",
+  summary: "Show the cells a run would measure and its estimated time per suite, from the profiles' parameters; measures nothing.",
+  usage: `plan [--profile quick|full] [--suite S]... [--scenario X]... [--runtime SPEC]...${SUITE_OPTIONS.map((o) => ` [--${o.name} V]...`).join("")}`,
+  help: [
+    "  --profile P       quick (default) or full",
+    "  --suite S         a suite (repeatable); default: every suite",
+    "  --scenario X      a scenario, as NAME or SUITE/NAME (repeatable); default: every scenario of the suites",
+    `  --runtime SPEC    as for run (repeatable; nothing is provisioned); default: ${DEFAULT_RUNTIMES.join(" ")}`,
+    ...SUITE_OPTIONS.map((o) => `  --${`${o.name} V`.padEnd(16)}${o.help} [${o.suites.join(", ")}]`),
+    "",
+    "Each suite estimates its own cost from the scenario's profile (load durations, runs, trials) and its",
+    "per-step costs; `scripts/bench plan --profile full --runtime node@latest` is one release's cost on one machine.",
+  ],
+  options: {
+    profile: { type: "string" },
+    suite: { type: "string", multiple: true },
+    scenario: { type: "string", multiple: true },
+    runtime: { type: "string", multiple: true },
+    ...Object.fromEntries(SUITE_OPTIONS.map((o) => [o.name, { type: "string", multiple: true }] as const)),
+  },
+  async run(values) {
+    const raw = values as Record<string, string | string[] | undefined>;
+    const suiteOptions = Object.fromEntries(SUITE_OPTIONS.map((o) => [o.name, (raw[o.name] as string[] | undefined) ?? []]));
+    const profile = parseProfile(values.profile);
+    const specs = (values.runtime ?? [...DEFAULT_RUNTIMES]).map(parseSpec);
+    const scenarios = resolveScenarios(selectScenarios({ suites: values.suite ?? [], scenarios: values.scenario ?? [] }), profile);
+    process.stdout.write(`${planTable(planRun(scenarios, specs, suiteOptions), profile, specs.length)}\n`);
+    return 0;
+  },
+});
