@@ -155,6 +155,8 @@ export const workersSuite = defineSuite<WorkersConfig, WorkersProfile, { apps: r
   tools: [GNU_TIME_TOOL],
   options: { app: appOption("workers") },
   parseOptions: appsOption,
+  // node:worker_threads, which all three runtimes have: the other channels are measured by `run` and the profiles.
+  defaultRun: { options: { app: ["worker-threads"] } },
 
   async prepare(note) {
     for (const app of loadApps<WorkersAppFields>("workers")) {
