@@ -1,11 +1,10 @@
 import { availableParallelism, cpus } from "node:os";
-import { appOption, appsOption, dependencyVersions, entryFile, loadApps, selectApps, unsupportedApp, type App } from "../../apps/manifest.ts";
-import { errorMessage, UserError } from "../../core/errors.ts";
+import { appOption, appsOption, dependencyVersions, entryFile, installApp, loadApps, selectApps, unsupportedApp, type App } from "../../apps/manifest.ts";
+import { UserError } from "../../core/errors.ts";
 import type { ParamValue } from "../../results/types.ts";
 import { runtimeEnv, scriptArgv } from "../../runtimes/command.ts";
 import type { RuntimeName } from "../../runtimes/catalog.ts";
 import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
-import { NPM_CI_STEP, runPrepareStep } from "../../scenarios/prepare.ts";
 import { median, quantile } from "../../stats/summary.ts";
 import { GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
 import { runInProcessTrial } from "../../tools/in-process.ts";
@@ -106,15 +105,6 @@ export function metricsOf(
   }
 }
 
-/** Installs an app's lockfile; the message of a failed install, or null. */
-async function install(app: WorkersApp, note: (line: string) => void): Promise<string | null> {
-  try {
-    if (Object.keys(dependencyVersions(app)).length > 0) await runPrepareStep(app.dir, NPM_CI_STEP, `workers app ${app.name}`, note);
-    return null;
-  } catch (error) {
-    return errorMessage(error);
-  }
-}
 
 /** Why a subject cannot be measured, or null. */
 function unsupportedReason(app: WorkersApp, subject: WorkersSubject): string | null {
@@ -160,7 +150,7 @@ export const workersSuite = defineSuite<WorkersConfig, WorkersProfile, { apps: r
 
   async prepare(note) {
     for (const app of loadApps<WorkersAppFields>("workers")) {
-      const failed = await install(app, note);
+      const failed = await installApp(app, "workers", note);
       if (failed) throw new UserError(failed);
     }
   },
@@ -196,7 +186,7 @@ export const workersSuite = defineSuite<WorkersConfig, WorkersProfile, { apps: r
         const reason = unsupportedReason(app, subject);
         if (reason) return { status: "unsupported", error: reason };
         let pending = installs.get(app.dir);
-        if (!pending) installs.set(app.dir, (pending = install(app, context.log)));
+        if (!pending) installs.set(app.dir, (pending = installApp(app, "workers", context.log)));
         const installError = await pending;
         if (installError) return { status: "failed", error: installError };
         const profile = subject.scenario.profileParams;
