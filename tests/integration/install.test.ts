@@ -27,7 +27,10 @@ function registriesLeft(): string[] {
 describe("install suite on real managers", () => {
   it("times every manager from the local registry with the upstream unreachable, touches no cache in HOME, and leaves no registry behind", async () => {
     const env = { RUNTIME_BENCH_SUITES_DIR: FIXTURE_SUITES };
-    // The first run primes the cached registry storage (a no-op when it is already there).
+    // Setup installs the pinned npm, pnpm and Yarn (on a fresh clone, from the configured registry,
+    // which the isolated run below cannot reach); the first run primes the cached registry storage (a no-op when it is already there).
+    const setup = await bench(["setup", "--suite", "install", "--runtime", "node@22.11.0"], env);
+    assert.equal(setup.code, 0, setup.stderr);
     const priming = await bench(["run", "--suite", "install", "--scenario", "tiny", "--app", "npm", "--runtime", "node@22.11.0", "--out", tempDir("install-prime")], env);
     assert.equal(priming.code, 0, priming.stderr);
     const out = tempDir("install-offline");
