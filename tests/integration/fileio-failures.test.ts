@@ -85,7 +85,8 @@ describe("fileio suite: wrong digests, crashes, skipped writes and interrupts", 
     const args = ["run", "--suite", "fileio", "--scenario", "write-many", "--app", "good", "--runtime", "node@22.11.0", "--profile", "quick", "--out", out];
     const running = startBench(args, fixtureEnv(tmp));
     await running.waitFor("trial 1/2");
-    await new Promise((resolve) => setTimeout(resolve, 300)); // the trial's runtime is writing
+    // Interrupt while a trial's runtime is writing: how soon one runs depends on the machine's load.
+    for (const deadline = Date.now() + 30_000; leftoverApps().length === 0 && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 10));
     assert.ok(leftovers(tmp).length > 0, "the run has its work folder while it runs");
     assert.ok(leftoverApps().length > 0, "the app's runtime runs while we interrupt");
     running.child.kill("SIGINT");
