@@ -258,11 +258,9 @@ function databaseSession(context: SuiteContext<DatabaseOptions>) {
         const start = app.manifest.runtimes[runtime.identity.name];
         const flags = [...(scenario.manifest.runtimes[runtime.identity.name]?.flags ?? []), ...(start?.flags ?? [])];
         const view = engine === "postgres" && context.options.postgresUrl === null ? scenario : withoutServerMetrics(scenario);
-        if (!start) {
-          subjects.push({ scenario: view, runtime, app: app.name, params: { engine }, flags });
-          continue;
-        }
-        // An embedded engine answers one query at a time on one connection: concurrency is a server's.
+        // An app a runtime cannot run keeps its load points too (check() finds it unsupported), so
+        // its cells join the series of the runtimes it runs on. An embedded engine answers one
+        // query at a time on one connection: concurrency is a server's.
         const levels = engine === "postgres" ? (scenario.config.concurrency ?? [1]) : [1];
         for (const concurrency of levels) {
           const params: Record<string, ParamValue> = { engine, concurrency };
