@@ -1,8 +1,9 @@
 /**
  * What five years of history costs the commands that read all of it: `scripts/bench regressions`
- * (with an empty cache of series results, again over the unchanged history, and after one new
- * result), `compare --history` and `scripts/bench site`, each beside the file-reading floor (listing,
- * reading and parsing every result file, as they all must), wall-clock and CPU time. Targets: regressions and compare at most
+ * (with an empty cache of series results and no run index, again over the unchanged history, and
+ * after one new result), `compare --history` and `scripts/bench site`, each beside the file-reading
+ * floor (listing, reading and parsing every result file) and the index-reading floor (the same
+ * documents through the run index, as the commands read them), wall-clock and CPU time. Targets: regressions and compare at most
  * 15 s, the site at most 10 s; the cold regressions run is the one-off cost of filling the cache.
  *
  *   scripts/benchmark history-scale [--data DIR]
@@ -15,6 +16,7 @@ import { readdirSync, readFileSync, rmSync, rmdirSync } from "node:fs";
 import { loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { readIndexedResults } from "../src/results/run-index.ts";
 import { layoutResultFiles, readResultFile, readResults, writeResult } from "../src/results/store.ts";
 import { compareVersions } from "../src/compare/series-key.ts";
 import type { ResultDocument } from "../src/results/types.ts";
@@ -27,6 +29,8 @@ const TARGETS = { regressions: 15, compare: 15, site: 10 };
 
 const dataDir = resolve(values.data ?? tempDir("history-scale-data"));
 await ensureFiveYearHistory(dataDir);
+// A history reused from an earlier run keeps its run index: the first report must build it again.
+rmSync(join(dataDir, ".index"), { recursive: true, force: true });
 const cacheDir = tempDir("history-scale-cache");
 const feedDir = tempDir("history-scale-feed");
 const siteDir = tempDir("history-scale-site");
@@ -55,15 +59,17 @@ async function timed(what: string, args: readonly string[]): Promise<Timing & { 
   return { ...timing, stdout: result.stdout };
 }
 
-function readingFloor(): Timing & { files: number } {
+function readingFloor(what: string, read: () => readonly unknown[]): Timing & { files: number } {
   const started = performance.now();
   const cpuBefore = process.cpuUsage();
-  const files = readResults([dataDir]).length;
+  const files = read().length;
   const cpu = process.cpuUsage(cpuBefore);
   const timing = { seconds: (performance.now() - started) / 1000, cpu: (cpu.user + cpu.system) / 1e6, files };
-  process.stderr.write(`file-reading floor: ${timing.seconds.toFixed(1)} s (CPU ${timing.cpu.toFixed(1)} s) for ${files} files\n`);
+  process.stderr.write(`${what}: ${timing.seconds.toFixed(1)} s (CPU ${timing.cpu.toFixed(1)} s) for ${files} files\n`);
   return timing;
 }
+
+const fileFloor = () => readingFloor("file-reading floor", () => readResults([dataDir]));
 
 /** Node's `startup/hello` results on one runner, oldest version first: where the added result and the compared runs come from. */
 function helloRuns(): ResultDocument[] {
@@ -94,7 +100,7 @@ function removeAdded(path: string): void {
 
 const withoutTimestamp = (json: string) => json.replace(/"generated_at": "[^"]*"/, "");
 
-const floorBefore = readingFloor();
+const floorBefore = fileFloor();
 const regressionsArgs = ["regressions", "--data", dataDir, "--json", "--feed-dir", feedDir];
 const cold = await timed("regressions, empty cache", regressionsArgs);
 const warm = await timed("regressions, history unchanged", regressionsArgs);
@@ -113,7 +119,8 @@ const sites = [
   await timed("site, first build", ["site", "--data", dataDir, "--feed", feedDir, "--out", siteDir]),
   await timed("site, again", ["site", "--data", dataDir, "--feed", feedDir, "--out", siteDir]),
 ];
-const floorAfter = readingFloor();
+const floorAfter = fileFloor();
+const indexFloor = readingFloor("index-reading floor", () => readIndexedResults(dataDir));
 process.stderr.write(`load average at the end: ${load()}\n`);
 rmSync(siteDir, { recursive: true, force: true });
 rmSync(cacheDir, { recursive: true, force: true });
@@ -130,7 +137,8 @@ process.stdout.write(
     ["measure", "wall s", "× floor", "CPU s"],
     [
       row(`file-reading floor: list, read and parse every file, in-process (before ${floorBefore.seconds.toFixed(1)} s, after ${floorAfter.seconds.toFixed(1)} s)`, floor),
-      row("scripts/bench regressions, empty cache", cold),
+      row("index-reading floor: the same documents through the run index, in-process", indexFloor),
+      row("scripts/bench regressions, empty cache, no run index", cold),
       row("scripts/bench regressions, history unchanged", warm),
       row("scripts/bench regressions, one new result", grown),
       row(`scripts/bench compare RUN RUN --history (${JSON.parse(compare.stdout).length} rows)`, compare),

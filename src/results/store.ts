@@ -14,6 +14,11 @@ import type { ResultDocument, RunInfo } from "./types.ts";
  *
  * A run id is unique per run, so no two runs (or machines) ever write the same file, and a file
  * is never rewritten: results are append-only.
+ *
+ *   <out>/.index/<runner>/<run id>.json
+ *
+ * is the run index (run-index.ts): each run folder's documents in one file, a cache that readers of
+ * a whole history rebuild when it is missing or stale; hidden, so no listing takes it for a result.
  */
 
 /** Folders between the data folder and a result file: runner, run id, suite, scenario. */
@@ -105,33 +110,60 @@ export function listResultFiles(paths: readonly string[]): string[] {
   return found;
 }
 
+/** Visible entries of a folder; a missing folder has none. */
+function entriesOrNone(dir: string) {
+  try {
+    return visibleEntries(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw error;
+  }
+}
+
+/** The run folders below a data folder, or below one runner's folder of it, as `<runner>/<run id>`. */
+export function runFolderNames(dataDir: string, runner?: string): string[] {
+  const runners = runner === undefined ? entriesOrNone(dataDir).filter((e) => e.isDirectory()).map((e) => e.name) : [runner];
+  return runners.flatMap((name) =>
+    entriesOrNone(join(dataDir, name))
+      .filter((e) => e.isDirectory())
+      .map((e) => `${name}/${e.name}`),
+  );
+}
+
+/** What one run folder holds: every folder in it (itself as "") and its result files, relative to it. */
+export function runFolderContents(runDir: string): { folders: string[]; files: string[] } {
+  const folders = [""];
+  const files: string[] = [];
+  const walk = (relative: string, depth: number): void => {
+    for (const entry of entriesOrNone(join(runDir, relative))) {
+      const path = relative === "" ? entry.name : `${relative}/${entry.name}`;
+      if (depth === RESULT_DEPTH - 2) {
+        if (entry.isFile() && entry.name.endsWith(".json")) files.push(path);
+      } else if (entry.isDirectory()) {
+        folders.push(path);
+        walk(path, depth + 1);
+      }
+    }
+  };
+  walk("", 0);
+  return { folders, files };
+}
+
+/** The run index file of a run folder named `<runner>/<run id>`. */
+export function runIndexPath(dataDir: string, runFolderName: string): string {
+  return join(dataDir, ".index", `${runFolderName}.json`);
+}
+
 /**
  * Leniently: the files at a result's place below a data folder (or below one runner's folder of
  * it), and nothing else: a feed or a note kept beside the results is not walked into. A missing
  * folder holds no results.
  */
 export function layoutResultFiles(dataDir: string, runner?: string): string[] {
-  const files: string[] = [];
-  const walk = (dir: string, depth: number): void => {
-    let entries;
-    try {
-      entries = visibleEntries(dir);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
-      throw error;
-    }
-    for (const entry of entries) {
-      const path = join(dir, entry.name);
-      if (depth === RESULT_DEPTH) {
-        if (entry.isFile() && entry.name.endsWith(".json")) files.push(path);
-      } else if (entry.isDirectory()) {
-        walk(path, depth + 1);
-      }
-    }
-  };
-  if (runner === undefined) walk(dataDir, 0);
-  else walk(join(dataDir, runner), 1);
-  return files;
+  return runFolderNames(dataDir, runner).flatMap((name) => {
+    const runDir = join(dataDir, name);
+    return runFolderContents(runDir).files.map((file) => join(runDir, file));
+  });
 }
 
 /** The versions of each runtime that one runner has any result for, from file names alone (data/ only grows). */
@@ -152,14 +184,18 @@ export interface LoadedResult {
   readonly doc: ResultDocument;
 }
 
-/** Reads one result file, unchecked; unreadable or malformed is a UserError naming it. */
-export function readResultFile(path: string): ResultDocument {
-  let text: string;
+/** The text of one result file; an unreadable one is a UserError naming it. */
+export function readResultText(path: string): string {
   try {
-    text = readFileSync(path, "utf8");
+    return readFileSync(path, "utf8");
   } catch (error) {
     throw new UserError(`${path}: cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
+}
+
+/** Reads one result file, unchecked; unreadable or malformed is a UserError naming it. */
+export function readResultFile(path: string): ResultDocument {
+  const text = readResultText(path);
   try {
     return JSON.parse(text) as ResultDocument;
   } catch {

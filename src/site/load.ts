@@ -1,7 +1,7 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { UserError } from "../core/errors.ts";
 import { paramsSlug } from "../core/params.ts";
-import { layoutResultFiles } from "../results/store.ts";
+import { readIndexedResults } from "../results/run-index.ts";
 import { RESULT_SCHEMA_ID, type ResultDocument } from "../results/types.ts";
 import { testbedId, type Figure, type Measurement, type MetricInfo, type SeriesKey, type TestbedRef } from "./model.ts";
 
@@ -156,21 +156,15 @@ function toSiteResult(doc: ResultDocument, testbeds: Map<string, TestbedFacts>, 
   };
 }
 
-/**
- * Reads every result document below `dataDir`. Synchronous on purpose: for 100,000 small files,
- * a plain loop of readFileSync + JSON.parse is several times faster than promise-based reads.
- */
+/** Reads every result document below `dataDir`, through the run index. */
 export function loadResults(dataDir: string): LoadedData {
   if (!existsSync(dataDir) || !statSync(dataDir).isDirectory()) throw new UserError(`${dataDir}: no such data folder (run scripts/bench first, or pass --data DIR)`);
   const results: SiteResult[] = [];
   const testbeds = new Map<string, TestbedFacts>();
   const skipped: string[] = [];
   const interner = new Interner();
-  for (const path of layoutResultFiles(dataDir)) {
-    let doc: ResultDocument;
-    try {
-      doc = JSON.parse(readFileSync(path, "utf8")) as ResultDocument;
-    } catch {
+  for (const { path, doc } of readIndexedResults(dataDir)) {
+    if (doc === null) {
       skipped.push(`${path}: not valid JSON`);
       continue;
     }

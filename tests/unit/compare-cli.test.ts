@@ -35,7 +35,7 @@ describe("compare, regressions and export on the command line", () => {
       [["compare", base, head, "--json", "--markdown"], /choose one of --json and --markdown/],
       [["compare", base, head, "--min-effect", "lots"], /--min-effect: 'lots' is not a percentage/],
       [["compare", base, tempDir("empty")], /HEAD: no result files in/],
-      [["regressions", "--data", join(base, "missing")], /no such file or folder/],
+      [["regressions", "--data", join(base, "missing")], /missing: no such data folder/],
       [["export", "gab", base], /--better must be higher or lower/],
       [["export", "csv", base, "--better", "lower"], /unknown format 'csv'/],
     ];

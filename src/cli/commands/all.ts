@@ -4,7 +4,7 @@ import { defaultMinEffect } from "../../compare/noise.ts";
 import { FileSeriesCache } from "../../regressions/cache.ts";
 import { detectRegressions } from "../../regressions/detect.ts";
 import { writeFeed } from "../../regressions/feed-files.ts";
-import { readResults } from "../../results/store.ts";
+import { readIndexedDocuments } from "../../results/run-index.ts";
 import { buildSite } from "../../site/build.ts";
 import { selectScenarios } from "../../scenarios/select.ts";
 import { suiteFor } from "../../suites/index.ts";
@@ -37,7 +37,7 @@ export const allCommand = defineCommand({
     const runtimes = [...DEFAULT_RUNTIMES];
     await setupAll(runtimes);
     const outcome = await runBenchmarks({ ...defaultSelection(), runtimes, sentinel: null, profile: "quick", outDir: resolve(DEFAULT_DATA_DIR) });
-    const history = readResults([DEFAULT_DATA_DIR]).map((r) => r.doc);
+    const history = readIndexedDocuments(DEFAULT_DATA_DIR);
     const cache = FileSeriesCache.forDataDir(DEFAULT_DATA_DIR);
     await writeFeed(detectRegressions(history, { defaultMinEffect: defaultMinEffect(undefined), cache }), DEFAULT_FEED_DIR);
     cache.save();

@@ -4,7 +4,8 @@ import { DEFAULT_DATA_DIR } from "../../core/paths.ts";
 import { compareResults } from "../../compare/compare.ts";
 import { compareMarkdown, compareTable } from "../../compare/format.ts";
 import { minEffectSetting } from "../../compare/noise.ts";
-import { readDocuments, readResults } from "../../results/store.ts";
+import { readIndexedDocuments } from "../../results/run-index.ts";
+import { readDocuments } from "../../results/store.ts";
 import { defineCommand } from "../command.ts";
 
 export const compareCommand = defineCommand({
@@ -39,7 +40,7 @@ export const compareCommand = defineCommand({
     const base = readDocuments([basePath], "BASE");
     const head = readDocuments([headPath], "HEAD");
     const historyDir = values.history ?? (existsSync(DEFAULT_DATA_DIR) ? DEFAULT_DATA_DIR : null);
-    const history = historyDir === null ? [] : readResults([historyDir]).map((r) => r.doc);
+    const history = historyDir === null ? [] : readIndexedDocuments(historyDir);
     const rows = compareResults(base, head, { history, defaultMinEffect: minEffect });
     if (rows.length === 0) throw new UserError(`compare: no ok result in ${basePath} matches one in ${headPath} (same suite, scenario version, app, params and metric)`);
     const output = values.json ? JSON.stringify(rows, null, 2) : values.markdown ? compareMarkdown(rows) : compareTable(rows);

@@ -1,3 +1,4 @@
+import { UserError } from "../../core/errors.ts";
 import { DEFAULT_DATA_DIR } from "../../core/paths.ts";
 import { DEFAULT_MIN_EFFECT, defaultMinEffect } from "../../compare/noise.ts";
 import { measurementsOf } from "../../compare/series-key.ts";
@@ -8,7 +9,8 @@ import { DEFAULT_FEED_PAGE, FEED_ATOM_FILE } from "../../regressions/feed-atom.t
 import { writeFeed } from "../../regressions/feed-files.ts";
 import { FEED_JSON_FILE, regressionsJson } from "../../regressions/feed-json.ts";
 import { describeDrift, regressionsText } from "../../regressions/format.ts";
-import { readDocuments, readRunnerResults } from "../../results/store.ts";
+import { readIndexedDocuments } from "../../results/run-index.ts";
+import { readRunnerResults } from "../../results/store.ts";
 import type { ResultDocument } from "../../results/types.ts";
 import { defineCommand } from "../command.ts";
 
@@ -56,7 +58,8 @@ export const regressionsCommand = defineCommand({
   },
   async run(values) {
     const dataDir = values.data ?? DEFAULT_DATA_DIR;
-    const docs = readDocuments([dataDir], "regressions");
+    const docs = readIndexedDocuments(dataDir);
+    if (docs.length === 0) throw new UserError(`regressions: no results in ${dataDir}`);
     const cache = values["no-cache"] ? undefined : FileSeriesCache.forDataDir(dataDir);
     const report = detectRegressions(docs, { defaultMinEffect: defaultMinEffect(values["min-effect"]), cache });
     cache?.save();

@@ -1,0 +1,111 @@
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { UserError } from "../core/errors.ts";
+import { readResultText, runFolderContents, runFolderNames, runIndexPath } from "./store.ts";
+import type { ResultDocument } from "./types.ts";
+
+/*
+ * The run index: each run folder's documents kept in one file, so that reading a history of
+ * 100,000 results opens a few thousand files instead (opening and reading each small file, not
+ * parsing, is most of the cost). An index is checked against the modification time of every
+ * folder of its run: results are only ever added, and adding a file or a folder changes the time of
+ * the folder that holds it, so unchanged times mean unchanged results. Anything else (no index, an
+ * older format, one changed time) rebuilds the run's index from its files.
+ */
+
+const INDEX_FORMAT = 1;
+
+/**
+ * Folder times this recent are not trusted: a file written in the same clock tick as the folder's
+ * time was read would leave it unchanged. Such a run (one still being written) is read from its
+ * files and indexed by a later read.
+ */
+const SETTLED_MS = 2000;
+
+/** One result file of the index: its document, or null where the file is not valid JSON. */
+export interface IndexedResult {
+  readonly path: string;
+  readonly doc: ResultDocument | null;
+}
+
+interface RunIndex {
+  format: typeof INDEX_FORMAT;
+  /** Each folder of the run, relative to it, with its modification time in nanoseconds. */
+  folders: [string, string][];
+  files: { file: string; doc: ResultDocument | null }[];
+}
+
+const folderTime = (path: string): string | null => {
+  try {
+    return statSync(path, { bigint: true }).mtimeNs.toString();
+  } catch {
+    return null;
+  }
+};
+
+function loadIndex(path: string, runDir: string): RunIndex | null {
+  let index: RunIndex;
+  try {
+    index = JSON.parse(readFileSync(path, "utf8")) as RunIndex;
+  } catch {
+    return null;
+  }
+  if (index.format !== INDEX_FORMAT || !Array.isArray(index.folders) || !Array.isArray(index.files)) return null;
+  return index.folders.every(([folder, time]) => folderTime(join(runDir, folder)) === time) ? index : null;
+}
+
+function parseOrNull(path: string): ResultDocument | null {
+  const text = readResultText(path);
+  try {
+    return JSON.parse(text) as ResultDocument;
+  } catch {
+    return null;
+  }
+}
+
+/** Reads a run from its files and writes its index, unless the run is still being written or the folder is read-only. */
+function indexRun(runDir: string, path: string): RunIndex {
+  const { folders, files } = runFolderContents(runDir);
+  const times = folders.map((folder): [string, string | null] => [folder, folderTime(join(runDir, folder))]);
+  const index: RunIndex = {
+    format: INDEX_FORMAT,
+    folders: times.filter((t): t is [string, string] => t[1] !== null),
+    files: files.map((file) => ({ file, doc: parseOrNull(join(runDir, file)) })),
+  };
+  const settledBefore = BigInt(Date.now() - SETTLED_MS) * 1_000_000n;
+  const settled = times.every(([, time]) => time !== null && BigInt(time) < settledBefore);
+  if (settled) {
+    try {
+      mkdirSync(dirname(path), { recursive: true });
+      const partial = `${path}.${process.pid}.tmp`;
+      writeFileSync(partial, JSON.stringify(index));
+      renameSync(partial, path);
+    } catch {
+      // The index only saves time: a data folder that cannot hold one is read from its files.
+    }
+  }
+  return index;
+}
+
+/**
+ * Every result file at a result's place below a data folder (or one runner's part of it), with its
+ * document, in the order of `layoutResultFiles`; read through the run index, which this keeps up to
+ * date. A file that is not valid JSON comes with a null document, for the caller to report or skip.
+ */
+export function readIndexedResults(dataDir: string, runner?: string): IndexedResult[] {
+  return runFolderNames(dataDir, runner).flatMap((name) => {
+    const runDir = join(dataDir, name);
+    const path = runIndexPath(dataDir, name);
+    const index = loadIndex(path, runDir) ?? indexRun(runDir, path);
+    return index.files.map(({ file, doc }) => ({ path: join(runDir, file), doc }));
+  });
+}
+
+/** The documents below a data folder, strictly: a missing folder or a file that is not valid JSON is bad input. */
+export function readIndexedDocuments(dataDir: string): ResultDocument[] {
+  if (!existsSync(dataDir)) throw new UserError(`${dataDir}: no such data folder`);
+  return readIndexedResults(dataDir).map(({ path, doc }) => {
+    if (doc === null) throw new UserError(`${path}: not valid JSON`);
+    return doc;
+  });
+}
