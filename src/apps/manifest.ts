@@ -18,6 +18,7 @@ export interface AppRuntime {
   readonly entry?: string;
   readonly flags?: readonly string[];
   readonly min_version?: string;
+  readonly min_version_reason?: string;
 }
 
 /** The fields every app manifest has; a suite adds its own (checked by its schema's `$defs.app`). */
@@ -92,7 +93,10 @@ export function unsupportedApp(app: App, runtime: IdentifiedRuntime): string | n
   const start = app.manifest.runtimes[name];
   if (!start) return `app ${app.name} does not run on ${name}`;
   const comparable = semver.coerce(version)?.version;
-  if (start.min_version && comparable && semver.lt(comparable, start.min_version)) return `app ${app.name} needs ${name} >= ${start.min_version}`;
+  if (start.min_version && comparable && semver.lt(comparable, start.min_version)) {
+    const why = start.min_version_reason ? `: ${start.min_version_reason}` : "";
+    return `app ${app.name} needs ${name} >= ${start.min_version}${why}`;
+  }
   return null;
 }
 

@@ -98,4 +98,6 @@ test("an app older runtimes cannot run is unsupported below its min_version, wit
   assert.equal(unsupportedApp(app, on("node", "22.11.0")), null);
   assert.equal(unsupportedApp(app, on("node", "20.18.0")), "app hello needs node >= 22.6.0");
   assert.equal(unsupportedApp(app, on("bun", "1.2.0")), "app hello does not run on bun");
+  const explained = { ...app, manifest: { ...app.manifest, runtimes: { node: { entry: "server.mjs", min_version: "22.6.0", min_version_reason: "no fetch" } } } };
+  assert.equal(unsupportedApp(explained, on("node", "20.18.0")), "app hello needs node >= 22.6.0: no fetch");
 });
