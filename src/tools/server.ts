@@ -2,6 +2,7 @@ import type { ChildProcess } from "node:child_process";
 import { request } from "node:http";
 import { createServer } from "node:net";
 import { spawnTracked, stopGroup, tail } from "../process/children.ts";
+import { TrialFailure } from "../suites/suite.ts";
 
 export const HOST = "127.0.0.1";
 
@@ -111,6 +112,31 @@ export class RunningServer {
 export function serverFailureDetails(error: unknown, server?: RunningServer): Record<string, unknown> {
   const output = error instanceof ServerFailure ? error.output : server?.output();
   return output ? { server_stdout: output.stdout, server_stderr: output.stderr } : {};
+}
+
+/**
+ * One trial against a server started for it: launch, measure, and stop the server whatever
+ * happens. A server that would not start or stopped answering, or an error of one of the given
+ * kinds (the load tool's, the database's), fails the trial with the server's output; a
+ * TrialFailure the measuring raised stands as it is.
+ */
+export async function serverTrial<T>(
+  launch: () => Promise<RunningServer>,
+  measure: (server: RunningServer) => Promise<T>,
+  failures: readonly (abstract new (...args: never[]) => Error)[],
+): Promise<T> {
+  let server: RunningServer | undefined;
+  try {
+    server = await launch();
+    return await measure(server);
+  } catch (error) {
+    if (error instanceof ServerFailure || failures.some((kind) => error instanceof kind)) {
+      throw new TrialFailure((error as Error).message, serverFailureDetails(error, server));
+    }
+    throw error;
+  } finally {
+    await server?.stop();
+  }
 }
 
 /** A server that would not start or stopped answering, with its output for the result. */

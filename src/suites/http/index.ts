@@ -9,7 +9,7 @@ import type { PrepareStep } from "../../scenarios/prepare.ts";
 import { machineSplit, pinned, TASKSET_TOOL, type CpuSplit } from "../../tools/cpu-split.ts";
 import { GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
 import { groupUsage } from "../../tools/proc-stats.ts";
-import { RunningServer, ServerFailure, serverFailureDetails } from "../../tools/server.ts";
+import { RunningServer, ServerFailure, serverFailureDetails, serverTrial } from "../../tools/server.ts";
 import { TrialFailure, defineSuite, type CheckOutcome, type Subject, type SuiteContext, type SuiteScenario } from "../suite.ts";
 import { POSTGRES_TOOL, PostgresFailure } from "../../tools/postgres.ts";
 import { startHttpDatabase, verifyUsersApi, type HttpDatabase } from "./database.ts";
@@ -367,25 +367,16 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
 
       async trial(subject, trialIndex) {
         const split = machineSplit();
-        let server: RunningServer | undefined;
-        try {
-          // Restored outside the timed region: every trial starts from the same table.
-          const db = await databaseOf(subject);
+        // Restored outside the timed region: every trial starts from the same table.
+        let db: Awaited<ReturnType<typeof databaseOf>>;
+        const launchRestored = async () => {
+          db = await databaseOf(subject);
           await db?.restore();
-          server = await launch(subject, appOf(subject), context, split?.server, db);
-          const measured = await measure(subject, context, server, split, db);
-          const flags = [...(clientBoundTrials.get(subject) ?? []), measured.clientBound];
-          clientBoundTrials.set(subject, flags);
-          return { samples: measured.samples, details: { [`trial_${trialIndex + 1}`]: measured.facts } };
-        } catch (error) {
-          if (error instanceof TrialFailure) throw error;
-          if (error instanceof ServerFailure || error instanceof LoadError || error instanceof PostgresFailure) {
-            throw new TrialFailure(error.message, serverFailureDetails(error, server));
-          }
-          throw error;
-        } finally {
-          await server?.stop();
-        }
+          return launch(subject, appOf(subject), context, split?.server, db);
+        };
+        const measured = await serverTrial(launchRestored, (server) => measure(subject, context, server, split, db), [LoadError, PostgresFailure]);
+        clientBoundTrials.set(subject, [...(clientBoundTrials.get(subject) ?? []), measured.clientBound]);
+        return { samples: measured.samples, details: { [`trial_${trialIndex + 1}`]: measured.facts } };
       },
 
       recheck: (subject) => verifyOnce("after", subject),

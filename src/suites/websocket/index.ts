@@ -7,7 +7,7 @@ import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
 import { machineSplit, pinned, TASKSET_TOOL, type CpuSplit } from "../../tools/cpu-split.ts";
 import { GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
 import { groupUsage } from "../../tools/proc-stats.ts";
-import { HOST, RunningServer, ServerFailure, serverFailureDetails } from "../../tools/server.ts";
+import { HOST, RunningServer, ServerFailure, serverFailureDetails, serverTrial } from "../../tools/server.ts";
 import { TrialFailure, defineSuite, type CheckOutcome, type Subject, type SuiteContext, type SuiteScenario } from "../suite.ts";
 import { K6_TOOL, k6Count, runK6 } from "./k6.ts";
 import { verifyServer } from "./verify.ts";
@@ -302,19 +302,13 @@ export const websocketSuite = defineSuite<WebSocketConfig, WebSocketProfile, { a
 
       async trial(subject, trialIndex) {
         const split = machineSplit();
-        let server: RunningServer | undefined;
-        try {
-          server = await launch(subject, appOf(subject), context, split?.server);
-          const measured = await measure(subject, context, server, split);
-          boundTrials.set(subject, [...(boundTrials.get(subject) ?? []), measured.boundBy]);
-          return { samples: measured.samples, details: { [`trial_${trialIndex + 1}`]: measured.facts } };
-        } catch (error) {
-          if (error instanceof TrialFailure) throw error;
-          if (error instanceof ServerFailure || error instanceof ClientError) throw new TrialFailure(error.message, serverFailureDetails(error, server));
-          throw error;
-        } finally {
-          await server?.stop();
-        }
+        const measured = await serverTrial(
+          () => launch(subject, appOf(subject), context, split?.server),
+          (server) => measure(subject, context, server, split),
+          [ClientError],
+        );
+        boundTrials.set(subject, [...(boundTrials.get(subject) ?? []), measured.boundBy]);
+        return { samples: measured.samples, details: { [`trial_${trialIndex + 1}`]: measured.facts } };
       },
 
       recheck: (subject) => verifyOnce("after", subject),
