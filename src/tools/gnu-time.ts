@@ -52,10 +52,11 @@ export interface PeakRss {
 
 /**
  * Peak resident set size of one run, as the kernel reports it to the parent (wait4's ru_maxrss).
- * Separate from the timed runs so measuring memory costs them nothing.
+ * Separate from the timed runs so measuring memory costs them nothing. GNU time's report goes to
+ * `reportDir` (the run's work folder), never into the scenario folder the command runs in.
  */
-export async function measurePeakRss(argv: readonly string[], options: CommandOptions): Promise<PeakRss> {
-  const { result, usage } = await runWithUsage(argv, options, options.cwd ?? ".");
+export async function measurePeakRss(argv: readonly string[], options: CommandOptions, reportDir: string): Promise<PeakRss> {
+  const { result, usage } = await runWithUsage(argv, options, reportDir);
   if (result.code !== 0 || usage === null) return { peakRssMb: Number.NaN, code: result.code, stderr: tail(result.stderr) };
   return { peakRssMb: usage.peakRssMb, code: 0, stderr: "" };
 }

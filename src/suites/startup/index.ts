@@ -95,7 +95,7 @@ export const startupSuite = defineSuite<StartupConfig, StartupProfile>({
         if (!timed.ok) throw new TrialFailure(timed.error);
         const rss: number[] = [];
         for (let i = 0; i < profile.memory_runs; i++) {
-          const measured = await measurePeakRss(argv, options);
+          const measured = await measurePeakRss(argv, options, context.workDir);
           if (measured.code !== 0) throw new TrialFailure(`memory run exited with ${measured.code}: ${measured.stderr}`);
           rss.push(measured.peakRssMb);
         }
