@@ -93,24 +93,28 @@ export function loadScenario(dir: string, suite: string): Scenario {
   return { suite, name, dir, manifestPath, manifest: common as unknown as ScenarioManifest, suiteConfig };
 }
 
-const warnedFolders = new Set<string>();
-
-/**
- * Scenario folders of one suite, in name order. A folder with no manifest is passed over with a
- * warning, once: after switching branches a folder may hold only ignored leftovers (node_modules,
- * generated files), and that must not stop every command.
- */
-export function scenarioDirs(suite: string, suitesDir = SUITES_DIR): string[] {
+function subfolders(suite: string, suitesDir: string): string[] {
   const suiteDir = join(suitesDir, suite);
-  const dirs = readdirSync(suiteDir)
+  return readdirSync(suiteDir)
     .filter((entry) => !entry.startsWith(".") && statSync(join(suiteDir, entry)).isDirectory())
     .sort()
     .map((entry) => join(suiteDir, entry));
-  for (const dir of dirs.filter((d) => !existsSync(join(d, MANIFEST_FILE)) && !warnedFolders.has(d))) {
-    warnedFolders.add(dir);
-    process.stderr.write(`runtime-bench: warning: ${displayPath(dir)}: no ${MANIFEST_FILE}, so not a scenario (leftovers of another branch? remove the folder)\n`);
-  }
-  return dirs.filter((d) => existsSync(join(d, MANIFEST_FILE)));
+}
+
+/**
+ * Scenario folders of one suite, in name order. A folder with no manifest is passed over: after
+ * switching branches a folder may hold only ignored leftovers (node_modules, generated files), and
+ * that must not stop every command. `strayFolders` names them, for the commands to warn about.
+ */
+export function scenarioDirs(suite: string, suitesDir = SUITES_DIR): string[] {
+  return subfolders(suite, suitesDir).filter((d) => existsSync(join(d, MANIFEST_FILE)));
+}
+
+/** The warnings for folders in suites/ that are not scenarios, since they have no manifest. */
+export function strayFolders(suitesDir = SUITES_DIR): string[] {
+  return suiteNames(suitesDir)
+    .flatMap((suite) => subfolders(suite, suitesDir).filter((d) => !existsSync(join(d, MANIFEST_FILE))))
+    .map((dir) => `${displayPath(dir)}: no ${MANIFEST_FILE}, so not a scenario (leftovers of another branch? remove the folder)`);
 }
 
 export function suiteNames(suitesDir = SUITES_DIR): string[] {

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { UserError } from "../../src/core/errors.ts";
-import { loadScenario } from "../../src/scenarios/manifest.ts";
+import { loadScenario, scenarioDirs, strayFolders } from "../../src/scenarios/manifest.ts";
 import { selectScenarios } from "../../src/scenarios/select.ts";
 import { startupSuite } from "../../src/suites/startup/index.ts";
 import { narrowedAway, resolveScenarios } from "../../src/suites/resolve.ts";
@@ -89,5 +89,19 @@ describe("scenario manifests", () => {
   it("rejects an unknown suite or scenario by name", () => {
     assert.throws(() => selectScenarios({ suites: ["nope"], scenarios: [] }), /unknown suite 'nope'/);
     assert.throws(() => selectScenarios({ suites: ["startup"], scenarios: ["nope"] }), /unknown scenario 'nope'/);
+  });
+});
+
+describe("folders of suites/", () => {
+  it("takes only folders with a manifest for scenarios, and names the others for a warning", () => {
+    const suites = tempDir("stray");
+    const real = join(suites, "startup", "hello");
+    mkdirSync(real, { recursive: true });
+    writeFileSync(join(real, "scenario.json"), JSON.stringify(valid));
+    mkdirSync(join(suites, "startup", "old-branch", "node_modules"), { recursive: true });
+    assert.deepEqual(scenarioDirs("startup", suites), [real]);
+    const warnings = strayFolders(suites);
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0]!, /startup\/old-branch: no scenario\.json, so not a scenario/);
   });
 });

@@ -3,6 +3,7 @@ import { selectScenarios } from "../../scenarios/select.ts";
 import { suiteFor } from "../../suites/index.ts";
 import { formatTable } from "../../ui/table.ts";
 import { defineCommand } from "../command.ts";
+import { warnStrayFolders } from "./run.ts";
 
 export const listCommand = defineCommand({
   name: "list",
@@ -11,6 +12,7 @@ export const listCommand = defineCommand({
   help: ["  --suite S   only this suite (repeatable)"],
   options: { suite: { type: "string", multiple: true } },
   async run(values) {
+    warnStrayFolders();
     const scenarios = selectScenarios({ suites: values.suite ?? [], scenarios: [] });
     const rows = scenarios.map((scenario) => {
       const runtimes = RUNTIME_NAMES.filter((name) => scenario.manifest.runtimes[name]).map((name) => {

@@ -7,6 +7,7 @@ import { newRunInfo } from "../../orchestrate/run-info.ts";
 import type { Profile } from "../../results/types.ts";
 import { runFolder, writeRunTable } from "../../results/store.ts";
 import { DEFAULT_RUNTIMES, prepareRuntimes } from "../../runtimes/prepare.ts";
+import { strayFolders } from "../../scenarios/manifest.ts";
 import { selectScenarios } from "../../scenarios/select.ts";
 import { SUITES } from "../../suites/index.ts";
 import { resolveScenarios } from "../../suites/resolve.ts";
@@ -64,9 +65,15 @@ function checkSuiteOptions(given: Record<string, Record<string, string[]>>, suit
   }
 }
 
+/** Warns, on stderr, about folders in suites/ that no command takes for a scenario. */
+export function warnStrayFolders(): void {
+  for (const warning of strayFolders()) process.stderr.write(`runtime-bench: warning: ${warning}\n`);
+}
+
 /** Provision, measure, write, summarise: shared by `run` and the default command. */
 export async function runBenchmarks(request: RunRequest): Promise<RunOutcome> {
   const progress = new Progress();
+  warnStrayFolders();
   const scenarios = resolveScenarios(selectScenarios({ suites: request.suites, scenarios: request.scenarios }), request.profile);
   const suiteOptions = request.suiteOptions ?? {};
   checkSuiteOptions(suiteOptions, [...new Set(scenarios.map((s) => s.suite))]);

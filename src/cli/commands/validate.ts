@@ -8,6 +8,7 @@ import { suiteFor } from "../../suites/index.ts";
 import { describeScenarios, narrowedAway } from "../../suites/resolve.ts";
 import { count } from "../../ui/words.ts";
 import { defineCommand } from "../command.ts";
+import { warnStrayFolders } from "./run.ts";
 
 /** Problems in result files, as `path: /field: message` lines. Read synchronously, as readResults does. */
 export function validateResultFiles(paths: readonly string[]): { files: number; problems: string[] } {
@@ -70,6 +71,7 @@ export const validateCommand = defineCommand({
   options: {},
   allowPositionals: true,
   async run(_values, positionals) {
+    warnStrayFolders();
     const manifests = validateManifests();
     const paths = positionals.length > 0 ? positionals : existsSync(DEFAULT_DATA_DIR) ? [DEFAULT_DATA_DIR] : [];
     if (paths.length === 0) process.stdout.write("no data/ folder: no results to check yet\n");
