@@ -59,8 +59,17 @@ ensure_tool() {
 
 # Installs exactly the tools of the suites a command will run: `scripts/bench tools` names them.
 ensure_suite_tools() {
-  local tools
-  tools="$(node --import tsx "$ROOT/src/cli/main.ts" tools "$@")" || die "could not list the suites' tools"
+  # Listing them starts the harness (1-2 s), so the list is kept, for one state of the suites' code
+  # and folders and of the arguments.
+  local key tools remembered="$TOOLS_ROOT/.suite-tools"
+  key="$(cat "$ROOT"/src/suites/*/index.ts "$ROOT"/src/tools/*.ts <(ls "$ROOT/suites") <(printf '%s\n' "$@") | sha256sum | cut -c1-32)"
+  if [ -f "$remembered" ] && [ "$(head -n 1 "$remembered")" = "$key" ]; then
+    tools="$(tail -n +2 "$remembered")"
+  else
+    tools="$(node --import tsx "$ROOT/src/cli/main.ts" tools "$@")" || die "could not list the suites' tools"
+    mkdir -p "$TOOLS_ROOT"
+    printf '%s\n%s\n' "$key" "$tools" >"$remembered.$$" && mv "$remembered.$$" "$remembered"
+  fi
   command -v tar >/dev/null 2>&1 || apt_install tar  # runtimes arrive as npm tarballs
   local tool
   for tool in $tools; do ensure_tool "$tool"; done
