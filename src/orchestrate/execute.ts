@@ -92,8 +92,9 @@ export async function executeRun(plan: RunPlan, progress: Progress): Promise<Run
     sessions.clear();
   };
   const trialsOf = (s: ResolvedScenario) => s.scenario.profileParams.trials;
-  const subjectsOf = (s: ResolvedScenario, runtime: IdentifiedRuntime) => sessions.get(s.suite)!.subjects(s.scenario, runtime);
-  progress.addWork(plan.scenarios.reduce((sum, s) => sum + trialsOf(s) * plan.runtimes.reduce((n, r) => n + subjectsOf(s, r).length, 0), 0));
+  // Listed once, for the progress total, and measured in that order.
+  const subjects = new Map(plan.scenarios.map((s) => [s, plan.runtimes.map((runtime) => ({ runtime, subjects: sessions.get(s.suite)!.subjects(s.scenario, runtime) }))]));
+  progress.addWork(plan.scenarios.reduce((sum, s) => sum + trialsOf(s) * subjects.get(s)!.reduce((n, r) => n + r.subjects.length, 0), 0));
   const suiteSeconds = new Map<string, number>();
 
   const save = async (selected: ResolvedScenario, cells: readonly Cell[]) => {
@@ -138,7 +139,7 @@ export async function executeRun(plan: RunPlan, progress: Progress): Promise<Run
       const started = performance.now();
       const trials = trialsOf(selected);
       const session = sessions.get(selected.suite)!;
-      const cells = await checkedCells(selected, session, plan.runtimes, progress);
+      const cells = await checkedCells(selected, session, subjects.get(selected)!, progress);
       current = { selected, cells };
       const measuredCells = cells.filter((c) => c.status === "pending");
       progress.skip(trials * (cells.length - measuredCells.length));
@@ -196,7 +197,7 @@ function label(subject: Subject): string {
 async function checkedCells(
   selected: ResolvedScenario,
   session: SuiteSession,
-  runtimes: readonly IdentifiedRuntime[],
+  runtimes: readonly { runtime: IdentifiedRuntime; subjects: readonly Subject[] }[],
   progress: Progress,
 ): Promise<Cell[]> {
   const cells: Cell[] = [];
@@ -206,19 +207,19 @@ async function checkedCells(
   } catch (error) {
     prepareError = errorMessage(error);
   }
-  for (const runtime of runtimes) {
+  for (const { runtime, subjects } of runtimes) {
     const unsupported = unsupportedReason(selected, runtime);
     // A cell that cannot run keeps the app and load point it would have been measured at, so it
     // joins the series of the runtimes that ran it.
     if (unsupported !== null || prepareError !== null) {
-      for (const subject of session.subjects(selected.scenario, runtime)) {
+      for (const subject of subjects) {
         const cell = pendingCell(subject);
         endCell(cell, unsupported !== null ? "unsupported" : "failed", unsupported ?? prepareError ?? "");
         cells.push(cell);
       }
       continue;
     }
-    for (const subject of session.subjects(selected.scenario, runtime)) {
+    for (const subject of subjects) {
       const cell = pendingCell(subject);
       const before = await session.check(subject);
       if (before.verification) cell.verification = before.verification;
