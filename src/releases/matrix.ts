@@ -1,5 +1,6 @@
 import { UserError } from "../core/errors.ts";
 import type { Arch, RuntimeName } from "../runtimes/catalog.ts";
+import type { RunnerWork } from "./pools.ts";
 import type { PlannedBenchmark } from "./select.ts";
 
 /** GitHub Actions refuses a matrix of more jobs than this. */
@@ -14,6 +15,12 @@ export interface MatrixEntry {
   readonly arch: Arch;
   /** runs-on labels that reach that machine. */
   readonly labels: readonly string[];
+  /** What the job runs, space separated: the runner's suites (its share, for a pool member) narrowed to the request. */
+  readonly suites: string;
+  /** The requested scenarios (`suite/name`) of those suites; empty: every scenario of them. */
+  readonly scenarios: string;
+  /** Apps to narrow to (`--app`); empty: every app. */
+  readonly apps: string;
 }
 
 /** The object `strategy.matrix` takes through `fromJSON`. */
@@ -29,10 +36,23 @@ function checkMatrixLimit(planned: readonly PlannedBenchmark[]): void {
   }
 }
 
-export function toMatrix(planned: readonly PlannedBenchmark[]): GithubMatrix {
+/** `work` holds each planned runner's work (src/releases/pools.ts planWork). */
+export function toMatrix(planned: readonly PlannedBenchmark[], work: ReadonlyMap<string, RunnerWork>): GithubMatrix {
   checkMatrixLimit(planned);
   return {
-    include: planned.map((p) => ({ runtime: p.runtime, version: p.version, runner: p.runner.name, arch: p.runner.arch, labels: p.runner.labels })),
+    include: planned.map((p) => {
+      const { suites, scenarios, apps } = work.get(p.runner.name)!;
+      return {
+        runtime: p.runtime,
+        version: p.version,
+        runner: p.runner.name,
+        arch: p.runner.arch,
+        labels: p.runner.labels,
+        suites: suites.join(" "),
+        scenarios: scenarios.join(" "),
+        apps: apps.join(" "),
+      };
+    }),
   };
 }
 
