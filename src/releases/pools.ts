@@ -96,3 +96,9 @@ export function planWork(
   }
   return work;
 }
+
+/** Each pool member's pool and current suites, by runner name, for the site; machines outside a pool are absent. */
+export function poolMemberships(runners: readonly BenchRunner[], suites: readonly string[]): Map<string, { name: string; suites: string[] }> {
+  const assigned = assignSuites(runners, suites);
+  return new Map(runners.flatMap((runner) => (runner.pool === undefined ? [] : [[runner.name, { name: runner.pool, suites: assigned.get(runner.name)! }] as const])));
+}

@@ -21,6 +21,25 @@ export interface TestbedRef {
   arch: Arch;
   fingerprint: string;
   cpu_model: string;
+  /** The pool of identical machines its runner belongs to, and the suites the runner runs there now; null outside a pool. */
+  pool: PoolMembership | null;
+}
+
+/** A runner's place in a pool (.github/bench-runners.json): each suite's series lives on the member that runs it. */
+export interface PoolMembership {
+  name: string;
+  suites: string[];
+}
+
+/** Whether a suite's current series is on this testbed's machine: every machine outside a pool runs every suite. */
+export function runsSuite(testbed: TestbedRef, suite: string): boolean {
+  return testbed.pool === null || testbed.pool.suites.includes(suite);
+}
+
+/** How a picker names a machine, with its pool and the suites it runs there. */
+export function machineLabel(testbed: TestbedRef): string {
+  const pool = testbed.pool ? `, pool ${testbed.pool.name}: ${testbed.pool.suites.join(", ")}` : "";
+  return `${testbed.runner} (${testbed.kind}, ${testbed.arch}${pool})`;
 }
 
 /** What one line of a chart measures: a scenario, and the app and load point that tell its series apart. */
