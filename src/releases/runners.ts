@@ -13,7 +13,7 @@ export interface BenchRunner {
   readonly labels: readonly string[];
   /** The pool of identical machines it belongs to; without one, the machine runs every suite. */
   readonly pool?: string;
-  /** Suites this pool member is declared to run (src/releases/pools.ts gives it the rest of its share). */
+  /** Suites (`http`) or scenarios (`http/crud`) this pool member is declared to run (src/releases/pools.ts gives it the rest of its share). */
   readonly suites?: readonly string[];
 }
 
@@ -52,7 +52,7 @@ export function loadBenchConfig(file = BENCH_RUNNERS_FILE): BenchConfig {
     const first = runners.find((r) => r.pool === runner.pool)!;
     if (first.arch !== runner.arch) fail(`pool '${runner.pool}' mixes ${first.arch} (${first.name}) and ${runner.arch} (${runner.name})`);
     const twice = runner.suites?.find((suite) => runners.some((r) => r !== runner && r.pool === runner.pool && r.suites?.includes(suite)));
-    if (twice !== undefined) fail(`suite '${twice}' is listed by more than one member of pool '${runner.pool}'`);
+    if (twice !== undefined) fail(`'${twice}' is listed by more than one member of pool '${runner.pool}'`);
   }
   return { runners, backfillLines };
 }

@@ -15,7 +15,7 @@ import {
   type SeriesKey,
   type TestbedRef,
   type TrendData,
-  runsSuite,
+  runsScenario,
 } from "./model.ts";
 
 /** What the build knows of a scenario from its manifest in this checkout. */
@@ -74,10 +74,10 @@ export function preferredFirst(testbeds: Map<string, TestbedFacts>): (a: string,
   };
 }
 
-/** `preferredFirst` for one suite: in a pool, the member that runs the suite now comes before those that ran it once. */
-function preferredFor(suite: string, testbeds: Map<string, TestbedFacts>): (a: string, b: string) => number {
+/** `preferredFirst` for one scenario: in a pool, the member that runs it now comes before those that ran it once. */
+function preferredFor(info: ScenarioInfo, testbeds: Map<string, TestbedFacts>): (a: string, b: string) => number {
   const preferred = preferredFirst(testbeds);
-  const runs = (id: string) => (runsSuite(testbeds.get(id)!.ref, suite) ? 0 : 1);
+  const runs = (id: string) => (runsScenario(testbeds.get(id)!.ref, info.suite, info.scenario) ? 0 : 1);
   return (a, b) => runs(a) - runs(b) || preferred(a, b);
 }
 
@@ -217,7 +217,7 @@ export function aggregate(
   }
   const preferred = preferredFirst(loaded.testbeds);
   const scenarioIds = [...infos.keys()].sort();
-  const preferredOf = (id: string) => preferredFor(infos.get(id)!.suite, loaded.testbeds);
+  const preferredOf = (id: string) => preferredFor(infos.get(id)!, loaded.testbeds);
   const overview: OverviewData = {
     generated_at: generatedAt,
     scenarios: scenarioIds.map((id) => {

@@ -21,24 +21,25 @@ export interface TestbedRef {
   arch: Arch;
   fingerprint: string;
   cpu_model: string;
-  /** The pool of identical machines its runner belongs to, and the suites the runner runs there now; null outside a pool. */
+  /** The pool of identical machines its runner belongs to, and what the runner runs there now; null outside a pool. */
   pool: PoolMembership | null;
 }
 
-/** A runner's place in a pool (.github/bench-runners.json): each suite's series lives on the member that runs it. */
+/** A runner's place in a pool (.github/bench-runners.json): each scenario's series lives on the member that runs it. */
 export interface PoolMembership {
   name: string;
-  suites: string[];
+  /** Whole suites (`http`) and single scenarios (`http/crud`) it runs. */
+  runs: string[];
 }
 
-/** Whether a suite's current series is on this testbed's machine: every machine outside a pool runs every suite. */
-export function runsSuite(testbed: TestbedRef, suite: string): boolean {
-  return testbed.pool === null || testbed.pool.suites.includes(suite);
+/** Whether a scenario's current series is on this testbed's machine: a machine outside a pool runs every scenario. */
+export function runsScenario(testbed: TestbedRef, suite: string, scenario: string): boolean {
+  return testbed.pool === null || testbed.pool.runs.includes(suite) || testbed.pool.runs.includes(`${suite}/${scenario}`);
 }
 
-/** How a picker names a machine, with its pool and the suites it runs there. */
+/** How a picker names a machine, with its pool and what it runs there. */
 export function machineLabel(testbed: TestbedRef): string {
-  const pool = testbed.pool ? `, pool ${testbed.pool.name}: ${testbed.pool.suites.join(", ")}` : "";
+  const pool = testbed.pool ? `, pool ${testbed.pool.name}: ${testbed.pool.runs.join(", ")}` : "";
   return `${testbed.runner} (${testbed.kind}, ${testbed.arch}${pool})`;
 }
 

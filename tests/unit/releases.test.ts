@@ -7,7 +7,7 @@ import { findBenchmarked, type Benchmarked } from "../../src/releases/benchmarke
 import { runtimeOfResultFile } from "../../src/results/store.ts";
 import { MAX_MATRIX_JOBS, toBenchmarkCalls, toMatrix, type MatrixEntry } from "../../src/releases/matrix.ts";
 import type { Release } from "../../src/releases/published.ts";
-import { assignSuites, planWork, type RunnerWork, type WorkRequest } from "../../src/releases/pools.ts";
+import { assignScenarios, compactScenarios, planWork, type RunnerWork, type ScenarioCatalog, type WorkRequest } from "../../src/releases/pools.ts";
 import { chooseRunners, loadBenchConfig, loadBenchRunners, type BenchRunner } from "../../src/releases/runners.ts";
 import { releaseLine, selectBenchmarks, type RuntimeRequest, type SelectionInput, type Window } from "../../src/releases/select.ts";
 import type { Arch, RuntimeName } from "../../src/runtimes/catalog.ts";
@@ -167,11 +167,15 @@ describe("choosing releases to benchmark", () => {
   });
 });
 
-/** Every suite on every runner outside a pool, as `planWork` gives it for a request of everything. */
+/** Suites and scenarios as a checkout might hold them. */
 const SUITE_NAMES = ["startup", "http", "fileio", "database", "websocket", "install", "workers"];
-const WITH_APPS = new Set(["http", "fileio", "database", "websocket", "install", "workers"]);
-const workOf = (runners: readonly BenchRunner[], request: Partial<WorkRequest> = {}): Map<string, RunnerWork> =>
-  planWork(assignSuites(runners, SUITE_NAMES), { suites: [], scenarios: [], apps: [], ...request }, SUITE_NAMES, WITH_APPS);
+const CATALOG: ScenarioCatalog = {
+  suites: SUITE_NAMES,
+  scenarios: ["startup/hello", "startup/require", "http/crud", "http/json", "http/plaintext", "fileio/read", "database/select", "websocket/echo", "install/small", "workers/ring"],
+  suitesWithApps: new Set(["http", "fileio", "database", "websocket", "install", "workers"]),
+};
+const workOf = (runners: readonly BenchRunner[], request: Partial<WorkRequest> = {}, catalog = CATALOG): Map<string, RunnerWork> =>
+  planWork(assignScenarios(runners, catalog), { suites: [], scenarios: [], apps: [], ...request }, catalog);
 
 describe("the matrix", () => {
   it("carries runtime, version, runner, arch, labels and what the job runs", () => {
@@ -256,8 +260,9 @@ describe("the backfill of a merged scenario", () => {
 
   it("leaves out the apps of a job whose suites have none, and refuses a scenario without its suite", () => {
     const work = workOf([X64], { scenarios: ["startup/hello"], apps: ["hono"] });
-    assert.deepEqual(work.get("bench-x64-1"), { suites: ["startup"], scenarios: ["startup/hello"], apps: [] });
+    assert.deepEqual(work.get("bench-x64-1"), { suites: ["startup"], scenarios: ["startup/hello"], apps: [], covers: ["startup/hello"] });
     assert.throws(() => workOf([X64], { scenarios: ["hello"] }), /--scenario 'hello': expected SUITE\/NAME/);
+    assert.throws(() => workOf([X64], { scenarios: ["http/nope"] }), /--scenario 'http\/nope': no such scenario in suites\/http\//);
     assert.throws(() => workOf([X64], { scenarios: ["gpu/x"] }), /unknown suite 'gpu'/);
     assert.throws(() => workOf([X64], { suites: ["http"], scenarios: ["http/json"] }), /--suite or --scenario, not both/);
   });
@@ -275,27 +280,41 @@ describe("a pool of two identical machines", () => {
   const B = member("bench-x64-b");
   const POOL = [A, B, ARM];
 
-  it("shares out the suites, each on one member: listed ones where listed, the others by rendezvous hashing", () => {
-    const assigned = assignSuites(POOL, SUITE_NAMES);
+  it("shares out the suites, each whole on one member: listed ones where listed, the others by rendezvous hashing", () => {
+    const assigned = assignScenarios(POOL, CATALOG);
     // Fixed by the rule (sha256 of suite/member): a change here would move series between machines.
-    assert.deepEqual(assigned.get("bench-x64-a"), ["http", "fileio"]);
-    assert.deepEqual(assigned.get("bench-x64-b"), ["startup", "database", "websocket", "install", "workers"]);
-    assert.deepEqual(assigned.get("bench-arm64-1"), SUITE_NAMES, "a machine outside a pool runs every suite");
+    assert.deepEqual(compactScenarios(assigned.get("bench-x64-a")!, CATALOG), ["http", "fileio"]);
+    assert.deepEqual(compactScenarios(assigned.get("bench-x64-b")!, CATALOG), ["startup", "database", "websocket", "install", "workers"]);
+    assert.deepEqual(assigned.get("bench-arm64-1"), CATALOG.scenarios, "a machine outside a pool runs every scenario");
   });
 
-  it("moves no suite when a suite is added, and only to a new member when a member is added", () => {
-    const before = assignSuites(POOL, SUITE_NAMES);
-    const after = assignSuites(POOL, [...SUITE_NAMES, "gpu"]);
-    for (const name of ["bench-x64-a", "bench-x64-b"]) assert.deepEqual(after.get(name)!.filter((s) => s !== "gpu"), before.get(name));
-    const grown = assignSuites([...POOL, member("bench-x64-c")], SUITE_NAMES);
+  it("moves nothing when a suite or a scenario is added, and only to a new member when a member is added", () => {
+    const before = assignScenarios(POOL, CATALOG);
+    const grownCatalog = { ...CATALOG, suites: [...SUITE_NAMES, "gpu"], scenarios: [...CATALOG.scenarios, "gpu/matmul", "startup/zzz", "http/zzz"] };
+    const after = assignScenarios(POOL, grownCatalog);
     for (const name of ["bench-x64-a", "bench-x64-b"]) {
-      const kept = grown.get(name)!;
-      assert.ok(kept.every((suite) => before.get(name)!.includes(suite)), `${name} took nothing new`);
+      assert.deepEqual(after.get(name)!.filter((s) => CATALOG.scenarios.includes(s)), before.get(name));
     }
-    assert.ok(grown.get("bench-x64-a")!.includes("http"), "a listed suite stays where it is listed");
+    assert.ok(after.get("bench-x64-a")!.includes("http/zzz") && after.get("bench-x64-b")!.includes("startup/zzz"), "a new scenario follows its suite");
+    const grown = assignScenarios([...POOL, member("bench-x64-c")], CATALOG);
+    for (const name of ["bench-x64-a", "bench-x64-b"]) {
+      assert.ok(grown.get(name)!.every((scenario) => before.get(name)!.includes(scenario)), `${name} took nothing new`);
+    }
+    assert.ok(grown.get("bench-x64-a")!.includes("http/json"), "a listed suite stays where it is listed");
   });
 
-  it("gives each member's jobs its own suites, and no job to a member none of whose suites is asked for", () => {
+  it("splits a suite too long for one machine by scenario, never a scenario", () => {
+    const pool = [A, B, member("bench-x64-c", ["http/crud", "database"])];
+    const assigned = assignScenarios(pool, CATALOG);
+    assert.deepEqual(assigned.get("bench-x64-c"), ["http/crud", "database/select"]);
+    assert.deepEqual(compactScenarios(assigned.get("bench-x64-a")!, CATALOG), ["http/json", "http/plaintext", "fileio"]);
+    const work = workOf(pool);
+    assert.deepEqual(work.get("bench-x64-a")!.scenarios, ["http/json", "http/plaintext", "fileio/read"], "a job that runs part of a suite names its scenarios");
+    assert.deepEqual(work.get("bench-x64-c")!, { suites: ["http", "database"], scenarios: ["http/crud", "database/select"], apps: [], covers: ["http/crud", "database/select"] });
+    assert.deepEqual(work.get("bench-x64-b")!.scenarios, [], "a job that runs whole suites names none");
+  });
+
+  it("gives each member's jobs its own suites, and no job to a member none of whose scenarios is asked for", () => {
     const planned = selectBenchmarks({
       runners: POOL,
       requests: [{ kind: "window", name: "bun" }],
@@ -315,26 +334,26 @@ describe("a pool of two identical machines", () => {
     assert.deepEqual(toMatrix(planned, onlyHttp).include.map(pick), [
       ["bench-x64-a", "http", "http/json"],
       ["bench-x64-b", "startup", "startup/hello"],
-      ["bench-arm64-1", "startup http", "http/json startup/hello"],
+      ["bench-arm64-1", "startup http", "startup/hello http/json"],
     ]);
     assert.deepEqual([...workOf(POOL, { suites: ["http"] }).keys()], ["bench-x64-a", "bench-arm64-1"]);
   });
 
-  it("counts a version as benchmarked on a member only where it has results in the member's suites", async () => {
+  it("counts a version as benchmarked on a member only where it has results in the member's scenarios", async () => {
     const data = tempDir("pool-benchmarked");
     // bench-x64-a measured startup before it joined the pool; bench-x64-b runs startup now.
     for (const [runner, id] of [["bench-x64-a", "abc001"], ["bench-x64-b", "abc002"]] as const) {
       await writeResult(data, makeResult({ run: { runner, id: `20261101T000000Z-${id}` }, runtime: { version: "26.1.0" } }));
     }
     const work = workOf(POOL);
-    const found = findBenchmarked(data, ["bench-x64-a", "bench-x64-b"], (name) => work.get(name)!.suites);
+    const found = findBenchmarked(data, ["bench-x64-a", "bench-x64-b"], (name) => work.get(name)!.covers);
     assert.equal(found.get("bench-x64-a")!.get("node"), undefined);
     assert.deepEqual([...found.get("bench-x64-b")!.get("node")!], ["26.1.0"]);
     const missing = select({ runners: [A, B], benchmarked: found, window: { kind: "lines", count: 1 } });
     assert.deepEqual(missing, ["node@26.1.0@bench-x64-a"]);
   });
 
-  it("is refused with one line when malformed: mixed architectures, a suite listed twice, suites without a pool, an unknown suite", () => {
+  it("is refused with one line when malformed: mixed architectures, a suite listed twice, suites without a pool, an unknown suite or scenario", () => {
     const dir = tempDir("pool-config");
     const write = (runners: unknown[]) => {
       writeFileSync(join(dir, "runners.json"), JSON.stringify({ backfill_lines: 3, runners }));
@@ -343,10 +362,11 @@ describe("a pool of two identical machines", () => {
     const oneLine = (fn: () => unknown, pattern: RegExp) =>
       assert.throws(fn, (error: Error) => pattern.test(error.message) && !error.message.includes("\n"));
     oneLine(() => loadBenchConfig(write([A, { ...B, arch: "arm64" }])), /pool 'bench-x64' mixes x86_64 \(bench-x64-a\) and arm64 \(bench-x64-b\)/);
-    oneLine(() => loadBenchConfig(write([A, { ...B, suites: ["http"] }])), /suite 'http' is listed by more than one member of pool 'bench-x64'/);
+    oneLine(() => loadBenchConfig(write([A, { ...B, suites: ["http"] }])), /'http' is listed by more than one member of pool 'bench-x64'/);
     oneLine(() => loadBenchConfig(write([{ ...X64, suites: ["http"] }])), /\/runners\/0: must have property pool when property suites is present/);
     oneLine(() => loadBenchConfig(write([A, { ...B, pool: "bench-x64-a" }])), /pool 'bench-x64-a' has the name of a runner/);
-    assert.throws(() => assignSuites([member("bench-x64-a", ["gpu"])], SUITE_NAMES), /runner 'bench-x64-a' lists unknown suite 'gpu'/);
+    assert.throws(() => assignScenarios([member("bench-x64-a", ["gpu"])], CATALOG), /runner 'bench-x64-a' lists 'gpu', which is neither a suite/);
+    assert.throws(() => assignScenarios([member("bench-x64-a", ["http/nope"])], CATALOG), /lists 'http\/nope'/);
     assert.deepEqual(loadBenchConfig(write([A, B])).runners.map((r) => r.pool), ["bench-x64", "bench-x64"]);
   });
 });

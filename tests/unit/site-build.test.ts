@@ -14,7 +14,7 @@ import { bundleDocuments, bundleOf, historyDocuments, historyOf } from "../../sr
 import { trendCsv } from "../../src/site/downloads.ts";
 import { html } from "../../src/site/html.ts";
 import { loadResults } from "../../src/site/load.ts";
-import { machineLabel, runsSuite, trendPath, type CatalogData, type OverviewData, type TrendData } from "../../src/site/model.ts";
+import { machineLabel, runsScenario, trendPath, type CatalogData, type OverviewData, type TrendData } from "../../src/site/model.ts";
 import { serveSite } from "../../src/site/server.ts";
 import { tempDir } from "../../benchmarks/lib/cli.ts";
 import { makeResult, metricOf } from "../../benchmarks/lib/documents.ts";
@@ -150,8 +150,8 @@ describe("site over a pool of two machines", () => {
     await writeResult(dataDir, result("bench-x64-b", "02", "startup", "hello", "bbbbbbbb00000000"));
     await writeResult(dataDir, result("bench-x64-a", "03", "http", "json", "aaaaaaaa00000000"));
     const pools = new Map([
-      ["bench-x64-a", { name: "bench-x64", suites: ["http"] }],
-      ["bench-x64-b", { name: "bench-x64", suites: ["startup"] }],
+      ["bench-x64-a", { name: "bench-x64", runs: ["http", "startup/cold"] }],
+      ["bench-x64-b", { name: "bench-x64", runs: ["startup/hello"] }],
     ]);
     const shownFor = (withPools: boolean) => {
       const { overview, catalog } = aggregate(loadResults(dataDir, withPools ? pools : new Map()), new Map(), null, new Map(), "2026-11-04T00:00:00.000Z");
@@ -164,20 +164,21 @@ describe("site over a pool of two machines", () => {
     assert.equal(pooled.card, "bench-x64-b");
     assert.deepEqual(pooled.series, ["bench-x64-b-bbbbbbbb", "bench-x64-a-aaaaaaaa"]);
     const b = pooled.testbeds.find((t) => t.runner === "bench-x64-b")!;
-    assert.deepEqual(b.pool, { name: "bench-x64", suites: ["startup"] });
-    assert.ok(runsSuite(b, "startup") && !runsSuite(b, "http"));
-    assert.equal(machineLabel(b), "bench-x64-b (dedicated, x86_64, pool bench-x64: startup)");
+    assert.deepEqual(b.pool, { name: "bench-x64", runs: ["startup/hello"] });
+    assert.ok(runsScenario(b, "startup", "hello") && !runsScenario(b, "startup", "cold") && !runsScenario(b, "http", "json"));
+    assert.equal(machineLabel(b), "bench-x64-b (dedicated, x86_64, pool bench-x64: startup/hello)");
     const out = tempDir("site-pool-out");
     await buildSite({ dataDir, outDir: out, scenarios, pools });
-    assert.match(readFileSync(join(out, "methodology.html"), "utf8"), /Pool<\/dt><dd>bench-x64: this machine runs startup;/);
+    assert.match(readFileSync(join(out, "methodology.html"), "utf8"), /Pool<\/dt><dd>bench-x64: this machine runs startup\/hello;/);
   });
 
   it("places the committed runners in no pool, and each pool member in its pool with its suites", () => {
     assert.deepEqual([...benchPools()], []);
     const member = (name: string, suites?: string[]) => ({ name, arch: "x86_64" as const, labels: ["self-hosted", name], pool: "bench-x64", ...(suites ? { suites } : {}) });
-    const memberships = poolMemberships([member("bench-x64-a", ["startup"]), member("bench-x64-b", ["http"]), { ...member("bench-arm64-1"), pool: undefined }], ["startup", "http"]);
-    assert.deepEqual(memberships.get("bench-x64-a"), { name: "bench-x64", suites: ["startup"] });
-    assert.deepEqual(memberships.get("bench-x64-b"), { name: "bench-x64", suites: ["http"] });
+    const catalog = { suites: ["startup", "http"], scenarios: ["startup/hello", "http/crud", "http/json"], suitesWithApps: new Set(["http"]) };
+    const memberships = poolMemberships([member("bench-x64-a", ["startup", "http/json"]), member("bench-x64-b", ["http"]), { ...member("bench-arm64-1"), pool: undefined }], catalog);
+    assert.deepEqual(memberships.get("bench-x64-a"), { name: "bench-x64", runs: ["startup", "http/json"] });
+    assert.deepEqual(memberships.get("bench-x64-b"), { name: "bench-x64", runs: ["http/crud"] });
     assert.equal(memberships.has("bench-arm64-1"), false);
   });
 });

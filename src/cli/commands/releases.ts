@@ -3,15 +3,27 @@ import { UserError } from "../../core/errors.ts";
 import { DEFAULT_DATA_DIR } from "../../core/paths.ts";
 import { findBenchmarked } from "../../releases/benchmarked.ts";
 import { plannedRows, toBenchmarkCalls, toMatrix } from "../../releases/matrix.ts";
-import { assignSuites, planWork } from "../../releases/pools.ts";
+import { basename } from "node:path";
+import { assignScenarios, planWork, type ScenarioCatalog } from "../../releases/pools.ts";
 import { publishedReleases, type Release } from "../../releases/published.ts";
 import { chooseRunners, loadBenchConfig } from "../../releases/runners.ts";
 import { DEFAULT_LINES, selectBenchmarks, type RuntimeRequest, type Window } from "../../releases/select.ts";
 import { RUNTIME_NAMES, isRuntimeName, type Arch, type RuntimeName } from "../../runtimes/catalog.ts";
 import { parseSpec } from "../../runtimes/spec.ts";
+import { scenarioDirs } from "../../scenarios/manifest.ts";
 import { SUITES } from "../../suites/index.ts";
 import { formatTable } from "../../ui/table.ts";
 import { defineCommand } from "../command.ts";
+
+/** The suites and scenarios of this checkout, which the pools of .github/bench-runners.json share out. */
+export function benchCatalog(): ScenarioCatalog {
+  const suites = SUITES.map((suite) => suite.name);
+  return {
+    suites,
+    scenarios: suites.flatMap((suite) => scenarioDirs(suite).map((dir) => `${suite}/${basename(dir)}`)),
+    suitesWithApps: new Set(SUITES.filter((suite) => suite.options?.app).map((suite) => suite.name)),
+  };
+}
 
 export function parseRuntimeRequest(text: string): RuntimeRequest {
   if (isRuntimeName(text)) return { kind: "window", name: text };
@@ -48,10 +60,10 @@ export const releasesCommand = defineCommand({
     "  --runtime NAME|SPEC  node, deno or bun: the releases in the window (default: all three);",
     "                       node@22.11.0, deno@2.1 or bun@latest: that one version, whatever the window (repeatable)",
     "  --runner NAME        a runner from .github/bench-runners.json (repeatable); default: all of them",
-    "  --suite S            only runners that run suite S (repeatable; a pool member runs its share of the suites)",
-    "  --scenario SUITE/NAME  only runners that run the scenario's suite, and only that scenario (repeatable)",
+    "  --suite S            only runners that run suite S (repeatable; a pool member runs its share of the scenarios)",
+    "  --scenario SUITE/NAME  only runners that run the scenario, and only that scenario (repeatable)",
     "  --app A              narrow the jobs of suites with apps to app A (repeatable)",
-    "  --missing            only versions that have no result yet on that runner in --data (a pool member: in its suites)",
+    "  --missing            only versions that have no result yet on that runner in --data (a pool member: in its scenarios)",
     "  --data DIR           the results store to compare with (default: data/)",
     "  --since DATE         window: releases published on or after DATE",
     `  --lines N            window: the newest release of each of the newest N release lines (node: major; deno, bun: major.minor)`,
@@ -84,13 +96,9 @@ export const releasesCommand = defineCommand({
   async run(values) {
     if (values.json && values.calls) throw new UserError("releases: give --json or --calls, not both");
     const config = loadBenchConfig();
-    const suiteNames = SUITES.map((suite) => suite.name);
-    const work = planWork(
-      assignSuites(config.runners, suiteNames),
-      { suites: values.suite ?? [], scenarios: values.scenario ?? [], apps: values.app ?? [] },
-      suiteNames,
-      new Set(SUITES.filter((suite) => suite.options?.app).map((suite) => suite.name)),
-    );
+    const catalog = benchCatalog();
+    const request = { suites: values.suite ?? [], scenarios: values.scenario ?? [], apps: values.app ?? [] };
+    const work = planWork(assignScenarios(config.runners, catalog), request, catalog);
     const runners = chooseRunners(config.runners, values.runner ?? []).filter((runner) => work.has(runner.name));
     const requests = (values.runtime ?? [...RUNTIME_NAMES]).map(parseRuntimeRequest);
     const window = parseWindow(values.since, values.lines, values.backfill ? config.backfillLines : undefined);
@@ -107,7 +115,7 @@ export const releasesCommand = defineCommand({
       requests,
       releases: (runtime: RuntimeName, arch: Arch) => published.get(`${runtime}/${arch}`) ?? [],
       benchmarked: findBenchmarked(resolve(values.data ?? DEFAULT_DATA_DIR), runners.map((r) => r.name), (name) =>
-        runners.find((r) => r.name === name)?.pool === undefined ? null : work.get(name)!.suites,
+        runners.find((r) => r.name === name)?.pool === undefined ? null : work.get(name)!.covers,
       ),
       window,
       prereleases: values.prereleases ?? false,

@@ -5,7 +5,7 @@ import { poolMemberships } from "../../releases/pools.ts";
 import { loadBenchRunners } from "../../releases/runners.ts";
 import { buildSite, type SiteBuildSummary } from "../../site/build.ts";
 import type { PoolMembership } from "../../site/model.ts";
-import { SUITES } from "../../suites/index.ts";
+import { benchCatalog } from "./releases.ts";
 import { serveSite } from "../../site/server.ts";
 import { describeScenarios } from "../../suites/resolve.ts";
 import { selectScenarios } from "../../scenarios/select.ts";
@@ -39,7 +39,7 @@ export function openHint(summary: SiteBuildSummary, serveCommand: string): strin
 
 /** The pools of .github/bench-runners.json, so the site shows each suite from the member that runs it. */
 export function benchPools(): Map<string, PoolMembership> {
-  return poolMemberships(loadBenchRunners(), SUITES.map((suite) => suite.name));
+  return poolMemberships(loadBenchRunners(), benchCatalog());
 }
 
 function parsePort(text: string | undefined): number {
