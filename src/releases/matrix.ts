@@ -83,7 +83,10 @@ export function toBenchmarkCalls(planned: readonly PlannedBenchmark[]): { readon
   return { include: [...specsOfRunners].map(([runners, specs]) => ({ runners, runtimes: specs.join(" ") })) };
 }
 
-/** `published` as a day, for the table a person reads. */
-export function plannedRows(planned: readonly PlannedBenchmark[]): string[][] {
-  return planned.map((p) => [p.runtime, p.version, p.published.toISOString().slice(0, 10), p.runner.name, p.runner.labels.join(",")]);
+/** `published` as a day, and what the job runs (its scenarios, else its suites), for the table a person reads. */
+export function plannedRows(planned: readonly PlannedBenchmark[], work: ReadonlyMap<string, RunnerWork>): string[][] {
+  return planned.map((p) => {
+    const { suites, scenarios } = work.get(p.runner.name)!;
+    return [p.runtime, p.version, p.published.toISOString().slice(0, 10), p.runner.name, p.runner.labels.join(","), (scenarios.length > 0 ? scenarios : suites).join(" ")];
+  });
 }

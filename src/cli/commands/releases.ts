@@ -129,7 +129,7 @@ export const releasesCommand = defineCommand({
     } else if (selection.planned.length === 0) {
       process.stdout.write("nothing to benchmark\n");
     } else {
-      process.stdout.write(`${formatTable(["runtime", "version", "published", "runner", "labels"], plannedRows(selection.planned))}\n`);
+      process.stdout.write(`${formatTable(["runtime", "version", "published", "runner", "labels", "runs"], plannedRows(selection.planned, work))}\n`);
     }
     return 0;
   },
