@@ -37,6 +37,16 @@ export function runsScenario(testbed: TestbedRef, suite: string, scenario: strin
   return testbed.pool === null || testbed.pool.runs.includes(suite) || testbed.pool.runs.includes(`${suite}/${scenario}`);
 }
 
+/**
+ * The testbeds with a series of the scenario, in the catalog's order (benchmark machines first),
+ * except that a pool member that ran the scenario once comes after the machines that run it now.
+ */
+export function scenarioTestbeds(catalog: CatalogData, scenario: CatalogData["scenarios"][number]): TestbedRef[] {
+  const withData = new Set(scenario.series.flatMap((s) => s.testbeds));
+  const runs = (t: TestbedRef) => (runsScenario(t, scenario.suite, scenario.scenario) ? 0 : 1);
+  return catalog.testbeds.filter((t) => withData.has(t.id)).sort((a, b) => runs(a) - runs(b));
+}
+
 /** How a picker names a machine, with its pool and what it runs there. */
 export function machineLabel(testbed: TestbedRef): string {
   const pool = testbed.pool ? `, pool ${testbed.pool.name}: ${testbed.pool.runs.join(", ")}` : "";

@@ -14,7 +14,7 @@ import { bundleDocuments, bundleOf, historyDocuments, historyOf } from "../../sr
 import { trendCsv } from "../../src/site/downloads.ts";
 import { html } from "../../src/site/html.ts";
 import { loadResults } from "../../src/site/load.ts";
-import { machineLabel, runsScenario, trendPath, type CatalogData, type OverviewData, type TrendData } from "../../src/site/model.ts";
+import { machineLabel, runsScenario, scenarioTestbeds, trendPath, type CatalogData, type OverviewData, type TrendData } from "../../src/site/model.ts";
 import { serveSite } from "../../src/site/server.ts";
 import { tempDir } from "../../benchmarks/lib/cli.ts";
 import { makeResult, metricOf } from "../../benchmarks/lib/documents.ts";
@@ -156,12 +156,18 @@ describe("site over a pool of two machines", () => {
     const shownFor = (withPools: boolean) => {
       const { overview, catalog } = aggregate(loadResults(dataDir, withPools ? pools : new Map()), new Map(), null, new Map(), "2026-11-04T00:00:00.000Z");
       const hello = catalog.scenarios.find((s) => s.scenario === "hello")!;
-      return { card: overview.scenarios.find((s) => s.scenario === "hello")!.groups[0]!.testbed.runner, series: hello.series[0]!.testbeds, testbeds: catalog.testbeds };
+      return {
+        card: overview.scenarios.find((s) => s.scenario === "hello")!.groups[0]!.testbed.runner,
+        series: hello.series[0]!.testbeds,
+        // What the trend page opens on for x86_64.
+        page: scenarioTestbeds(catalog, hello).find((t) => t.arch === "x86_64")!.runner,
+        testbeds: catalog.testbeds,
+      };
     };
     // Without the pool, the machine measured most recently speaks first, whatever it runs now.
-    assert.equal(shownFor(false).card, "bench-x64-a");
+    assert.deepEqual([shownFor(false).card, shownFor(false).page], ["bench-x64-a", "bench-x64-a"]);
     const pooled = shownFor(true);
-    assert.equal(pooled.card, "bench-x64-b");
+    assert.deepEqual([pooled.card, pooled.page], ["bench-x64-b", "bench-x64-b"]);
     assert.deepEqual(pooled.series, ["bench-x64-b-bbbbbbbb", "bench-x64-a-aaaaaaaa"]);
     const b = pooled.testbeds.find((t) => t.runner === "bench-x64-b")!;
     assert.deepEqual(b.pool, { name: "bench-x64", runs: ["startup/hello"] });

@@ -1,4 +1,4 @@
-import { SITE_RUNTIMES, machineLabel, runsScenario, trendPath, type CatalogData, type Measurement, type TestbedRef, type TrendData } from "../../../src/site/model.ts";
+import { SITE_RUNTIMES, machineLabel, scenarioTestbeds, trendPath, type CatalogData, type Measurement, type TestbedRef, type TrendData } from "../../../src/site/model.ts";
 import { drawTrend, type TrendAxis, type TrendLine, type TrendModel, type TrendPoint } from "../charts/trend.ts";
 import { segmented, select, type Option } from "../controls.ts";
 import { fetchJson } from "../data.ts";
@@ -29,10 +29,7 @@ const appValue = (app: string | null) => app ?? "";
 function resolveView(query: Record<string, string>, catalog: CatalogData): View | null {
   const scenario = catalog.scenarios.find((s) => scenarioId(s) === query.scenario) ?? catalog.scenarios[0];
   if (!scenario) return null;
-  const withData = new Set(scenario.series.flatMap((s) => s.testbeds));
-  // A pool member that ran the scenario before the pool shared it out keeps its old series; the member that runs it now comes first.
-  const runs = (t: TestbedRef) => (runsScenario(t, scenario.suite, scenario.scenario) ? 0 : 1);
-  const testbeds = catalog.testbeds.filter((t) => withData.has(t.id)).sort((a, b) => runs(a) - runs(b));
+  const testbeds = scenarioTestbeds(catalog, scenario);
   // `runner` is a testbed id, or a runner's name (as the regressions feed links it).
   const asked = testbeds.find((t) => t.id === query.runner) ?? testbeds.find((t) => t.runner === query.runner);
   const arch = query.arch && testbeds.some((t) => t.arch === query.arch) ? query.arch : (asked ?? testbeds[0]!).arch;
