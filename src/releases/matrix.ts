@@ -1,5 +1,6 @@
 import { UserError } from "../core/errors.ts";
 import type { Arch, RuntimeName } from "../runtimes/catalog.ts";
+import type { RunnerWork } from "./pools.ts";
 import type { PlannedBenchmark } from "./select.ts";
 
 /** GitHub Actions refuses a matrix of more jobs than this. */
@@ -14,6 +15,12 @@ export interface MatrixEntry {
   readonly arch: Arch;
   /** runs-on labels that reach that machine. */
   readonly labels: readonly string[];
+  /** What the job runs, space separated: the runner's suites (its share, for a pool member) narrowed to the request. */
+  readonly suites: string;
+  /** The requested scenarios (`suite/name`) of those suites; empty: every scenario of them. */
+  readonly scenarios: string;
+  /** Apps to narrow to (`--app`); empty: every app. */
+  readonly apps: string;
 }
 
 /** The object `strategy.matrix` takes through `fromJSON`. */
@@ -29,10 +36,23 @@ function checkMatrixLimit(planned: readonly PlannedBenchmark[]): void {
   }
 }
 
-export function toMatrix(planned: readonly PlannedBenchmark[]): GithubMatrix {
+/** `work` holds each planned runner's work (src/releases/pools.ts planWork). */
+export function toMatrix(planned: readonly PlannedBenchmark[], work: ReadonlyMap<string, RunnerWork>): GithubMatrix {
   checkMatrixLimit(planned);
   return {
-    include: planned.map((p) => ({ runtime: p.runtime, version: p.version, runner: p.runner.name, arch: p.runner.arch, labels: p.runner.labels })),
+    include: planned.map((p) => {
+      const { suites, scenarios, apps } = work.get(p.runner.name)!;
+      return {
+        runtime: p.runtime,
+        version: p.version,
+        runner: p.runner.name,
+        arch: p.runner.arch,
+        labels: p.runner.labels,
+        suites: suites.join(" "),
+        scenarios: scenarios.join(" "),
+        apps: apps.join(" "),
+      };
+    }),
   };
 }
 
@@ -63,7 +83,10 @@ export function toBenchmarkCalls(planned: readonly PlannedBenchmark[]): { readon
   return { include: [...specsOfRunners].map(([runners, specs]) => ({ runners, runtimes: specs.join(" ") })) };
 }
 
-/** `published` as a day, for the table a person reads. */
-export function plannedRows(planned: readonly PlannedBenchmark[]): string[][] {
-  return planned.map((p) => [p.runtime, p.version, p.published.toISOString().slice(0, 10), p.runner.name, p.runner.labels.join(",")]);
+/** `published` as a day, and what the job runs (its scenarios, else its suites), for the table a person reads. */
+export function plannedRows(planned: readonly PlannedBenchmark[], work: ReadonlyMap<string, RunnerWork>): string[][] {
+  return planned.map((p) => {
+    const { suites, scenarios } = work.get(p.runner.name)!;
+    return [p.runtime, p.version, p.published.toISOString().slice(0, 10), p.runner.name, p.runner.labels.join(","), (scenarios.length > 0 ? scenarios : suites).join(" ")];
+  });
 }

@@ -166,15 +166,22 @@ export function layoutResultFiles(dataDir: string, runner?: string): string[] {
   });
 }
 
-/** The versions of each runtime that one runner has any result for, from file names alone (data/ only grows). */
-export function benchmarkedVersions(dataDir: string, runner: string): Map<RuntimeName, Set<string>> {
+/**
+ * The versions of each runtime that one runner has any result for, from file names alone (data/
+ * only grows); with `scenarios` (`suite/name`), only results of those scenarios count.
+ */
+export function benchmarkedVersions(dataDir: string, runner: string, scenarios?: readonly string[]): Map<RuntimeName, Set<string>> {
   const byRuntime = new Map<RuntimeName, Set<string>>();
-  for (const file of layoutResultFiles(dataDir, runner)) {
-    const measured = runtimeOfResultFile(file);
-    if (!measured) continue;
-    const versions = byRuntime.get(measured.runtime) ?? new Set<string>();
-    versions.add(measured.version);
-    byRuntime.set(measured.runtime, versions);
+  for (const name of runFolderNames(dataDir, runner)) {
+    for (const file of runFolderContents(join(dataDir, name)).files) {
+      const [suite, scenario] = file.split("/");
+      if (scenarios !== undefined && !scenarios.includes(`${suite}/${scenario}`)) continue;
+      const measured = runtimeOfResultFile(file);
+      if (!measured) continue;
+      const versions = byRuntime.get(measured.runtime) ?? new Set<string>();
+      versions.add(measured.version);
+      byRuntime.set(measured.runtime, versions);
+    }
   }
   return byRuntime;
 }

@@ -15,6 +15,7 @@ import {
   type SeriesKey,
   type TestbedRef,
   type TrendData,
+  runsScenario,
 } from "./model.ts";
 
 /** What the build knows of a scenario from its manifest in this checkout. */
@@ -71,6 +72,13 @@ export function preferredFirst(testbeds: Map<string, TestbedFacts>): (a: string,
     const fb = testbeds.get(b)!.ref;
     return KIND_RANK[fa.kind] - KIND_RANK[fb.kind] || ARCH_RANK[fa.arch] - ARCH_RANK[fb.arch] || testbeds.get(b)!.last.localeCompare(testbeds.get(a)!.last) || a.localeCompare(b);
   };
+}
+
+/** `preferredFirst` for one scenario: in a pool, the member that runs it now comes before those that ran it once. */
+function preferredFor(info: ScenarioInfo, testbeds: Map<string, TestbedFacts>): (a: string, b: string) => number {
+  const preferred = preferredFirst(testbeds);
+  const runs = (id: string) => (runsScenario(testbeds.get(id)!.ref, info.suite, info.scenario) ? 0 : 1);
+  return (a, b) => runs(a) - runs(b) || preferred(a, b);
 }
 
 function scenarioInfos(results: readonly SiteResult[], manifests: ReadonlyMap<string, ManifestFacts>): Map<string, ScenarioInfo> {
@@ -209,12 +217,14 @@ export function aggregate(
   }
   const preferred = preferredFirst(loaded.testbeds);
   const scenarioIds = [...infos.keys()].sort();
+  const preferredOf = (id: string) => preferredFor(infos.get(id)!, loaded.testbeds);
   const overview: OverviewData = {
     generated_at: generatedAt,
     scenarios: scenarioIds.map((id) => {
       const scenarioTrends = byScenario.get(id)!;
       const headline = headlineSeries(scenarioTrends);
-      const headlineTrends = scenarioTrends.filter((t) => seriesId(t.series) === seriesId(headline)).sort((a, b) => preferred(a.testbed.id, b.testbed.id));
+      const inOrder = preferredOf(id);
+      const headlineTrends = scenarioTrends.filter((t) => seriesId(t.series) === seriesId(headline)).sort((a, b) => inOrder(a.testbed.id, b.testbed.id));
       const groupsByArch: OverviewGroup[] = [];
       for (const arch of ["x86_64", "arm64"] as const) {
         const trend = headlineTrends.find((t) => t.testbed.arch === arch);
@@ -253,7 +263,7 @@ export function aggregate(
         ...infos.get(id)!,
         series: [...seriesTestbeds.values()]
           .sort((a, b) => compareSeries(a.key, b.key))
-          .map(({ key, testbeds, measured }) => ({ app: key.app, params: key.params, testbeds: testbeds.sort(preferred), measured: measured.sort(preferred) })),
+          .map(({ key, testbeds, measured }) => ({ app: key.app, params: key.params, testbeds: testbeds.sort(preferredOf(id)), measured: measured.sort(preferredOf(id)) })),
       };
     }),
     versions,

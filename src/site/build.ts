@@ -15,7 +15,7 @@ import { overviewCardCsv, trendCsv } from "./downloads.ts";
 import { html } from "./html.ts";
 import { loadResults } from "./load.ts";
 import { methodologyBody } from "./methodology.ts";
-import { overviewCardPath, trendPath } from "./model.ts";
+import { overviewCardPath, trendPath, type PoolMembership } from "./model.ts";
 import { compareBody, overviewBody, renderPage, scenarioBody, type PageFrame } from "./pages.ts";
 import { readFeed, regressionsBody } from "./regressions.ts";
 
@@ -29,6 +29,8 @@ export interface SiteBuildOptions {
   readonly scenarios: readonly DescribedScenario[];
   /** Where `scripts/bench regressions --feed-dir` wrote the feed; without it the Regressions page says none is computed. */
   readonly feedDir?: string;
+  /** The pool of each dedicated runner in one (.github/bench-runners.json), by runner name: a suite's series is shown from the member that runs it. */
+  readonly pools?: ReadonlyMap<string, PoolMembership>;
   /** The build's timestamp (tests pass a fixed one). */
   readonly now?: Date;
 }
@@ -72,7 +74,7 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildSum
   const outDir = resolve(options.outDir);
   const generatedAt = (options.now ?? new Date()).toISOString();
 
-  const loaded = loadResults(dataDir);
+  const loaded = loadResults(dataDir, options.pools);
   const scenarios = options.scenarios;
   const manifests = new Map<string, ManifestFacts>(
     scenarios.map(({ scenario, metrics }) => [`${scenario.suite}/${scenario.name}`, { description: scenario.manifest.description, metrics }]),

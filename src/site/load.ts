@@ -3,7 +3,7 @@ import { UserError } from "../core/errors.ts";
 import { paramsSlug } from "../core/params.ts";
 import { readIndexedResults } from "../results/run-index.ts";
 import { RESULT_SCHEMA_ID, type ResultDocument } from "../results/types.ts";
-import { testbedId, type Figure, type Measurement, type MetricInfo, type SeriesKey, type TestbedRef } from "./model.ts";
+import { testbedId, type Figure, type Measurement, type MetricInfo, type PoolMembership, type SeriesKey, type TestbedRef } from "./model.ts";
 
 /** One result document as the site keeps it: the chart's view of it, and the document itself for comparisons. */
 export interface SiteResult {
@@ -69,12 +69,13 @@ function toMeasurement(doc: ResultDocument): Measurement {
   };
 }
 
-function noteTestbed(testbeds: Map<string, TestbedFacts>, id: string, doc: ResultDocument): void {
+function noteTestbed(testbeds: Map<string, TestbedFacts>, id: string, doc: ResultDocument, pools: ReadonlyMap<string, PoolMembership>): void {
   let facts = testbeds.get(id);
   if (!facts) {
     const env = doc.environment;
+    const pool = doc.run.runner_kind === "dedicated" ? (pools.get(doc.run.runner) ?? null) : null;
     facts = {
-      ref: { id, runner: doc.run.runner, kind: doc.run.runner_kind, arch: env.arch, fingerprint: env.fingerprint, cpu_model: env.cpu_model },
+      ref: { id, runner: doc.run.runner, kind: doc.run.runner_kind, arch: env.arch, fingerprint: env.fingerprint, cpu_model: env.cpu_model, pool },
       environment: env,
       oses: new Set(),
       kernels: new Set(),
@@ -141,9 +142,9 @@ class Interner {
   }
 }
 
-function toSiteResult(doc: ResultDocument, testbeds: Map<string, TestbedFacts>, interner: Interner): SiteResult {
+function toSiteResult(doc: ResultDocument, testbeds: Map<string, TestbedFacts>, interner: Interner, pools: ReadonlyMap<string, PoolMembership>): SiteResult {
   const testbed = testbedId(doc.run.runner, doc.environment.fingerprint);
-  noteTestbed(testbeds, testbed, doc);
+  noteTestbed(testbeds, testbed, doc, pools);
   const metrics: Record<string, MetricInfo> = {};
   for (const name in doc.metrics) metrics[name] = { unit: doc.metrics[name]!.unit, better: doc.metrics[name]!.better };
   return {
@@ -156,8 +157,11 @@ function toSiteResult(doc: ResultDocument, testbeds: Map<string, TestbedFacts>, 
   };
 }
 
-/** Reads every result document below `dataDir`, through the run index. */
-export function loadResults(dataDir: string): LoadedData {
+/**
+ * Reads every result document below `dataDir`, through the run index. `pools` names the pool of
+ * each dedicated runner that belongs to one, by runner name.
+ */
+export function loadResults(dataDir: string, pools: ReadonlyMap<string, PoolMembership> = new Map()): LoadedData {
   if (!existsSync(dataDir) || !statSync(dataDir).isDirectory()) throw new UserError(`${dataDir}: no such data folder (run scripts/bench first, or pass --data DIR)`);
   const results: SiteResult[] = [];
   const testbeds = new Map<string, TestbedFacts>();
@@ -173,7 +177,7 @@ export function loadResults(dataDir: string): LoadedData {
       continue;
     }
     try {
-      results.push(toSiteResult(doc, testbeds, interner));
+      results.push(toSiteResult(doc, testbeds, interner, pools));
     } catch {
       // Schema checking all 100,000 files would double the build; `scripts/bench validate` does it.
       skipped.push(`${path}: not a complete result document (scripts/bench validate names what is wrong)`);

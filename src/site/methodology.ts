@@ -20,6 +20,7 @@ function testbedSection(facts: TestbedFacts): SafeHtml {
   return html`<section class="card testbed" id="testbed-${facts.ref.id}">
   <h3>${facts.ref.runner} <span class="badge kind-${facts.ref.kind}">${facts.ref.kind}</span> <span class="badge">${facts.ref.arch}</span></h3>
   ${definitionList([
+    ["Pool", facts.ref.pool ? `${facts.ref.pool.name}: this machine runs ${facts.ref.pool.runs.join(", ")}; the rest runs on the pool's other members` : null],
     ["CPU", `${env.cpu_model} (${env.cpus} logical CPUs)`],
     ["Memory", gib(env.memory_bytes)],
     ["Frequency governor", env.governor ?? "not reported"],

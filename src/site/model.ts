@@ -21,6 +21,36 @@ export interface TestbedRef {
   arch: Arch;
   fingerprint: string;
   cpu_model: string;
+  /** The pool of identical machines its runner belongs to, and what the runner runs there now; null outside a pool. */
+  pool: PoolMembership | null;
+}
+
+/** A runner's place in a pool (.github/bench-runners.json): each scenario's series lives on the member that runs it. */
+export interface PoolMembership {
+  name: string;
+  /** Whole suites (`http`) and single scenarios (`http/crud`) it runs. */
+  runs: string[];
+}
+
+/** Whether a scenario's current series is on this testbed's machine: a machine outside a pool runs every scenario. */
+export function runsScenario(testbed: TestbedRef, suite: string, scenario: string): boolean {
+  return testbed.pool === null || testbed.pool.runs.includes(suite) || testbed.pool.runs.includes(`${suite}/${scenario}`);
+}
+
+/**
+ * The testbeds with a series of the scenario, in the catalog's order (benchmark machines first),
+ * except that a pool member that ran the scenario once comes after the machines that run it now.
+ */
+export function scenarioTestbeds(catalog: CatalogData, scenario: CatalogData["scenarios"][number]): TestbedRef[] {
+  const withData = new Set(scenario.series.flatMap((s) => s.testbeds));
+  const runs = (t: TestbedRef) => (runsScenario(t, scenario.suite, scenario.scenario) ? 0 : 1);
+  return catalog.testbeds.filter((t) => withData.has(t.id)).sort((a, b) => runs(a) - runs(b));
+}
+
+/** How a picker names a machine, with its pool and what it runs there. */
+export function machineLabel(testbed: TestbedRef): string {
+  const pool = testbed.pool ? `, pool ${testbed.pool.name}: ${testbed.pool.runs.join(", ")}` : "";
+  return `${testbed.runner} (${testbed.kind}, ${testbed.arch}${pool})`;
 }
 
 /** What one line of a chart measures: a scenario, and the app and load point that tell its series apart. */

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import semver from "semver";
 import type { GithubMatrix, MatrixEntry } from "../../src/releases/matrix.ts";
-import { loadBenchRunners } from "../../src/releases/runners.ts";
+import { loadBenchConfig, loadBenchRunners } from "../../src/releases/runners.ts";
+import { SUITES } from "../../src/suites/index.ts";
 import { RUNTIME_NAMES } from "../../src/runtimes/catalog.ts";
 import { writeResult } from "../../src/results/store.ts";
 import { bench, tempDir } from "../../benchmarks/lib/cli.ts";
@@ -36,7 +37,7 @@ describe("the release watch against the real registry", () => {
     assert.ok(first.include.length > 0, "a first watch has releases to benchmark");
     assert.ok(first.include.length <= 256);
     for (const entry of first.include) {
-      assert.deepEqual(Object.keys(entry).sort(), ["arch", "labels", "runner", "runtime", "version"]);
+      assert.deepEqual(Object.keys(entry).sort(), ["apps", "arch", "labels", "runner", "runtime", "scenarios", "suites", "version"]);
       assert.ok(RUNTIME_NAMES.includes(entry.runtime));
       assert.ok(semver.valid(entry.version) && semver.prerelease(entry.version) === null, `${entry.version} is a stable release`);
       const runner = runners.find((r) => r.name === entry.runner);
@@ -74,11 +75,22 @@ describe("the release watch against the real registry", () => {
   it("narrows to one runtime and one runner, and lists exact versions whatever the window", async () => {
     const runner = loadBenchRunners()[0]!;
     const { include } = await watch(tempDir("watch-one"), "--runtime", "bun@1.2.0", "--runner", runner.name);
-    assert.deepEqual(include, [{ runtime: "bun", version: "1.2.0", runner: runner.name, arch: runner.arch, labels: runner.labels }]);
+    assert.deepEqual(include, [{ runtime: "bun", version: "1.2.0", runner: runner.name, arch: runner.arch, labels: runner.labels, suites: SUITES.map((s) => s.name).join(" "), scenarios: "", apps: "" }]);
+  });
+
+  it("narrows a backfill to a scenario: the newest release of the last backfill_lines lines, on every runner", async () => {
+    const { include } = await watch(tempDir("watch-backfill"), "--backfill", "--runtime", "bun", "--scenario", "http/json", "--app", "native");
+    const lines = loadBenchConfig().backfillLines;
+    for (const runner of loadBenchRunners()) {
+      const versions = include.filter((e) => e.runner === runner.name).map((e) => e.version);
+      assert.equal(versions.length, lines, `bun on ${runner.name}: ${versions.join(", ")}`);
+      assert.equal(new Set(versions.map((v) => v.split(".").slice(0, 2).join("."))).size, lines, "one release per line");
+    }
+    assert.ok(include.every((e) => e.suites === "http" && e.scenarios === "http/json" && e.apps === "native"));
   });
 
   it("answers bad input with one line and exit status 2", async () => {
-    for (const args of [["--lines", "0"], ["--runner", "nowhere"], ["--runtime", "node@99.0.0"], ["--since", "soon"]]) {
+    for (const args of [["--lines", "0"], ["--runner", "nowhere"], ["--runtime", "node@99.0.0"], ["--since", "soon"], ["--scenario", "json"], ["--backfill", "--lines", "2"]]) {
       const out = await bench(["releases", ...args]);
       assert.equal(out.code, 2, `${args.join(" ")}: ${out.stderr}`);
       assert.equal(out.stderr.trim().split("\n").length, 1, out.stderr);

@@ -5,9 +5,10 @@ import { describe, it } from "node:test";
 import { parseRuntimeRequest, parseWindow } from "../../src/cli/commands/releases.ts";
 import { findBenchmarked, type Benchmarked } from "../../src/releases/benchmarked.ts";
 import { runtimeOfResultFile } from "../../src/results/store.ts";
-import { MAX_MATRIX_JOBS, toBenchmarkCalls, toMatrix } from "../../src/releases/matrix.ts";
+import { MAX_MATRIX_JOBS, toBenchmarkCalls, toMatrix, type MatrixEntry } from "../../src/releases/matrix.ts";
 import type { Release } from "../../src/releases/published.ts";
-import { chooseRunners, loadBenchRunners, type BenchRunner } from "../../src/releases/runners.ts";
+import { assignScenarios, compactScenarios, planWork, type RunnerWork, type ScenarioCatalog, type WorkRequest } from "../../src/releases/pools.ts";
+import { chooseRunners, loadBenchConfig, loadBenchRunners, type BenchRunner } from "../../src/releases/runners.ts";
 import { releaseLine, selectBenchmarks, type RuntimeRequest, type SelectionInput, type Window } from "../../src/releases/select.ts";
 import type { Arch, RuntimeName } from "../../src/runtimes/catalog.ts";
 import { writeResult } from "../../src/results/store.ts";
@@ -31,12 +32,13 @@ const NODE_X64 = [
   release("20.19.0", "2026-03-01"),
 ];
 const NODE_ARM = NODE_X64.filter((r) => r.version !== "24.5.0");
+const DENO = [release("2.6.2", "2026-10-28"), release("2.6.0", "2026-10-02"), release("2.5.7", "2026-09-20"), release("2.4.9", "2026-07-01"), release("2.3.0", "2026-05-01")];
 const BUN = [release("1.4.1", "2026-10-25"), release("1.4.0", "2026-10-05"), release("1.3.9", "2026-09-01"), release("1.2.20", "2026-06-01")];
 
 function releasesOf(runtime: RuntimeName, arch: Arch): Release[] {
   if (runtime === "node") return arch === "arm64" ? NODE_ARM : NODE_X64;
   if (runtime === "bun") return BUN;
-  return [];
+  return DENO;
 }
 
 function benchmarked(entries: Record<string, Partial<Record<RuntimeName, string[]>>>): Benchmarked {
@@ -165,8 +167,18 @@ describe("choosing releases to benchmark", () => {
   });
 });
 
+/** Suites and scenarios as a checkout might hold them. */
+const SUITE_NAMES = ["startup", "http", "fileio", "database", "websocket", "install", "workers"];
+const CATALOG: ScenarioCatalog = {
+  suites: SUITE_NAMES,
+  scenarios: ["startup/hello", "startup/require", "http/crud", "http/json", "http/plaintext", "fileio/read", "database/select", "websocket/echo", "install/small", "workers/ring"],
+  suitesWithApps: new Set(["http", "fileio", "database", "websocket", "install", "workers"]),
+};
+const workOf = (runners: readonly BenchRunner[], request: Partial<WorkRequest> = {}, catalog = CATALOG): Map<string, RunnerWork> =>
+  planWork(assignScenarios(runners, catalog), { suites: [], scenarios: [], apps: [], ...request }, catalog);
+
 describe("the matrix", () => {
-  it("carries runtime, version, runner, arch and labels", () => {
+  it("carries runtime, version, runner, arch, labels and what the job runs", () => {
     const planned = selectBenchmarks({
       runners: [ARM],
       requests: [parseRuntimeRequest("bun@1.4.0")],
@@ -176,7 +188,9 @@ describe("the matrix", () => {
       prereleases: false,
       missingOnly: false,
     }).planned;
-    assert.deepEqual(toMatrix(planned), { include: [{ runtime: "bun", version: "1.4.0", runner: "bench-arm64-1", arch: "arm64", labels: ARM.labels }] });
+    assert.deepEqual(toMatrix(planned, workOf([X64, ARM])), {
+      include: [{ runtime: "bun", version: "1.4.0", runner: "bench-arm64-1", arch: "arm64", labels: ARM.labels, suites: SUITE_NAMES.join(" "), scenarios: "", apps: "" }],
+    });
   });
 
   it("groups the jobs into benchmark.yml calls, one per set of runners lacking the same versions", () => {
@@ -200,7 +214,160 @@ describe("the matrix", () => {
 
   it("refuses more jobs than GitHub runs in one matrix", () => {
     const one = { runtime: "node" as const, version: "1.0.0", published: new Date(), runner: X64 };
-    assert.throws(() => toMatrix(Array.from({ length: MAX_MATRIX_JOBS + 1 }, () => one)), /matrix limit of 256/);
+    assert.throws(() => toMatrix(Array.from({ length: MAX_MATRIX_JOBS + 1 }, () => one), workOf([X64])), /matrix limit of 256/);
+  });
+});
+
+describe("the backfill of a merged scenario", () => {
+  it("measures the changed scenarios on every runner over the newest release of each of the last backfill_lines lines of each runtime", () => {
+    const config = loadBenchConfig();
+    const requests = (["node", "deno", "bun"] as const).map((name): RuntimeRequest => ({ kind: "window", name }));
+    const work = workOf(config.runners, { scenarios: ["http/json"], apps: ["hono"] });
+    const planned = selectBenchmarks({
+      runners: config.runners.filter((r) => work.has(r.name)),
+      requests,
+      releases: releasesOf,
+      // Results of those versions do not matter: the changed scenario has none of them.
+      benchmarked: benchmarked({ "bench-x64-1": { node: ["26.1.0"] } }),
+      window: parseWindow(undefined, undefined, config.backfillLines),
+      prereleases: false,
+      missingOnly: false,
+    }).planned;
+    const newestOfLines: Record<RuntimeName, Record<Arch, string[]>> = {
+      node: { x86_64: ["26.1.0", "24.5.0", "22.10.0", "20.19.0"], arm64: ["26.1.0", "24.4.0", "22.10.0", "20.19.0"] },
+      deno: { x86_64: ["2.6.2", "2.5.7", "2.4.9", "2.3.0"], arm64: ["2.6.2", "2.5.7", "2.4.9", "2.3.0"] },
+      bun: { x86_64: ["1.4.1", "1.3.9", "1.2.20"], arm64: ["1.4.1", "1.3.9", "1.2.20"] },
+    };
+    const expected = (["node", "deno", "bun"] as const).flatMap((runtime) =>
+      config.runners.flatMap((runner) =>
+        newestOfLines[runtime][runner.arch].slice(0, config.backfillLines).map((version) => ({
+          runtime,
+          version,
+          runner: runner.name,
+          arch: runner.arch,
+          labels: runner.labels,
+          suites: "http",
+          scenarios: "http/json",
+          apps: "hono",
+        })),
+      ),
+    );
+    const key = (e: { runtime: string; version: string; runner: string }) => `${e.runtime}@${e.version}@${e.runner}`;
+    const matrix = toMatrix(planned, work);
+    assert.deepEqual([...matrix.include].sort((a, b) => key(a).localeCompare(key(b))), expected.sort((a, b) => key(a).localeCompare(key(b))));
+    assert.equal(matrix.include.length, 3 * config.runners.length * config.backfillLines, "every runtime has that many lines in the fixture");
+  });
+
+  it("leaves out the apps of a job whose suites have none, and refuses a scenario without its suite", () => {
+    const work = workOf([X64], { scenarios: ["startup/hello"], apps: ["hono"] });
+    assert.deepEqual(work.get("bench-x64-1"), { suites: ["startup"], scenarios: ["startup/hello"], apps: [], covers: ["startup/hello"] });
+    assert.throws(() => workOf([X64], { scenarios: ["hello"] }), /--scenario 'hello': expected SUITE\/NAME/);
+    assert.throws(() => workOf([X64], { scenarios: ["http/nope"] }), /--scenario 'http\/nope': no such scenario in suites\/http\//);
+    assert.throws(() => workOf([X64], { scenarios: ["gpu/x"] }), /unknown suite 'gpu'/);
+    assert.throws(() => workOf([X64], { suites: ["http"], scenarios: ["http/json"] }), /--suite or --scenario, not both/);
+  });
+});
+
+describe("a pool of two identical machines", () => {
+  const member = (name: string, suites?: string[]): BenchRunner => ({
+    name,
+    arch: "x86_64",
+    labels: ["self-hosted", "linux", "x64", name],
+    pool: "bench-x64",
+    ...(suites ? { suites } : {}),
+  });
+  const A = member("bench-x64-a", ["http"]);
+  const B = member("bench-x64-b");
+  const POOL = [A, B, ARM];
+
+  it("shares out the suites, each whole on one member: listed ones where listed, the others by rendezvous hashing", () => {
+    const assigned = assignScenarios(POOL, CATALOG);
+    // Fixed by the rule (sha256 of suite/member): a change here would move series between machines.
+    assert.deepEqual(compactScenarios(assigned.get("bench-x64-a")!, CATALOG), ["http", "fileio"]);
+    assert.deepEqual(compactScenarios(assigned.get("bench-x64-b")!, CATALOG), ["startup", "database", "websocket", "install", "workers"]);
+    assert.deepEqual(assigned.get("bench-arm64-1"), CATALOG.scenarios, "a machine outside a pool runs every scenario");
+  });
+
+  it("moves nothing when a suite or a scenario is added, and only to a new member when a member is added", () => {
+    const before = assignScenarios(POOL, CATALOG);
+    const grownCatalog = { ...CATALOG, suites: [...SUITE_NAMES, "gpu"], scenarios: [...CATALOG.scenarios, "gpu/matmul", "startup/zzz", "http/zzz"] };
+    const after = assignScenarios(POOL, grownCatalog);
+    for (const name of ["bench-x64-a", "bench-x64-b"]) {
+      assert.deepEqual(after.get(name)!.filter((s) => CATALOG.scenarios.includes(s)), before.get(name));
+    }
+    assert.ok(after.get("bench-x64-a")!.includes("http/zzz") && after.get("bench-x64-b")!.includes("startup/zzz"), "a new scenario follows its suite");
+    const grown = assignScenarios([...POOL, member("bench-x64-c")], CATALOG);
+    for (const name of ["bench-x64-a", "bench-x64-b"]) {
+      assert.ok(grown.get(name)!.every((scenario) => before.get(name)!.includes(scenario)), `${name} took nothing new`);
+    }
+    assert.ok(grown.get("bench-x64-a")!.includes("http/json"), "a listed suite stays where it is listed");
+  });
+
+  it("splits a suite too long for one machine by scenario, never a scenario", () => {
+    const pool = [A, B, member("bench-x64-c", ["http/crud", "database"])];
+    const assigned = assignScenarios(pool, CATALOG);
+    assert.deepEqual(assigned.get("bench-x64-c"), ["http/crud", "database/select"]);
+    assert.deepEqual(compactScenarios(assigned.get("bench-x64-a")!, CATALOG), ["http/json", "http/plaintext", "fileio"]);
+    const work = workOf(pool);
+    assert.deepEqual(work.get("bench-x64-a")!.scenarios, ["http/json", "http/plaintext", "fileio/read"], "a job that runs part of a suite names its scenarios");
+    assert.deepEqual(work.get("bench-x64-c")!, { suites: ["http", "database"], scenarios: ["http/crud", "database/select"], apps: [], covers: ["http/crud", "database/select"] });
+    assert.deepEqual(work.get("bench-x64-b")!.scenarios, [], "a job that runs whole suites names none");
+  });
+
+  it("gives each member's jobs its own suites, and no job to a member none of whose scenarios is asked for", () => {
+    const planned = selectBenchmarks({
+      runners: POOL,
+      requests: [{ kind: "window", name: "bun" }],
+      releases: releasesOf,
+      benchmarked: benchmarked({}),
+      window: { kind: "lines", count: 1 },
+      prereleases: false,
+      missingOnly: false,
+    }).planned;
+    const pick = (e: MatrixEntry) => [e.runner, e.suites, e.scenarios];
+    assert.deepEqual(toMatrix(planned, workOf(POOL)).include.map(pick), [
+      ["bench-x64-a", "http fileio", ""],
+      ["bench-x64-b", "startup database websocket install workers", ""],
+      ["bench-arm64-1", SUITE_NAMES.join(" "), ""],
+    ]);
+    const onlyHttp = workOf(POOL, { scenarios: ["http/json", "startup/hello"] });
+    assert.deepEqual(toMatrix(planned, onlyHttp).include.map(pick), [
+      ["bench-x64-a", "http", "http/json"],
+      ["bench-x64-b", "startup", "startup/hello"],
+      ["bench-arm64-1", "startup http", "startup/hello http/json"],
+    ]);
+    assert.deepEqual([...workOf(POOL, { suites: ["http"] }).keys()], ["bench-x64-a", "bench-arm64-1"]);
+  });
+
+  it("counts a version as benchmarked on a member only where it has results in the member's scenarios", async () => {
+    const data = tempDir("pool-benchmarked");
+    // bench-x64-a measured startup before it joined the pool; bench-x64-b runs startup now.
+    for (const [runner, id] of [["bench-x64-a", "abc001"], ["bench-x64-b", "abc002"]] as const) {
+      await writeResult(data, makeResult({ run: { runner, id: `20261101T000000Z-${id}` }, runtime: { version: "26.1.0" } }));
+    }
+    const work = workOf(POOL);
+    const found = findBenchmarked(data, ["bench-x64-a", "bench-x64-b"], (name) => work.get(name)!.covers);
+    assert.equal(found.get("bench-x64-a")!.get("node"), undefined);
+    assert.deepEqual([...found.get("bench-x64-b")!.get("node")!], ["26.1.0"]);
+    const missing = select({ runners: [A, B], benchmarked: found, window: { kind: "lines", count: 1 } });
+    assert.deepEqual(missing, ["node@26.1.0@bench-x64-a"]);
+  });
+
+  it("is refused with one line when malformed: mixed architectures, a suite listed twice, suites without a pool, an unknown suite or scenario", () => {
+    const dir = tempDir("pool-config");
+    const write = (runners: unknown[]) => {
+      writeFileSync(join(dir, "runners.json"), JSON.stringify({ backfill_lines: 3, runners }));
+      return join(dir, "runners.json");
+    };
+    const oneLine = (fn: () => unknown, pattern: RegExp) =>
+      assert.throws(fn, (error: Error) => pattern.test(error.message) && !error.message.includes("\n"));
+    oneLine(() => loadBenchConfig(write([A, { ...B, arch: "arm64" }])), /pool 'bench-x64' mixes x86_64 \(bench-x64-a\) and arm64 \(bench-x64-b\)/);
+    oneLine(() => loadBenchConfig(write([A, { ...B, suites: ["http"] }])), /'http' is listed by more than one member of pool 'bench-x64'/);
+    oneLine(() => loadBenchConfig(write([{ ...X64, suites: ["http"] }])), /\/runners\/0: must have property pool when property suites is present/);
+    oneLine(() => loadBenchConfig(write([A, { ...B, pool: "bench-x64-a" }])), /pool 'bench-x64-a' has the name of a runner/);
+    assert.throws(() => assignScenarios([member("bench-x64-a", ["gpu"])], CATALOG), /runner 'bench-x64-a' lists 'gpu', which is neither a suite/);
+    assert.throws(() => assignScenarios([member("bench-x64-a", ["http/nope"])], CATALOG), /lists 'http\/nope'/);
+    assert.deepEqual(loadBenchConfig(write([A, B])).runners.map((r) => r.pool), ["bench-x64", "bench-x64"]);
   });
 });
 
@@ -241,13 +408,14 @@ describe("options and configuration", () => {
 
   it("rejects a runner list that breaks its schema or repeats a name", () => {
     const dir = tempDir("runners");
-    const write = (body: unknown) => {
-      writeFileSync(join(dir, "runners.json"), JSON.stringify(body));
+    const write = (body: object) => {
+      writeFileSync(join(dir, "runners.json"), JSON.stringify({ backfill_lines: 3, ...body }));
       return join(dir, "runners.json");
     };
     assert.throws(() => loadBenchRunners(write({ runners: [{ name: "a", arch: "x86_64", labels: ["ubuntu-latest", "x"] }] })), /must contain at least 1 valid item/);
     assert.throws(() => loadBenchRunners(write({ runners: [{ name: "local-a", arch: "x86_64", labels: ["self-hosted", "a"] }] })), /\/runners\/0\/name: must match pattern/);
     const twice = { name: "a", arch: "arm64", labels: ["self-hosted", "a"] };
+    assert.throws(() => loadBenchRunners(write({ runners: [twice], backfill_lines: 0 })), /\/backfill_lines: must be >= 1/);
     assert.throws(() => loadBenchRunners(write({ runners: [twice, twice] })), /runner 'a' is listed twice/);
     const generic = { name: "b", arch: "x86_64", labels: ["self-hosted", "linux", "x64", "bench"] };
     assert.throws(() => loadBenchRunners(write({ runners: [generic] })), /runner 'b' needs its own name among its labels/);
@@ -258,7 +426,9 @@ describe("options and configuration", () => {
     assert.deepEqual(parseWindow(undefined, undefined), { kind: "since-last-benchmark", fallbackLines: 3 });
     assert.deepEqual(parseWindow(undefined, "2"), { kind: "lines", count: 2 });
     assert.deepEqual(parseWindow("2026-10-01", undefined), { kind: "since", date: new Date("2026-10-01T00:00:00Z") });
-    assert.throws(() => parseWindow("2026-10-01", "2"), /--since or --lines, not both/);
+    assert.throws(() => parseWindow("2026-10-01", "2"), /one of --since, --lines and --backfill/);
+    assert.deepEqual(parseWindow(undefined, undefined, 4), { kind: "lines", count: 4 });
+    assert.throws(() => parseWindow(undefined, "2", 4), /one of --since, --lines and --backfill/);
     assert.throws(() => parseWindow("last tuesday", undefined), /expected a date/);
     assert.throws(() => parseWindow(undefined, "0"), /at least 1/);
     assert.deepEqual(parseRuntimeRequest("deno"), { kind: "window", name: "deno" });

@@ -8,12 +8,13 @@ import { UserError } from "../../src/core/errors.ts";
 import { writeResult } from "../../src/results/store.ts";
 import { aggregate } from "../../src/site/aggregate.ts";
 import { buildSite } from "../../src/site/build.ts";
-import { allScenarios } from "../../src/cli/commands/site.ts";
+import { allScenarios, benchPools } from "../../src/cli/commands/site.ts";
+import { poolMemberships } from "../../src/releases/pools.ts";
 import { bundleDocuments, bundleOf, historyDocuments, historyOf } from "../../src/site/compare-data.ts";
 import { trendCsv } from "../../src/site/downloads.ts";
 import { html } from "../../src/site/html.ts";
 import { loadResults } from "../../src/site/load.ts";
-import { trendPath, type CatalogData, type OverviewData, type TrendData } from "../../src/site/model.ts";
+import { machineLabel, runsScenario, scenarioTestbeds, trendPath, type CatalogData, type OverviewData, type TrendData } from "../../src/site/model.ts";
 import { serveSite } from "../../src/site/server.ts";
 import { tempDir } from "../../benchmarks/lib/cli.ts";
 import { makeResult, metricOf } from "../../benchmarks/lib/documents.ts";
@@ -136,6 +137,55 @@ describe("site data", () => {
     const hello = trends.filter((t) => t.series.scenario === "hello");
     assert.deepEqual(hello.find((t) => t.testbed.id === x86.testbed)!.changes.map((c) => [c.runtime, c.version, c.kind]), [["node", "22.1.0", "regression"]]);
     assert.deepEqual(hello.find((t) => t.testbed.id !== x86.testbed)!.changes, []);
+  });
+});
+
+describe("site over a pool of two machines", () => {
+  it("shows each suite's series from the pool member that runs it, not from one that ran it before the pool", async () => {
+    const dataDir = tempDir("site-pool");
+    const result = (runner: string, day: string, suite: string, scenario: string, fingerprint: string) =>
+      makeResult({ run: { runner, id: `202611${day}T000000Z-abcdef`, started_at: `2026-11-${day}T00:00:00.000Z` }, environment: { fingerprint }, suite, scenario });
+    // bench-x64-a ran startup alone, then joined a pool that gave startup to bench-x64-b and http to it.
+    await writeResult(dataDir, result("bench-x64-a", "01", "startup", "hello", "aaaaaaaa00000000"));
+    await writeResult(dataDir, result("bench-x64-b", "02", "startup", "hello", "bbbbbbbb00000000"));
+    await writeResult(dataDir, result("bench-x64-a", "03", "http", "json", "aaaaaaaa00000000"));
+    const pools = new Map([
+      ["bench-x64-a", { name: "bench-x64", runs: ["http", "startup/cold"] }],
+      ["bench-x64-b", { name: "bench-x64", runs: ["startup/hello"] }],
+    ]);
+    const shownFor = (withPools: boolean) => {
+      const { overview, catalog } = aggregate(loadResults(dataDir, withPools ? pools : new Map()), new Map(), null, new Map(), "2026-11-04T00:00:00.000Z");
+      const hello = catalog.scenarios.find((s) => s.scenario === "hello")!;
+      return {
+        card: overview.scenarios.find((s) => s.scenario === "hello")!.groups[0]!.testbed.runner,
+        series: hello.series[0]!.testbeds,
+        // What the trend page opens on for x86_64.
+        page: scenarioTestbeds(catalog, hello).find((t) => t.arch === "x86_64")!.runner,
+        testbeds: catalog.testbeds,
+      };
+    };
+    // Without the pool, the machine measured most recently speaks first, whatever it runs now.
+    assert.deepEqual([shownFor(false).card, shownFor(false).page], ["bench-x64-a", "bench-x64-a"]);
+    const pooled = shownFor(true);
+    assert.deepEqual([pooled.card, pooled.page], ["bench-x64-b", "bench-x64-b"]);
+    assert.deepEqual(pooled.series, ["bench-x64-b-bbbbbbbb", "bench-x64-a-aaaaaaaa"]);
+    const b = pooled.testbeds.find((t) => t.runner === "bench-x64-b")!;
+    assert.deepEqual(b.pool, { name: "bench-x64", runs: ["startup/hello"] });
+    assert.ok(runsScenario(b, "startup", "hello") && !runsScenario(b, "startup", "cold") && !runsScenario(b, "http", "json"));
+    assert.equal(machineLabel(b), "bench-x64-b (dedicated, x86_64, pool bench-x64: startup/hello)");
+    const out = tempDir("site-pool-out");
+    await buildSite({ dataDir, outDir: out, scenarios, pools });
+    assert.match(readFileSync(join(out, "methodology.html"), "utf8"), /Pool<\/dt><dd>bench-x64: this machine runs startup\/hello;/);
+  });
+
+  it("places the committed runners in no pool, and each pool member in its pool with its suites", () => {
+    assert.deepEqual([...benchPools()], []);
+    const member = (name: string, suites?: string[]) => ({ name, arch: "x86_64" as const, labels: ["self-hosted", name], pool: "bench-x64", ...(suites ? { suites } : {}) });
+    const catalog = { suites: ["startup", "http"], scenarios: ["startup/hello", "http/crud", "http/json"], suitesWithApps: new Set(["http"]) };
+    const memberships = poolMemberships([member("bench-x64-a", ["startup", "http/json"]), member("bench-x64-b", ["http"]), { ...member("bench-arm64-1"), pool: undefined }], catalog);
+    assert.deepEqual(memberships.get("bench-x64-a"), { name: "bench-x64", runs: ["startup", "http/json"] });
+    assert.deepEqual(memberships.get("bench-x64-b"), { name: "bench-x64", runs: ["http/crud"] });
+    assert.equal(memberships.has("bench-arm64-1"), false);
   });
 });
 

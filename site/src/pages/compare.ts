@@ -2,7 +2,7 @@ import { cellLabel, formatChange, formatInterval, formatPercent } from "../../..
 import type { CompareRow } from "../../../src/compare/types.ts";
 import type { RuntimeName } from "../../../src/runtimes/catalog.ts";
 import { compareBundlePath, compareHistoryPath } from "../../../src/site/compare-data.ts";
-import { SITE_RUNTIMES, type CatalogData, type TestbedRef } from "../../../src/site/model.ts";
+import { SITE_RUNTIMES, machineLabel, type CatalogData, type TestbedRef } from "../../../src/site/model.ts";
 import { formatNumber } from "../../../src/ui/table.ts";
 import { ratioDomain, ratioGlyph } from "../charts/ratios.ts";
 import { segmented, select, type Option } from "../controls.ts";
@@ -181,7 +181,7 @@ export async function comparePage(): Promise<void> {
     swap.addEventListener("click", () => change({ base: choice.head, head: choice.base }));
     controls.replaceChildren(
       ...present(
-        select("Machine", "testbed", machines.map((t): Option => [t.id, `${t.runner} (${t.kind}, ${t.arch})`]), choice.testbed.id, (id) => {
+        select("Machine", "testbed", machines.map((t): Option => [t.id, machineLabel(t)]), choice.testbed.id, (id) => {
           const next = resolveChoice({ ...stateOf(choice), testbed: id }, catalog)!;
           void render(next).catch(showError);
         }),

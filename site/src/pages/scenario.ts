@@ -1,4 +1,4 @@
-import { SITE_RUNTIMES, trendPath, type CatalogData, type Measurement, type TestbedRef, type TrendData } from "../../../src/site/model.ts";
+import { SITE_RUNTIMES, machineLabel, scenarioTestbeds, trendPath, type CatalogData, type Measurement, type TestbedRef, type TrendData } from "../../../src/site/model.ts";
 import { drawTrend, type TrendAxis, type TrendLine, type TrendModel, type TrendPoint } from "../charts/trend.ts";
 import { segmented, select, type Option } from "../controls.ts";
 import { fetchJson } from "../data.ts";
@@ -29,8 +29,7 @@ const appValue = (app: string | null) => app ?? "";
 function resolveView(query: Record<string, string>, catalog: CatalogData): View | null {
   const scenario = catalog.scenarios.find((s) => scenarioId(s) === query.scenario) ?? catalog.scenarios[0];
   if (!scenario) return null;
-  const withData = new Set(scenario.series.flatMap((s) => s.testbeds));
-  const testbeds = catalog.testbeds.filter((t) => withData.has(t.id));
+  const testbeds = scenarioTestbeds(catalog, scenario);
   // `runner` is a testbed id, or a runner's name (as the regressions feed links it).
   const asked = testbeds.find((t) => t.id === query.runner) ?? testbeds.find((t) => t.runner === query.runner);
   const arch = query.arch && testbeds.some((t) => t.arch === query.arch) ? query.arch : (asked ?? testbeds[0]!).arch;
@@ -188,7 +187,7 @@ export async function scenarioPage(): Promise<void> {
       ...present(
       select("Scenario", "scenario", options(catalog.scenarios.map(scenarioId), (id) => id.replace("/", " / ")), scenarioId(scenario), (value) => change({ scenario: value, app: "", params: "", metric: "" })),
       segmented("Architecture", "arch", options([...new Set(current.testbeds.map((t) => t.arch))], (a) => a), testbed.arch, (value) => change({ arch: value, runner: "" })),
-      archTestbeds.length > 1 ? select("Runner", "runner", archTestbeds.map((t): Option => [t.id, `${t.runner} (${t.kind})`]), testbed.id, (value) => change({ runner: value })) : null,
+      archTestbeds.length > 1 ? select("Runner", "runner", archTestbeds.map((t): Option => [t.id, machineLabel(t)]), testbed.id, (value) => change({ runner: value })) : null,
       apps.length > 1 || apps[0] !== "" ? select("App", "app", options(apps, (a) => a || "none"), appValue(current.app), (value) => change({ app: value, params: "" })) : null,
       loads.length > 1 || loads[0] !== "" ? select("Load", "params", options(loads, (p) => p.replace(/,/g, ", ") || "default"), current.params, (value) => change({ params: value })) : null,
       metricNames.length > 4

@@ -12,7 +12,7 @@ import { defineCommand } from "../command.ts";
 import { DEFAULT_RUNTIMES } from "../../runtimes/prepare.ts";
 import { exitCodeOf, runBenchmarks } from "./run.ts";
 import { setupAll } from "./setup.ts";
-import { DEFAULT_FEED_DIR, DEFAULT_SITE_DIR, allScenarios, describeBuild, openHint } from "./site.ts";
+import { DEFAULT_FEED_DIR, DEFAULT_SITE_DIR, allScenarios, benchPools, describeBuild, openHint } from "./site.ts";
 
 /** What the default run covers: each suite's `defaultRun` (its scenarios and options), or all of a suite. */
 export function defaultSelection(): { suites: string[]; scenarios: string[]; suiteOptions: Record<string, Record<string, string[]>> } {
@@ -41,7 +41,7 @@ export const allCommand = defineCommand({
     const cache = FileSeriesCache.forDataDir(DEFAULT_DATA_DIR);
     await writeFeed(detectRegressions(history, { defaultMinEffect: defaultMinEffect(undefined), cache }), DEFAULT_FEED_DIR);
     cache.save();
-    const site = await buildSite({ dataDir: DEFAULT_DATA_DIR, feedDir: DEFAULT_FEED_DIR, outDir: DEFAULT_SITE_DIR, scenarios: allScenarios() });
+    const site = await buildSite({ dataDir: DEFAULT_DATA_DIR, feedDir: DEFAULT_FEED_DIR, outDir: DEFAULT_SITE_DIR, scenarios: allScenarios(), pools: benchPools() });
     process.stdout.write(`\n${describeBuild(site)}\n${openHint(site, "scripts/bench site --serve")}\n`);
     return exitCodeOf(outcome);
   },

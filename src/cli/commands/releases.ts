@@ -3,13 +3,27 @@ import { UserError } from "../../core/errors.ts";
 import { DEFAULT_DATA_DIR } from "../../core/paths.ts";
 import { findBenchmarked } from "../../releases/benchmarked.ts";
 import { plannedRows, toBenchmarkCalls, toMatrix } from "../../releases/matrix.ts";
+import { basename } from "node:path";
+import { assignScenarios, planWork, type ScenarioCatalog } from "../../releases/pools.ts";
 import { publishedReleases, type Release } from "../../releases/published.ts";
-import { chooseRunners, loadBenchRunners } from "../../releases/runners.ts";
+import { chooseRunners, loadBenchConfig } from "../../releases/runners.ts";
 import { DEFAULT_LINES, selectBenchmarks, type RuntimeRequest, type Window } from "../../releases/select.ts";
 import { RUNTIME_NAMES, isRuntimeName, type Arch, type RuntimeName } from "../../runtimes/catalog.ts";
 import { parseSpec } from "../../runtimes/spec.ts";
+import { scenarioDirs } from "../../scenarios/manifest.ts";
+import { SUITES } from "../../suites/index.ts";
 import { formatTable } from "../../ui/table.ts";
 import { defineCommand } from "../command.ts";
+
+/** The suites and scenarios of this checkout, which the pools of .github/bench-runners.json share out. */
+export function benchCatalog(): ScenarioCatalog {
+  const suites = SUITES.map((suite) => suite.name);
+  return {
+    suites,
+    scenarios: suites.flatMap((suite) => scenarioDirs(suite).map((dir) => `${suite}/${basename(dir)}`)),
+    suitesWithApps: new Set(SUITES.filter((suite) => suite.options?.app).map((suite) => suite.name)),
+  };
+}
 
 export function parseRuntimeRequest(text: string): RuntimeRequest {
   if (isRuntimeName(text)) return { kind: "window", name: text };
@@ -18,8 +32,10 @@ export function parseRuntimeRequest(text: string): RuntimeRequest {
   return { kind: "spec", spec };
 }
 
-export function parseWindow(since: string | undefined, lines: string | undefined): Window {
-  if (since !== undefined && lines !== undefined) throw new UserError("releases: give --since or --lines, not both");
+/** `backfillLines`: the window of --backfill (backfill_lines in .github/bench-runners.json), when given. */
+export function parseWindow(since: string | undefined, lines: string | undefined, backfillLines?: number): Window {
+  if ([since, lines, backfillLines].filter((given) => given !== undefined).length > 1) throw new UserError("releases: give one of --since, --lines and --backfill");
+  if (backfillLines !== undefined) return { kind: "lines", count: backfillLines };
   if (since !== undefined) {
     const date = new Date(since);
     if (!/^\d{4}-\d{2}-\d{2}/.test(since) || Number.isNaN(date.getTime())) {
@@ -38,17 +54,22 @@ export function parseWindow(since: string | undefined, lines: string | undefined
 export const releasesCommand = defineCommand({
   name: "releases",
   summary: "List published runtime versions to benchmark on the dedicated runners, as a table or a GitHub Actions matrix.",
-  usage: "releases [--missing] [--json | --calls] [--data DIR] [--runtime NAME|SPEC]... [--runner NAME]... [--since DATE | --lines N] [--prereleases]",
+  usage:
+    "releases [--missing] [--json | --calls] [--data DIR] [--runtime NAME|SPEC]... [--runner NAME]... [--suite S... | --scenario SUITE/NAME...] [--app A]... [--since DATE | --lines N | --backfill] [--prereleases]",
   help: [
     "  --runtime NAME|SPEC  node, deno or bun: the releases in the window (default: all three);",
     "                       node@22.11.0, deno@2.1 or bun@latest: that one version, whatever the window (repeatable)",
     "  --runner NAME        a runner from .github/bench-runners.json (repeatable); default: all of them",
-    "  --missing            only versions that have no result yet on that runner in --data",
+    "  --suite S            only runners that run suite S (repeatable; a pool member runs its share of the scenarios)",
+    "  --scenario SUITE/NAME  only runners that run the scenario, and only that scenario (repeatable)",
+    "  --app A              narrow the jobs of suites with apps to app A (repeatable)",
+    "  --missing            only versions that have no result yet on that runner in --data (a pool member: in its scenarios)",
     "  --data DIR           the results store to compare with (default: data/)",
     "  --since DATE         window: releases published on or after DATE",
     `  --lines N            window: the newest release of each of the newest N release lines (node: major; deno, bun: major.minor)`,
+    "  --backfill           window: --lines with backfill_lines of .github/bench-runners.json (a merged scenario's history)",
     "  --prereleases        include pre-releases (skipped by default)",
-    "  --json               print {\"include\": [{runtime, version, runner, arch, labels}, ...]} for strategy.matrix",
+    "  --json               print {\"include\": [{runtime, version, runner, arch, labels, suites, scenarios, apps}, ...]} for strategy.matrix",
     "  --calls              print {\"include\": [{runners, runtimes}, ...]}: the benchmark.yml calls (with missing-only)",
     "                       that run exactly those jobs, one per set of runners",
     "",
@@ -64,15 +85,23 @@ export const releasesCommand = defineCommand({
     data: { type: "string" },
     runtime: { type: "string", multiple: true },
     runner: { type: "string", multiple: true },
+    suite: { type: "string", multiple: true },
+    scenario: { type: "string", multiple: true },
+    app: { type: "string", multiple: true },
     since: { type: "string" },
     lines: { type: "string" },
+    backfill: { type: "boolean" },
     prereleases: { type: "boolean" },
   },
   async run(values) {
     if (values.json && values.calls) throw new UserError("releases: give --json or --calls, not both");
-    const runners = chooseRunners(loadBenchRunners(), values.runner ?? []);
+    const config = loadBenchConfig();
+    const catalog = benchCatalog();
+    const request = { suites: values.suite ?? [], scenarios: values.scenario ?? [], apps: values.app ?? [] };
+    const work = planWork(assignScenarios(config.runners, catalog), request, catalog);
+    const runners = chooseRunners(config.runners, values.runner ?? []).filter((runner) => work.has(runner.name));
     const requests = (values.runtime ?? [...RUNTIME_NAMES]).map(parseRuntimeRequest);
-    const window = parseWindow(values.since, values.lines);
+    const window = parseWindow(values.since, values.lines, values.backfill ? config.backfillLines : undefined);
     const wanted = new Set(requests.map((r) => (r.kind === "window" ? r.name : r.spec.name)));
     const arches = new Set(runners.map((r) => r.arch));
     const published = new Map<string, readonly Release[]>();
@@ -85,20 +114,22 @@ export const releasesCommand = defineCommand({
       runners,
       requests,
       releases: (runtime: RuntimeName, arch: Arch) => published.get(`${runtime}/${arch}`) ?? [],
-      benchmarked: findBenchmarked(resolve(values.data ?? DEFAULT_DATA_DIR), runners.map((r) => r.name)),
+      benchmarked: findBenchmarked(resolve(values.data ?? DEFAULT_DATA_DIR), runners.map((r) => r.name), (name) =>
+        runners.find((r) => r.name === name)?.pool === undefined ? null : work.get(name)!.covers,
+      ),
       window,
       prereleases: values.prereleases ?? false,
       missingOnly: values.missing ?? false,
     });
     for (const note of selection.notes) process.stderr.write(`runtime-bench: ${note}\n`);
     if (values.json) {
-      process.stdout.write(`${JSON.stringify(toMatrix(selection.planned))}\n`);
+      process.stdout.write(`${JSON.stringify(toMatrix(selection.planned, work))}\n`);
     } else if (values.calls) {
       process.stdout.write(`${JSON.stringify(toBenchmarkCalls(selection.planned))}\n`);
     } else if (selection.planned.length === 0) {
       process.stdout.write("nothing to benchmark\n");
     } else {
-      process.stdout.write(`${formatTable(["runtime", "version", "published", "runner", "labels"], plannedRows(selection.planned))}\n`);
+      process.stdout.write(`${formatTable(["runtime", "version", "published", "runner", "labels", "runs"], plannedRows(selection.planned, work))}\n`);
     }
     return 0;
   },

@@ -1,7 +1,11 @@
 import { join, relative, resolve } from "node:path";
 import { UserError } from "../../core/errors.ts";
 import { DEFAULT_DATA_DIR, REPO_ROOT } from "../../core/paths.ts";
+import { poolMemberships } from "../../releases/pools.ts";
+import { loadBenchRunners } from "../../releases/runners.ts";
 import { buildSite, type SiteBuildSummary } from "../../site/build.ts";
+import type { PoolMembership } from "../../site/model.ts";
+import { benchCatalog } from "./releases.ts";
 import { serveSite } from "../../site/server.ts";
 import { describeScenarios } from "../../suites/resolve.ts";
 import { selectScenarios } from "../../scenarios/select.ts";
@@ -31,6 +35,11 @@ export function describeBuild(summary: SiteBuildSummary): string {
 /** Where to open a build. Its pages fetch their data, which browsers refuse from file://, so it needs a server. */
 export function openHint(summary: SiteBuildSummary, serveCommand: string): string {
   return `open it: ${serveCommand}, then http://127.0.0.1:${DEFAULT_PORT}/ (or copy ${shown(summary.outDir)} to any static host; ${shown(join(summary.outDir, "index.html"))} is its front page)`;
+}
+
+/** The pools of .github/bench-runners.json, so the site shows each suite from the member that runs it. */
+export function benchPools(): Map<string, PoolMembership> {
+  return poolMemberships(loadBenchRunners(), benchCatalog());
 }
 
 function parsePort(text: string | undefined): number {
@@ -72,7 +81,7 @@ export const siteCommand = defineCommand({
     const outDir = resolve(values.out ?? DEFAULT_SITE_DIR);
     // Listening first: a port in use is found out before the build, not after it.
     const server = values.serve ? await serveSite(outDir, { base: values.base ?? "/", port: parsePort(values.port) }) : null;
-    const summary = await buildSite({ dataDir: values.data ?? DEFAULT_DATA_DIR, feedDir: values.feed ?? DEFAULT_FEED_DIR, outDir, scenarios: allScenarios() });
+    const summary = await buildSite({ dataDir: values.data ?? DEFAULT_DATA_DIR, feedDir: values.feed ?? DEFAULT_FEED_DIR, outDir, scenarios: allScenarios(), pools: benchPools() });
     process.stdout.write(`${describeBuild(summary)}\n`);
     if (!server) {
       const serveCommand = ["scripts/bench site --serve", values.data && `--data ${values.data}`, values.out && `--out ${values.out}`].filter(Boolean).join(" ");
