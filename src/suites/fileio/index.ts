@@ -152,7 +152,8 @@ export const fileioSuite = defineSuite<FileioConfig, FileioProfile, { apps: read
     const measured = apps.flatMap((app) => pointsOf(scenario, app)).filter((params) => params.cache === "warm" || cold);
     const iterationS = amountOf(operation, shapeOf(scenario.profileParams)).perIteration * UNIT_S[operation];
     // A process runs the operation once to verify it, then its warm-up and measured iterations.
-    // The data is generated once per run, in about one iteration's time: counted with each runtime.
+    // Generating the data, once per run, took 0.03–0.73 s a scenario in the quick run: one
+    // iteration's time with each runtime stands for it.
     const runs = 1 + warmup + iterations;
     const trialS = (params: Record<string, ParamValue>) => PROCESS_S + runs * (iterationS + (params.cache === "cold" ? COLD_S : 0));
     return { cells: measured.length, seconds: iterationS + trials * measured.reduce((sum, params) => sum + trialS(params), 0) };
