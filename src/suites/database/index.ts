@@ -1,6 +1,6 @@
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { appOption, dependencyVersions, entryFile, installApp, loadApps, selectApps, unsupportedApp } from "../../apps/manifest.ts";
+import { appOption, dependencyVersions, type App, entryFile, installApp, loadApps, selectApps, unsupportedApp } from "../../apps/manifest.ts";
 import { errorMessage, UserError } from "../../core/errors.ts";
 import { once } from "../../core/once.ts";
 import type { ParamValue } from "../../results/types.ts";
@@ -46,6 +46,7 @@ interface DatabaseOptions {
   postgresUrl: string | null;
 }
 
+type DatabaseApp = App<{ engine: Engine }>;
 type DatabaseSubject = Subject<DatabaseConfig, DatabaseProfile>;
 const ENGINES: readonly Engine[] = ["sqlite", "postgres"];
 
@@ -67,6 +68,38 @@ function percentile(sorted: readonly number[], p: number): number {
 
 const round = (value: number, digits = 4) => Number(value.toFixed(digits));
 
+
+/** The apps a run measures: those the --app and --engine filters keep. */
+function appsOf(apps: readonly DatabaseApp[], options: DatabaseOptions): DatabaseApp[] {
+  const engines = options.engines.length > 0 ? options.engines : ENGINES;
+  return selectApps(apps, options.apps).filter((app) => engines.includes(app.manifest.engine));
+}
+
+/** An app's concurrency levels, one result each: an embedded engine answers one query at a time on one connection, so concurrency is a server's. */
+function levelsOf(config: DatabaseConfig, engine: Engine): number[] {
+  return engine === "postgres" ? (config.concurrency ?? [1]) : [1];
+}
+
+/**
+ * A fresh app process under GNU time with its driver connected and what the harness reads back
+ * to verify it; and the database restored first where the workload writes. The first quick run
+ * on the shared 2-core machine (194 s, 30 s of it a Bun.sql stall) left 67 s beyond its
+ * operations for 153 processes, half of them after a restore: 0.3 s each (a bare process of the
+ * same protocol is 0.21 s by hyperfine). Starting PostgreSQL and loading it, once per run, is
+ * not counted: the hook sees one scenario.
+ */
+const PROCESS_S = 0.3;
+const RESTORE_S = 0.3;
+/**
+ * Seconds of one operation, by workload and engine: the mean iteration of every app and runtime
+ * in a quick run on the shared 2-core machine, divided by its operations.
+ */
+const OPERATION_S: Record<Workload, Record<Engine, number>> = {
+  "point-select": { sqlite: 8e-6, postgres: 4.8e-4 },
+  "select-1000": { sqlite: 1.7e-3, postgres: 7.7e-3 },
+  "insert-batch": { sqlite: 2.7e-3, postgres: 0.58 },
+  "update-tx": { sqlite: 2.4e-4, postgres: 0.036 },
+};
 
 /** One PostgreSQL server for the run, with the benchmark database loaded; replaced if it dies. */
 interface PostgresEngine {
@@ -117,6 +150,17 @@ export const databaseSuite = defineSuite<DatabaseConfig, DatabaseProfile, Databa
     }
   },
 
+  estimate(scenario, runtime, options) {
+    const { trials, warmup, iterations, ops } = scenario.profileParams;
+    const workload = scenario.config.workload;
+    const apps = appsOf(loadApps<{ engine: Engine }>("database"), options).filter((app) => app.manifest.runtimes[runtime]);
+    // Each cell runs one process for its check (one iteration) and one per trial; a workload that writes restores the database before each.
+    const runS = (engine: Engine, runIterations: number) => PROCESS_S + (WRITES.includes(workload) ? RESTORE_S : 0) + runIterations * ops * OPERATION_S[workload][engine];
+    const cellS = (engine: Engine) => runS(engine, 1) + trials * runS(engine, 1 + warmup + iterations);
+    const cells = apps.flatMap((app) => levelsOf(scenario.config, app.manifest.engine).map(() => app.manifest.engine));
+    return { cells: cells.length, seconds: cells.reduce((sum, engine) => sum + cellS(engine), 0) };
+  },
+
   listApps() {
     return loadApps<{ engine: Engine }>("database").map((app) => ({ name: app.name, runtimes: Object.keys(app.manifest.runtimes) }));
   },
@@ -129,7 +173,6 @@ export const databaseSuite = defineSuite<DatabaseConfig, DatabaseProfile, Databa
 function databaseSession(context: SuiteContext<DatabaseOptions>) {
   const apps = loadApps<{ engine: Engine }>("database");
   const appOf = (subject: DatabaseSubject) => apps.find((app) => app.name === subject.app)!;
-  const engines = context.options.engines.length > 0 ? context.options.engines : ENGINES;
   const installs = new Map<string, Promise<string | null>>();
   let runs = 0;
   const dirty = new Set<BenchDatabase>();
@@ -252,17 +295,14 @@ function databaseSession(context: SuiteContext<DatabaseOptions>) {
   return {
     subjects(scenario: SuiteScenario<DatabaseConfig, DatabaseProfile>, runtime: IdentifiedRuntime) {
       const subjects: DatabaseSubject[] = [];
-      for (const app of selectApps(apps, context.options.apps)) {
+      for (const app of appsOf(apps, context.options)) {
         const engine = app.manifest.engine;
-        if (!engines.includes(engine)) continue;
         const start = app.manifest.runtimes[runtime.identity.name];
         const flags = [...(scenario.manifest.runtimes[runtime.identity.name]?.flags ?? []), ...(start?.flags ?? [])];
         const view = engine === "postgres" && context.options.postgresUrl === null ? scenario : withoutServerMetrics(scenario);
         // An app a runtime cannot run keeps its load points too (check() finds it unsupported), so
-        // its cells join the series of the runtimes it runs on. An embedded engine answers one
-        // query at a time on one connection: concurrency is a server's.
-        const levels = engine === "postgres" ? (scenario.config.concurrency ?? [1]) : [1];
-        for (const concurrency of levels) {
+        // its cells join the series of the runtimes it runs on.
+        for (const concurrency of levelsOf(scenario.config, engine)) {
           const params: Record<string, ParamValue> = { engine, concurrency };
           subjects.push({ scenario: view, runtime, app: app.name, params, flags });
         }

@@ -11,7 +11,7 @@ import { runInProcessTrial } from "../../tools/in-process.ts";
 import { TrialFailure, defineSuite, type CheckOutcome, type Subject, type SuiteContext, type SuiteScenario } from "../suite.ts";
 import { bytesNeeded, type DataShape } from "./data.ts";
 import { describeFilesystem, dropCachesRefusal, filesystemOf, freeBytes, type FilesystemInfo } from "./filesystem.ts";
-import { OPERATIONS, Workspace, type Operation, type PreparedData } from "./workspace.ts";
+import { amountOf, OPERATIONS, Workspace, type Operation, type PreparedData } from "./workspace.ts";
 
 /** The `fileio` block of a scenario manifest (schemas/suites/fileio.schema.json#/$defs/config). */
 export interface FileioConfig {
@@ -84,6 +84,45 @@ function dataRoot(context: SuiteContext): string {
 }
 
 /**
+ * One app's load points in a scenario, one result each: the profile's page-cache states, its
+ * concurrency levels (many-file operations, asynchronous apps only) and the scenario's variants.
+ */
+function pointsOf(scenario: SuiteScenario<FileioConfig, FileioProfile>, app: FileioApp): Record<string, ParamValue>[] {
+  const profile = scenario.profileParams;
+  const { operation, variants = {} } = scenario.config;
+  let points: Record<string, ParamValue>[] = profile.cache.map((cache) => ({ cache }));
+  const vary = (name: string, values: readonly ParamValue[]) => (points = points.flatMap((point) => values.map((value) => ({ ...point, [name]: value }))));
+  if (MANY_FILES.includes(operation)) vary("concurrency", app.manifest.synchronous ? [1] : profile.concurrency);
+  for (const [name, values] of Object.entries(variants)) vary(name, values);
+  return points;
+}
+
+/**
+ * Seconds of one iteration per unit it moves (a small file, an MB of the large file, a tree
+ * entry), by operation: the mean iteration of every app and runtime in a quick run on the shared
+ * 2-core machine (1,000 files of 1 KiB, 32 MiB, 5,018 entries), divided by its units.
+ */
+const UNIT_S: Record<Operation, number> = {
+  "read-many": 4.1e-5,
+  "write-many": 6.8e-4,
+  "read-large": 6.6e-4,
+  "write-large": 1.1e-3,
+  "copy-large": 3.3e-4,
+  "walk-tree": 2.7e-5,
+};
+/**
+ * A fresh runtime process under GNU time besides its iterations: 0.21 s by hyperfine for the
+ * same protocol's lightest process (the workers suite's), and the harness's own work around it.
+ */
+const PROCESS_S = 0.25;
+/**
+ * What a cold iteration adds: the page cache dropped (0.01–0.08 s when it holds little beyond
+ * the data) and the data read from the disk again (256 MiB by cat after a drop: 0.56 s, against
+ * 0.03 s warm). Many small files read cold are slower per byte: not measured.
+ */
+const COLD_S = 0.6;
+
+/**
  * File I/O inside the runtime, through the in-process protocol: one fresh process per trial runs
  * the scenario's operation with one API family (an app) on the data the harness generated, checks
  * its digest against the harness's own, and the harness checks what it wrote afterwards.
@@ -103,6 +142,22 @@ export const fileioSuite = defineSuite<FileioConfig, FileioProfile, { apps: read
   // Every scenario with each runtime's own API: the other API families are measured by `run` and the profiles.
   defaultRun: { options: { app: ["native"] } },
   parseOptions: appsOption,
+
+  estimate(scenario, runtime, options) {
+    const { trials, warmup, iterations } = scenario.profileParams;
+    const { operation } = scenario.config;
+    const apps = selectApps(loadApps<{ synchronous: boolean }>("fileio"), options.apps).filter((app) => app.manifest.runtimes[runtime]);
+    // Cold cells are measured only where this machine lets the page cache be dropped, as check() decides.
+    const cold = dropCachesRefusal() === null;
+    const measured = apps.flatMap((app) => pointsOf(scenario, app)).filter((params) => params.cache === "warm" || cold);
+    const iterationS = amountOf(operation, shapeOf(scenario.profileParams)).perIteration * UNIT_S[operation];
+    // A process runs the operation once to verify it, then its warm-up and measured iterations.
+    // Generating the data, once per run, took 0.03–0.73 s a scenario in the quick run: one
+    // iteration's time with each runtime stands for it.
+    const runs = 1 + warmup + iterations;
+    const trialS = (params: Record<string, ParamValue>) => PROCESS_S + runs * (iterationS + (params.cache === "cold" ? COLD_S : 0));
+    return { cells: measured.length, seconds: iterationS + trials * measured.reduce((sum, params) => sum + trialS(params), 0) };
+  },
 
   listApps() {
     return loadApps<{ synchronous: boolean }>("fileio").map((app) => ({ name: app.name, runtimes: Object.keys(app.manifest.runtimes) }));
@@ -127,19 +182,12 @@ export const fileioSuite = defineSuite<FileioConfig, FileioProfile, { apps: read
 
     return {
       subjects(scenario: SuiteScenario<FileioConfig, FileioProfile>, runtime: IdentifiedRuntime) {
-        const profile = scenario.profileParams;
-        const { operation, variants = {} } = scenario.config;
         const subjects: FileioSubject[] = [];
         for (const app of selectApps(apps, context.options.apps)) {
           // An app that does not run on this runtime still gets its params: its unsupported cells
           // then sit in the same series as the results of the runtimes it runs on.
-          const start = app.manifest.runtimes[runtime.identity.name];
-          const flags = [...(scenario.manifest.runtimes[runtime.identity.name]?.flags ?? []), ...(start?.flags ?? [])];
-          let points: Record<string, ParamValue>[] = profile.cache.map((cache) => ({ cache }));
-          const vary = (name: string, values: readonly ParamValue[]) => (points = points.flatMap((point) => values.map((value) => ({ ...point, [name]: value }))));
-          if (MANY_FILES.includes(operation)) vary("concurrency", app.manifest.synchronous ? [1] : profile.concurrency);
-          for (const [name, values] of Object.entries(variants)) vary(name, values);
-          for (const params of points) subjects.push({ scenario, runtime, app: app.name, params, flags });
+          const flags = [...(scenario.manifest.runtimes[runtime.identity.name]?.flags ?? []), ...(app.manifest.runtimes[runtime.identity.name]?.flags ?? [])];
+          for (const params of pointsOf(scenario, app)) subjects.push({ scenario, runtime, app: app.name, params, flags });
         }
         return subjects;
       },

@@ -87,6 +87,9 @@ const SPECS: Record<Operation, OperationSpec> = {
   },
 };
 
+/** What one iteration of an operation moves with data of this shape. */
+export const amountOf = (operation: Operation, shape: DataShape): Amount => SPECS[operation].amount(shape);
+
 /** One scenario's generated data. */
 export interface PreparedData {
   readonly key: string;

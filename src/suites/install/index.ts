@@ -1,9 +1,10 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { UserError, errorMessage } from "../../core/errors.ts";
 import { once } from "../../core/once.ts";
 import { appOption, loadApps, selectApps, unsupportedApp } from "../../apps/manifest.ts";
+import type { RuntimeName } from "../../runtimes/catalog.ts";
 import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
 import { runCommand, tail } from "../../process/children.ts";
 import { NPM_CI_STEP, runPrepareStep } from "../../scenarios/prepare.ts";
@@ -90,6 +91,43 @@ export async function freshProject(manager: Manager, paths: InstallPaths, packag
   if (lockfile) await writeFile(join(paths.project, manager.manifest.lockfile), await readFile(lockfile));
 }
 
+/** A scenario's cells on a runtime, one result each: every manager that runs there, in every state of the profile. */
+function cellsOf(scenario: InstallScenario, runtime: RuntimeName, managers: readonly Manager[], apps: readonly string[]): { manager: Manager; state: InstallState }[] {
+  const chosen = selectApps(managers, apps).filter((manager) => manager.manifest.runtimes[runtime]);
+  return chosen.flatMap((manager) => scenario.profileParams.states.map((state) => ({ manager, state })));
+}
+
+/** The packages of a fixture, from its committed npm lockfile (none when it has none yet: its cells then fail at once). */
+function lockedPackages(scenario: InstallScenario): number {
+  const lockfile = join(scenario.dir, "package-lock.json");
+  if (!existsSync(lockfile)) return 0;
+  const lock = JSON.parse(readFileSync(lockfile, "utf8")) as { packages?: Record<string, unknown> };
+  return Object.keys(lock.packages ?? {}).filter((path) => path !== "").length;
+}
+
+/**
+ * One install of a fixture: a manager's start, then a cost per package that depends on the
+ * state, for a manager written in JavaScript and run by Node (npm, pnpm, Yarn) and for one built
+ * into its runtime (bun, deno). Fitted to the medians of a quick run of `small` (77 packages) on
+ * the shared 2-core machine: `repeat`, which installs nothing, gives the start. The README's
+ * earlier figures (a busier machine) made an estimate 31 % above that run's 272 s; these are the
+ * run's own, and `webapp` (553 packages) is extrapolated from them.
+ */
+const START_S = { script: 1, builtin: 0.07 };
+const PACKAGE_S: Record<InstallState, { script: number; builtin: number }> = {
+  clean: { script: 0.037, builtin: 0.014 },
+  cache: { script: 0.026, builtin: 0.0033 },
+  lockfile: { script: 0.029, builtin: 0.012 },
+  "cache+lockfile": { script: 0.017, builtin: 0.0009 },
+  repeat: { script: 0.001, builtin: 0 },
+};
+/**
+ * Around each timed install: hyperfine, the state's preparation (removing the last tree, copying
+ * the warm cache, sync), reading the tree back. What that run left per timed install once its
+ * installs, priming and the harness's start were taken out.
+ */
+const TIMED_INSTALL_S = 1.2;
+
 /** What one manager on one runtime needs before its states can be timed, made once per scenario. */
 interface Preparation {
   readonly error: string | null;
@@ -133,6 +171,22 @@ export const installSuite = defineSuite<InstallConfig, InstallProfile, InstallOp
 
   async prepare(note) {
     await installManagers(loadManagers(), note);
+  },
+
+  estimate(scenario, runtime, options) {
+    const { trials, runs } = scenario.profileParams;
+    const packages = lockedPackages(scenario);
+    const installS = (manager: Manager, state: InstallState) => {
+      const kind = manager.manifest.runtimes[runtime]?.entry === undefined ? "builtin" : "script";
+      return START_S[kind] + packages * PACKAGE_S[state][kind];
+    };
+    const cells = cellsOf(scenario, runtime, loadManagers(), options.apps);
+    // Before its states, each manager primes the registry with two untimed installs (no lockfile, then the lockfile); `repeat` installs once more untimed.
+    const managers = new Set(cells.map((cell) => cell.manager));
+    const primingS = [...managers].reduce((sum, manager) => sum + installS(manager, "clean") + installS(manager, "lockfile"), 0);
+    const cellS = ({ manager, state }: (typeof cells)[number]) =>
+      (state === "repeat" ? installS(manager, "cache+lockfile") : 0) + trials * runs * (TIMED_INSTALL_S + installS(manager, state));
+    return { cells: cells.length, seconds: primingS + cells.reduce((sum, cell) => sum + cellS(cell), 0) };
   },
 
   listApps() {
@@ -235,10 +289,13 @@ export const installSuite = defineSuite<InstallConfig, InstallProfile, InstallOp
           context.log(`install/${scenario.name}: no states in the ${context.profile} profile, left out`);
           return [];
         }
-        const chosen = selectApps(managers, context.options.apps).filter((manager) => manager.manifest.runtimes[runtime.identity.name]);
-        return chosen.flatMap((manager) =>
-          states.map((state) => ({ scenario, runtime, app: manager.name, params: { state, registry: context.options.registry }, flags: [] })),
-        );
+        return cellsOf(scenario, runtime.identity.name, managers, context.options.apps).map(({ manager, state }) => ({
+          scenario,
+          runtime,
+          app: manager.name,
+          params: { state, registry: context.options.registry },
+          flags: [],
+        }));
       },
 
       async check(subject) {

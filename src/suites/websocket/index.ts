@@ -57,6 +57,28 @@ function wantsFixedRate(scenario: SuiteScenario<WebSocketConfig, WebSocketProfil
   return FIXED_RATE_METRICS.some((name) => name in scenario.metrics);
 }
 
+/** The load points of a scenario, one result each per app: its connection (or receiver) counts. */
+function pointsOf(scenario: SuiteScenario<WebSocketConfig, WebSocketProfile>): Record<string, ParamValue>[] {
+  const profile = scenario.profileParams;
+  return profile.connections.map((count) => ({
+    ...(scenario.config.mode === "echo" ? { connections: count } : { receivers: count, window: profile.window }),
+    ...(wantsFixedRate(scenario) ? { rate: profile.rate } : {}),
+  }));
+}
+
+/**
+ * What a trial costs beyond its load phases: start a server and wait until it answers, start the
+ * clients, stop the server's process tree. A verification is a server's start and stop with the
+ * scenario's checks; k6 starts once more for the fixed-rate run. Measured bare on the shared
+ * 2-core machine: a server from spawn to ready to stopped took 0.20 s (mean of 3 each of both
+ * apps on node@22.11.0, bun@1.2.0 and deno@2.1.4), k6 starting and exiting 0.08 s (hyperfine).
+ * The first quick run of the suite (174 s) left about 1 s per trial and per verification beyond
+ * its load phases: that is what counts here.
+ */
+const SERVER_LIFECYCLE_S = 1;
+const K6_START_S = 0.1;
+const VERIFICATION_S = 1;
+
 async function launch(subject: WebSocketSubject, app: WebSocketApp, context: SuiteContext, cpus: readonly number[] | undefined): Promise<RunningServer> {
   return RunningServer.start({
     argv: [...pinned(cpus), ...scriptArgv(subject.runtime, subject.flags, entryFile(app, subject.runtime.identity.name))],
@@ -248,6 +270,16 @@ export const websocketSuite = defineSuite<WebSocketConfig, WebSocketProfile, { a
   // Each runtime's own server: the ws package on all three is measured by `run` and the profiles.
   defaultRun: { options: { app: ["native"] } },
 
+  estimate(scenario, runtime, options) {
+    const profile = scenario.profileParams;
+    const apps = selectApps(loadApps<{ servers: Record<string, string> }>("websocket"), options.apps).filter((app) => app.manifest.runtimes[runtime]);
+    const loadPoints = pointsOf(scenario).length;
+    const fixedRateS = wantsFixedRate(scenario) ? K6_START_S + profile.rate_duration_s : 0;
+    const trialS = SERVER_LIFECYCLE_S + profile.warmup_s + profile.duration_s + fixedRateS;
+    // Each app is verified once before its load points and once after, whatever their number.
+    return { cells: apps.length * loadPoints, seconds: apps.length * (loadPoints * profile.trials * trialS + 2 * VERIFICATION_S) };
+  },
+
   async prepare(note) {
     for (const app of loadApps<{ servers: Record<string, string> }>("websocket")) {
       const failed = await installApp(app, "websocket", note);
@@ -276,16 +308,8 @@ export const websocketSuite = defineSuite<WebSocketConfig, WebSocketProfile, { a
         for (const app of selectApps(apps, context.options.apps)) {
           const start = app.manifest.runtimes[runtime.identity.name];
           const flags = [...(scenario.manifest.runtimes[runtime.identity.name]?.flags ?? []), ...(start?.flags ?? [])];
-          if (!start) {
-            subjects.push({ scenario, runtime, app: app.name, params: {}, flags });
-            continue;
-          }
-          for (const count of scenario.profileParams.connections) {
-            const params: Record<string, ParamValue> =
-              scenario.config.mode === "echo" ? { connections: count } : { receivers: count, window: scenario.profileParams.window };
-            if (wantsFixedRate(scenario)) params.rate = scenario.profileParams.rate;
-            subjects.push({ scenario, runtime, app: app.name, params, flags });
-          }
+          // An app that does not run here is one unsupported cell, outside every series of load points.
+          for (const params of start ? pointsOf(scenario) : [{}]) subjects.push({ scenario, runtime, app: app.name, params, flags });
         }
         return subjects;
       },

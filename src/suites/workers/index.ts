@@ -106,13 +106,57 @@ export function metricsOf(
 }
 
 
+/**
+ * One app's cells in a scenario on a runtime: its load points, or a single one without params
+ * where the app does not run (an unsupported result, outside every series of load points).
+ */
+function appPoints(app: WorkersApp, config: WorkersConfig, runtime: RuntimeName): Record<string, ParamValue>[] {
+  return app.manifest.runtimes[runtime] ? pointsOf(config) : [{}];
+}
+
+/** A point that moves buffers, on an app whose channel can only copy them. */
+const untransferable = (app: WorkersApp, params: Readonly<Record<string, ParamValue>>) => params.transfer === true && !app.manifest.transfer;
+
 /** Why a subject cannot be measured, or null. */
 function unsupportedReason(app: WorkersApp, subject: WorkersSubject): string | null {
   const runtime = subject.runtime.identity.name;
   const notHere = unsupportedApp(app, subject.runtime);
   if (notHere) return app.manifest.runtimes[runtime] ? notHere : (app.manifest.unsupported?.[runtime] ?? notHere);
-  if (subject.params.transfer === true && !app.manifest.transfer) return `app ${app.name} copies every message: its channel has no way to transfer a buffer`;
+  if (untransferable(app, subject.params)) return `app ${app.name} copies every message: its channel has no way to transfer a buffer`;
   return null;
+}
+
+/**
+ * What a trial costs besides its iterations: a fresh runtime process under GNU time, its workers
+ * started, the verification exchange, the final checks and the threads' exit. hyperfine, 10 runs
+ * of worker-threads' round-trip of one number (one iteration) under GNU time on the shared 2-core
+ * machine: 0.21 s on node@22.11.0, bun@1.2.0 and deno@2.1.4 alike. With 0.25 s the quick run's
+ * estimate was 36 % low (247 s against 386 s measured): the other apps start servers or shared
+ * buffers, the harness spawns and reads each report. 0.65 s is what that run left per trial
+ * once the iterations below are taken out.
+ */
+const PROCESS_S = 0.65;
+/**
+ * One message there and back (round-trip), or sent and acknowledged (throughput), besides its
+ * bytes; and each byte copied (or moved) and fingerprinted. Fitted to the mean iteration time of
+ * each batch and size over every app and runtime of a quick run (the slowest channels,
+ * loopback-http above all, weigh most): 1 MiB × 64 took 0.9 s, 1 KiB × 64 11 ms.
+ */
+const MESSAGE_S = 2e-4;
+const BYTE_S = 1.3e-8;
+/** Counting whether one number below `bound` is prime, on one thread: one worker took 0.09 s below 10^6 in the same run. */
+const PRIME_S = 9e-8;
+
+/** Seconds of one iteration of a load point: its batch's messages, or the primes counted once by one worker and once by `workers`. */
+function iterationS(config: WorkersConfig, params: Readonly<Record<string, ParamValue>>): number {
+  switch (config.kind) {
+    case "round-trip":
+      return Number(params.batch) * MESSAGE_S;
+    case "throughput":
+      return Number(params.batch) * (MESSAGE_S + Number(params.size) * BYTE_S);
+    case "parallel-primes":
+      return config.bound! * PRIME_S * (1 + 1 / Math.min(Number(params.workers), availableParallelism()));
+  }
 }
 
 const VERIFICATION_HOW =
@@ -155,6 +199,15 @@ export const workersSuite = defineSuite<WorkersConfig, WorkersProfile, { apps: r
     }
   },
 
+  estimate(scenario, runtime, options) {
+    const { trials, warmup, iterations } = scenario.profileParams;
+    const apps = selectApps(loadApps<WorkersAppFields>("workers"), options.apps).filter((app) => app.manifest.runtimes[runtime]);
+    const measured = apps.flatMap((app) => appPoints(app, scenario.config, runtime).filter((params) => !untransferable(app, params)));
+    // Each process runs the exchange once to verify it, then its warm-up and measured iterations.
+    const seconds = measured.reduce((sum, params) => sum + trials * (PROCESS_S + (1 + warmup + iterations) * iterationS(scenario.config, params)), 0);
+    return { cells: measured.length, seconds };
+  },
+
   listApps() {
     return loadApps<WorkersAppFields>("workers").map((app) => ({ name: app.name, runtimes: Object.keys(app.manifest.runtimes) }));
   },
@@ -170,13 +223,8 @@ export const workersSuite = defineSuite<WorkersConfig, WorkersProfile, { apps: r
       subjects(scenario: SuiteScenario<WorkersConfig, WorkersProfile>, runtime: IdentifiedRuntime) {
         const subjects: WorkersSubject[] = [];
         for (const app of selectApps(apps, context.options.apps)) {
-          const start = app.manifest.runtimes[runtime.identity.name];
-          const flags = [...(scenario.manifest.runtimes[runtime.identity.name]?.flags ?? []), ...(start?.flags ?? [])];
-          if (!start) {
-            subjects.push({ scenario, runtime, app: app.name, params: {}, flags });
-            continue;
-          }
-          for (const params of pointsOf(scenario.config)) subjects.push({ scenario, runtime, app: app.name, params, flags });
+          const flags = [...(scenario.manifest.runtimes[runtime.identity.name]?.flags ?? []), ...(app.manifest.runtimes[runtime.identity.name]?.flags ?? [])];
+          for (const params of appPoints(app, scenario.config, runtime.identity.name)) subjects.push({ scenario, runtime, app: app.name, params, flags });
         }
         return subjects;
       },
