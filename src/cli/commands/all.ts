@@ -37,6 +37,8 @@ export const allCommand = defineCommand({
     const runtimes = [...DEFAULT_RUNTIMES];
     await setupAll(runtimes);
     const outcome = await runBenchmarks({ ...defaultSelection(), runtimes, sentinel: null, profile: "quick", outDir: resolve(DEFAULT_DATA_DIR) });
+    // After Ctrl-C the results are saved and the run stops: the feed and the site wait for `scripts/bench site`.
+    if (outcome.interrupted) return exitCodeOf(outcome);
     const history = readIndexedDocuments(DEFAULT_DATA_DIR);
     const cache = FileSeriesCache.forDataDir(DEFAULT_DATA_DIR);
     await writeFeed(detectRegressions(history, { defaultMinEffect: defaultMinEffect(undefined), cache }), DEFAULT_FEED_DIR);
