@@ -1,4 +1,4 @@
-import { RUN_TO_RUN_SHIFT } from "../compare/noise.ts";
+import { RUN_TO_RUN_SHIFT, type ShiftTable } from "../compare/noise.ts";
 import { displayPath } from "../core/json-file.ts";
 import type { DescribedScenario } from "../scenarios/manifest.ts";
 import { BOOTSTRAP_RESAMPLES } from "../stats/summary.ts";
@@ -91,29 +91,28 @@ const DETECTION_POWER: readonly DetectionPower[] = [
   { suite: "http", trials: "5 trials × 1", noise: "10 %", smallestStep: "150 %", falseAlarmsPerVersion: "0.25 % (27 of 11,000)", seriesWithFalseAlarm: "2.5 % (25 of 1,000)" },
 ];
 
-/** Measured on 2026-11-22 on the shared 2-core development machine, its load 15–25 (README, "False alarms on real runs"). */
+/** Measured on 2026-11-22 on the 2-core development machine: shared, its load 15–25, then quiet, under 2.2 (README, "False alarms on real runs"). */
 const REAL_FALSE_ALARMS: readonly RealFalseAlarms[] = [
   { runs: "http quick, json, node@22.11.0 and bun@1.2.0, all apps", pairs: 5, rows: 396, verdicts: 0, note: "these pairs set the shift (0 by construction); the old 5 % rule gave 49" },
   { runs: "http quick, the same, held out", pairs: 2, rows: 162, verdicts: 0, note: "the old 5 % rule gave 19" },
   { runs: "startup quick, 4 scenarios, node and bun", pairs: 4, rows: 64, verdicts: 0, note: "these pairs set the shift (0 by construction); the old 5 % rule gave 6" },
   { runs: "startup quick, the same, held out", pairs: 1, rows: 16, verdicts: 0, note: "the old 5 % rule gave 0" },
   { runs: "startup full, hello, node and bun", pairs: 5, rows: 20, verdicts: 0, note: "these pairs set the full profile's shift (0 by construction); the old 5 % rule gave 3" },
+  { runs: "quiet machine, http quick, json, node and bun, all apps", pairs: 5, rows: 405, verdicts: 0, note: "these pairs set the dedicated shift (0 by construction)" },
+  { runs: "quiet machine, http quick, the same, held out", pairs: 2, rows: 162, verdicts: 0, note: "judged as a dedicated machine; p90 latency moved 60.8 %, so its shift went from 60 % to 100 %" },
+  { runs: "quiet machine, startup quick, 4 scenarios", pairs: 5, rows: 80, verdicts: 0, note: "these pairs set the dedicated shift (0 by construction)" },
+  { runs: "quiet machine, startup quick, held out", pairs: 2, rows: 32, verdicts: 0, note: "judged as a dedicated machine" },
 ];
 
 const percent = (fraction: number) => `${Number((fraction * 100).toPrecision(3)).toLocaleString("en")} %`;
 
 function verdictSection(): SafeHtml {
+  const shiftOf = (table: ShiftTable, metric: string | null) => (metric === null ? table.default : (table.metrics?.[metric] ?? table.default));
+  const cell = (table: ShiftTable, metric: string | null) =>
+    `${percent(shiftOf(table, metric))}${table.full ? ` (full profile: ${percent(shiftOf(table.full, metric))})` : ""}`;
   const shifts = Object.entries(RUN_TO_RUN_SHIFT).flatMap(([suite, kinds]) => {
-    const table = kinds.local;
-    const full = (metric: string | null) => {
-      if (!table.full) return "";
-      const shift = metric === null ? table.full.default : (table.full.metrics?.[metric] ?? table.full.default);
-      return ` (full profile: ${percent(shift)})`;
-    };
-    return [
-      [suite, "every other metric", `${percent(table.default)}${full(null)}`],
-      ...Object.entries(table.metrics ?? {}).map(([metric, shift]) => [suite, metric, `${percent(shift)}${full(metric)}`]),
-    ];
+    const metrics = [...new Set([...Object.keys(kinds.local.metrics ?? {}), ...Object.keys(kinds.dedicated.metrics ?? {})])];
+    return [null, ...metrics].map((metric) => [suite, metric ?? "every other metric", cell(kinds.local, metric), cell(kinds.dedicated, metric)]);
   });
   return html`<section class="prose" id="verdicts">
   <h2>How a change is judged</h2>
@@ -123,11 +122,11 @@ function verdictSection(): SafeHtml {
     <li>The trials of one run share the machine's state of that hour, so the interval cannot see how far a whole run moves; the shift below is the largest seen between identical back-to-back runs. A change the interval shows but within the shift is <strong>inconclusive</strong>, and so is a side with fewer than 2 trials.</li>
   </ul>
   <div class="table-scroll"><table class="data">
-    <thead><tr><th scope="col">suite</th><th scope="col">metric</th><th scope="col">run-to-run shift without history</th></tr></thead>
-    <tbody>${shifts.map(([suite, metric, shift]) => html`<tr><td>${suite}</td><td>${metric}</td><td>${shift}</td></tr>`)}</tbody>
+    <thead><tr><th scope="col">suite</th><th scope="col">metric</th><th scope="col">shift without history: local or hosted machine</th><th scope="col">dedicated machine</th></tr></thead>
+    <tbody>${shifts.map(([suite, metric, local, dedicated]) => html`<tr><td>${suite}</td><td>${metric}</td><td>${local}</td><td>${dedicated}</td></tr>`)}</tbody>
   </table></div>
   <h3>False alarms on real runs</h3>
-  <p>The same versions measured twice, back to back, then compared without history: every faster or slower row is a false alarm. Measured on a shared 2-core development machine under heavy load.</p>
+  <p>The same versions measured twice, back to back, then compared without history: every faster or slower row is a false alarm. Measured on a 2-core development machine, first shared under heavy load (the local and hosted shifts), then quiet (the dedicated shifts).</p>
   <div class="table-scroll"><table class="data">
     <thead><tr><th scope="col">runs</th><th scope="col">pairs</th><th scope="col">rows</th><th scope="col">rows with a verdict</th><th scope="col">note</th></tr></thead>
     <tbody>${REAL_FALSE_ALARMS.map((r) => html`<tr><td>${r.runs}</td><td>${r.pairs}</td><td>${r.rows}</td><td>${r.verdicts} (${percent(r.verdicts / r.rows)})</td><td>${r.note}</td></tr>`)}</tbody>

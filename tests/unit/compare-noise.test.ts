@@ -47,11 +47,11 @@ describe("compare: minimum effect from history", () => {
   const base = syntheticResult({ index: 100, level: 30, shape: { sampleNoise: 0.005 } });
   const head = syntheticResult({ index: 101, level: 33, shape: { sampleNoise: 0.005 } });
 
-  it("holds a 10 % change without history to the suite's run-to-run shift: inconclusive, with the reason", () => {
+  it("holds a 10 % change without history to the suite's run-to-run shift on the machine's kind: inconclusive, with the reason", () => {
     const [row] = compareResults([base], [head]);
     assert.deepEqual([row!.verdict, row!.min_effect_source, row!.noise_floor], ["inconclusive", "run-to-run shift", null]);
     assert.equal(row!.min_effect, runToRunShift("startup", "dedicated", "quick", "wall_ms"));
-    assert.match(row!.reason!, /^\+\d+\.\d % is within the 110\.0 % run-to-run shift of startup wall_ms on a dedicated machine/);
+    assert.match(row!.reason!, /^\+\d+\.\d % is within the 50\.0 % run-to-run shift of startup wall_ms on a dedicated machine/);
   });
 
   it("takes the user's minimum effect in place of the shift", () => {

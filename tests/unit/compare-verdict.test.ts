@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { compareResults } from "../../src/compare/compare.ts";
+import { runToRunShift } from "../../src/compare/noise.ts";
 import { ratioOfMedians, trialClusters } from "../../src/compare/ratio.ts";
 import { measurementsOf } from "../../src/compare/series-key.ts";
 import { judge } from "../../src/compare/verdict.ts";
@@ -42,7 +43,7 @@ describe("compare: verdicts", () => {
     const [row] = compareResults([base], [head]);
     assert.ok(excludesOne(row!.ci95!), "tight samples: the interval excludes 1");
     assert.equal(row!.verdict, "inconclusive", "3 % is within the run-to-run shift of a machine without history");
-    assert.deepEqual([row!.min_effect, row!.min_effect_source], [1.1, "run-to-run shift"]);
+    assert.deepEqual([row!.min_effect, row!.min_effect_source], [runToRunShift("startup", "dedicated", "quick", "wall_ms"), "run-to-run shift"]);
     assert.equal(compareResults([base], [head], { defaultMinEffect: 0.05 })[0]!.verdict, "no significant change", "3 % is below a 5 % setting");
     assert.equal(compareResults([base], [head], { defaultMinEffect: 0.01 })[0]!.verdict, "slower");
   });
