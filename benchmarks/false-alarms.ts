@@ -9,7 +9,9 @@
  * Prints the verdicts of each pair, the share of rows with a verdict, and per metric the largest
  * shift between the two runs of a pair: what the run-to-run shift table must cover.
  */
+import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { UserError } from "../src/core/errors.ts";
 import { compareResults } from "../src/compare/compare.ts";
 import type { CompareRow, Verdict } from "../src/compare/types.ts";
 import { readDocuments } from "../src/results/store.ts";
@@ -23,6 +25,8 @@ async function measurePairs(pairs: number, out: string, runArgs: readonly string
     const started = Date.now();
     const result = await bench(["run", ...runArgs, "--out", dir]);
     process.stderr.write(`run ${i}: exit ${result.code}, ${Math.round((Date.now() - started) / 1000)} s\n`);
+    // A failed cell still writes its results (judged as not comparable); a run that wrote nothing stops the pairs.
+    if (!existsSync(dir)) throw new UserError(`run ${i} wrote no results into ${dir}: ${result.stderr.trim().split("\n").at(-1) ?? ""}`);
     dirs.push(dir);
   }
   return dirs;
@@ -37,7 +41,7 @@ async function main(args: string[]): Promise<void> {
     const dash = args.indexOf("--");
     dirs = await measurePairs(Number(args[1]), args[2]!, dash < 0 ? [] : args.slice(dash + 1));
   }
-  if (dirs.length < 2 || dirs.length % 2 !== 0) throw new Error("give pairs of result folders (or: run PAIRS OUT -- RUN_ARGS)");
+  if (dirs.length < 2 || dirs.length % 2 !== 0) throw new UserError("give pairs of result folders (or: run PAIRS OUT -- RUN_ARGS)");
   const rows: CompareRow[] = [];
   const perPair: string[][] = [];
   for (let i = 0; i < dirs.length; i += 2) {
@@ -58,4 +62,10 @@ async function main(args: string[]): Promise<void> {
   process.stdout.write(`\nshift between the two runs of a pair (|HEAD/BASE| as a change):\n${formatTable(["suite metric", "rows", "median", "90th percentile", "largest"], shifts)}\n`);
 }
 
-await main(process.argv.slice(2));
+try {
+  await main(process.argv.slice(2));
+} catch (error) {
+  if (!(error instanceof UserError)) throw error;
+  process.stderr.write(`false-alarms: ${error.message}\n`);
+  process.exitCode = 2;
+}

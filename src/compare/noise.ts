@@ -55,6 +55,20 @@ const QUIET_HTTP: ShiftTable = {
 };
 
 /**
+ * The same measure for three of the newer suites, on the same quiet machine, only for a dedicated
+ * machine; under load they take the wider of these and the widest loaded default. File I/O, the
+ * native app, 5 pairs and 2 held out: wall time and operations up to ×2.3 (bun's write-many, once),
+ * throughput up to 38 %, so 150 % and 60 %. Database, sqlite and pg apps, 7 pairs (the 2 held out
+ * moved further than the 5 before them, so all 7 set it): throughput, wall time and median latency
+ * up to 110.8 %, p99 latency up to ×7.7, server CPU from 0 to a few clock ticks (no ratio holds
+ * it), so 150 %, 1,000 % and no verdict without history. Install, small, npm and bun, 3 pairs and
+ * 2 held out: wall time up to 69.2 %, peak RSS up to 8.3 %, so 100 % and 15 %.
+ */
+const QUIET_FILEIO: ShiftTable = { default: 1.5, metrics: { throughput_mb_s: 0.6, peak_rss_mb: 0.1 } };
+const QUIET_DATABASE: ShiftTable = { default: 1.5, metrics: { latency_p99_ms: 10, server_cpu_s: 150, peak_rss_mb: 0.05 } };
+const QUIET_INSTALL: ShiftTable = { default: 1, metrics: { peak_rss_mb: 0.15 } };
+
+/**
  * The run-to-run shift by suite and kind of machine: the minimum effect of a comparison whose
  * series have no history yet (fewer than MIN_HISTORY_RUNS runs). Within one run the trials see one
  * state of the machine, so the interval of HEAD/BASE cannot hold this shift; only the minimum
@@ -66,22 +80,32 @@ const QUIET_HTTP: ShiftTable = {
  * in the site's browser worker, which may import no suite code: a verdict must be the same in the
  * CLI and on the site, and for results of a suite this checkout no longer has.
  */
-export const RUN_TO_RUN_SHIFT: Readonly<Record<string, Readonly<Record<RunnerKind, ShiftTable>>>> = {
+export const RUN_TO_RUN_SHIFT: Readonly<Record<string, Readonly<Partial<Record<RunnerKind, ShiftTable>>>>> = {
   startup: { local: LOCAL_STARTUP, hosted: LOCAL_STARTUP, dedicated: QUIET_STARTUP },
   http: { local: LOCAL_HTTP, hosted: LOCAL_HTTP, dedicated: QUIET_HTTP },
+  fileio: { dedicated: QUIET_FILEIO },
+  database: { dedicated: QUIET_DATABASE },
+  install: { dedicated: QUIET_INSTALL },
 };
 
 const shiftOf = (table: ShiftTable, metric: string) => table.metrics?.[metric] ?? table.default;
 
+/** The widest default of any suite on a kind of machine: what a suite not measured there takes. */
+export function widestDefault(kind: RunnerKind): number {
+  return Math.max(...Object.values(RUN_TO_RUN_SHIFT).flatMap((tables) => (tables[kind] ? [tables[kind].default] : [])));
+}
+
 /**
- * The run-to-run shift of a suite's metric in a profile on a kind of machine. A suite not in the
- * table (one added before its shift was measured) takes the widest default known for that kind: a
- * missing row may cost a verdict, never make a false one.
+ * The run-to-run shift of a suite's metric in a profile on a kind of machine. A suite not measured
+ * on that kind takes the widest default known for it, or its own figure from another kind where
+ * that is wider (a machine under load shifts at least as far as a quiet one): a missing row may
+ * cost a verdict, never make a false one.
  */
 export function runToRunShift(suite: string, kind: RunnerKind, profile: Profile, metric: string): number {
-  const table = RUN_TO_RUN_SHIFT[suite]?.[kind];
-  if (!table) return Math.max(...Object.values(RUN_TO_RUN_SHIFT).map((tables) => tables[kind].default));
-  return shiftOf(profile === "full" ? (table.full ?? table) : table, metric);
+  const tables = RUN_TO_RUN_SHIFT[suite] ?? {};
+  const table = tables[kind];
+  if (table) return shiftOf(profile === "full" ? (table.full ?? table) : table, metric);
+  return Math.max(widestDefault(kind), ...Object.values(tables).map((other) => shiftOf(other, metric)));
 }
 
 /** Runs a series needs before its own noise replaces the default (five run-to-run differences). */

@@ -10,6 +10,7 @@ import {
   noiseFloor,
   parseMinEffect,
   runToRunShift,
+  widestDefault,
   runToRunSpread,
 } from "../../src/compare/noise.ts";
 import { measurementsOf } from "../../src/compare/series-key.ts";
@@ -93,14 +94,24 @@ describe("minimum effect setting", () => {
   });
 
   it("gives a suite missing from the shift table the widest shift of its kind of machine", () => {
-    const widest = Math.max(...Object.values(RUN_TO_RUN_SHIFT).map((tables) => tables.local.default));
+    const widest = Math.max(...Object.values(RUN_TO_RUN_SHIFT).flatMap((tables) => (tables.local ? [tables.local.default] : [])));
+    assert.equal(widestDefault("local"), widest);
     assert.equal(runToRunShift("a-suite-added-later", "local", "full", "wall_ms"), widest);
     assert.ok(runToRunShift("startup", "local", "quick", "wall_ms") < widest);
   });
 
+  it("gives a suite measured only on a quiet machine, under load, the wider of its quiet figure and the widest loaded default", () => {
+    const quiet = RUN_TO_RUN_SHIFT.database!.dedicated!;
+    assert.equal(RUN_TO_RUN_SHIFT.database!.local, undefined, "measured on a quiet machine only");
+    assert.equal(runToRunShift("database", "dedicated", "quick", "latency_p99_ms"), quiet.metrics!.latency_p99_ms);
+    assert.ok(quiet.metrics!.latency_p99_ms! > widestDefault("local"), "the case this rule is for");
+    assert.equal(runToRunShift("database", "local", "quick", "latency_p99_ms"), quiet.metrics!.latency_p99_ms);
+    assert.equal(runToRunShift("database", "hosted", "quick", "ops_per_s"), Math.max(widestDefault("hosted"), quiet.default));
+  });
+
   it("holds each metric to its own shift: memory moves far less than time", () => {
     assert.ok(runToRunShift("startup", "local", "quick", "peak_rss_mb") < runToRunShift("startup", "local", "quick", "wall_ms"));
-    assert.equal(runToRunShift("http", "hosted", "quick", "server_peak_rss_mb"), RUN_TO_RUN_SHIFT.http!.hosted.metrics!.server_peak_rss_mb);
+    assert.equal(runToRunShift("http", "hosted", "quick", "server_peak_rss_mb"), RUN_TO_RUN_SHIFT.http!.hosted!.metrics!.server_peak_rss_mb);
   });
 
   it("holds a full-profile run to its own shift where measured, and a quick one on either side to the quick shift", () => {
