@@ -62,7 +62,8 @@ ensure_suite_tools() {
   # Listing them starts the harness (1-2 s), so the list is kept, for one state of the suites' code
   # and folders and of the arguments.
   local key tools remembered="$TOOLS_ROOT/.suite-tools"
-  key="$(cat "$ROOT"/src/suites/*/index.ts "$ROOT"/src/tools/*.ts <(ls "$ROOT/suites") <(printf '%s\n' "$@") | sha256sum | cut -c1-32)"
+  # Every source a suite's tool list can come from (tools are declared beside their suite too).
+  key="$( (find "$ROOT/src/suites" "$ROOT/src/tools" -name '*.ts' | sort | xargs cat; ls "$ROOT/suites"; printf '%s\n' "$@") | sha256sum | cut -c1-32)"
   if [ -f "$remembered" ] && [ "$(head -n 1 "$remembered")" = "$key" ]; then
     tools="$(tail -n +2 "$remembered")"
   else

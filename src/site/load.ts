@@ -172,7 +172,7 @@ export function loadResults(dataDir: string, pools: ReadonlyMap<string, PoolMemb
       skipped.push(`${path}: not valid JSON`);
       continue;
     }
-    if (doc?.schema !== RESULT_SCHEMA_ID) {
+    if (doc.schema !== RESULT_SCHEMA_ID) {
       skipped.push(`${path}: not a ${RESULT_SCHEMA_ID} document`);
       continue;
     }

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
+import { commandsUnder } from "../helpers/processes.ts";
 import { bench, startBench, tempDir } from "../../benchmarks/lib/cli.ts";
 import { REPO_ROOT } from "../../src/core/paths.ts";
 import { readResults } from "../../src/results/store.ts";
@@ -17,18 +18,6 @@ function fixtureEnv(tmp: string): NodeJS.ProcessEnv {
 /** What a run left in its temporary folder, besides tsx's compile cache. */
 const leftovers = (tmp: string) => readdirSync(tmp).filter((name) => !name.startsWith("tsx-"));
 
-/** Runtime processes started in a fixture app's folder. */
-function leftoverApps(): string[] {
-  const found: string[] = [];
-  for (const pid of readdirSync("/proc").filter((entry) => /^\d+$/.test(entry))) {
-    try {
-      if (readlinkSync(`/proc/${pid}/cwd`).startsWith(join(FIXTURE_APPS, "fileio"))) found.push(readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " "));
-    } catch {
-      // gone, or not ours to read
-    }
-  }
-  return found;
-}
 
 describe("fileio suite: wrong digests, crashes, skipped writes and interrupts", () => {
   it("records a wrong digest, a crash and a skipped write as failed with the reason, goes on, and leaves no data behind", async () => {
@@ -64,7 +53,7 @@ describe("fileio suite: wrong digests, crashes, skipped writes and interrupts", 
     }
     assert.equal((await bench(["validate", out])).code, 0);
     assert.deepEqual(leftovers(tmp), [], "the run's work folder and generated data are gone");
-    assert.deepEqual(leftoverApps(), [], "no runtime process outlives the harness");
+    assert.deepEqual(commandsUnder(join(FIXTURE_APPS, "fileio")), [], "no runtime process outlives the harness");
   });
 
   it("refuses, in one line, data the disk has no room for", async () => {
@@ -86,12 +75,12 @@ describe("fileio suite: wrong digests, crashes, skipped writes and interrupts", 
     const running = startBench(args, fixtureEnv(tmp));
     await running.waitFor("trial 1/2");
     // Interrupt while a trial's runtime is writing: how soon one runs depends on the machine's load.
-    for (const deadline = Date.now() + 30_000; leftoverApps().length === 0 && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (const deadline = Date.now() + 30_000; commandsUnder(join(FIXTURE_APPS, "fileio")).length === 0 && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 10));
     assert.ok(leftovers(tmp).length > 0, "the run has its work folder while it runs");
-    assert.ok(leftoverApps().length > 0, "the app's runtime runs while we interrupt");
+    assert.ok(commandsUnder(join(FIXTURE_APPS, "fileio")).length > 0, "the app's runtime runs while we interrupt");
     running.child.kill("SIGINT");
     assert.equal(await running.exited, 130, running.stderr());
     assert.deepEqual(leftovers(tmp), [], "the run's work folder and generated data are gone");
-    assert.deepEqual(leftoverApps(), [], "no runtime process outlives the harness");
+    assert.deepEqual(commandsUnder(join(FIXTURE_APPS, "fileio")), [], "no runtime process outlives the harness");
   });
 });

@@ -1,27 +1,15 @@
 import assert from "node:assert/strict";
-import { readFileSync, readdirSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { REPO_ROOT } from "../../src/core/paths.ts";
 import { readResults } from "../../src/results/store.ts";
+import { commandsUnder } from "../helpers/processes.ts";
 import { bench, startBench, tempDir } from "../../benchmarks/lib/cli.ts";
 
 // Fixture apps live outside apps/http so that no default run ever measures them.
 const FIXTURE_APPS = join(REPO_ROOT, "tests/fixtures/apps");
 const env = { RUNTIME_BENCH_APPS_DIR: FIXTURE_APPS };
 
-/** Processes running inside the fixture apps folder (servers start with their app folder as cwd). */
-function leftoverServers(): string[] {
-  const found: string[] = [];
-  for (const pid of readdirSync("/proc").filter((entry) => /^\d+$/.test(entry))) {
-    try {
-      if (readlinkSync(`/proc/${pid}/cwd`).startsWith(FIXTURE_APPS)) found.push(readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " "));
-    } catch {
-      // gone, or not ours to read
-    }
-  }
-  return found;
-}
 
 describe("http suite: broken apps, crashes and interrupts", () => {
   it("fails a wrong body at verification with the difference, never measures it, records a crash or a hang mid-run, and goes on", async () => {
@@ -62,7 +50,7 @@ describe("http suite: broken apps, crashes and interrupts", () => {
     assert.ok(healthy.metrics.rps!.median > 0);
 
     assert.equal((await bench(["validate", out])).code, 0);
-    assert.deepEqual(leftoverServers(), [], "no server outlives the harness");
+    assert.deepEqual(commandsUnder(FIXTURE_APPS), [], "no server outlives the harness");
   });
 
   it("stops the server's whole process tree on Ctrl-C and keeps what was measured", async () => {
@@ -70,13 +58,13 @@ describe("http suite: broken apps, crashes and interrupts", () => {
     const running = startBench(["run", "--suite", "http", "--scenario", "json", "--app", "hello", "--runtime", "node@22.11.0", "--out", out], env);
     await running.waitFor("trial 2/2");
     await new Promise((resolve) => setTimeout(resolve, 500)); // the second trial's server and oha are running
-    assert.ok(leftoverServers().length > 0, "the server runs while we interrupt");
+    assert.ok(commandsUnder(FIXTURE_APPS).length > 0, "the server runs while we interrupt");
     running.child.kill("SIGINT");
     assert.equal(await running.exited, 130, running.stderr());
     const [saved] = readResults([out]);
     assert.equal(saved?.doc.status, "failed");
     assert.match(saved!.doc.error!, /interrupted after 1 of 2 trials/);
     assert.equal(saved!.doc.metrics.rps?.samples.length, 1, "the finished trial is kept");
-    assert.deepEqual(leftoverServers(), [], "no server outlives the harness");
+    assert.deepEqual(commandsUnder(FIXTURE_APPS), [], "no server outlives the harness");
   });
 });

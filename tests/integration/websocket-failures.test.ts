@@ -1,27 +1,15 @@
 import assert from "node:assert/strict";
-import { readFileSync, readdirSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { REPO_ROOT } from "../../src/core/paths.ts";
 import { readResults } from "../../src/results/store.ts";
+import { commandsUnder } from "../helpers/processes.ts";
 import { bench, tempDir } from "../../benchmarks/lib/cli.ts";
 
 // Fixture apps live outside apps/websocket so that no default run ever measures them.
 const FIXTURE_APPS = join(REPO_ROOT, "tests/fixtures/apps");
 const env = { RUNTIME_BENCH_APPS_DIR: FIXTURE_APPS };
 
-/** Processes running inside the fixture apps folder (servers start with their app folder as cwd). */
-function leftoverServers(): string[] {
-  const found: string[] = [];
-  for (const pid of readdirSync("/proc").filter((entry) => /^\d+$/.test(entry))) {
-    try {
-      if (readlinkSync(`/proc/${pid}/cwd`).startsWith(join(FIXTURE_APPS, "websocket"))) found.push(readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " "));
-    } catch {
-      // gone, or not ours to read
-    }
-  }
-  return found;
-}
 
 describe("websocket suite: servers that corrupt echoes or duplicate broadcasts", () => {
   it("fails them with the difference, before or under load, never publishes a number for them, and measures the faithful ones", async () => {
@@ -59,6 +47,6 @@ describe("websocket suite: servers that corrupt echoes or duplicate broadcasts",
       assert.ok(healthy.metrics.messages_per_s!.median > 0);
     }
     assert.equal((await bench(["validate", out])).code, 0);
-    assert.deepEqual(leftoverServers(), [], "no server outlives the harness");
+    assert.deepEqual(commandsUnder(join(FIXTURE_APPS, "websocket")), [], "no server outlives the harness");
   });
 });
