@@ -16,7 +16,7 @@ export interface ShiftTable {
 }
 
 /** A cell of an entry's table. */
-export type Figure = string | number | null;
+export type Figure = string | number | boolean | null;
 
 /** One measurement: what was measured, by which command, when, on which machine and under which load. */
 export interface MeasurementEntry {
@@ -30,7 +30,7 @@ export interface MeasurementEntry {
   /** The machine's load average while it was measured ("per row" when each row says its own). */
   readonly load: string;
   /** Its headline figures, shown in the README's table. */
-  readonly summary?: readonly { readonly measure: string; readonly figure: string }[];
+  readonly summary?: readonly { readonly measure: string; readonly figure: string; /** Where this figure's load differs from the entry's. */ readonly load?: string }[];
   /** A table: column keys to headings, rows keyed the same. */
   readonly columns?: Readonly<Record<string, string>>;
   readonly rows?: readonly Readonly<Record<string, Figure>>[];
@@ -48,6 +48,8 @@ export interface FalseAlarmRow extends Readonly<Record<string, Figure>> {
   readonly runs: string;
   readonly when: string;
   readonly load: string;
+  /** Measured after the shift it is judged by was set (else those pairs set it, and have no verdict by construction). */
+  readonly held_out: boolean;
   readonly pairs: number;
   readonly rows: number;
   /** Rows with a verdict under the old 5 % default, where that was judged. */

@@ -81,8 +81,8 @@ function verdictSection(): SafeHtml {
   <h3>False alarms on real runs</h3>
   <p>The same versions measured twice, back to back, then compared without history: every faster or slower row is a false alarm. Measured on ${falseAlarms.where}, first shared under heavy load (the local and hosted shifts), then quiet (the dedicated shifts).</p>
   <div class="table-scroll"><table class="data">
-    <thead><tr><th scope="col">runs</th><th scope="col">when</th><th scope="col">load average</th><th scope="col">pairs</th><th scope="col">rows</th><th scope="col">rows with a verdict</th><th scope="col">note</th></tr></thead>
-    <tbody>${falseAlarms.rows.map((r) => html`<tr><td>${r.runs}</td><td>${r.when}</td><td>${r.load}</td><td>${r.pairs}</td><td>${r.rows}</td><td>${r.verdicts} (${percent(r.verdicts / r.rows)})</td><td>${r.note}</td></tr>`)}</tbody>
+    <thead><tr><th scope="col">runs</th><th scope="col">when</th><th scope="col">load average</th><th scope="col">held out</th><th scope="col">pairs</th><th scope="col">rows</th><th scope="col">rows with a verdict</th><th scope="col">note</th></tr></thead>
+    <tbody>${falseAlarms.rows.map((r) => html`<tr><td>${r.runs}</td><td>${r.when}</td><td>${r.load}</td><td>${r.held_out ? "yes" : "no: these pairs set the shift"}</td><td>${r.pairs}</td><td>${r.rows}</td><td>${r.verdicts} (${percent(r.verdicts / r.rows)})</td><td>${r.note}</td></tr>`)}</tbody>
   </table></div>
   <h3>Detection power of the full profile</h3>
   <p>Measured on ${detectionPower.when}, on ${detectionPower.where}. Simulated series of 12 versions, one full-profile run each, with a step from the 9th version, judged as the regressions feed judges them; noise is the relative standard deviation of a run's level, of each trial within it, and of each sample within a trial. A step is detected when the feed confirms it.</p>
