@@ -84,37 +84,38 @@ export function readmeWithFigures(readme: string, measurements: Measurements): s
   return readme.slice(0, begin) + readmeFiguresTable(measurements) + readme.slice(end + END.length);
 }
 
-const read = (file: string) => readFileSync(join(REPO_ROOT, file), "utf8");
+const read = (root: string, file: string) => readFileSync(join(root, file), "utf8");
 
-/** Reads docs/measurements.json afresh (a benchmark may run long after this process imported it). */
-export function readMeasurements(): Measurements {
-  return JSON.parse(read(MEASUREMENTS_FILE)) as Measurements;
+/** Reads docs/measurements.json afresh (a benchmark may run long after this process imported it); `root` is the checkout's. */
+export function readMeasurements(root = REPO_ROOT): Measurements {
+  return JSON.parse(read(root, MEASUREMENTS_FILE)) as Measurements;
 }
 
 /** Writes docs/measurements.md and the README's table from the JSON as it is on disk. */
-export function writeGeneratedDocs(measurements: Measurements = readMeasurements()): void {
-  writeFileSync(join(REPO_ROOT, MEASUREMENTS_MD), measurementsMarkdown(measurements));
-  writeFileSync(join(REPO_ROOT, README), readmeWithFigures(read(README), measurements));
+export function writeGeneratedDocs(root = REPO_ROOT, measurements: Measurements = readMeasurements(root)): void {
+  writeFileSync(join(root, MEASUREMENTS_MD), measurementsMarkdown(measurements));
+  writeFileSync(join(root, README), readmeWithFigures(read(root, README), measurements));
 }
 
-/** This machine and its load now, for an entry a benchmark writes. */
-export function thisMachine(): { when: string; where: string; load: string } {
+/** The 1-minute load average now: a benchmark takes it when it starts, for `thisMachine`. */
+export const loadNow = () => loadavg()[0]!;
+
+/** When (now), where (this machine) and under which load (from `startLoad` to now) a benchmark measured, for the entry it writes. */
+export function thisMachine(startLoad: number): { when: string; where: string; load: string } {
   const cpu = cpus();
   return {
     when: new Date().toISOString().slice(0, 16).replace("T", " "),
-    where: `${cpu.length} logical CPUs (${cpu[0]?.model.trim() ?? "unknown CPU"}), ${Math.round(totalmem() / 2 ** 30)} GiB`,
-    load: loadavg()
-      .map((value) => value.toFixed(1))
-      .join(" / ") + " (1, 5, 15 min, at the end)",
+    where: `${cpu.length} logical CPUs (${cpu[0]?.model.trim() ?? "unknown CPU"}), ${Math.round(totalmem() / 2 ** 30)} GiB of memory`,
+    load: `${startLoad.toFixed(1)} at the start, ${loadNow().toFixed(1)} at the end (1-minute load average)`,
   };
 }
 
 /** Replaces (or adds) one entry of docs/measurements.json, keeping the others and their order, then regenerates the documents. */
-export function recordMeasurement(id: string, update: (entry: MeasurementEntry | undefined) => MeasurementEntry): void {
-  const measurements = readMeasurements();
+export function recordMeasurement(id: string, update: (entry: MeasurementEntry | undefined) => MeasurementEntry, root = REPO_ROOT): void {
+  const measurements = readMeasurements(root);
   const entries = { ...measurements.entries, [id]: update(measurements.entries[id]) } as Measurements["entries"];
   const next: Measurements = { ...measurements, entries };
-  writeFileSync(join(REPO_ROOT, MEASUREMENTS_FILE), `${JSON.stringify(next, null, 2)}\n`);
-  writeGeneratedDocs(next);
+  writeFileSync(join(root, MEASUREMENTS_FILE), `${JSON.stringify(next, null, 2)}\n`);
+  writeGeneratedDocs(root, next);
   process.stderr.write(`recorded "${id}" in ${MEASUREMENTS_FILE}, regenerated ${MEASUREMENTS_MD} and ${README}'s figures table\n`);
 }

@@ -54,7 +54,7 @@ const PROFILES: Record<Profile, FileioProfile> = {
 
 const MANY_FILES: readonly Operation[] = ["read-many", "write-many"];
 
-/** What each app's write includes (the README says the same): a write is finished when the call returns. */
+/** What each app's write includes (docs/suites/fileio.md says the same): a write is finished when the call returns. */
 const WRITE_SEMANTICS = "closed, so handed to the operating system; fsync only where the result's params say fsync=true";
 
 /** Refuses, in one line, to generate data the disk has no room for. */
