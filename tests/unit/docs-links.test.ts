@@ -83,3 +83,15 @@ test("the README stays a five-minute read", () => {
   const lines = readFileSync(join(REPO_ROOT, "README.md"), "utf8").split("\n").length - 1;
   assert.ok(lines <= 250, `README.md has ${lines} lines; move detail into docs/`);
 });
+
+test("DEVELOPERS.md is true to the tree: its layout table has every folder of src/, and every path it names exists", () => {
+  const developers = readFileSync(join(REPO_ROOT, "DEVELOPERS.md"), "utf8");
+  const tableFolders = new Set([...developers.matchAll(/^\| [^|]*`src\/([a-z-]+)\/`/gm)].map((m) => m[1]!));
+  const folders = readdirSync(join(REPO_ROOT, "src"), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+  assert.deepEqual([...tableFolders].sort(), folders.sort(), "the layout table's src/ folders are `ls src`");
+  const named = [...developers.matchAll(/`([^`\s]+)`/g)]
+    .map((m) => m[1]!)
+    .filter((path) => /^(src|scripts|apps|schemas|tests|benchmarks|docs|suites|site|\.github)\//.test(path) && !/[<>*…]/.test(path));
+  assert.ok(named.length > 20, "the check sees the paths the page names");
+  assert.deepEqual(named.filter((path) => !existsSync(join(REPO_ROOT, path))), []);
+});
