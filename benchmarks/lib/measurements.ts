@@ -46,7 +46,10 @@ Every figure here was measured on a real machine, at a time and under a load giv
 benchmarks in \`benchmarks/\` write their entries into [\`${MEASUREMENTS_FILE.replace("docs/", "")}\`](${MEASUREMENTS_FILE.replace("docs/", "")}),
 from which this page, the README's table, the methodology page of the site and the run-to-run
 shifts of \`src/compare/noise.ts\` are all taken. Figures from a shared development machine show
-that a thing works and roughly what it costs; they rank no runtime.
+that a thing works and roughly what it costs; they rank no runtime. On a shared cloud VM the same
+command's median moves by ±20 % from one minute to the next, which is why the benchmarks take
+every ratio over interleaved, paired rounds and quote it with its 95 % interval, and why published
+numbers come only from dedicated runners.
 
 ${entries.map(([id, entry]) => `- [${entry.title}](#${id}) (${entry.when})`).join("\n")}
 
