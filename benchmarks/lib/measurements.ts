@@ -64,7 +64,16 @@ function derivedSummary(measurements: Measurements): Record<string, Summary> {
   const heldOut = measurements.entries["false-alarms"].rows.filter((row) => row.held_out);
   const sum = (rows: typeof heldOut, key: "rows" | "verdicts") => rows.reduce((total, row) => total + row[key], 0);
   const smallest = measurements.entries["detection-power"].rows.filter((row) => row.noise === "1 %");
+  const overhead = measurements.entries["harness-overhead"]?.rows ?? [];
+  const ratios = overhead.map((row) => Number(row.ratio));
+  const holdOne = overhead.every((row) => Number(row.ci95_low) <= 1 && Number(row.ci95_high) >= 1);
   return {
+    "harness-overhead": [
+      {
+        measure: "startup: scripts/bench against hyperfine by hand (geometric mean of the paired rounds, per runtime)",
+        figure: `${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}${holdOne ? ", every interval holding 1" : ""}`,
+      },
+    ],
     "false-alarms": [{ measure: "false verdicts on pairs of identical runs the shift table was not fitted to, compared without history", figure: `${sum(heldOut, "verdicts")} of ${sum(heldOut, "rows")} rows` }],
     "detection-power": [{ measure: "smallest step the full profile confirms at 1 % noise", figure: smallest.map((row) => `${row.suite} ${row.smallest_step}`).join("; ") }],
   };
