@@ -13,6 +13,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO_ROOT, SUITES_DIR } from "../src/core/paths.ts";
 import { RUNTIMES } from "../src/runtimes/catalog.ts";
+import { loadScenario } from "../src/scenarios/manifest.ts";
+import { scenarioProfile } from "../src/suites/resolve.ts";
+import { startupSuite } from "../src/suites/startup/index.ts";
 import { provision } from "../src/runtimes/provision.ts";
 import { readResults } from "../src/results/store.ts";
 import { formatPairedRatio, formatRoundRatios, pairedRatio } from "../src/stats/paired.ts";
@@ -24,7 +27,8 @@ import { loadNow, recordMeasurement, thisMachine } from "./lib/measurements.ts";
 const rounds = Number(process.argv[2] ?? 5);
 const startLoad = loadNow();
 const helloDir = join(SUITES_DIR, "startup/hello");
-const profile = JSON.parse(readFileSync(join(helloDir, "scenario.json"), "utf8")).profiles.quick as { trials: number; warmup: number; runs: number };
+// The quick profile as the harness resolves it for `hello`: the suite's, with the manifest's overrides.
+const profile = scenarioProfile(startupSuite, loadScenario(helloDir, "startup"), "quick") as { trials: number; warmup: number; runs: number };
 
 async function harnessMedians(): Promise<Map<string, number>> {
   const out = tempDir("overhead");
