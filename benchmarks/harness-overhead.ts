@@ -90,5 +90,5 @@ recordMeasurement("harness-overhead", (entry) => ({
     ci95_high: round3(paired.ci95[1]),
     per_round: formatRoundRatios(paired),
   })),
-  notes: [`The \`hello\` median of \`scripts/bench run\` against hyperfine run by hand on the same binary, file, run count and runtime environment, ${rounds} rounds, alternating which goes first.`],
+  notes: [`The \`hello\` median of \`scripts/bench run\` against hyperfine run by hand on the same binary, file, run count and runtime environment, ${rounds} round${rounds === 1 ? "" : "s"}, alternating which goes first.`],
 }));

@@ -129,12 +129,12 @@ const COLD_S = 0.6;
  */
 /**
  * A trial's failure as its process reported it. A wrong digest says that something differs, not
- * what: the harness names it where it can, the first written file that is wrong (it checks what
- * the app wrote), else the input the app read.
+ * what: the harness names it where it can, the first written file that is wrong (it reads back
+ * everything the app wrote), else the input the app read.
  */
 async function explainFailure(outcome: Extract<InProcessOutcome, { ok: false }>, data: PreparedData, output: TrialFolder): Promise<string> {
   if (!outcome.wrongDigest) return outcome.error;
-  const wrong = data.writes ? await output.check() : null;
+  const wrong = data.writes ? await output.check("every") : null;
   const where = wrong ?? (data.writes ? `the files written under ${output.paths.output} check out, so the digest was taken wrongly` : `what the app read from ${data.input ?? "its input"} differs from the files there`);
   return `${where}; ${outcome.error}`;
 }
