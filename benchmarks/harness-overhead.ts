@@ -22,7 +22,7 @@ import { formatPairedRatio, formatRoundRatios, pairedRatio } from "../src/stats/
 import { median } from "../src/stats/summary.ts";
 import { formatTable } from "../src/ui/table.ts";
 import { PINNED, bench, tempDir } from "./lib/cli.ts";
-import { loadNow, recordMeasurement, thisMachine } from "./lib/measurements.ts";
+import { loadNow, pairedRow, recordMeasurement, thisMachine } from "./lib/measurements.ts";
 
 const rounds = Number(process.argv[2] ?? 5);
 const startLoad = loadNow();
@@ -69,26 +69,17 @@ for (let round = 0; round < rounds; round++) {
 
 // Each round pairs the two measurements minutes apart at most, so the per-round ratio cancels the
 // slow drift of a shared machine.
-const measured = Object.keys(harness).map((name) => ({ name, paired: pairedRatio(harness[name]!, byHand[name]!), ours: median(harness[name]!), theirs: median(byHand[name]!) }));
-const rows = measured.map(({ name, paired, ours, theirs }) => [name, ours.toFixed(2), theirs.toFixed(2), formatPairedRatio(paired), formatRoundRatios(paired)]);
+const measured = Object.keys(harness).map((name) => ({ name, paired: pairedRatio(harness[name]!, byHand[name]!) }));
+const rows = measured.map(({ name, paired }) => [name, median(harness[name]!).toFixed(2), median(byHand[name]!).toFixed(2), formatPairedRatio(paired), formatRoundRatios(paired)]);
 process.stdout.write(`harness overhead on startup/hello, ${rounds} interleaved rounds (ms: medians over rounds of each round's median)\n`);
 process.stdout.write(`${formatTable(["runtime", "scripts/bench", "hyperfine by hand", "ratio (95 % interval)", "median ratio (range)"], rows)}\n`);
 process.stdout.write(`commit ${execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: REPO_ROOT, encoding: "utf8" }).trim()}, ${new Date().toISOString()}\n`);
 
-const round3 = (value: number) => Number(value.toFixed(3));
 const specOf = (name: string) => PINNED.find((spec) => spec.startsWith(`${name}@`)) ?? name;
 recordMeasurement("harness-overhead", (entry) => ({
   ...entry!,
   ...thisMachine(startLoad),
   benchmark: `scripts/benchmark harness-overhead ${rounds}`,
-  rows: measured.map(({ name, paired, ours, theirs }) => ({
-    runtime: specOf(name),
-    bench_ms: Number(ours.toFixed(2)),
-    hand_ms: Number(theirs.toFixed(2)),
-    ratio: round3(paired.ratio),
-    ci95_low: round3(paired.ci95[0]),
-    ci95_high: round3(paired.ci95[1]),
-    per_round: formatRoundRatios(paired),
-  })),
+  rows: measured.map(({ name }) => pairedRow(specOf(name), harness[name]!, byHand[name]!, 2)),
   notes: [`The \`hello\` median of \`scripts/bench run\` against hyperfine run by hand on the same binary, file, run count and runtime environment, ${rounds} round${rounds === 1 ? "" : "s"}, alternating which goes first.`],
 }));

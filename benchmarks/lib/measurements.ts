@@ -10,6 +10,8 @@ import { join } from "node:path";
 import { shiftTableRows } from "../../src/compare/noise.ts";
 import { MEASUREMENTS_FILE, type Figure, type Measurements, type MeasurementEntry } from "../../src/core/measurements.ts";
 import { REPO_ROOT } from "../../src/core/paths.ts";
+import { formatRoundRatios, pairedRatio } from "../../src/stats/paired.ts";
+import { median } from "../../src/stats/summary.ts";
 
 export const MEASUREMENTS_MD = "docs/measurements.md";
 const README = "README.md";
@@ -59,21 +61,38 @@ ${entries.map(([id, entry]) => entryMarkdown(id, entry, id === "run-to-run-shift
 
 type Summary = NonNullable<MeasurementEntry["summary"]>;
 
+/** The harness against the same tool run by hand, per runtime: figures paired round by round. */
+export function pairedRow(runtime: string, ours: readonly number[], theirs: readonly number[], digits: number): Record<string, Figure> {
+  const paired = pairedRatio(ours, theirs);
+  const round = (value: number, places: number) => Number(value.toFixed(places));
+  return {
+    runtime,
+    harness: round(median(ours), digits),
+    by_hand: round(median(theirs), digits),
+    ratio: round(paired.ratio, 3),
+    ci95_low: round(paired.ci95[0], 3),
+    ci95_high: round(paired.ci95[1], 3),
+    per_round: formatRoundRatios(paired),
+  };
+}
+
+/** The range of an entry of paired rows' ratios, and whether every interval holds 1 (the harness adds nothing measurable). */
+function pairedSummary(entry: MeasurementEntry | undefined, measure: string): Summary {
+  const rows = entry?.rows ?? [];
+  if (rows.length === 0) return [];
+  const ratios = rows.map((row) => Number(row.ratio));
+  const holdOne = rows.every((row) => Number(row.ci95_low) <= 1 && Number(row.ci95_high) >= 1);
+  return [{ measure: `${measure} (geometric mean of the paired rounds, per runtime)`, figure: `${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}${holdOne ? ", every interval holding 1" : ""}` }];
+}
+
 /** Headline figures computed from an entry's rows, so none is typed twice. */
 function derivedSummary(measurements: Measurements): Record<string, Summary> {
   const heldOut = measurements.entries["false-alarms"].rows.filter((row) => row.held_out);
   const sum = (rows: typeof heldOut, key: "rows" | "verdicts") => rows.reduce((total, row) => total + row[key], 0);
   const smallest = measurements.entries["detection-power"].rows.filter((row) => row.noise === "1 %");
-  const overhead = measurements.entries["harness-overhead"]?.rows ?? [];
-  const ratios = overhead.map((row) => Number(row.ratio));
-  const holdOne = overhead.every((row) => Number(row.ci95_low) <= 1 && Number(row.ci95_high) >= 1);
   return {
-    "harness-overhead": [
-      {
-        measure: "startup: scripts/bench against hyperfine by hand (geometric mean of the paired rounds, per runtime)",
-        figure: `${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}${holdOne ? ", every interval holding 1" : ""}`,
-      },
-    ],
+    "harness-overhead": pairedSummary(measurements.entries["harness-overhead"], "startup: scripts/bench against hyperfine by hand"),
+    "http-overhead": pairedSummary(measurements.entries["http-overhead"], "HTTP: the harness's rps against oha by hand"),
     "false-alarms": [{ measure: "false verdicts on pairs of identical runs the shift table was not fitted to, compared without history", figure: `${sum(heldOut, "verdicts")} of ${sum(heldOut, "rows")} rows` }],
     "detection-power": [{ measure: "smallest step the full profile confirms at 1 % noise", figure: smallest.map((row) => `${row.suite} ${row.smallest_step}`).join("; ") }],
   };
