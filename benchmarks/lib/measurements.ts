@@ -59,7 +59,25 @@ ${entries.map(([id, entry]) => entryMarkdown(id, entry, id === "run-to-run-shift
 `;
 }
 
-type Summary = NonNullable<MeasurementEntry["summary"]>;
+/** A headline figure of the README's table. */
+interface Headline {
+  readonly measure: string;
+  readonly figure: string;
+  readonly load?: string;
+}
+
+/** An entry's headline figures, their templates filled from its rows. */
+export function headlines(id: string, entry: MeasurementEntry): Headline[] {
+  return (entry.summary ?? []).map((s) => {
+    const row = entry.rows?.[s.row];
+    if (!row) throw new Error(`${MEASUREMENTS_FILE}: ${id}: the summary "${s.measure}" names row ${s.row}, which the table does not have`);
+    const figure = s.figure.replace(/\{(\w+)\}/g, (_, key: string) => {
+      if (row[key] === undefined || row[key] === null) throw new Error(`${MEASUREMENTS_FILE}: ${id}: the summary "${s.measure}" names column ${key}, empty in row ${s.row}`);
+      return String(row[key]);
+    });
+    return { measure: s.measure, figure, ...(s.load ? { load: s.load } : {}) };
+  });
+}
 
 /** The harness against the same tool run by hand, per runtime: figures paired round by round. */
 export function pairedRow(runtime: string, ours: readonly number[], theirs: readonly number[], digits: number): Record<string, Figure> {
@@ -77,7 +95,7 @@ export function pairedRow(runtime: string, ours: readonly number[], theirs: read
 }
 
 /** The range of an entry of paired rows' ratios, and whether every interval holds 1 (the harness adds nothing measurable). */
-function pairedSummary(entry: MeasurementEntry | undefined, measure: string): Summary {
+function pairedSummary(entry: MeasurementEntry | undefined, measure: string): Headline[] {
   const rows = entry?.rows ?? [];
   if (rows.length === 0) return [];
   const ratios = rows.map((row) => Number(row.ratio));
@@ -86,7 +104,7 @@ function pairedSummary(entry: MeasurementEntry | undefined, measure: string): Su
 }
 
 /** Headline figures computed from an entry's rows, so none is typed twice. */
-function derivedSummary(measurements: Measurements): Record<string, Summary> {
+function derivedSummary(measurements: Measurements): Record<string, Headline[]> {
   const heldOut = measurements.entries["false-alarms"].rows.filter((row) => row.held_out);
   const sum = (rows: typeof heldOut, key: "rows" | "verdicts") => rows.reduce((total, row) => total + row[key], 0);
   const smallest = measurements.entries["detection-power"].rows.filter((row) => row.noise === "1 %");
@@ -102,7 +120,7 @@ function derivedSummary(measurements: Measurements): Record<string, Summary> {
 export function readmeFiguresTable(measurements: Measurements): string {
   const derived = derivedSummary(measurements);
   const rows = Object.entries(measurements.entries).flatMap(([id, entry]) =>
-    [...(derived[id] ?? []), ...(entry.summary ?? [])].map((s) => [s.measure, `**${s.figure}**`, `[${entry.when.slice(0, 10)}](${MEASUREMENTS_MD}#${id})`, s.load ?? entry.load]),
+    [...(derived[id] ?? []), ...headlines(id, entry)].map((s) => [s.measure, `**${s.figure}**`, `[${entry.when.slice(0, 10)}](${MEASUREMENTS_MD}#${id})`, s.load ?? entry.load]),
   );
   return `${BEGIN}\n${table(["measure", "figure", "measured", "load average"], rows)}\n${END}`;
 }

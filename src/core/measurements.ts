@@ -29,8 +29,17 @@ export interface MeasurementEntry {
   readonly where: string;
   /** The machine's load average while it was measured ("per row" when each row says its own). */
   readonly load: string;
-  /** Its headline figures, shown in the README's table. */
-  readonly summary?: readonly { readonly measure: string; readonly figure: string; /** Where this figure's load differs from the entry's. */ readonly load?: string }[];
+  /**
+   * Its headline figures, shown in the README's table: each a `figure` template whose `{column}`s are
+   * filled from row `row` of the table, so no figure is typed twice.
+   */
+  readonly summary?: readonly {
+    readonly measure: string;
+    readonly row: number;
+    readonly figure: string;
+    /** Where this figure's load differs from the entry's. */
+    readonly load?: string;
+  }[];
   /** A table: column keys to headings, rows keyed the same. */
   readonly columns?: Readonly<Record<string, string>>;
   readonly rows?: readonly Readonly<Record<string, Figure>>[];
