@@ -3,7 +3,8 @@
  * src/compare/noise.ts takes its run-to-run shifts from it, the methodology page its tables,
  * docs/measurements.md and the README's figures table are generated from it (`scripts/docs`),
  * and the benchmarks that measure a figure write its entry (benchmarks/lib/measurements.ts).
- * Imported by the site's browser bundle too (through noise.ts): no Node imports here.
+ * Imported by the site's browser bundle too (through noise.ts), which keeps only the run-to-run
+ * shifts of the file (src/site/bundle.ts): no Node imports here.
  */
 import measurements from "../../docs/measurements.json" with { type: "json" };
 

@@ -8,6 +8,7 @@ import { RUN_TO_RUN_SHIFT, shiftTableRows } from "../../src/compare/noise.ts";
 import { MEASUREMENTS } from "../../src/core/measurements.ts";
 import { REPO_ROOT } from "../../src/core/paths.ts";
 import { html } from "../../src/site/html.ts";
+import { bundleAssets } from "../../src/site/bundle.ts";
 import { methodologyBody } from "../../src/site/methodology.ts";
 
 const read = (file: string) => readFileSync(join(REPO_ROOT, file), "utf8");
@@ -82,4 +83,13 @@ test("a benchmark's entry replaces the old one in the JSON, and the generated do
   assert.equal(readFileSync(join(root, MEASUREMENTS_MD), "utf8"), measurementsMarkdown(after));
   const readme = readFileSync(join(root, "README.md"), "utf8");
   assert.ok(readme.includes(readmeFiguresTable(after)) && readme.includes("startup 9.9 % (1 of 1)"), "the README's table shows the new figure");
+});
+
+test("the browser bundle holds the run-to-run shifts from the JSON, and none of its prose", async () => {
+  const out = tempDir("measurements-bundle");
+  await bundleAssets(out);
+  const worker = readFileSync(join(out, "assets/compare-worker.js"), "utf8");
+  const { shifts } = MEASUREMENTS.entries["run-to-run-shift"];
+  assert.ok(worker.includes(`latency_p99_ms:${shifts.quiet.database!.metrics!.latency_p99_ms}`), "the shifts are in the worker");
+  for (const entry of Object.values(MEASUREMENTS.entries)) assert.ok(!worker.includes(entry.title), `no "${entry.title}" in the worker`);
 });
