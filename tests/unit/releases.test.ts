@@ -1,15 +1,15 @@
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { parseRuntimeRequest, parseWindow } from "../../src/cli/commands/releases.ts";
 import { findBenchmarked, type Benchmarked } from "../../src/releases/benchmarked.ts";
 import { runtimeOfResultFile } from "../../src/results/store.ts";
-import { MAX_MATRIX_JOBS, toBenchmarkCalls, toMatrix, type MatrixEntry } from "../../src/releases/matrix.ts";
+import { MAX_MATRIX_JOBS, canaryBuild, toBenchmarkCalls, toMatrix, type MatrixEntry } from "../../src/releases/matrix.ts";
 import type { Release } from "../../src/releases/published.ts";
 import { assignScenarios, compactScenarios, planWork, type RunnerWork, type ScenarioCatalog, type WorkRequest } from "../../src/releases/pools.ts";
 import { chooseRunners, loadBenchConfig, loadBenchRunners, type BenchRunner } from "../../src/releases/runners.ts";
-import { releaseLine, selectBenchmarks, type RuntimeRequest, type SelectionInput, type Window } from "../../src/releases/select.ts";
+import { predecessorOf, releaseLine, selectBenchmarks, type RuntimeRequest, type SelectionInput, type Window } from "../../src/releases/select.ts";
 import type { Arch, RuntimeName } from "../../src/runtimes/catalog.ts";
 import { writeResult } from "../../src/results/store.ts";
 import { tempDir } from "../../benchmarks/lib/cli.ts";
@@ -189,7 +189,7 @@ describe("the matrix", () => {
       missingOnly: false,
     }).planned;
     assert.deepEqual(toMatrix(planned, workOf([X64, ARM])), {
-      include: [{ runtime: "bun", version: "1.4.0", runner: "bench-arm64-1", arch: "arm64", labels: ARM.labels, suites: SUITE_NAMES.join(" "), scenarios: "", apps: "" }],
+      include: [{ runtime: "bun", version: "1.4.0", runner: "bench-arm64-1", arch: "arm64", labels: ARM.labels, suites: SUITE_NAMES.join(" "), scenarios: "", apps: "", channel: "release", predecessor: "" }],
     });
   });
 
@@ -213,8 +213,85 @@ describe("the matrix", () => {
   });
 
   it("refuses more jobs than GitHub runs in one matrix", () => {
-    const one = { runtime: "node" as const, version: "1.0.0", published: new Date(), runner: X64 };
+    const one = { runtime: "node" as const, version: "1.0.0", published: new Date(), runner: X64, predecessor: null };
     assert.throws(() => toMatrix(Array.from({ length: MAX_MATRIX_JOBS + 1 }, () => one), workOf([X64])), /matrix limit of 256/);
+  });
+});
+
+/** A version list recorded from the registry (tests/fixtures/releases/), as publishedReleases gives it: newest first. */
+function recorded(runtime: "node" | "deno"): Release[] {
+  const { published } = JSON.parse(readFileSync(join(import.meta.dirname, "..", "fixtures", "releases", `${runtime}.json`), "utf8")) as { published: Record<string, string> };
+  return Object.entries(published).map(([version, day]) => ({ version, published: new Date(day) }));
+}
+
+describe("the predecessor a release is measured beside", () => {
+  const node = recorded("node");
+  const deno = recorded("deno");
+
+  it("is the previous release of the line for a patch or a Node minor, whatever was published in between on other lines", () => {
+    assert.equal(predecessorOf("22.11.0", node), "22.10.0");
+    assert.equal(predecessorOf("24.18.1", node), "24.18.0");
+    assert.equal(predecessorOf("2.1.9", deno), "2.1.8");
+    // 22.12.0 came out after 23.x releases: its baseline stays on its own line.
+    assert.equal(predecessorOf("22.12.0", node), "22.11.0");
+  });
+
+  it("is the newest release of the line before for the first release of a line: a Deno minor, a major", () => {
+    assert.equal(predecessorOf("2.1.0", deno), "2.0.6");
+    assert.equal(predecessorOf("2.0.0", deno), "1.46.3");
+    assert.equal(predecessorOf("24.0.0", node), "23.11.1");
+    assert.equal(predecessorOf("26.0.0", node), "25.9.0");
+  });
+
+  it("skips pre-releases, and gives a pre-release of a new line the newest release below it", () => {
+    const withRc = [{ version: "26.0.0-rc.1", published: new Date("2026-04-01") }, ...node];
+    assert.equal(predecessorOf("26.0.0", withRc), "25.9.0");
+    assert.equal(predecessorOf("26.0.0-rc.1", withRc), "25.9.0");
+  });
+
+  it("is none for the first release there is", () => {
+    assert.equal(predecessorOf("1.46.0", deno), null);
+  });
+
+  it("reaches the matrix of a release job only when asked for, per runner's architecture", () => {
+    const input: SelectionInput = {
+      runners: [X64, ARM],
+      requests: [parseRuntimeRequest("node@24.5.0"), parseRuntimeRequest("bun@1.4.0")],
+      releases: releasesOf,
+      benchmarked: benchmarked({}),
+      window: SINCE_LAST,
+      prereleases: false,
+      missingOnly: false,
+    };
+    const pick = (e: MatrixEntry) => `${e.runtime}@${e.version}@${e.runner}<-${e.predecessor}`;
+    const work = workOf([X64, ARM]);
+    assert.deepEqual(toMatrix(selectBenchmarks({ ...input, withPredecessor: true }).planned, work).include.map(pick), [
+      "node@24.5.0@bench-x64-1<-24.4.0",
+      "bun@1.4.0@bench-x64-1<-1.3.9",
+      "bun@1.4.0@bench-arm64-1<-1.3.9",
+    ]);
+    assert.deepEqual(toMatrix(selectBenchmarks(input).planned, work).include.map(pick), ["node@24.5.0@bench-x64-1<-", "bun@1.4.0@bench-x64-1<-", "bun@1.4.0@bench-arm64-1<-"]);
+  });
+});
+
+describe("the canary matrix", () => {
+  it("measures each runtime's newest nightly or canary build against its newest release", () => {
+    const planned = selectBenchmarks({
+      runners: [X64],
+      requests: ["node@latest", "deno@latest", "bun@latest"].map(parseRuntimeRequest),
+      releases: releasesOf,
+      benchmarked: benchmarked({}),
+      window: SINCE_LAST,
+      prereleases: false,
+      missingOnly: false,
+    }).planned;
+    const pick = (e: MatrixEntry) => [e.runtime, e.channel, e.version, e.predecessor];
+    assert.deepEqual(toMatrix(planned, workOf([X64]), "canary").include.map(pick), [
+      ["node", "canary", "27-nightly", "26.1.0"],
+      ["deno", "canary", "canary", "2.6.2"],
+      ["bun", "canary", "canary", "1.4.1"],
+    ]);
+    assert.equal(canaryBuild("node", "24.5.0"), "25-nightly");
   });
 });
 
@@ -249,6 +326,8 @@ describe("the backfill of a merged scenario", () => {
           suites: "http",
           scenarios: "http/json",
           apps: "hono",
+          channel: "release",
+          predecessor: "",
         })),
       ),
     );
