@@ -126,7 +126,7 @@ export const databaseSuite = defineSuite<DatabaseConfig, DatabaseProfile, Databa
   },
   profiles: {
     quick: { trials: 2, warmup: 1, iterations: 5, ops: 100 },
-    full: { trials: 5, warmup: 10, iterations: 30, ops: 1000 },
+    full: { trials: 3, warmup: 5, iterations: 15, ops: 1000 },
   },
   tools: [POSTGRES_TOOL, SQLITE3_TOOL, GNU_TIME_TOOL, TASKSET_TOOL],
   options: {

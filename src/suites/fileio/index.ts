@@ -49,7 +49,7 @@ const shapeOf = (profile: FileioProfile): DataShape => ({
 
 const PROFILES: Record<Profile, FileioProfile> = {
   quick: { trials: 2, warmup: 0, iterations: 3, cache: ["warm"], concurrency: ["all"], files: 1000, file_bytes: 1024, large_mib: 32, tree_packages: 300 },
-  full: { trials: 5, warmup: 2, iterations: 10, cache: ["warm", "cold"], concurrency: ["all", 64], files: 10_000, file_bytes: 1024, large_mib: 256, tree_packages: 1200 },
+  full: { trials: 3, warmup: 2, iterations: 5, cache: ["warm"], concurrency: [64], files: 10_000, file_bytes: 1024, large_mib: 256, tree_packages: 1200 },
 };
 
 const MANY_FILES: readonly Operation[] = ["read-many", "write-many"];

@@ -48,7 +48,7 @@ export interface HttpProfile {
 }
 
 /** app.json's http fields: `scenarios` names the only scenarios an app serves (and a scenario some app names is served by those apps alone). */
-type HttpAppFields = { processes: number; scenarios?: string[]; build?: PrepareStep };
+export type HttpAppFields = { processes: number; scenarios?: string[]; build?: PrepareStep };
 type HttpApp = App<HttpAppFields>;
 type HttpSubject = Subject<HttpConfig, HttpProfile>;
 
@@ -271,7 +271,7 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
   },
   profiles: {
     quick: { trials: 2, warmup_s: 0.3, duration_s: 0.8, connections: [10], keepalive: [true], rate: 1000, rate_duration_s: 0.8 },
-    full: { trials: 5, warmup_s: 3, duration_s: 10, connections: [10, 100, 256], keepalive: [true], rate: 1000, rate_duration_s: 10 },
+    full: { trials: 4, warmup_s: 2, duration_s: 4, connections: [100], keepalive: [true], rate: 1000, rate_duration_s: 4 },
   },
   tools: [OHA_TOOL, GNU_TIME_TOOL, TASKSET_TOOL, POSTGRES_TOOL],
   options: { app: appOption("http") },
@@ -288,11 +288,17 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
 
   estimate(scenario, runtime, options) {
     const profile = scenario.profileParams;
-    const apps = selectApps(loadApps<{ processes: number }>("http"), options.apps).filter((app) => app.manifest.runtimes[runtime]);
+    const all = loadApps<HttpAppFields>("http");
+    // An app that does not serve the scenario gets its cells recorded as unsupported, without a trial.
+    const apps = selectApps(all, options.apps).filter((app) => app.manifest.runtimes[runtime] && notServed(app, scenario.name, all) === null);
     const loadPoints = scenario.config.operations.length * profile.connections.length * profile.keepalive.length;
+    const rates = [profile.rate].flat().length;
     const trialS = SERVER_LIFECYCLE_S + profile.warmup_s + profile.duration_s + profile.rate_duration_s;
+    // The rate ladder climbs in the first rate's cells, at most every step (it stops at the first step missed).
+    const ladderS = scenario.metrics.max_sustained_rps && profile.rate_ladder ? profile.rate_ladder.length * profile.rate_duration_s : 0;
+    const pointS = profile.trials * (rates * trialS + ladderS);
     // Each app is verified once before its load points and once after, whatever their number.
-    return { cells: apps.length * loadPoints, seconds: apps.length * (loadPoints * profile.trials * trialS + 2 * VERIFICATION_S) };
+    return { cells: apps.length * loadPoints * rates, seconds: apps.length * (loadPoints * pointS + 2 * VERIFICATION_S) };
   },
 
   listApps() {

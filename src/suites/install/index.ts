@@ -152,7 +152,7 @@ export const installSuite = defineSuite<InstallConfig, InstallProfile, InstallOp
   },
   profiles: {
     quick: { trials: 3, runs: 1, states: [...STATES] },
-    full: { trials: 10, runs: 1, states: [...STATES] },
+    full: { trials: 3, runs: 1, states: [...STATES] },
   },
   tools: [HYPERFINE_TOOL, GNU_TIME_TOOL],
   options: {

@@ -262,7 +262,7 @@ export const websocketSuite = defineSuite<WebSocketConfig, WebSocketProfile, { a
   },
   profiles: {
     quick: { trials: 2, warmup_s: 0.5, duration_s: 1.5, connections: [50], window: 1, rate: 1000, rate_connections: 10, rate_duration_s: 1.5 },
-    full: { trials: 5, warmup_s: 3, duration_s: 10, connections: [100, 1000], window: 1, rate: 1000, rate_connections: 10, rate_duration_s: 10 },
+    full: { trials: 3, warmup_s: 2, duration_s: 5, connections: [100, 1000], window: 1, rate: 1000, rate_connections: 10, rate_duration_s: 5 },
   },
   tools: [WSCLIENT_TOOL, K6_TOOL, GNU_TIME_TOOL, TASKSET_TOOL],
   options: { app: appOption("websocket") },

@@ -184,7 +184,7 @@ export const workersSuite = defineSuite<WorkersConfig, WorkersProfile, { apps: r
   },
   profiles: {
     quick: { trials: 1, warmup: 3, iterations: 15 },
-    full: { trials: 5, warmup: 20, iterations: 200 },
+    full: { trials: 3, warmup: 10, iterations: 100 },
   },
   tools: [GNU_TIME_TOOL],
   options: { app: appOption("workers") },
