@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { planRun, planTable } from "../../src/cli/commands/plan.ts";
+import { planRun, planTable, withPredecessors } from "../../src/cli/commands/plan.ts";
+import { recordedReleases } from "../helpers/recorded-releases.ts";
 import { loadApps } from "../../src/apps/manifest.ts";
 import { notServed, type HttpAppFields } from "../../src/suites/http/index.ts";
 import { parseSpec } from "../../src/runtimes/spec.ts";
@@ -53,5 +54,18 @@ describe("plan", () => {
     const plans = planRun(scenarios, specs("node@22.11.0"), {});
     assert.equal(plans[0]!.seconds, null);
     assert.match(planTable(plans, "quick", 1), /startup\s+1\s+\?\s+\?\s+no estimate[\s\S]*No estimate for startup/);
+  });
+
+  it("with the predecessors, plans the release job: each version beside the release before it, and its time per job", () => {
+    const releasesOf = (runtime: string) => recordedReleases(runtime as "node" | "deno");
+    const { specs: paired, notes } = withPredecessors(specs("node@22.11.0", "deno@2.1", "deno@1.46.0"), releasesOf);
+    assert.deepEqual(paired.map((s) => s.text), ["node@22.11.0", "node@22.10.0", "deno@2.1.14", "deno@2.1.12", "deno@1.46.0"]);
+    assert.deepEqual(notes, ["deno@1.46.0 has no earlier release: measured alone"]);
+    assert.throws(() => withPredecessors(specs("node@path:/opt/node"), releasesOf), /binary on disk/);
+    const scenarios = resolved("startup/hello", "full");
+    const alone = planRun(scenarios, specs("node@22.11.0"), {})[0]!;
+    const job = planRun(scenarios, paired.slice(0, 2), {});
+    assert.equal(job[0]!.seconds, 2 * alone.seconds!);
+    assert.match(planTable(job, "full", 2, 1), /1 release each beside its predecessor \(2 runtime versions\), one machine: about .+ per release job/);
   });
 });

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { parseRuntimeRequest, parseWindow } from "../../src/cli/commands/releases.ts";
@@ -14,6 +14,7 @@ import type { Arch, RuntimeName } from "../../src/runtimes/catalog.ts";
 import { writeResult } from "../../src/results/store.ts";
 import { tempDir } from "../../benchmarks/lib/cli.ts";
 import { makeResult } from "../../benchmarks/lib/documents.ts";
+import { recordedReleases } from "../helpers/recorded-releases.ts";
 
 const X64: BenchRunner = { name: "bench-x64-1", arch: "x86_64", labels: ["self-hosted", "linux", "x64", "bench-x64-1"] };
 const ARM: BenchRunner = { name: "bench-arm64-1", arch: "arm64", labels: ["self-hosted", "linux", "arm64", "bench-arm64-1"] };
@@ -218,20 +219,16 @@ describe("the matrix", () => {
   });
 });
 
-/** A version list recorded from the registry (tests/fixtures/releases/), as publishedReleases gives it: newest first. */
-function recorded(runtime: "node" | "deno"): Release[] {
-  const { published } = JSON.parse(readFileSync(join(import.meta.dirname, "..", "fixtures", "releases", `${runtime}.json`), "utf8")) as { published: Record<string, string> };
-  return Object.entries(published).map(([version, day]) => ({ version, published: new Date(day) }));
-}
-
 describe("the predecessor a release is measured beside", () => {
-  const node = recorded("node");
-  const deno = recorded("deno");
+  const node = recordedReleases("node");
+  const deno = recordedReleases("deno");
 
   it("is the previous release of the line for a patch or a Node minor, whatever was published in between on other lines", () => {
     assert.equal(predecessorOf("22.11.0", node), "22.10.0");
     assert.equal(predecessorOf("24.18.1", node), "24.18.0");
     assert.equal(predecessorOf("2.1.9", deno), "2.1.8");
+    // No 2.1.13 was published in this architecture's package: the release before is the one that was.
+    assert.equal(predecessorOf("2.1.14", deno), "2.1.12");
     // 22.12.0 came out after 23.x releases: its baseline stays on its own line.
     assert.equal(predecessorOf("22.12.0", node), "22.11.0");
   });
