@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
+import { scenarioDirs } from "../../src/scenarios/manifest.ts";
 import { describe, it } from "node:test";
 import { tempDir } from "../../benchmarks/lib/cli.ts";
 import { calls, evaluate, recorder, runJob, runStep, step, workflow, type ExpressionContext, type VersionLine } from "../helpers/workflow-steps.ts";
@@ -94,13 +95,13 @@ describe("the release job: each new release measured beside its predecessor", ()
 });
 
 describe("the nightly canary", () => {
-  it("runs every night and on dispatch, calling benchmark.yml with canary on the newest releases, startup and HTTP, full profile", () => {
+  it("runs every night and on dispatch, calling benchmark.yml with canary on the newest releases, startup and three HTTP scenarios, full profile", () => {
     assert.deepEqual(Object.keys(CANARY.on), ["schedule", "workflow_dispatch"]);
     const call = CANARY.jobs.benchmark!;
     assert.equal(call.uses, "./.github/workflows/benchmark.yml");
     assert.equal(call.with!.canary, true);
     assert.equal(call.with!.runtimes, "node@latest deno@latest bun@latest");
-    assert.equal(call.with!.suites, "startup http");
+    assert.deepEqual(String(call.with!.scenarios).split(" "), [...scenarioDirs("startup").map((dir) => `startup/${basename(dir)}`), "http/json", "http/plaintext", "http/compute"], "every startup scenario");
     assert.equal(call.with!.profile, "full");
     for (const name of Object.keys(call.with!)) assert.ok(BENCHMARK.on.workflow_call!.inputs![name], `benchmark.yml takes no input '${name}'`);
   });
