@@ -98,24 +98,18 @@ export function evaluate(expression: string, context: ExpressionContext): Value 
     const equal = String(left) === String(primary());
     return operator === "==" ? equal : !equal;
   };
-  const and = (): Value => {
-    let value = comparison();
-    while (tokens[at] === "&&") {
+  // `a && b` is b when a is truthy, `a || b` is b when a is not; otherwise a.
+  const chain = (operator: "&&" | "||", operand: () => Value) => (): Value => {
+    let value = operand();
+    while (tokens[at] === operator) {
       at++;
-      const right = comparison();
-      value = truthy(value) ? right : value;
+      const right = operand();
+      if (truthy(value) === (operator === "&&")) value = right;
     }
     return value;
   };
-  const or = (): Value => {
-    let value = and();
-    while (tokens[at] === "||") {
-      at++;
-      const right = and();
-      value = truthy(value) ? value : right;
-    }
-    return value;
-  };
+  const and = chain("&&", comparison);
+  const or = chain("||", and);
   const value = or();
   if (at !== tokens.length) throw new Error(`cannot read '${expression}' past '${tokens[at]}'`);
   return value;

@@ -67,6 +67,20 @@ function select(overrides: Partial<SelectionInput>): string[] {
   return selection.planned.map((p) => `${p.runtime}@${p.version}@${p.runner.name}`);
 }
 
+/** The jobs for these versions on these runners, whatever the data already holds. */
+function plannedFor(runners: BenchRunner[], specs: string[], withPredecessor = false) {
+  return selectBenchmarks({
+    runners,
+    requests: specs.map(parseRuntimeRequest),
+    releases: releasesOf,
+    benchmarked: benchmarked({}),
+    window: SINCE_LAST,
+    prereleases: false,
+    missingOnly: false,
+    withPredecessor,
+  }).planned;
+}
+
 describe("release lines", () => {
   it("are the major for node and major.minor for deno and bun", () => {
     assert.equal(releaseLine("node", "24.5.0"), "24");
@@ -180,15 +194,7 @@ const workOf = (runners: readonly BenchRunner[], request: Partial<WorkRequest> =
 
 describe("the matrix", () => {
   it("carries runtime, version, runner, arch, labels and what the job runs", () => {
-    const planned = selectBenchmarks({
-      runners: [ARM],
-      requests: [parseRuntimeRequest("bun@1.4.0")],
-      releases: releasesOf,
-      benchmarked: benchmarked({}),
-      window: SINCE_LAST,
-      prereleases: false,
-      missingOnly: false,
-    }).planned;
+    const planned = plannedFor([ARM], ["bun@1.4.0"]);
     assert.deepEqual(toMatrix(planned, workOf([X64, ARM])), {
       include: [{ runtime: "bun", version: "1.4.0", runner: "bench-arm64-1", arch: "arm64", labels: ARM.labels, suites: SUITE_NAMES.join(" "), scenarios: "", apps: "", channel: "release", predecessor: "" }],
     });
@@ -251,37 +257,21 @@ describe("the predecessor a release is measured beside", () => {
   });
 
   it("reaches the matrix of a release job only when asked for, per runner's architecture", () => {
-    const input: SelectionInput = {
-      runners: [X64, ARM],
-      requests: [parseRuntimeRequest("node@24.5.0"), parseRuntimeRequest("bun@1.4.0")],
-      releases: releasesOf,
-      benchmarked: benchmarked({}),
-      window: SINCE_LAST,
-      prereleases: false,
-      missingOnly: false,
-    };
+    const specs = ["node@24.5.0", "bun@1.4.0"];
     const pick = (e: MatrixEntry) => `${e.runtime}@${e.version}@${e.runner}<-${e.predecessor}`;
     const work = workOf([X64, ARM]);
-    assert.deepEqual(toMatrix(selectBenchmarks({ ...input, withPredecessor: true }).planned, work).include.map(pick), [
+    assert.deepEqual(toMatrix(plannedFor([X64, ARM], specs, true), work).include.map(pick), [
       "node@24.5.0@bench-x64-1<-24.4.0",
       "bun@1.4.0@bench-x64-1<-1.3.9",
       "bun@1.4.0@bench-arm64-1<-1.3.9",
     ]);
-    assert.deepEqual(toMatrix(selectBenchmarks(input).planned, work).include.map(pick), ["node@24.5.0@bench-x64-1<-", "bun@1.4.0@bench-x64-1<-", "bun@1.4.0@bench-arm64-1<-"]);
+    assert.deepEqual(toMatrix(plannedFor([X64, ARM], specs), work).include.map(pick), ["node@24.5.0@bench-x64-1<-", "bun@1.4.0@bench-x64-1<-", "bun@1.4.0@bench-arm64-1<-"]);
   });
 });
 
 describe("the canary matrix", () => {
   it("measures each runtime's newest nightly or canary build against its newest release", () => {
-    const planned = selectBenchmarks({
-      runners: [X64],
-      requests: ["node@latest", "deno@latest", "bun@latest"].map(parseRuntimeRequest),
-      releases: releasesOf,
-      benchmarked: benchmarked({}),
-      window: SINCE_LAST,
-      prereleases: false,
-      missingOnly: false,
-    }).planned;
+    const planned = plannedFor([X64], ["node@latest", "deno@latest", "bun@latest"]);
     const pick = (e: MatrixEntry) => [e.runtime, e.channel, e.version, e.predecessor];
     assert.deepEqual(toMatrix(planned, workOf([X64]), "canary").include.map(pick), [
       ["node", "canary", "27-nightly", "26.1.0"],
