@@ -34,7 +34,7 @@ describe("the release job: each new release measured beside its predecessor", ()
     const job = benchJob({ runtime: "node", version: "24.5.0", predecessor: "24.4.0" });
     assert.equal(job.code, 0, job.output);
     assert.deepEqual(job.setups, ["actions/setup-node 24.4.0", "actions/setup-node 24.5.0", "actions/setup-node 20"]);
-    assert.deepEqual(job.reported, ["node v24.5.0", "node v24.4.0"]);
+    assert.deepEqual(job.reported, ["node v24.4.0", "node v24.5.0"], "the baseline first");
     assert.equal(job.bench.length, 1);
     assert.deepEqual(job.bench[0]!.slice(5, 8), ["--profile", "full", "--out"]);
     assert.deepEqual(job.bench[0]!.slice(9), ["--suite", "startup"]);
@@ -44,7 +44,7 @@ describe("the release job: each new release measured beside its predecessor", ()
     const job = benchJob({ runtime: "bun", version: "1.4.1", predecessor: "1.4.0" });
     assert.equal(job.code, 0, job.output);
     assert.deepEqual(job.setups, ["oven-sh/setup-bun 1.4.0", "oven-sh/setup-bun 1.4.1", "actions/setup-node 20"]);
-    assert.deepEqual(job.reported, ["bun 1.4.1", "bun 1.4.0"]);
+    assert.deepEqual(job.reported, ["bun 1.4.0", "bun 1.4.1"]);
   });
 
   it("measures the version alone when the plan gives no predecessor (a dispatch, the weekly run, the first release there is)", () => {
@@ -116,7 +116,7 @@ describe("the nightly canary", () => {
       assert.equal(job.code, 0, job.output);
       assert.deepEqual(job.setups.slice(0, 2), [`${setup} ${newest}`, `${setup} ${version}`]);
       const newestReports = versionLine(runtime, newest);
-      assert.deepEqual(job.reported, [`canary=${runtime} ${canaryReports}`, `release=${runtime} ${newestReports}`]);
+      assert.deepEqual(job.reported, [`release=${runtime} ${newestReports}`, `canary=${runtime} ${canaryReports}`]);
       assert.deepEqual(job.bench[0]!.slice(-4), ["--suite", "startup", "--suite", "http"]);
     });
   }
