@@ -106,6 +106,13 @@ describe("the nightly canary", () => {
     for (const name of Object.keys(call.with!)) assert.ok(BENCHMARK.on.workflow_call!.inputs![name], `benchmark.yml takes no input '${name}'`);
   });
 
+  it("adds no point to github-action-benchmark's comparison store: canary builds are no releases", () => {
+    const exportStep = BENCHMARK.jobs.collect!.steps.find((s) => s.name === "Export for github-action-benchmark")!;
+    assert.match(exportStep.if!, /&& !inputs\.canary$/);
+    const gab = BENCHMARK.jobs.collect!.steps.filter((s) => s.uses?.startsWith("benchmark-action/"));
+    assert.ok(gab.length > 0 && gab.every((s) => s.if!.startsWith("steps.export.outcome == 'success'")), "every github-action-benchmark step waits for the export");
+  });
+
   for (const [runtime, version, newest, setup, canaryReports] of [
     ["node", "27-nightly", "26.1.0", "actions/setup-node", "v27.0.0-nightly20261124abcdef0"],
     ["deno", "canary", "2.6.2", "denoland/setup-deno", "deno 2.7.0+1a2b3c4 (stable, release, x86_64-unknown-linux-gnu)"],
