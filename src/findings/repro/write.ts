@@ -12,6 +12,7 @@ import { shellQuote } from "../../tools/hyperfine.ts";
 import { formatNumber } from "../../ui/table.ts";
 
 const FIGURE_SCRIPT = fileURLToPath(new URL("./figure.mjs", import.meta.url));
+const SERVE_SCRIPT = fileURLToPath(new URL("./serve.mjs", import.meta.url));
 /** Where a script's extra runtime flags go (`scripts/bench profile` passes the profiler's here). */
 export const EXTRA_FLAGS_VARIABLE = "RUNTIME_EXTRA_FLAGS";
 
@@ -31,17 +32,22 @@ const copied = (source: string) => !/\/(node_modules|\.next|dist)(\/|$)/.test(so
 
 const scriptName = (doc: ResultDocument) => `run-${doc.runtime.name}-${doc.runtime.version}.sh`.replace(/[^A-Za-z0-9._-]/g, "_");
 
-/** The runtime's own command line for the app's entry, with the extra flags' variable where flags go. */
-function runtimeCommand(doc: ResultDocument, repro: Reproduction): string {
-  const marker = "@EXTRA@";
-  const argv = RUNTIMES[doc.runtime.name].scriptArgs([...repro.flags, marker], repro.entry);
-  return ['"$bin"', ...argv.map((arg) => (arg === marker ? `\${${EXTRA_FLAGS_VARIABLE}:-}` : shellQuote(arg)))].join(" ");
+const FLAGS_MARKER = "@EXTRA@";
+
+/**
+ * The runtime's command line for a script file and its arguments, each already a shell word. The
+ * extra flags' variable stands where the runtime's flags go; a file in the folder is `"$here/…"`.
+ */
+function runtimeLine(doc: ResultDocument, flags: readonly string[], file: string, args: readonly string[]): string {
+  const argv = RUNTIMES[doc.runtime.name].scriptArgs([...flags, FLAGS_MARKER], file);
+  const word = (arg: string) => (arg === FLAGS_MARKER ? `\${${EXTRA_FLAGS_VARIABLE}:-}` : arg === file && file.startsWith("$here/") ? `"${file}"` : shellQuote(arg));
+  return ['"$bin"', ...argv.map(word), ...args].join(" ");
 }
 
 /** The runtime's command line that runs figure.mjs (Deno needs to be let read the report). */
 function figureCommand(doc: ResultDocument, kind: string, file: string, spec: object): string {
-  const argv = RUNTIMES[doc.runtime.name].scriptArgs(doc.runtime.name === "deno" ? ["--allow-read"] : [], "$here/figure.mjs");
-  return ['"$bin"', ...argv.map((arg) => (arg.startsWith("$here") ? `"${arg}"` : shellQuote(arg))), kind, `"${file}"`, shellQuote(JSON.stringify(spec))].join(" ");
+  const flags = doc.runtime.name === "deno" ? ["--allow-read"] : [];
+  return runtimeLine(doc, flags, `$here/${basename(FIGURE_SCRIPT)}`, [kind, `"${file}"`, shellQuote(JSON.stringify(spec))]).replace(` \${${EXTRA_FLAGS_VARIABLE}:-}`, "");
 }
 
 function header(doc: ResultDocument, cell: string): string[] {
@@ -70,7 +76,7 @@ function inProcessScript(doc: ResultDocument, repro: Extract<Reproduction, { kin
     // The app's input, as the harness gave it (input.json), with the work folder filled in.
     'export RUNTIME_BENCH_INPUT="$(sed "s|@WORK@|$work|" "$here/input.json")"',
     'export RUNTIME_BENCH_REPORT="$work/report.json"',
-    `(cd "$here/${appDir}" && ${runtimeCommand(doc, repro)})`,
+    `(cd "$here/${appDir}" && ${runtimeLine(doc, repro.flags, repro.entry, [])})`,
     figureCommand(doc, "in-process", "$work/report.json", repro.figure),
     "",
   ].join("\n");
@@ -86,7 +92,7 @@ function serverScript(doc: ResultDocument, repro: Extract<Reproduction, { kind: 
     ...header(doc, cell),
     'command -v oha >/dev/null 2>&1 || { echo "this reproduction drives load with oha (cargo install oha), which is not on PATH" >&2; exit 2; }',
     'port="${PORT:-18080}"',
-    `(cd "$here/${appDir}" && exec env ${['PORT="$port"', "HOST=127.0.0.1", ...env].join(" ")} ${runtimeCommand(doc, repro)}) &`,
+    `(cd "$here/${appDir}" && exec env ${['PORT="$port"', "HOST=127.0.0.1", ...env].join(" ")} ${runtimeLine(doc, repro.flags, `$here/${basename(SERVE_SCRIPT)}`, [shellQuote(repro.entry)])}) &`,
     "server=$!",
     "trap 'kill \"$server\" 2>/dev/null || true; wait \"$server\" 2>/dev/null || true; rm -rf \"$work\"' EXIT",
     'for _ in $(seq 1 300); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; kill -0 "$server" 2>/dev/null || { echo "the server exited before it listened" >&2; exit 1; }; sleep 0.1; done',
@@ -152,7 +158,7 @@ export function writeReproduction(selected: ResolvedScenario, docs: readonly Res
     if (existsSync(folder)) cpSync(folder, join(outDir, relative(REPO_ROOT, folder)), { recursive: true, filter: copied });
   }
   copyFileSync(join(scenario.dir, "scenario.json"), join(outDir, "scenario.json"));
-  copyFileSync(FIGURE_SCRIPT, join(outDir, basename(FIGURE_SCRIPT)));
+  for (const script of [FIGURE_SCRIPT, SERVE_SCRIPT]) copyFileSync(script, join(outDir, basename(script)));
   const inProcess = repros.find((repro) => repro.kind === "in-process");
   if (inProcess) writeFileSync(join(outDir, "input.json"), `${JSON.stringify({ ...inProcess.input, workDir: "@WORK@" }, null, 2)}\n`);
   const scripts = docs.map((doc, i) => {
