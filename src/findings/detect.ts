@@ -2,6 +2,7 @@ import type { MeasuredCell } from "../compare/types.ts";
 import { pooledMedian, ratioOfMedians } from "../compare/ratio.ts";
 import { cellOf, compareVersions, environmentKey, groupBy, matchKey, measurementsOf, seriesKey, type Measurement } from "../compare/series-key.ts";
 import { excludesOne } from "../compare/verdict.ts";
+import { paramsSlug } from "../core/params.ts";
 import type { ResultDocument } from "../results/types.ts";
 
 /**
@@ -159,4 +160,21 @@ export function findSteps(docs: readonly ResultDocument[], thresholds: FindingTh
 /** Every finding, largest first. */
 export function findFindings(docs: readonly ResultDocument[], thresholds: FindingThresholds = DEFAULT_THRESHOLDS): Finding[] {
   return [...findOutliers(docs, thresholds), ...findSteps(docs, thresholds)].sort((a, b) => b.factor - a.factor || a.id.localeCompare(b.id));
+}
+
+/**
+ * The results a finding rests on, one per runtime version it names (the newest run of each): what
+ * a reproduction of it is made from.
+ */
+export function findingDocs(finding: Finding, docs: readonly ResultDocument[]): ResultDocument[] {
+  const wanted = new Set(finding.figures.map((f) => `${f.runtime}@${f.version}`));
+  const newest = new Map<string, ResultDocument>();
+  for (const doc of docs) {
+    const key = `${doc.runtime.name}@${doc.runtime.version}`;
+    if (doc.status !== "ok" || !wanted.has(key) || doc.run.runner !== finding.runner || doc.suite !== finding.suite || doc.scenario !== finding.scenario) continue;
+    if (doc.app !== finding.app || paramsSlug(doc.params) !== paramsSlug(finding.params) || !doc.metrics[finding.metric]) continue;
+    const known = newest.get(key);
+    if (!known || doc.run.started_at > known.run.started_at) newest.set(key, doc);
+  }
+  return finding.figures.flatMap((f) => newest.get(`${f.runtime}@${f.version}`) ?? []);
 }

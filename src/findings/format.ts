@@ -1,4 +1,6 @@
+import { createHash } from "node:crypto";
 import { cellLabel } from "../compare/format.ts";
+import { releaseNotes, type ReleaseNotes } from "../runtimes/catalog.ts";
 import { formatNumber, formatTable } from "../ui/table.ts";
 import type { Finding } from "./detect.ts";
 
@@ -22,4 +24,14 @@ export function findingsTable(findings: readonly Finding[]): string {
     f.runner,
   ]);
   return formatTable(["kind", "cell", "headline", "gap", "figures (subject first)", "runner"], rows);
+}
+
+/** A finding's stable anchor on the Findings page and in the feed. */
+export function findingAnchor(finding: Finding): string {
+  return createHash("sha256").update(finding.id).digest("hex").slice(0, 16);
+}
+
+/** For a step between releases: where its release notes and the commits of its range are. */
+export function findingReleaseNotes(finding: Finding): ReleaseNotes | null {
+  return finding.kind === "step" && finding.from_version !== undefined ? releaseNotes(finding.runtime, finding.from_version, finding.version) : null;
 }

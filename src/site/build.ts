@@ -18,6 +18,9 @@ import { methodologyBody } from "./methodology.ts";
 import { overviewCardPath, trendPath, type PoolMembership } from "./model.ts";
 import { compareBody, overviewBody, renderPage, scenarioBody, type PageFrame } from "./pages.ts";
 import { readFeed, regressionsBody } from "./regressions.ts";
+import { findingsBody, reproductionPath } from "./findings.ts";
+import { findFindings, findingDocs, type Finding } from "../findings/detect.ts";
+import { findingAnchor } from "../findings/format.ts";
 
 /** Marks a folder as a built site, so a rebuild may empty it and nothing else ever is. */
 const SITE_MARKER = ".runtime-bench-site";
@@ -31,6 +34,11 @@ export interface SiteBuildOptions {
   readonly feedDir?: string;
   /** The pool of each dedicated runner in one (.github/bench-runners.json), by runner name: a suite's series is shown from the member that runs it. */
   readonly pools?: ReadonlyMap<string, PoolMembership>;
+  /**
+   * Writes a finding's reproduction as a .tar.gz (its results given, one per runtime version);
+   * false where the suite has none. The CLI gives it, so the site imports no suite code.
+   */
+  readonly reproductionArchive?: (docs: readonly ResultDocument[], file: string) => Promise<boolean>;
   /** The build's timestamp (tests pass a fixed one). */
   readonly now?: Date;
 }
@@ -65,6 +73,18 @@ async function writeFiles(outDir: string, files: ReadonlyMap<string, string>): P
   for (const folder of folders) await mkdir(folder, { recursive: true });
   await Promise.all([...files].map(([path, text]) => writeFile(join(outDir, path), text)));
   return files.size;
+}
+
+/** Each finding's reproduction archive, where the suite has one; returns the anchors written. */
+async function writeReproductions(outDir: string, findings: readonly Finding[], docs: readonly ResultDocument[], archive: SiteBuildOptions["reproductionArchive"]): Promise<Set<string>> {
+  const written = new Set<string>();
+  if (!archive) return written;
+  for (const finding of findings) {
+    const file = join(outDir, reproductionPath(finding));
+    await mkdir(dirname(file), { recursive: true });
+    if (await archive(findingDocs(finding, docs), file)) written.add(findingAnchor(finding));
+  }
+  return written;
 }
 
 /** Builds the static site from the results in `dataDir` into `outDir`. */
@@ -118,6 +138,9 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildSum
   files.set("index.html", renderPage(frame, "overview", "Overview", overviewBody));
   files.set("scenario.html", renderPage(frame, "scenario", "Trends", scenarioBody));
   files.set("compare.html", renderPage(frame, "compare", "Compare", compareBody));
+  const findings = findFindings(loaded.results.map((r) => r.doc));
+  const downloads = await writeReproductions(outDir, findings, loaded.results.map((r) => r.doc), options.reproductionArchive);
+  files.set("findings.html", renderPage(frame, "findings", "Findings", findingsBody(findings, downloads, feed?.atomPath != null)));
   files.set("regressions.html", renderPage(frame, "regressions", "Regressions", regressionsBody(feed)));
   files.set("methodology.html", renderPage(frame, "methodology", "Methodology", methodologyBody(scenarios, testbeds, catalog)));
   let written = await writeFiles(outDir, files);
@@ -131,7 +154,7 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildSum
     results: loaded.results.length,
     testbeds: loaded.testbeds.size,
     scenarios: overview.scenarios.length,
-    files: written + assets.files,
+    files: written + assets.files + downloads.size,
     feed: feed !== null,
     skipped: loaded.skipped,
     seconds: (performance.now() - started) / 1000,

@@ -3,6 +3,7 @@ import { UserError } from "../../core/errors.ts";
 import { DEFAULT_DATA_DIR, REPO_ROOT } from "../../core/paths.ts";
 import { poolMemberships } from "../../releases/pools.ts";
 import { loadBenchRunners } from "../../releases/runners.ts";
+import { reproductionArchive } from "../../findings/repro/archive.ts";
 import { buildSite, type SiteBuildSummary } from "../../site/build.ts";
 import type { PoolMembership } from "../../site/model.ts";
 import { benchCatalog } from "./releases.ts";
@@ -81,7 +82,7 @@ export const siteCommand = defineCommand({
     const outDir = resolve(values.out ?? DEFAULT_SITE_DIR);
     // Listening first: a port in use is found out before the build, not after it.
     const server = values.serve ? await serveSite(outDir, { base: values.base ?? "/", port: parsePort(values.port) }) : null;
-    const summary = await buildSite({ dataDir: values.data ?? DEFAULT_DATA_DIR, feedDir: values.feed ?? DEFAULT_FEED_DIR, outDir, scenarios: allScenarios(), pools: benchPools() });
+    const summary = await buildSite({ dataDir: values.data ?? DEFAULT_DATA_DIR, feedDir: values.feed ?? DEFAULT_FEED_DIR, outDir, scenarios: allScenarios(), pools: benchPools(), reproductionArchive });
     process.stdout.write(`${describeBuild(summary)}\n`);
     if (!server) {
       const serveCommand = ["scripts/bench site --serve", values.data && `--data ${values.data}`, values.out && `--out ${values.out}`].filter(Boolean).join(" ");
