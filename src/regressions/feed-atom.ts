@@ -1,7 +1,5 @@
 import { createHash } from "node:crypto";
-import { cellLabel, formatInterval, formatPercent } from "../compare/format.ts";
-import { findingAnchor, findingReleaseNotes, findingSummary } from "../findings/format.ts";
-import type { Finding } from "../findings/detect.ts";
+import { formatInterval, formatPercent } from "../compare/format.ts";
 import { releaseNotes, type ReleaseNotes } from "../runtimes/catalog.ts";
 import { describeChange, seriesLabel } from "./format.ts";
 import type { RegressionReport, SeriesChange } from "./types.ts";
@@ -11,12 +9,10 @@ export const FEED_ATOM_FILE = "regressions.atom";
 
 /** Where entries link to: the page listing the changes, relative to the feed unless absolute. */
 export const DEFAULT_FEED_PAGE = "regressions.html";
-/** Where finding entries link to, beside the feed. */
-export const FINDINGS_PAGE = "findings.html";
 
-const ID_PREFIX = "tag:runtime-bench,2026:";
+export const ID_PREFIX = "tag:runtime-bench,2026:";
 
-const escapeXml = (text: string) =>
+export const escapeXml = (text: string) =>
   text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
 
 /** A change's stable anchor: the same series and versions give the same entry, run after run. */
@@ -24,7 +20,8 @@ export function changeAnchor(change: SeriesChange): string {
   return createHash("sha256").update(`${change.series} ${change.from_version} ${change.to_version}`).digest("hex").slice(0, 16);
 }
 
-const relatedLinks = (notes: ReleaseNotes | null) =>
+/** An entry's links to the release notes and the commits of its range. */
+export const releaseNotesAtomLinks = (notes: ReleaseNotes | null) =>
   notes
     ? [`    <link rel="related" title="release notes" href="${escapeXml(notes.changelog)}"/>`, `    <link rel="related" title="commits in the range" href="${escapeXml(notes.compare)}"/>`]
     : [];
@@ -40,52 +37,31 @@ function entry(change: SeriesChange, page: string): string {
     `    <title>${escapeXml(title)}</title>`,
     `    <updated>${change.updated}</updated>`,
     `    <link rel="alternate" href="${escapeXml(`${page}#${anchor}`)}"/>`,
-    ...relatedLinks(releaseNotes(change.runtime, change.from_version, change.to_version)),
+    ...releaseNotesAtomLinks(releaseNotes(change.runtime, change.from_version, change.to_version)),
     `    <category term="${change.kind}"/>`,
     `    <summary>${escapeXml(summary)}</summary>`,
     "  </entry>",
   ].join("\n");
 }
 
-/** A finding's entry links the Findings page beside the regressions page it was given. */
-function findingEntry(finding: Finding, page: string): string {
-  const anchor = findingAnchor(finding);
-  const title = `Finding: ${cellLabel(finding)}: ${findingSummary(finding)}`;
-  const figures = finding.figures.map((f) => `${f.runtime} ${f.version}: ${f.median.toPrecision(4)} ${finding.unit} (95 % CI ${formatInterval(f.ci95)})`).join("; ");
-  return [
-    "  <entry>",
-    `    <id>${ID_PREFIX}finding/${anchor}</id>`,
-    `    <title>${escapeXml(title)}</title>`,
-    `    <updated>${finding.updated}</updated>`,
-    `    <link rel="alternate" href="${escapeXml(`${page.replace(/[^/]*$/, FINDINGS_PAGE)}#${anchor}`)}"/>`,
-    ...relatedLinks(findingReleaseNotes(finding)),
-    `    <category term="finding"/>`,
-    `    <summary>${escapeXml(`${finding.metric}, ${finding.better} is better: ${figures}. Ratio ${formatInterval(finding.ci95)} at 95 %.`)}</summary>`,
-    "  </entry>",
-  ].join("\n");
-}
-
 /**
- * Atom 1.0 for feed readers: one entry per confirmed change, and one per finding (a runtime far off
- * the others, or a release far off the one before), newest first. Unconfirmed changes (newest
- * measurements, drifting runs) are not alerts, so they stay in the JSON feed only.
+ * Atom 1.0 for feed readers: one entry per confirmed change, newest first. Unconfirmed changes
+ * (newest measurements, drifting runs) are not alerts, so they stay in the JSON feed only.
  */
-export function regressionsAtom(report: RegressionReport, page: string = DEFAULT_FEED_PAGE, findings: readonly Finding[] = []): string {
+export function regressionsAtom(report: RegressionReport, page: string = DEFAULT_FEED_PAGE): string {
   const confirmed = report.changes.filter((c) => c.status === "confirmed");
-  const dates = [...confirmed.map((c) => c.updated), ...findings.map((f) => f.updated)];
   // The newest entry dates the feed, so regenerating an unchanged feed does not look like news.
-  const updated = dates.length > 0 ? dates.reduce((a, b) => (a > b ? a : b)) : report.generated_at;
+  const updated = confirmed.length > 0 ? confirmed.map((c) => c.updated).reduce((a, b) => (a > b ? a : b)) : report.generated_at;
   return [
     '<?xml version="1.0" encoding="utf-8"?>',
     '<feed xmlns="http://www.w3.org/2005/Atom">',
     `  <id>${ID_PREFIX}regressions</id>`,
-    "  <title>runtime-bench: confirmed regressions and improvements, and findings</title>",
+    "  <title>runtime-bench: confirmed regressions and improvements</title>",
     `  <updated>${updated}</updated>`,
     "  <author><name>runtime-bench</name></author>",
     `  <link rel="self" href="${FEED_ATOM_FILE}"/>`,
     `  <link rel="alternate" href="${escapeXml(page)}"/>`,
     ...confirmed.map((change) => entry(change, page)),
-    ...findings.map((finding) => findingEntry(finding, page)),
     "</feed>",
     "",
   ].join("\n");

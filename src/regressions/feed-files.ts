@@ -3,14 +3,13 @@ import { join } from "node:path";
 import { FEED_ATOM_FILE, regressionsAtom } from "./feed-atom.ts";
 import { FEED_JSON_FILE, regressionsJson } from "./feed-json.ts";
 import type { RegressionReport } from "./types.ts";
-import type { Finding } from "../findings/detect.ts";
 
-/** Writes the feed (the whole report as JSON, confirmed changes and findings as Atom) into `dir`; returns both paths. */
-export async function writeFeed(report: RegressionReport, dir: string, page?: string, findings: readonly Finding[] = []): Promise<{ json: string; atom: string }> {
+/** Writes the feed (the whole report as JSON, confirmed changes as Atom) into `dir`; returns both paths. */
+export async function writeFeed(report: RegressionReport, dir: string, page?: string): Promise<{ json: string; atom: string }> {
   await mkdir(dir, { recursive: true });
   const json = join(dir, FEED_JSON_FILE);
   const atom = join(dir, FEED_ATOM_FILE);
   await writeFile(json, regressionsJson(report));
-  await writeFile(atom, regressionsAtom(report, page, findings));
+  await writeFile(atom, regressionsAtom(report, page));
   return { json, atom };
 }

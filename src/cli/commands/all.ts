@@ -1,7 +1,6 @@
 import { resolve } from "node:path";
-import { DEFAULT_DATA_DIR } from "../../core/paths.ts";
+import { DEFAULT_DATA_DIR, DEFAULT_PROFILES_DIR } from "../../core/paths.ts";
 import { defaultMinEffect } from "../../compare/noise.ts";
-import { findFindings } from "../../findings/detect.ts";
 import { FileSeriesCache } from "../../regressions/cache.ts";
 import { detectRegressions } from "../../regressions/detect.ts";
 import { writeFeed } from "../../regressions/feed-files.ts";
@@ -43,9 +42,9 @@ export const allCommand = defineCommand({
     if (outcome.interrupted) return exitCodeOf(outcome);
     const history = readIndexedDocuments(DEFAULT_DATA_DIR);
     const cache = FileSeriesCache.forDataDir(DEFAULT_DATA_DIR);
-    await writeFeed(detectRegressions(history, { defaultMinEffect: defaultMinEffect(undefined), cache }), DEFAULT_FEED_DIR, undefined, findFindings(history));
+    await writeFeed(detectRegressions(history, { defaultMinEffect: defaultMinEffect(undefined), cache }), DEFAULT_FEED_DIR);
     cache.save();
-    const site = await buildSite({ dataDir: DEFAULT_DATA_DIR, feedDir: DEFAULT_FEED_DIR, outDir: DEFAULT_SITE_DIR, scenarios: allScenarios(), pools: benchPools(), reproductionArchive });
+    const site = await buildSite({ dataDir: DEFAULT_DATA_DIR, feedDir: DEFAULT_FEED_DIR, outDir: DEFAULT_SITE_DIR, scenarios: allScenarios(), pools: benchPools(), reproductionArchive, profilesDir: DEFAULT_PROFILES_DIR });
     process.stdout.write(`\n${describeBuild(site)}\n${openHint(site, "scripts/bench site --serve")}\n`);
     return exitCodeOf(outcome);
   },

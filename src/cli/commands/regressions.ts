@@ -2,7 +2,6 @@ import { UserError } from "../../core/errors.ts";
 import { DEFAULT_DATA_DIR } from "../../core/paths.ts";
 import { DEFAULT_MIN_EFFECT, defaultMinEffect } from "../../compare/noise.ts";
 import { measurementsOf } from "../../compare/series-key.ts";
-import { findFindings } from "../../findings/detect.ts";
 import { FileSeriesCache } from "../../regressions/cache.ts";
 import { detectRegressions } from "../../regressions/detect.ts";
 import { isSentinel, judgeDrift } from "../../regressions/drift.ts";
@@ -65,7 +64,7 @@ export const regressionsCommand = defineCommand({
     const report = detectRegressions(docs, { defaultMinEffect: defaultMinEffect(values["min-effect"]), cache });
     cache?.save();
     const feedDir = values["feed-dir"];
-    const written = feedDir === undefined ? null : await writeFeed(report, feedDir, values["feed-page"], findFindings(docs));
+    const written = feedDir === undefined ? null : await writeFeed(report, feedDir, values["feed-page"]);
     process.stdout.write(values.json ? regressionsJson(report) : `${regressionsText(report, values.series ?? false)}\n`);
     if (written && !values.json) process.stdout.write(`\nfeed written: ${written.json}, ${written.atom}\n`);
     return 0;
