@@ -158,7 +158,8 @@ export function writeReproduction(selected: ResolvedScenario, docs: readonly Res
     if (existsSync(folder)) cpSync(folder, join(outDir, relative(REPO_ROOT, folder)), { recursive: true, filter: copied });
   }
   copyFileSync(join(scenario.dir, "scenario.json"), join(outDir, "scenario.json"));
-  for (const script of [FIGURE_SCRIPT, SERVE_SCRIPT]) copyFileSync(script, join(outDir, basename(script)));
+  const servers = repros.some((repro) => repro.kind === "server");
+  for (const script of servers ? [FIGURE_SCRIPT, SERVE_SCRIPT] : [FIGURE_SCRIPT]) copyFileSync(script, join(outDir, basename(script)));
   const inProcess = repros.find((repro) => repro.kind === "in-process");
   if (inProcess) writeFileSync(join(outDir, "input.json"), `${JSON.stringify({ ...inProcess.input, workDir: "@WORK@" }, null, 2)}\n`);
   const scripts = docs.map((doc, i) => {
