@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runCommand, tail } from "../../process/children.ts";
+import { runCommand } from "../../process/children.ts";
 import type { ResultDocument } from "../../results/types.ts";
 import { provision } from "../../runtimes/provision.ts";
 import { EXTRA_FLAGS_VARIABLE, type ReproFolder } from "../repro/write.ts";
@@ -37,7 +37,10 @@ async function profileOne(doc: ResultDocument, script: string, profilesDir: stri
   const binary = (await provision(specOf(doc))).binary;
   const result = await runCommand(script, [binary], { env: { ...process.env, [EXTRA_FLAGS_VARIABLE]: `--cpu-prof --cpu-prof-dir=${dir}` }, timeoutMs: PROFILE_TIMEOUT_MS });
   if (result.code !== 0) {
-    return { ...base, unavailable: `the reproduction failed (${result.timedOut ? "timed out" : `exit ${result.code ?? result.signal}`}): ${tail(result.stderr, 3)}` };
+    // Some versions crash under the profiler (Deno 2.1.4 panics): its first line says why, the backtrace does not.
+    const why = result.timedOut ? "timed out" : `exit ${result.code ?? result.signal}`;
+    const first = result.stderr.split("\n").find((line) => line.trim() !== "")?.trim() ?? "";
+    return { ...base, unavailable: `${doc.runtime.name} ${doc.runtime.version} failed under --cpu-prof (${why})${first ? `: ${first.slice(0, 200)}` : ""}` };
   }
   const figure = result.stdout.trim().split("\n").pop() ?? null;
   const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".cpuprofile")).sort() : [];
