@@ -2,6 +2,10 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { tail } from "../process/children.ts";
 import { runWithUsage } from "./gnu-time.ts";
+import { APPS_DIR } from "../core/paths.ts";
+
+/** The protocol's runtime side, which every in-process app imports. */
+export const IN_PROCESS_PROTOCOL_DIR = join(APPS_DIR, "inprocess");
 
 /**
  * The in-process measuring protocol, harness side (the runtime side is apps/inprocess/protocol.js):

@@ -14,6 +14,8 @@ import { resolveScenarios } from "../../suites/resolve.ts";
 import type { AnySuite } from "../../suites/suite.ts";
 import { Progress } from "../../ui/progress.ts";
 import { formatDuration, fullTable, summaryTable } from "../../ui/summary.ts";
+import { DEFAULT_THRESHOLDS, findFindings } from "../../findings/detect.ts";
+import { findingsTable } from "../../findings/format.ts";
 import { defineCommand } from "../command.ts";
 import { count } from "../../ui/words.ts";
 import { sentinelDriftWarning } from "./regressions.ts";
@@ -97,6 +99,8 @@ export async function runBenchmarks(request: RunRequest): Promise<RunOutcome> {
     const table = fullTable(docs);
     const tablePath = await writeRunTable(request.outDir, run, `${table}\n`);
     process.stdout.write(`\n${summaryTable(docs)}\n\n`);
+    const findings = findFindings(docs);
+    if (findings.length > 0) process.stdout.write(`findings (a runtime ${DEFAULT_THRESHOLDS.outlierFactor}× or more off the others; scripts/bench repro makes a reproduction):\n${findingsTable(findings)}\n\n`);
     if (request.fullTable) process.stdout.write(`${table}\n\n`);
     process.stdout.write(`${count(outcome.results.length, "result")} written below ${runFolder(request.outDir, run)}; every metric of every cell: ${tablePath}\n`);
   }

@@ -3,6 +3,7 @@ import { UserError } from "../../core/errors.ts";
 import { once } from "../../core/once.ts";
 import { appOption, appsOption, dependencyVersions, entryFile, installApp, loadApps, selectApps, type App, unsupportedApp } from "../../apps/manifest.ts";
 import type { ParamValue } from "../../results/types.ts";
+import type { RuntimeName } from "../../runtimes/catalog.ts";
 import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
 import { runtimeEnv, scriptArgv } from "../../runtimes/command.ts";
 import type { PrepareStep } from "../../scenarios/prepare.ts";
@@ -13,7 +14,7 @@ import { RunningServer, ServerFailure, serverFailureDetails, serverTrial } from 
 import { TrialFailure, defineSuite, type CheckOutcome, type Subject, type SuiteContext, type SuiteScenario } from "../suite.ts";
 import { POSTGRES_TOOL, PostgresFailure } from "../../tools/postgres.ts";
 import { startHttpDatabase, verifyUsersApi, type HttpDatabase } from "./database.ts";
-import { LoadError, OHA_TOOL, runOha, type LoadOutcome, type LoadSpec } from "./oha.ts";
+import { LoadError, OHA_TOOL, ohaArgs, runOha, type LoadOutcome, type LoadSpec } from "./oha.ts";
 import { describeRequest, requestBody, verificationSummary, verifyServer, type ScenarioRequest, type Verification, type VerifyStep } from "./verify.ts";
 
 interface Operation {
@@ -53,16 +54,28 @@ type HttpApp = App<HttpAppFields>;
 type HttpSubject = Subject<HttpConfig, HttpProfile>;
 
 const READY_TIMEOUT_MS = 30_000;
+/** A reproduction's load: one phase, long enough for a steady figure on any machine. */
+const REPRO_LOAD_S = 10;
+const REPRO_WARMUP_S = 2;
 /** oha counts as client-bound when its CPU time reaches this share of (wall time × its CPUs). */
 export const CLIENT_BOUND_SHARE = 0.9;
 /** A fixed rate counts as sustained when at least this share of it was delivered. */
 const RATE_SUSTAINED_SHARE = 0.95;
 
 
-/** The operation a subject puts under load: named in its params when the scenario has several. */
-function operationOf(subject: HttpSubject): Operation {
-  const { operations } = subject.scenario.config;
-  return operations.find((op) => op.name === subject.params.operation) ?? operations[0]!;
+/** The operation a load point puts under load: named in its params when the scenario has several. */
+function operationOf(config: HttpConfig, params: Readonly<Record<string, ParamValue>>): Operation {
+  return config.operations.find((op) => op.name === params.operation) ?? config.operations[0]!;
+}
+
+/** The runtime's flags for a scenario and app: the scenario's, then the app's. */
+function flagsOf(scenario: SuiteScenario<HttpConfig, HttpProfile>, app: HttpApp, runtime: RuntimeName): string[] {
+  return [...(scenario.manifest.runtimes[runtime]?.flags ?? []), ...(app.manifest.runtimes[runtime]?.flags ?? [])];
+}
+
+/** The variables a scenario gives its server: files of the scenario, by absolute path. */
+function serverEnvOf(scenario: SuiteScenario<HttpConfig, HttpProfile>): Record<string, string> {
+  return Object.fromEntries(Object.entries(scenario.config.server_env ?? {}).map(([name, path]) => [name, join(scenario.dir, path)]));
 }
 
 /** Why an app does not serve a scenario, or null when it does. */
@@ -74,9 +87,7 @@ export function notServed(app: HttpApp, scenario: string, apps: readonly HttpApp
 }
 
 async function launch(subject: HttpSubject, app: HttpApp, context: SuiteContext, cpus: readonly number[] | undefined, db: HttpDatabase | null): Promise<RunningServer> {
-  const serverEnv = Object.fromEntries(
-    Object.entries(subject.scenario.config.server_env ?? {}).map(([name, path]) => [name, join(subject.scenario.dir, path)]),
-  );
+  const serverEnv = serverEnvOf(subject.scenario);
   return RunningServer.start({
     argv: [...pinned(cpus), ...scriptArgv(subject.runtime, subject.flags, entryFile(app, subject.runtime.identity.name))],
     cwd: app.dir,
@@ -120,7 +131,7 @@ async function verifyFresh(subject: HttpSubject, app: HttpApp, context: SuiteCon
 
 /** The result's load description: everything that shapes what the server sees. */
 function loadDetails(subject: HttpSubject, app: HttpApp, split: CpuSplit | null): Record<string, unknown> {
-  const operation = operationOf(subject);
+  const operation = operationOf(subject.scenario.config, subject.params);
   const profile = subject.scenario.profileParams;
   return {
     request: describeRequest(operation.request),
@@ -152,7 +163,7 @@ function tally(outcome: LoadOutcome, status: number): { good: number; total: num
 
 async function measure(subject: HttpSubject, context: SuiteContext, server: RunningServer, split: CpuSplit | null, db: HttpDatabase | null) {
   const profile = subject.scenario.profileParams;
-  const operation = operationOf(subject);
+  const operation = operationOf(subject.scenario.config, subject.params);
   const body = requestBody(operation.request);
   const base: Omit<LoadSpec, "durationS"> = {
     request: { method: operation.request.method, url: server.url + operation.request.path, ...(body === undefined ? {} : { body }) },
@@ -301,6 +312,33 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
     return { cells: apps.length * loadPoints * rates, seconds: apps.length * (loadPoints * pointS + 2 * VERIFICATION_S) };
   },
 
+  reproduction(scenario, doc) {
+    const app = loadApps<HttpAppFields>("http").find((candidate) => candidate.name === doc.app);
+    if (!app) throw new UserError(`repro: the http suite has no app '${doc.app}'`);
+    if (scenario.config.database) throw new UserError(`repro: http/${scenario.name} needs its PostgreSQL database, which a standalone reproduction does not start`);
+    const operation = operationOf(scenario.config, doc.params);
+    const body = requestBody(operation.request);
+    const runtime = doc.runtime.name;
+    const load = (durationS: number) =>
+      ohaArgs({
+        request: { method: operation.request.method, url: `{url}${operation.request.path}`, ...(body === undefined ? {} : { body }) },
+        connections: Number(doc.params.connections),
+        keepalive: doc.params.keepalive === true,
+        threads: 1,
+        durationS,
+        pin: [],
+      });
+    return {
+      kind: "server",
+      folders: [app.dir, join(app.dir, "..", "shared")],
+      appDir: app.dir,
+      entry: entryFile(app, runtime),
+      flags: flagsOf(scenario, app, runtime),
+      env: serverEnvOf(scenario),
+      load: { tool: "oha", warmupArgs: load(REPRO_WARMUP_S), args: load(REPRO_LOAD_S), metric: "rps", unit: "req/s" },
+    };
+  },
+
   listApps() {
     return loadApps<HttpAppFields>("http").map((app) => ({ name: app.name, runtimes: Object.keys(app.manifest.runtimes) }));
   },
@@ -342,8 +380,7 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
         for (const app of selectApps(apps, context.options.apps)) {
           // An app that does not run on this runtime still gets its load points: its unsupported
           // cells then sit in the same series as the results of the runtimes it runs on.
-          const start = app.manifest.runtimes[runtime.identity.name];
-          const flags = [...(scenario.manifest.runtimes[runtime.identity.name]?.flags ?? []), ...(start?.flags ?? [])];
+          const flags = flagsOf(scenario, app, runtime.identity.name);
           for (const operation of operations) {
             for (const connections of profile.connections) {
               for (const keepalive of profile.keepalive) {

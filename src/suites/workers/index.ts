@@ -1,4 +1,5 @@
 import { availableParallelism, cpus } from "node:os";
+import { join } from "node:path";
 import { appOption, appsOption, dependencyVersions, entryFile, installApp, loadApps, selectApps, unsupportedApp, type App } from "../../apps/manifest.ts";
 import { UserError } from "../../core/errors.ts";
 import type { ParamValue } from "../../results/types.ts";
@@ -7,8 +8,8 @@ import type { RuntimeName } from "../../runtimes/catalog.ts";
 import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
 import { median, quantile } from "../../stats/summary.ts";
 import { GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
-import { runInProcessTrial } from "../../tools/in-process.ts";
-import { TrialFailure, defineSuite, type CheckOutcome, type Subject, type SuiteScenario } from "../suite.ts";
+import { IN_PROCESS_PROTOCOL_DIR, runInProcessTrial } from "../../tools/in-process.ts";
+import { TrialFailure, defineSuite, type CheckOutcome, type InProcessReproduction, type Subject, type SuiteScenario } from "../suite.ts";
 
 /** The `workers` block of a scenario manifest (schemas/suites/workers.schema.json#/$defs/config). */
 export interface WorkersConfig {
@@ -71,6 +72,27 @@ export function expectedDigest(config: WorkersConfig, params: Readonly<Record<st
   }
 }
 
+/** What the app is given besides the iteration counts: the scenario's kind, the load point, and the answer a count must reach. */
+function appParams(config: WorkersConfig, params: Readonly<Record<string, ParamValue>>): Record<string, unknown> {
+  return { scenario: config.kind, ...params, ...(config.kind === "parallel-primes" ? { expected: config.expected } : {}) };
+}
+
+/** The runtime's flags for a scenario and app: the scenario's, then the app's. */
+function flagsOf(scenario: SuiteScenario<WorkersConfig, WorkersProfile>, app: WorkersApp, runtime: RuntimeName): string[] {
+  return [...(scenario.manifest.runtimes[runtime]?.flags ?? []), ...(app.manifest.runtimes[runtime]?.flags ?? [])];
+}
+
+/** The headline figure a standalone reproduction prints, from the app's own report (as metricsOf computes it). */
+function reproFigure(config: WorkersConfig, params: Readonly<Record<string, ParamValue>>): InProcessReproduction["figure"] {
+  switch (config.kind) {
+    case "round-trip":
+      return { metric: "rtt_us", unit: "µs", sample: "rtt_us" };
+    case "throughput":
+      return { metric: "throughput_mb_s", unit: "MB/s", rate: (Number(params.batch) * Number(params.size)) / MB };
+    case "parallel-primes":
+      return { metric: "speedup", unit: "×", sample: "speedup" };
+  }
+}
 
 /**
  * The trial's samples by metric: one per measured iteration (its batch's median round trip, its
@@ -208,6 +230,22 @@ export const workersSuite = defineSuite<WorkersConfig, WorkersProfile, { apps: r
     return { cells: measured.length, seconds };
   },
 
+  reproduction(scenario, doc) {
+    const app = loadApps<WorkersAppFields>("workers").find((candidate) => candidate.name === doc.app);
+    if (!app) throw new UserError(`repro: the workers suite has no app '${doc.app}'`);
+    const runtime = doc.runtime.name;
+    const { warmup, iterations } = scenario.profileParams;
+    return {
+      kind: "in-process",
+      folders: [app.dir, join(app.dir, "..", "shared"), IN_PROCESS_PROTOCOL_DIR],
+      appDir: app.dir,
+      entry: entryFile(app, runtime),
+      flags: flagsOf(scenario, app, runtime),
+      input: { params: appParams(scenario.config, doc.params), warmup, iterations },
+      figure: reproFigure(scenario.config, doc.params),
+    };
+  },
+
   listApps() {
     return loadApps<WorkersAppFields>("workers").map((app) => ({ name: app.name, runtimes: Object.keys(app.manifest.runtimes) }));
   },
@@ -223,7 +261,7 @@ export const workersSuite = defineSuite<WorkersConfig, WorkersProfile, { apps: r
       subjects(scenario: SuiteScenario<WorkersConfig, WorkersProfile>, runtime: IdentifiedRuntime) {
         const subjects: WorkersSubject[] = [];
         for (const app of selectApps(apps, context.options.apps)) {
-          const flags = [...(scenario.manifest.runtimes[runtime.identity.name]?.flags ?? []), ...(app.manifest.runtimes[runtime.identity.name]?.flags ?? [])];
+          const flags = flagsOf(scenario, app, runtime.identity.name);
           for (const params of appPoints(app, scenario.config, runtime.identity.name)) subjects.push({ scenario, runtime, app: app.name, params, flags });
         }
         return subjects;
@@ -263,7 +301,7 @@ export const workersSuite = defineSuite<WorkersConfig, WorkersProfile, { apps: r
           cwd: app.dir,
           env: runtimeEnv(subject.runtime, context.workDir),
           input: {
-            params: { scenario: config.kind, ...subject.params, ...(config.kind === "parallel-primes" ? { expected: config.expected } : {}) },
+            params: appParams(config, subject.params),
             workDir: context.workDir,
             warmup: profile.warmup,
             iterations: profile.iterations,
