@@ -6,6 +6,7 @@ import { cacheDir } from "../../core/paths.ts";
 import type { ParamValue, Profile } from "../../results/types.ts";
 import { runtimeEnv, scriptArgv } from "../../runtimes/command.ts";
 import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
+import { cpusOf, describeAssignment, machineAssignment, pinned, TASKSET_TOOL } from "../../tools/cpu-split.ts";
 import { GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
 import { runInProcessTrial } from "../../tools/in-process.ts";
 import { TrialFailure, defineSuite, type CheckOutcome, type Subject, type SuiteContext, type SuiteScenario } from "../suite.ts";
@@ -137,7 +138,7 @@ export const fileioSuite = defineSuite<FileioConfig, FileioProfile, { apps: read
     cpu_s: { unit: "s", better: "lower" },
   },
   profiles: PROFILES,
-  tools: [GNU_TIME_TOOL],
+  tools: [GNU_TIME_TOOL, TASKSET_TOOL],
   options: { app: appOption("fileio") },
   // Every scenario with each runtime's own API: the other API families are measured by `run` and the profiles.
   defaultRun: { options: { app: ["native"] } },
@@ -208,6 +209,7 @@ export const fileioSuite = defineSuite<FileioConfig, FileioProfile, { apps: read
             ...(data.writes ? { writes: WRITE_SEMANTICS } : {}),
             warmup: subject.scenario.profileParams.warmup,
             iterations: subject.scenario.profileParams.iterations,
+            cpu_split: describeAssignment(machineAssignment(), ["server"]),
           },
         };
       },
@@ -219,7 +221,7 @@ export const fileioSuite = defineSuite<FileioConfig, FileioProfile, { apps: read
         const output = await workspace.output(data);
         try {
           const outcome = await runInProcessTrial({
-            argv: scriptArgv(subject.runtime, subject.flags, entryFile(app, subject.runtime.identity.name)),
+            argv: [...pinned(cpusOf(machineAssignment(), "server")), ...scriptArgv(subject.runtime, subject.flags, entryFile(app, subject.runtime.identity.name))],
             cwd: app.dir,
             env: runtimeEnv(subject.runtime, context.workDir),
             input: {

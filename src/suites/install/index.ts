@@ -8,6 +8,7 @@ import type { RuntimeName } from "../../runtimes/catalog.ts";
 import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
 import { runCommand, tail } from "../../process/children.ts";
 import { NPM_CI_STEP, runPrepareStep } from "../../scenarios/prepare.ts";
+import { cpusOf, describeAssignment, machineAssignment, pinned, TASKSET_TOOL } from "../../tools/cpu-split.ts";
 import { GNU_TIME, GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
 import { HYPERFINE_TOOL, runHyperfine } from "../../tools/hyperfine.ts";
 import { TrialFailure, defineSuite, type Subject, type SuiteScenario } from "../suite.ts";
@@ -154,7 +155,7 @@ export const installSuite = defineSuite<InstallConfig, InstallProfile, InstallOp
     quick: { trials: 3, runs: 1, states: [...STATES] },
     full: { trials: 10, runs: 1, states: [...STATES] },
   },
-  tools: [HYPERFINE_TOOL, GNU_TIME_TOOL],
+  tools: [HYPERFINE_TOOL, GNU_TIME_TOOL, TASKSET_TOOL],
   options: {
     app: appOption("install"),
     registry: { help: "install: 'local' (default: a verdaccio on loopback, primed before timing) or 'upstream' (the registry npm is configured with)" },
@@ -217,7 +218,7 @@ export const installSuite = defineSuite<InstallConfig, InstallProfile, InstallOp
             if (previous) await (await previous.running.catch(() => null))?.stop();
             const storage = registryStorageDir(snapshotKey(scenario.name, files));
             context.log(`install/${scenario.name}: local registry (storage ${storage})`);
-            return LocalRegistry.start(storage, await upstreamUrl(), join(root, "registry", scenario.name));
+            return LocalRegistry.start(storage, await upstreamUrl(), join(root, "registry", scenario.name), pinned(cpusOf(machineAssignment(), "registry")));
           })(),
         };
       }
@@ -348,6 +349,7 @@ export const installSuite = defineSuite<InstallConfig, InstallProfile, InstallOp
             prepare: script,
             registry: context.options.registry === "upstream" ? `upstream: ${await upstreamUrl()}` : `local: verdaccio ${verdaccioVersion()} on loopback, primed, uplink closed while timing`,
             lockfile: manager.manifest.lockfile,
+            cpu_split: describeAssignment(machineAssignment(), context.options.registry === "local" ? ["server", "registry"] : ["server"]),
             ...(unmatched.length > 0 ? { unmatched } : {}),
           },
         };
@@ -372,7 +374,7 @@ export const installSuite = defineSuite<InstallConfig, InstallProfile, InstallOp
           const stdoutFile = join(root, `${name}.out`);
           const refusedBefore = local?.gate.refused ?? 0;
           const timed = await runHyperfine({
-            argv: [GNU_TIME, "-f", "%M", "-o", rssFile, ...command.argv],
+            argv: [...pinned(cpusOf(machineAssignment(), "server")), GNU_TIME, "-f", "%M", "-o", rssFile, ...command.argv],
             cwd: paths.project,
             env: command.env,
             warmup: 0,

@@ -6,6 +6,7 @@ import { runtimeEnv, scriptArgv } from "../../runtimes/command.ts";
 import type { RuntimeName } from "../../runtimes/catalog.ts";
 import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
 import { median, quantile } from "../../stats/summary.ts";
+import { cpusOf, describeAssignment, machineAssignment, pinned, TASKSET_TOOL } from "../../tools/cpu-split.ts";
 import { GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
 import { runInProcessTrial } from "../../tools/in-process.ts";
 import { TrialFailure, defineSuite, type CheckOutcome, type Subject, type SuiteScenario } from "../suite.ts";
@@ -186,7 +187,7 @@ export const workersSuite = defineSuite<WorkersConfig, WorkersProfile, { apps: r
     quick: { trials: 1, warmup: 3, iterations: 15 },
     full: { trials: 5, warmup: 20, iterations: 200 },
   },
-  tools: [GNU_TIME_TOOL],
+  tools: [GNU_TIME_TOOL, TASKSET_TOOL],
   options: { app: appOption("workers") },
   parseOptions: appsOption,
   // node:worker_threads, which all three runtimes have: the other channels are measured by `run` and the profiles.
@@ -250,6 +251,7 @@ export const workersSuite = defineSuite<WorkersConfig, WorkersProfile, { apps: r
             ...(typeof workers === "number" ? { workers_beyond_cpus: workers > cpuCount } : {}),
             warmup: profile.warmup,
             iterations: profile.iterations,
+            cpu_split: describeAssignment(machineAssignment(), ["parallel"]),
           },
         };
       },
@@ -259,7 +261,7 @@ export const workersSuite = defineSuite<WorkersConfig, WorkersProfile, { apps: r
         const app = appOf(subject);
         const config = subject.scenario.config;
         const outcome = await runInProcessTrial({
-          argv: scriptArgv(subject.runtime, subject.flags, entryFile(app, subject.runtime.identity.name)),
+          argv: [...pinned(cpusOf(machineAssignment(), "parallel")), ...scriptArgv(subject.runtime, subject.flags, entryFile(app, subject.runtime.identity.name))],
           cwd: app.dir,
           env: runtimeEnv(subject.runtime, context.workDir),
           input: {
