@@ -2,10 +2,12 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { tail } from "../process/children.ts";
 import { runWithUsage } from "./gnu-time.ts";
+import { countOf, instructionsReadable, perfStatArgv, readPerfStat, type Counted } from "./perf.ts";
 
 /**
  * The in-process measuring protocol, harness side (the runtime side is apps/inprocess/protocol.js):
- * one fresh runtime process per trial, under GNU time for its peak RSS and CPU seconds. The input
+ * one fresh runtime process per trial, under GNU time for its peak RSS and CPU seconds (and under
+ * `perf stat` for the instructions it retired, where the machine can count them). The input
  * goes in RUNTIME_BENCH_INPUT; the report comes back in a file, so the app's console output cannot
  * corrupt it.
  */
@@ -42,8 +44,8 @@ export type InProcessOutcome =
   | {
       readonly ok: true;
       readonly report: InProcessReport;
-      /** User plus system CPU seconds of the whole process, and its peak resident set in MB. */
-      readonly usage: { readonly cpuS: number; readonly peakRssMb: number };
+      /** User plus system CPU seconds of the whole process, its peak resident set in MB, and the instructions it retired. */
+      readonly usage: { readonly cpuS: number; readonly peakRssMb: number; readonly instructions: Counted };
     }
   | {
       readonly ok: false;
@@ -95,7 +97,10 @@ export async function runInProcessTrial(request: InProcessRequest): Promise<InPr
   try {
     const reportFile = join(dir, "report.json");
     const env = { ...request.env, RUNTIME_BENCH_INPUT: JSON.stringify(request.input), RUNTIME_BENCH_REPORT: reportFile };
-    const { result, usage } = await runWithUsage(request.argv, { cwd: request.cwd, env, timeoutMs: request.timeoutMs }, dir);
+    const counter = await instructionsReadable();
+    const perfOutput = join(dir, "perf.csv");
+    const argv = "value" in counter ? perfStatArgv(["instructions"], perfOutput, request.argv) : request.argv;
+    const { result, usage } = await runWithUsage(argv, { cwd: request.cwd, env, timeoutMs: request.timeoutMs }, dir);
     const stderr = tail(result.stderr);
     const fail = (reason: string): InProcessOutcome => ({ ok: false, error: withStderr(reason, result.stderr), stderr });
 
@@ -114,8 +119,17 @@ export async function runInProcessTrial(request: InProcessRequest): Promise<InPr
     if (request.expectedDigest !== undefined && report.digest !== request.expectedDigest) {
       return fail(`reported digest ${report.digest}, expected ${request.expectedDigest}`);
     }
-    return { ok: true, report, usage: { cpuS: usage.userS + usage.systemS, peakRssMb: usage.peakRssMb } };
+    const instructions = "value" in counter ? countOf(await readPerfStat(perfOutput), "instructions") : counter;
+    return { ok: true, report, usage: { cpuS: usage.userS + usage.systemS, peakRssMb: usage.peakRssMb, instructions } };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * A trial's instructions as its result keeps them: per trial where they were counted, or once why
+ * they were not. Instructions move far less than time on a busy machine, so they are kept beside it.
+ */
+export function instructionsDetails(instructions: Counted, trialIndex: number): Record<string, unknown> {
+  return "value" in instructions ? { [`instructions_trial_${trialIndex + 1}`]: instructions.value } : { instructions: `unavailable: ${instructions.unavailable}` };
 }

@@ -9,7 +9,7 @@ import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
 import { cpusOf, describeAssignment, machineAssignment, pinned, TASKSET_TOOL } from "../../tools/cpu-split.ts";
 import { checkTable, createPostgresDatabase, createSqliteDatabase, firstDifference, SQLITE_PRAGMAS, type BenchDatabase, type Engine, type TableCheck } from "../../tools/database-data.ts";
 import { GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
-import { runInProcessTrial, type InProcessOutcome } from "../../tools/in-process.ts";
+import { instructionsDetails, runInProcessTrial, type InProcessOutcome } from "../../tools/in-process.ts";
 import { connectPostgres, parsePostgresUrl, POSTGRES_TOOL, PostgresFailure, startPostgres, type PostgresServer } from "../../tools/postgres.ts";
 import { SQLITE3_TOOL } from "../../tools/sqlite3.ts";
 import { TrialFailure, defineSuite, type CheckOutcome, type Subject, type SuiteContext, type SuiteScenario } from "../suite.ts";
@@ -123,6 +123,8 @@ export const databaseSuite = defineSuite<DatabaseConfig, DatabaseProfile, Databa
     wall_ms: { unit: "ms", better: "lower" },
     peak_rss_mb: { unit: "MB", better: "lower" },
     server_cpu_s: { unit: "s", better: "lower" },
+    /** User plus system CPU seconds of the app's process. */
+    cpu_s: { unit: "s", better: "lower" },
   },
   profiles: {
     quick: { trials: 2, warmup: 1, iterations: 5, ops: 100 },
@@ -361,9 +363,10 @@ function databaseSession(context: SuiteContext<DatabaseOptions>) {
         latency_p99_ms: [round(percentile(latency, 99))],
         wall_ms: wall.map((ms) => round(ms)),
         peak_rss_mb: [round(usage.peakRssMb, 2)],
+        cpu_s: [round(usage.cpuS, 2)],
       };
       if (subject.scenario.metrics.server_cpu_s) samples.server_cpu_s = [round(run.serverCpuS, 2)];
-      return { samples, details: { [`trial_${trialIndex + 1}_verification`]: verification } };
+      return { samples, details: { [`trial_${trialIndex + 1}_verification`]: verification, ...instructionsDetails(usage.instructions, trialIndex) } };
     },
 
     async finish(subject: DatabaseSubject) {

@@ -150,6 +150,8 @@ export const installSuite = defineSuite<InstallConfig, InstallProfile, InstallOp
   metrics: {
     wall_ms: { unit: "ms", better: "lower" },
     peak_rss_mb: { unit: "MB", better: "lower" },
+    /** User plus system CPU seconds of the install, its children included. */
+    cpu_s: { unit: "s", better: "lower" },
   },
   profiles: {
     quick: { trials: 3, runs: 1, states: [...STATES] },
@@ -366,6 +368,7 @@ export const installSuite = defineSuite<InstallConfig, InstallProfile, InstallOp
         const script = prepareScript(state, manager, paths, fixtureOf(subject, preparation));
         const wall: number[] = [];
         const rss: number[] = [];
+        const cpu: number[] = [];
         let tree: InstalledTree | null = null;
         let size = { mb: 0, files: 0 };
         for (let run = 0; run < subject.scenario.profileParams.runs; run++) {
@@ -396,12 +399,13 @@ export const installSuite = defineSuite<InstallConfig, InstallProfile, InstallOp
           if (problem) throw new TrialFailure(`install exited 0 but left a ${problem}`, { packages: tree.packages.length });
           size = folderSize(join(paths.project, "node_modules"));
           wall.push(...timed.wallMs);
+          cpu.push(timed.cpuS);
           const kib = Number((await readFile(rssFile, "utf8")).trim().split("\n").pop());
           rss.push((kib * 1024) / 1e6);
         }
         if (tree) trees.set(subject, tree);
         return {
-          samples: { wall_ms: wall, peak_rss_mb: rss },
+          samples: { wall_ms: wall, peak_rss_mb: rss, cpu_s: cpu },
           details: {
             packages: tree?.packages.length,
             node_modules_mb: size.mb,

@@ -58,6 +58,8 @@ export const startupSuite = defineSuite<StartupConfig, StartupProfile>({
   metrics: {
     wall_ms: { unit: "ms", better: "lower" },
     peak_rss_mb: { unit: "MB", better: "lower" },
+    /** User plus system CPU seconds of one start, the mean of a trial's runs. */
+    cpu_s: { unit: "s", better: "lower" },
   },
   profiles: {
     quick: { trials: 3, warmup: 3, runs: 10, memory_runs: 3 },
@@ -99,7 +101,7 @@ export const startupSuite = defineSuite<StartupConfig, StartupProfile>({
           if (measured.code !== 0) throw new TrialFailure(`memory run exited with ${measured.code}: ${measured.stderr}`);
           rss.push(measured.peakRssMb);
         }
-        return { samples: { wall_ms: timed.wallMs, peak_rss_mb: rss } };
+        return { samples: { wall_ms: timed.wallMs, peak_rss_mb: rss, cpu_s: [timed.cpuS] } };
       },
 
       recheck: (subject) => check(subject, context),

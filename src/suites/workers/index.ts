@@ -8,7 +8,7 @@ import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
 import { median, quantile } from "../../stats/summary.ts";
 import { cpusOf, describeAssignment, machineAssignment, pinned, TASKSET_TOOL } from "../../tools/cpu-split.ts";
 import { GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
-import { runInProcessTrial } from "../../tools/in-process.ts";
+import { instructionsDetails, runInProcessTrial } from "../../tools/in-process.ts";
 import { TrialFailure, defineSuite, type CheckOutcome, type Subject, type SuiteScenario } from "../suite.ts";
 
 /** The `workers` block of a scenario manifest (schemas/suites/workers.schema.json#/$defs/config). */
@@ -182,6 +182,8 @@ export const workersSuite = defineSuite<WorkersConfig, WorkersProfile, { apps: r
     efficiency: { unit: "fraction", better: "higher" },
     wall_ms: { unit: "ms", better: "lower" },
     peak_rss_mb: { unit: "MB", better: "lower" },
+    /** User plus system CPU seconds of the whole process (every thread). */
+    cpu_s: { unit: "s", better: "lower" },
   },
   profiles: {
     quick: { trials: 1, warmup: 3, iterations: 15 },
@@ -256,7 +258,7 @@ export const workersSuite = defineSuite<WorkersConfig, WorkersProfile, { apps: r
         };
       },
 
-      async trial(subject) {
+      async trial(subject, trialIndex) {
         const profile = subject.scenario.profileParams;
         const app = appOf(subject);
         const config = subject.scenario.config;
@@ -276,7 +278,10 @@ export const workersSuite = defineSuite<WorkersConfig, WorkersProfile, { apps: r
         });
         if (!outcome.ok) throw new TrialFailure(outcome.error, { stderr: outcome.stderr });
         trialsPassed.set(subject, (trialsPassed.get(subject) ?? 0) + 1);
-        return { samples: metricsOf(config, subject.params, outcome.report.samples, outcome.usage.peakRssMb) };
+        return {
+          samples: { ...metricsOf(config, subject.params, outcome.report.samples, outcome.usage.peakRssMb), cpu_s: [outcome.usage.cpuS] },
+          details: instructionsDetails(outcome.usage.instructions, trialIndex),
+        };
       },
 
       // Every trial verified inside its process (an answer that is wrong fails the trial); this records it.
