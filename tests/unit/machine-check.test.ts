@@ -10,6 +10,8 @@ import { checkAgainst } from "../../src/core/schema.ts";
 import { readEnvironment } from "../../src/env/fingerprint.ts";
 import { checkMachine, describeMachine, meminfoBytes, unmetSettings, type MachineCheck, type MachineReadings } from "../../src/env/machine-check.ts";
 import { writeResult } from "../../src/results/store.ts";
+import { allScenarios } from "../../src/cli/commands/site.ts";
+import { buildSite } from "../../src/site/build.ts";
 
 const read = (path: string) => (existsSync(path) ? readFileSync(path, "utf8").trim() : null);
 
@@ -114,4 +116,27 @@ test("collect refuses to publish a dedicated runner's result from an untuned mac
   const published = await collectResults([tunedArtifacts], data);
   assert.deepEqual(published.problems, []);
   assert.equal(published.added.length, 1);
+});
+
+test("the methodology page shows each testbed's settings as its latest run found them", async () => {
+  const check = (aslr: number, unmet: string[]): MachineCheck => ({
+    isolated_cpus: "2-7",
+    nohz_full_cpus: "2-7",
+    aslr,
+    load_average: [0.05, 0.1, 0.2],
+    memory_available_bytes: 8e9,
+    swap_total_bytes: 0,
+    swap_used_bytes: 0,
+    perf_counters: { readable: true },
+    unmet,
+  });
+  const dataDir = tempDir("site-machine");
+  const result = (day: string, machine: MachineCheck) =>
+    makeResult({ run: { id: `202611${day}T000000Z-abcdef`, started_at: `2026-11-${day}T00:00:00.000Z` }, environment: { machine } });
+  await writeResult(dataDir, result("02", check(0, [])));
+  await writeResult(dataDir, result("01", check(2, ["ASLR is 2 (want kernel.randomize_va_space = 0)"])));
+  const out = tempDir("site-machine-out");
+  await buildSite({ dataDir, outDir: out, scenarios: allScenarios(), pools: new Map() });
+  const page = readFileSync(join(out, "methodology.html"), "utf8");
+  assert.match(page, /Machine check<\/dt><dd>isolated CPUs 2-7; nohz_full 2-7; ASLR 0; swap in use 0\.0 GiB; load 0\.05 0\.1 0\.2; hardware counters readable\. <strong>meets docs\/machine-tuning\.md<\/strong> <span class="muted">\(run of 2026-11-02\)/);
 });
