@@ -116,3 +116,9 @@ test("applied to an untuned machine it changes each setting once; applied again 
   assert.equal(checked.code, 0, checked.stdout);
   assert.deepEqual(checked.lines.filter((line) => line.startsWith("change ")), []);
 });
+
+test("the script is shellcheck-clean", () => {
+  // scripts/test installs shellcheck (ensure_test_tools).
+  const checked = spawnSync("shellcheck", [SCRIPT], { encoding: "utf8" });
+  assert.equal(checked.status, 0, checked.stdout + checked.stderr);
+});
