@@ -55,7 +55,8 @@ export async function runHyperfine(run: HyperfineRun): Promise<HyperfineOutcome>
   const exported = JSON.parse(await readFile(exportPath, "utf8")) as HyperfineExport;
   const times = exported.results[0]?.times;
   const cpuS = (exported.results[0]?.user ?? Number.NaN) + (exported.results[0]?.system ?? Number.NaN);
-  if (!times || times.length === 0 || !Number.isFinite(cpuS)) return { ok: false, error: "hyperfine exported no times" };
+  if (!times || times.length === 0) return { ok: false, error: "hyperfine exported no times" };
+  if (!Number.isFinite(cpuS)) return { ok: false, error: "hyperfine exported no user and system times" };
   // Nanosecond resolution is all the clock gives; more digits are float noise.
   return { ok: true, wallMs: times.map((seconds) => Math.round(seconds * 1e9) / 1e6), cpuS: Math.round(cpuS * 1e6) / 1e6 };
 }
