@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { tail } from "../process/children.ts";
 import { runWithUsage } from "./gnu-time.ts";
-import { countOf, instructionsReadable, perfStatArgv, readPerfStat, type Counted } from "./perf.ts";
+import { withInstructions, type Counted } from "./perf.ts";
 
 /**
  * The in-process measuring protocol, harness side (the runtime side is apps/inprocess/protocol.js):
@@ -97,10 +97,8 @@ export async function runInProcessTrial(request: InProcessRequest): Promise<InPr
   try {
     const reportFile = join(dir, "report.json");
     const env = { ...request.env, RUNTIME_BENCH_INPUT: JSON.stringify(request.input), RUNTIME_BENCH_REPORT: reportFile };
-    const counter = await instructionsReadable();
-    const perfOutput = join(dir, "perf.csv");
-    const argv = "value" in counter ? perfStatArgv(["instructions"], perfOutput, request.argv) : request.argv;
-    const { result, usage } = await runWithUsage(argv, { cwd: request.cwd, env, timeoutMs: request.timeoutMs }, dir);
+    const counted = await withInstructions(request.argv, dir, (argv) => runWithUsage(argv, { cwd: request.cwd, env, timeoutMs: request.timeoutMs }, dir));
+    const { result, usage } = counted.result;
     const stderr = tail(result.stderr);
     const fail = (reason: string): InProcessOutcome => ({ ok: false, error: withStderr(reason, result.stderr), stderr });
 
@@ -119,17 +117,8 @@ export async function runInProcessTrial(request: InProcessRequest): Promise<InPr
     if (request.expectedDigest !== undefined && report.digest !== request.expectedDigest) {
       return fail(`reported digest ${report.digest}, expected ${request.expectedDigest}`);
     }
-    const instructions = "value" in counter ? countOf(await readPerfStat(perfOutput), "instructions") : counter;
-    return { ok: true, report, usage: { cpuS: usage.userS + usage.systemS, peakRssMb: usage.peakRssMb, instructions } };
+    return { ok: true, report, usage: { cpuS: usage.userS + usage.systemS, peakRssMb: usage.peakRssMb, instructions: counted.instructions } };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-}
-
-/**
- * A trial's instructions as its result keeps them: per trial where they were counted, or once why
- * they were not. Instructions move far less than time on a busy machine, so they are kept beside it.
- */
-export function instructionsDetails(instructions: Counted, trialIndex: number): Record<string, unknown> {
-  return "value" in instructions ? { [`instructions_trial_${trialIndex + 1}`]: instructions.value } : { instructions: `unavailable: ${instructions.unavailable}` };
 }

@@ -71,3 +71,27 @@ const probes = new Map<string, Promise<Counted>>();
 export function instructionsReadable(): Promise<Counted> {
   return once(probes, "instructions", () => probe("instructions"));
 }
+
+/** Runs `argv` through `run`, under `perf stat` where this machine counts instructions: its result, and the count or why there is none. */
+export async function withInstructions<T>(argv: readonly string[], scratchDir: string, run: (argv: readonly string[]) => Promise<T>): Promise<{ result: T; instructions: Counted }> {
+  const counter = await instructionsReadable();
+  if (!("value" in counter)) return { result: await run(argv), instructions: counter };
+  const dir = await mkdtemp(join(scratchDir, ".perf-"));
+  try {
+    const output = join(dir, "stat.csv");
+    const result = await run(perfStatArgv(["instructions"], output, argv));
+    return { result, instructions: countOf(await readPerfStat(output), "instructions") };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A trial's instructions as its result keeps them: the count of each of its processes where they
+ * were counted, or once why they were not. Instructions move far less than time on a busy machine.
+ */
+export function instructionsDetails(counts: readonly Counted[], trialIndex: number): Record<string, unknown> {
+  const missing = counts.find((count) => "unavailable" in count);
+  if (missing && "unavailable" in missing) return { instructions: `unavailable: ${missing.unavailable}` };
+  return { [`instructions_trial_${trialIndex + 1}`]: counts.map((count) => ("value" in count ? count.value : Number.NaN)) };
+}

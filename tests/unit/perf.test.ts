@@ -3,8 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { REPO_ROOT } from "../../src/core/paths.ts";
-import { countOf, instructionsReadable, parsePerfStat, perfStatArgv } from "../../src/tools/perf.ts";
-import { instructionsDetails } from "../../src/tools/in-process.ts";
+import { countOf, instructionsDetails, instructionsReadable, parsePerfStat, perfStatArgv } from "../../src/tools/perf.ts";
 
 const fixture = readFileSync(join(REPO_ROOT, "tests/fixtures/perf/stat.csv"), "utf8");
 
@@ -24,8 +23,8 @@ test("perf stat -x, output: counted events are numbers, <not supported> and <not
 });
 
 test("a result keeps instructions per trial where counted, and once the reason where not", () => {
-  assert.deepEqual(instructionsDetails({ value: 42 }, 1), { instructions_trial_2: 42 });
-  assert.deepEqual(instructionsDetails({ unavailable: "perf reports instructions <not supported>" }, 0), { instructions: "unavailable: perf reports instructions <not supported>" });
+  assert.deepEqual(instructionsDetails([{ value: 42 }, { value: 43 }], 1), { instructions_trial_2: [42, 43] });
+  assert.deepEqual(instructionsDetails([{ value: 42 }, { unavailable: "perf reports instructions <not counted>" }], 0), { instructions: "unavailable: perf reports instructions <not counted>" });
 });
 
 // Hardware counters show up as a PMU in sysfs: "cpu" on x86, "cpu_core"/"cpu_atom" on hybrid Intel, "armv8_pmuv3*" on arm64.

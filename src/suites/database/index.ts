@@ -9,7 +9,8 @@ import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
 import { cpusOf, describeAssignment, machineAssignment, pinned, TASKSET_TOOL } from "../../tools/cpu-split.ts";
 import { checkTable, createPostgresDatabase, createSqliteDatabase, firstDifference, SQLITE_PRAGMAS, type BenchDatabase, type Engine, type TableCheck } from "../../tools/database-data.ts";
 import { GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
-import { instructionsDetails, runInProcessTrial, type InProcessOutcome } from "../../tools/in-process.ts";
+import { instructionsDetails } from "../../tools/perf.ts";
+import { runInProcessTrial, type InProcessOutcome } from "../../tools/in-process.ts";
 import { connectPostgres, parsePostgresUrl, POSTGRES_TOOL, PostgresFailure, startPostgres, type PostgresServer } from "../../tools/postgres.ts";
 import { SQLITE3_TOOL } from "../../tools/sqlite3.ts";
 import { TrialFailure, defineSuite, type CheckOutcome, type Subject, type SuiteContext, type SuiteScenario } from "../suite.ts";
@@ -366,7 +367,7 @@ function databaseSession(context: SuiteContext<DatabaseOptions>) {
         cpu_s: [round(usage.cpuS, 2)],
       };
       if (subject.scenario.metrics.server_cpu_s) samples.server_cpu_s = [round(run.serverCpuS, 2)];
-      return { samples, details: { [`trial_${trialIndex + 1}_verification`]: verification, ...instructionsDetails(usage.instructions, trialIndex) } };
+      return { samples, details: { [`trial_${trialIndex + 1}_verification`]: verification, ...instructionsDetails([usage.instructions], trialIndex) } };
     },
 
     async finish(subject: DatabaseSubject) {

@@ -8,7 +8,8 @@ import { runtimeEnv, scriptArgv } from "../../runtimes/command.ts";
 import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
 import { cpusOf, describeAssignment, machineAssignment, pinned, TASKSET_TOOL } from "../../tools/cpu-split.ts";
 import { GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
-import { instructionsDetails, runInProcessTrial } from "../../tools/in-process.ts";
+import { instructionsDetails } from "../../tools/perf.ts";
+import { runInProcessTrial } from "../../tools/in-process.ts";
 import { TrialFailure, defineSuite, type CheckOutcome, type Subject, type SuiteContext, type SuiteScenario } from "../suite.ts";
 import { bytesNeeded, type DataShape } from "./data.ts";
 import { describeFilesystem, dropCachesRefusal, filesystemOf, freeBytes, type FilesystemInfo } from "./filesystem.ts";
@@ -247,7 +248,7 @@ export const fileioSuite = defineSuite<FileioConfig, FileioProfile, { apps: read
               peak_rss_mb: [outcome.usage.peakRssMb],
               cpu_s: [outcome.usage.cpuS],
             },
-            details: { ...(chunks ? { chunks_per_read: chunks[0] } : {}), ...instructionsDetails(outcome.usage.instructions, trialIndex) },
+            details: { ...(chunks ? { chunks_per_read: chunks[0] } : {}), ...instructionsDetails([outcome.usage.instructions], trialIndex) },
           };
         } finally {
           await output.remove();

@@ -8,7 +8,8 @@ import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
 import { median, quantile } from "../../stats/summary.ts";
 import { cpusOf, describeAssignment, machineAssignment, pinned, TASKSET_TOOL } from "../../tools/cpu-split.ts";
 import { GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
-import { instructionsDetails, runInProcessTrial } from "../../tools/in-process.ts";
+import { instructionsDetails } from "../../tools/perf.ts";
+import { runInProcessTrial } from "../../tools/in-process.ts";
 import { TrialFailure, defineSuite, type CheckOutcome, type Subject, type SuiteScenario } from "../suite.ts";
 
 /** The `workers` block of a scenario manifest (schemas/suites/workers.schema.json#/$defs/config). */
@@ -280,7 +281,7 @@ export const workersSuite = defineSuite<WorkersConfig, WorkersProfile, { apps: r
         trialsPassed.set(subject, (trialsPassed.get(subject) ?? 0) + 1);
         return {
           samples: { ...metricsOf(config, subject.params, outcome.report.samples, outcome.usage.peakRssMb), cpu_s: [outcome.usage.cpuS] },
-          details: instructionsDetails(outcome.usage.instructions, trialIndex),
+          details: instructionsDetails([outcome.usage.instructions], trialIndex),
         };
       },
 
