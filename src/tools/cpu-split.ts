@@ -138,7 +138,8 @@ export function describeAssignment(assignment: CpuAssignment, roles: readonly Cp
   return {
     ...Object.fromEntries(roles.map((role) => [role, formatCpuList(assignment.sets[role])])),
     ...(assignment.isolated.length > 0 ? { isolated: formatCpuList(assignment.isolated) } : {}),
-    ...(assignment.note && roles.some((role) => role === "database" || role === "registry") ? { note: assignment.note } : {}),
+    // The note is about a service sharing the load generator's core: only where both run.
+    ...(assignment.note && roles.includes("client") && roles.some((role) => role === "database" || role === "registry") ? { note: assignment.note } : {}),
   };
 }
 

@@ -85,6 +85,7 @@ test("two cores: the services share the load generator's core, and the result sa
     database: "1",
     note: "two cores: PostgreSQL and the registry share the load generator's core",
   });
+  assert.deepEqual(describeAssignment(assignment, ["server", "database"]), { server: "0", database: "1" }, "without a load generator, nothing shares");
   assert.deepEqual(describeAssignment(assignCpus(machine(8, true, [4, 5, 6, 7, 12, 13, 14, 15])), ["server", "client"]), {
     server: "4,12",
     client: "0-3,6-11,14-15",
