@@ -20,7 +20,7 @@ export interface Topology {
 
 /** Which CPUs each party of a measurement may use. */
 export interface CpuSets {
-  /** The process under test: the server, or the runtime of an in-process suite (file I/O, database) or of the install suite. */
+  /** The process under test: the server, or the runtime of an in-process suite (file I/O, database). */
   readonly server: readonly number[];
   /** The load generator (oha, k6, the WebSocket client). */
   readonly client: readonly number[];
@@ -28,6 +28,8 @@ export interface CpuSets {
   readonly database: readonly number[];
   /** The install suite's package registry. */
   readonly registry: readonly number[];
+  /** The package manager the install suite times, which extracts on several threads: every core but the registry's. */
+  readonly installer: readonly number[];
   /** A runtime that measures parallelism (the workers suite): every usable core, always the same ones. */
   readonly parallel: readonly number[];
 }
@@ -93,7 +95,8 @@ export function readTopology(cpuDir = "/sys/devices/system/cpu", allowed: readon
  * one side; isolated cores come first, so the server under test gets one the kernel keeps quiet.
  * The server gets one core; PostgreSQL and the registry (never in one suite together) a second; the
  * load generator the rest. On two cores the services share the load generator's core, never the
- * server's. On one core there is nothing to separate.
+ * server's. The package manager of the install suite gets every core but the registry's. On one
+ * core there is nothing to separate.
  */
 export function assignCpus(topology: Topology): CpuAssignment {
   const allowed = new Set(topology.allowed);
@@ -112,7 +115,7 @@ export function assignCpus(topology: Topology): CpuAssignment {
   const client = rest.length > 0 ? rest.flat() : second;
   return {
     separated: true,
-    sets: { server, client, database: second, registry: second, parallel: ordered.flat() },
+    sets: { server, client, database: second, registry: second, installer: [...server, ...rest.flat()], parallel: ordered.flat() },
     isolated: topology.isolated.filter((cpu) => allowed.has(cpu)),
     ...(rest.length === 0 ? { note: "two cores: PostgreSQL and the registry share the load generator's core" } : {}),
   };

@@ -30,19 +30,21 @@ for (const { name, topology } of FIXTURES) {
     const assignment = assignCpus(topology);
     assert.equal(assignment.separated, true);
     if (!assignment.separated) return;
-    const { server, client, database, registry, parallel } = assignment.sets;
+    const { server, client, database, registry, installer, parallel } = assignment.sets;
     const serverCores = coresOf(topology, server);
     assert.equal(serverCores.size, 1, "the process under test gets one fixed core");
     for (const [role, cpus] of Object.entries({ client, database, registry }) as [CpuRole, readonly number[]][]) {
       assert.ok(cpus.length > 0, `${role} has CPUs`);
       for (const core of coresOf(topology, cpus)) assert.ok(!serverCores.has(core), `${role} shares a core with the server`);
     }
+    const helper = coresOf(topology, registry);
+    for (const core of coresOf(topology, installer)) assert.ok(!helper.has(core), "the package manager shares a core with the registry");
+    assert.equal(coresOf(topology, installer).size, topology.cores.length - 1, "the package manager gets every other core");
     if (topology.cores.length >= 3) {
-      const helper = coresOf(topology, database);
       for (const core of coresOf(topology, client)) assert.ok(!helper.has(core), "PostgreSQL shares a core with the load generator");
     }
     // A role that has one CPU of a core has all of that core's CPUs.
-    for (const cpus of [server, client, database, parallel]) {
+    for (const cpus of [server, client, database, installer, parallel]) {
       for (const core of coresOf(topology, cpus)) for (const cpu of topology.cores[core]!) assert.ok(cpus.includes(cpu), `CPU ${cpu} split from its sibling`);
     }
     assert.deepEqual([...parallel].sort((a, b) => a - b), topology.allowed);

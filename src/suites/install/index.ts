@@ -351,7 +351,7 @@ export const installSuite = defineSuite<InstallConfig, InstallProfile, InstallOp
             prepare: script,
             registry: context.options.registry === "upstream" ? `upstream: ${await upstreamUrl()}` : `local: verdaccio ${verdaccioVersion()} on loopback, primed, uplink closed while timing`,
             lockfile: manager.manifest.lockfile,
-            cpu_split: describeAssignment(machineAssignment(), context.options.registry === "local" ? ["server", "registry"] : ["server"]),
+            cpu_split: describeAssignment(machineAssignment(), context.options.registry === "local" ? ["installer", "registry"] : ["installer"]),
             ...(unmatched.length > 0 ? { unmatched } : {}),
           },
         };
@@ -377,7 +377,7 @@ export const installSuite = defineSuite<InstallConfig, InstallProfile, InstallOp
           const stdoutFile = join(root, `${name}.out`);
           const refusedBefore = local?.gate.refused ?? 0;
           const timed = await runHyperfine({
-            argv: [...pinned(cpusOf(machineAssignment(), "server")), GNU_TIME, "-f", "%M", "-o", rssFile, ...command.argv],
+            argv: [...pinned(cpusOf(machineAssignment(), "installer")), GNU_TIME, "-f", "%M", "-o", rssFile, ...command.argv],
             cwd: paths.project,
             env: command.env,
             warmup: 0,
