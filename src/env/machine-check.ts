@@ -87,7 +87,8 @@ export async function checkMachine(environment: Pick<Environment, "governor" | "
   const aslr = readText("/proc/sys/kernel/randomize_va_space");
   const swapTotal = meminfoBytes(meminfo, "SwapTotal");
   const swapFree = meminfoBytes(meminfo, "SwapFree");
-  const [one = 0, five = 0, fifteen = 0] = loadavg();
+  // Rounded before it is judged, so that the result's figure and its verdict agree.
+  const [one = 0, five = 0, fifteen = 0] = loadavg().map((load) => Math.round(load * 100) / 100);
   const readings: MachineReadings = {
     ...environment,
     isolated: parseCpuList(readText(`${cpuDir}/isolated`) ?? ""),
@@ -99,12 +100,11 @@ export async function checkMachine(environment: Pick<Environment, "governor" | "
     swapUsedBytes: swapTotal === null || swapFree === null ? null : swapTotal - swapFree,
   };
   const counter = await instructionsReadable();
-  const round = (load: number) => Math.round(load * 100) / 100;
   return {
     isolated_cpus: formatCpuList(readings.isolated),
     nohz_full_cpus: readings.nohzFull === null ? null : formatCpuList(readings.nohzFull),
     aslr: readings.aslr,
-    load_average: [round(one), round(five), round(fifteen)],
+    load_average: [one, five, fifteen],
     memory_available_bytes: readings.memoryAvailableBytes,
     swap_total_bytes: swapTotal,
     swap_used_bytes: readings.swapUsedBytes,
