@@ -4,7 +4,7 @@ import { totalmem } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { makeResult } from "../../benchmarks/lib/documents.ts";
-import { tempDir } from "../../benchmarks/lib/cli.ts";
+import { ownTempDir as tempDir } from "../helpers/temp.ts";
 import { collectResults } from "../../src/collect/collect.ts";
 import { checkAgainst } from "../../src/core/schema.ts";
 import { readEnvironment } from "../../src/env/fingerprint.ts";

@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { test } from "node:test";
-import { tempDir } from "../../benchmarks/lib/cli.ts";
+import { ownTempDir as tempDir } from "../helpers/temp.ts";
 import { REPO_ROOT } from "../../src/core/paths.ts";
 
 const SCRIPT = join(REPO_ROOT, "scripts/tune-machine");
