@@ -28,8 +28,11 @@ test("--check on this machine prints every setting, what it would change, and ch
   assert.equal(readFileSync("/proc/sys/kernel/randomize_va_space", "utf8"), aslrBefore);
 });
 
-/** An untuned 2-core SMT machine's /sys, /proc and /etc, and the commands the script calls, logged. */
-function fakeMachine(): { root: string; env: NodeJS.ProcessEnv; log: () => string[] } {
+/**
+ * An untuned 2-core SMT machine's /sys, /proc and /etc, and the commands the script calls, logged.
+ * Siblings numbered as on most x86 machines (0,2 and 1,3) or side by side (0-1 and 2-3).
+ */
+function fakeMachine(siblings: "apart" | "adjacent" = "apart"): { root: string; env: NodeJS.ProcessEnv; log: () => string[] } {
   const root = tempDir("tune-root");
   const files: Record<string, string> = {
     "sys/devices/system/cpu/online": "0-3",
@@ -42,7 +45,7 @@ function fakeMachine(): { root: string; env: NodeJS.ProcessEnv; log: () => strin
     "etc/fstab": "UUID=abc / ext4 errors=remount-ro 0 1\n/swapfile none swap sw 0 0",
   };
   for (const cpu of [0, 1, 2, 3]) {
-    files[`sys/devices/system/cpu/cpu${cpu}/topology/thread_siblings_list`] = cpu % 2 === 0 ? "0,2" : "1,3";
+    files[`sys/devices/system/cpu/cpu${cpu}/topology/thread_siblings_list`] = siblings === "apart" ? (cpu % 2 === 0 ? "0,2" : "1,3") : cpu < 2 ? "0-1" : "2-3";
     files[`sys/devices/system/cpu/cpufreq/policy${cpu}/scaling_governor`] = "powersave";
   }
   for (const [path, text] of Object.entries(files)) {
@@ -121,4 +124,10 @@ test("the script is shellcheck-clean", () => {
   // scripts/test installs shellcheck (ensure_test_tools).
   const checked = spawnSync("shellcheck", [SCRIPT], { encoding: "utf8" });
   assert.equal(checked.status, 0, checked.stdout + checked.stderr);
+});
+
+test("the first core is kept for the kernel whichever way its siblings are numbered", () => {
+  const checked = tune(["--check"], fakeMachine("adjacent").env);
+  assert.equal(checked.code, 1);
+  assert.ok(checked.lines.includes("change    kernel-command-line          isolcpus=3 -> isolcpus=2,3 nohz_full=2,3 rcu_nocbs=2,3"), checked.stdout);
 });
