@@ -7,7 +7,7 @@ import { ownTempDir as tempDir } from "../helpers/temp.ts";
 import { REPO_ROOT } from "../../src/core/paths.ts";
 
 const SCRIPT = join(REPO_ROOT, "scripts/tune-machine");
-const SETTINGS = ["governor", "turbo", "smt", "aslr", "aslr-at-boot", "swap", "isolated-cpus", "perf"];
+const SETTINGS = ["governor", "turbo", "smt", "aslr", "perf-event-paranoid", "sysctl-at-boot", "swap", "isolated-cpus", "perf"];
 
 function tune(args: string[], env: NodeJS.ProcessEnv = {}) {
   const result = spawnSync(SCRIPT, args, { encoding: "utf8", env: { ...process.env, ...env } });
@@ -40,6 +40,7 @@ function fakeMachine(siblings: "apart" | "adjacent" = "apart"): { root: string; 
     "sys/devices/system/cpu/smt/control": "on",
     "sys/devices/system/cpu/isolated": "",
     "proc/sys/kernel/randomize_va_space": "2",
+    "proc/sys/kernel/perf_event_paranoid": "3",
     "proc/swaps": "Filename\tType\tSize\tUsed\tPriority\n/swapfile file 1048572 0 -2",
     "etc/default/grub": 'GRUB_DEFAULT=0\nGRUB_CMDLINE_LINUX_DEFAULT="quiet isolcpus=3"\nGRUB_CMDLINE_LINUX=""',
     "etc/fstab": "UUID=abc / ext4 errors=remount-ro 0 1\n/swapfile none swap sw 0 0",
@@ -93,7 +94,7 @@ test("applied to an untuned machine it changes each setting once; applied again 
   const machine = fakeMachine();
   const first = tune([], machine.env);
   assert.equal(first.code, 0, first.stderr + first.stdout);
-  for (const name of ["governor", "turbo", "smt", "aslr", "aslr-at-boot", "swap", "swap-at-boot", "kernel-command-line", "apt-daily.timer", "tuning-at-boot"]) {
+  for (const name of ["governor", "turbo", "smt", "aslr", "perf-event-paranoid", "sysctl-at-boot", "swap", "swap-at-boot", "kernel-command-line", "apt-daily.timer", "tuning-at-boot"]) {
     assert.equal(first.state(name), "changed", `${name}:\n${first.stdout}`);
   }
   const after = snapshot(machine.root);
@@ -102,7 +103,8 @@ test("applied to an untuned machine it changes each setting once; applied again 
   assert.equal(after[`${cpu}/intel_pstate/no_turbo`], "1\n");
   assert.equal(after[`${cpu}/smt/control`], "off\n");
   assert.equal(after["proc/sys/kernel/randomize_va_space"], "0\n");
-  assert.equal(after["etc/sysctl.d/90-runtime-bench.conf"], "kernel.randomize_va_space = 0\n");
+  assert.equal(after["proc/sys/kernel/perf_event_paranoid"], "1\n");
+  assert.equal(after["etc/sysctl.d/90-runtime-bench.conf"], "kernel.randomize_va_space = 0\nkernel.perf_event_paranoid = 1\n");
   assert.match(after["etc/default/grub"]!, /^GRUB_CMDLINE_LINUX_DEFAULT="quiet isolcpus=1,3 nohz_full=1,3 rcu_nocbs=1,3"$/m, "the first core (CPUs 0 and 2) keeps the kernel");
   assert.match(after["etc/fstab"]!, /^# \/swapfile none swap sw 0 0 {2}# runtime-bench/m);
   assert.match(after["etc/systemd/system/runtime-bench-tune.service"]!, /ExecStart=.*scripts\/tune-machine\n/);
