@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import { UserError } from "../../core/errors.ts";
 import { DEFAULT_DATA_DIR } from "../../core/paths.ts";
 import { readEnvironment } from "../../env/fingerprint.ts";
+import { checkMachine, describeMachine } from "../../env/machine-check.ts";
 import { executeRun, type RunOutcome } from "../../orchestrate/execute.ts";
 import { newRunInfo } from "../../orchestrate/run-info.ts";
 import type { Profile } from "../../results/types.ts";
@@ -81,14 +82,19 @@ export async function runBenchmarks(request: RunRequest): Promise<RunOutcome> {
   checkSuiteOptions(suiteOptions, [...new Set(scenarios.map((s) => s.suite))]);
   const specs = [...request.runtimes, ...(request.sentinel ? [request.sentinel] : [])];
   const runtimes = await prepareRuntimes(specs, (line) => progress.log(line));
+  const environment = readEnvironment();
+  const machine = await checkMachine(environment);
+  const runInfo = await newRunInfo(request.profile, request.sentinel);
+  progress.log(describeMachine(environment, machine));
+  if (runInfo.runner_kind === "dedicated" && machine.unmet.length > 0) progress.log("machine: collect will refuse to publish this run's results until the settings above are fixed (scripts/tune-machine)");
   const outcome = await executeRun(
     {
       scenarios,
       runtimes,
       profile: request.profile,
       outDir: request.outDir,
-      run: await newRunInfo(request.profile, request.sentinel),
-      environment: readEnvironment(),
+      run: runInfo,
+      environment: { ...environment, machine },
       suiteOptions,
     },
     progress,

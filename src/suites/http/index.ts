@@ -7,7 +7,7 @@ import type { RuntimeName } from "../../runtimes/catalog.ts";
 import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
 import { runtimeEnv, scriptArgv } from "../../runtimes/command.ts";
 import type { PrepareStep } from "../../scenarios/prepare.ts";
-import { machineSplit, pinned, TASKSET_TOOL, type CpuSplit } from "../../tools/cpu-split.ts";
+import { cpusOf, describeAssignment, machineAssignment, pinned, TASKSET_TOOL, type CpuAssignment } from "../../tools/cpu-split.ts";
 import { GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
 import { groupUsage } from "../../tools/proc-stats.ts";
 import { RunningServer, ServerFailure, serverFailureDetails, serverTrial } from "../../tools/server.ts";
@@ -130,7 +130,7 @@ async function verifyFresh(subject: HttpSubject, app: HttpApp, context: SuiteCon
 
 
 /** The result's load description: everything that shapes what the server sees. */
-function loadDetails(subject: HttpSubject, app: HttpApp, split: CpuSplit | null): Record<string, unknown> {
+function loadDetails(subject: HttpSubject, app: HttpApp, split: CpuAssignment): Record<string, unknown> {
   const operation = operationOf(subject.scenario.config, subject.params);
   const profile = subject.scenario.profileParams;
   return {
@@ -143,8 +143,8 @@ function loadDetails(subject: HttpSubject, app: HttpApp, split: CpuSplit | null)
     warmup_s: profile.warmup_s,
     duration_s: profile.duration_s,
     rate_duration_s: profile.rate_duration_s,
-    cpu_split: split ? { server: split.server.join(","), client: split.client.join(",") } : "none: one CPU, server and oha share it",
-    client_threads: split ? split.client.length : 1,
+    cpu_split: describeAssignment(split, subject.scenario.config.database ? ["server", "client", "database"] : ["server", "client"]),
+    client_threads: cpusOf(split, "client")?.length ?? 1,
     app_processes: app.manifest.processes,
     app_dependencies: dependencyVersions(app),
   };
@@ -161,7 +161,7 @@ function tally(outcome: LoadOutcome, status: number): { good: number; total: num
   return { good, total, unexpected };
 }
 
-async function measure(subject: HttpSubject, context: SuiteContext, server: RunningServer, split: CpuSplit | null, db: HttpDatabase | null) {
+async function measure(subject: HttpSubject, context: SuiteContext, server: RunningServer, split: CpuAssignment, db: HttpDatabase | null) {
   const profile = subject.scenario.profileParams;
   const operation = operationOf(subject.scenario.config, subject.params);
   const body = requestBody(operation.request);
@@ -169,8 +169,8 @@ async function measure(subject: HttpSubject, context: SuiteContext, server: Runn
     request: { method: operation.request.method, url: server.url + operation.request.path, ...(body === undefined ? {} : { body }) },
     connections: Number(subject.params.connections),
     keepalive: subject.params.keepalive === true,
-    threads: split ? split.client.length : 1,
-    pin: pinned(split?.client),
+    threads: cpusOf(split, "client")?.length ?? 1,
+    pin: pinned(cpusOf(split, "client")),
   };
   const gate = (phase: string, outcome: LoadOutcome) => {
     const counted = tally(outcome, operation.status);
@@ -357,7 +357,7 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
     let database: Promise<HttpDatabase> | null = null;
     const databaseOf = (subject: HttpSubject): Promise<HttpDatabase | null> => {
       if (!subject.scenario.config.database) return Promise.resolve(null);
-      database ??= startHttpDatabase(context.workDir, machineSplit()?.server, context.log);
+      database ??= startHttpDatabase(context.workDir, cpusOf(machineAssignment(), "database"), context.log);
       return database;
     };
     // Client-bound flags of every trial so far, per subject: a result is client-bound if any trial was.
@@ -405,17 +405,17 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
         const installError = await once(installs, app.dir, () => installApp(app, "http", context.log, app.manifest.build ? [app.manifest.build] : []));
         if (installError) return { status: "failed", error: installError };
         const outcome = await verifyOnce("before", subject);
-        return outcome.status === "ok" ? { ...outcome, details: loadDetails(subject, app, machineSplit()) } : outcome;
+        return outcome.status === "ok" ? { ...outcome, details: loadDetails(subject, app, machineAssignment()) } : outcome;
       },
 
       async trial(subject, trialIndex) {
-        const split = machineSplit();
+        const split = machineAssignment();
         // Restored outside the timed region: every trial starts from the same table.
         let db: Awaited<ReturnType<typeof databaseOf>>;
         const launchRestored = async () => {
           db = await databaseOf(subject);
           await db?.restore();
-          return launch(subject, appOf(subject), context, split?.server, db);
+          return launch(subject, appOf(subject), context, cpusOf(split, "server"), db);
         };
         const measured = await serverTrial(launchRestored, (server) => measure(subject, context, server, split, db), [LoadError, PostgresFailure]);
         clientBoundTrials.set(subject, [...(clientBoundTrials.get(subject) ?? []), measured.clientBound]);

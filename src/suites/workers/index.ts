@@ -7,7 +7,9 @@ import { runtimeEnv, scriptArgv } from "../../runtimes/command.ts";
 import type { RuntimeName } from "../../runtimes/catalog.ts";
 import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
 import { median, quantile } from "../../stats/summary.ts";
+import { cpusOf, describeAssignment, machineAssignment, pinned, TASKSET_TOOL } from "../../tools/cpu-split.ts";
 import { GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
+import { instructionsDetails } from "../../tools/perf.ts";
 import { IN_PROCESS_PROTOCOL_DIR, runInProcessTrial } from "../../tools/in-process.ts";
 import { TrialFailure, defineSuite, type CheckOutcome, type InProcessReproduction, type Subject, type SuiteScenario } from "../suite.ts";
 
@@ -203,12 +205,14 @@ export const workersSuite = defineSuite<WorkersConfig, WorkersProfile, { apps: r
     efficiency: { unit: "fraction", better: "higher" },
     wall_ms: { unit: "ms", better: "lower" },
     peak_rss_mb: { unit: "MB", better: "lower" },
+    /** User plus system CPU seconds of the whole process (every thread). */
+    cpu_s: { unit: "s", better: "lower" },
   },
   profiles: {
     quick: { trials: 1, warmup: 3, iterations: 15 },
     full: { trials: 3, warmup: 10, iterations: 100 },
   },
-  tools: [GNU_TIME_TOOL],
+  tools: [GNU_TIME_TOOL, TASKSET_TOOL],
   options: { app: appOption("workers") },
   parseOptions: appsOption,
   // node:worker_threads, which all three runtimes have: the other channels are measured by `run` and the profiles.
@@ -288,16 +292,17 @@ export const workersSuite = defineSuite<WorkersConfig, WorkersProfile, { apps: r
             ...(typeof workers === "number" ? { workers_beyond_cpus: workers > cpuCount } : {}),
             warmup: profile.warmup,
             iterations: profile.iterations,
+            cpu_split: describeAssignment(machineAssignment(), ["parallel"]),
           },
         };
       },
 
-      async trial(subject) {
+      async trial(subject, trialIndex) {
         const profile = subject.scenario.profileParams;
         const app = appOf(subject);
         const config = subject.scenario.config;
         const outcome = await runInProcessTrial({
-          argv: scriptArgv(subject.runtime, subject.flags, entryFile(app, subject.runtime.identity.name)),
+          argv: [...pinned(cpusOf(machineAssignment(), "parallel")), ...scriptArgv(subject.runtime, subject.flags, entryFile(app, subject.runtime.identity.name))],
           cwd: app.dir,
           env: runtimeEnv(subject.runtime, context.workDir),
           input: {
@@ -312,7 +317,10 @@ export const workersSuite = defineSuite<WorkersConfig, WorkersProfile, { apps: r
         });
         if (!outcome.ok) throw new TrialFailure(outcome.error, { stderr: outcome.stderr });
         trialsPassed.set(subject, (trialsPassed.get(subject) ?? 0) + 1);
-        return { samples: metricsOf(config, subject.params, outcome.report.samples, outcome.usage.peakRssMb) };
+        return {
+          samples: { ...metricsOf(config, subject.params, outcome.report.samples, outcome.usage.peakRssMb), cpu_s: [outcome.usage.cpuS] },
+          details: instructionsDetails([outcome.usage.instructions], trialIndex),
+        };
       },
 
       // Every trial verified inside its process (an answer that is wrong fails the trial); this records it.
