@@ -118,6 +118,7 @@ ensure_test_tools() {
   command -v jq >/dev/null 2>&1 || missing+=(jq)
   [ ${#missing[@]} -eq 0 ] || apt_install "${missing[@]}"
   ensure_actionlint
+  ensure_act
 }
 
 ensure_actionlint() {
@@ -139,6 +140,17 @@ ensure_k6() {
   say "building k6 with go (once; about 1.5 minutes on two cores, cached in $TOOLS_ROOT)"
   GOBIN="$TOOLS_ROOT/bin" go install go.k6.io/k6@v1.8.1 >"$TOOLS_ROOT/k6-build.log" 2>&1 \
     || die "go install k6 failed; see $TOOLS_ROOT/k6-build.log"
+}
+
+ensure_act() {
+  # act runs the workflows locally (scripts/act, docs/act.md), which the end-to-end tests drive.
+  command -v act >/dev/null 2>&1 && return 0
+  lock_tools
+  command -v act >/dev/null 2>&1 && return 0
+  command -v go >/dev/null 2>&1 || die "act is missing and go is not installed to build it (install Go, or put act on PATH)"
+  say "building act with go (once; about a minute on two cores, cached in $TOOLS_ROOT)"
+  GOBIN="$TOOLS_ROOT/bin" go install github.com/nektos/act@v0.2.89 >"$TOOLS_ROOT/act-build.log" 2>&1 \
+    || die "go install act failed; see $TOOLS_ROOT/act-build.log"
 }
 
 WSCLIENT_SRC="$ROOT/src/suites/websocket/client"
