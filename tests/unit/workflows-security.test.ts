@@ -325,7 +325,7 @@ function discriminatorProblems(workflows: Workflows): string[] {
   for (const w of workflows.values()) {
     for (const [id, job] of Object.entries(w.doc.jobs)) {
       if (LOCAL_WORKFLOW.exec(job.uses ?? "")?.[1] !== "benchmark.yml") continue;
-      if (!String(job.with?.call ?? "").includes("strategy.job-index")) problems.push(`${w.file}/${id}: calls benchmark.yml without a call name per matrix entry (strategy.job-index)`);
+      if (!String(job.with?.call ?? "").includes("matrix.call")) problems.push(`${w.file}/${id}: calls benchmark.yml without a call name per matrix entry (matrix.call)`);
     }
   }
   return problems;
@@ -335,9 +335,8 @@ function discriminatorProblems(workflows: Workflows): string[] {
 function pagesTipProblems(workflows: Workflows): string[] {
   const pages = workflows.get("pages.yml")?.doc;
   const checkout = Object.values(pages?.jobs ?? {}).flatMap((job) => checkouts(job));
-  return checkout.length === 1 && checkout[0]!.with?.ref === "${{ github.event.repository.default_branch }}"
-    ? []
-    : ["pages.yml: one checkout, of ref ${{ github.event.repository.default_branch }}"];
+  const tip = "${{ github.event.repository.default_branch || github.ref_name }}";
+  return checkout.length === 1 && checkout[0]!.with?.ref === tip ? [] : [`pages.yml: one checkout, of ref ${tip}`];
 }
 
 const ALL_RULES = [
@@ -493,7 +492,7 @@ describe("the rules catch what they are about", () => {
   });
 
   it("a site built from the triggering commit instead of the branch tip", () => {
-    const pages = good.get("pages.yml")!.text.replace("ref: ${{ github.event.repository.default_branch }}", "ref: ${{ github.sha }}");
+    const pages = good.get("pages.yml")!.text.replace("ref: ${{ github.event.repository.default_branch || github.ref_name }}", "ref: ${{ github.sha }}");
     assert.match(pagesTipProblems(withFile("pages.yml", pages)).join(), /pages\.yml: one checkout, of ref/);
   });
 

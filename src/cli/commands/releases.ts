@@ -70,7 +70,7 @@ export const releasesCommand = defineCommand({
     "  --backfill           window: --lines with backfill_lines of .github/bench-runners.json (a merged scenario's history)",
     "  --prereleases        include pre-releases (skipped by default)",
     "  --json               print {\"include\": [{runtime, version, runner, arch, labels, suites, scenarios, apps}, ...]} for strategy.matrix",
-    "  --calls              print {\"include\": [{runners, runtimes}, ...]}: the benchmark.yml calls (with missing-only)",
+    "  --calls              print {\"include\": [{call, runners, runtimes}, ...]}: the benchmark.yml calls (with missing-only)",
     "                       that run exactly those jobs, one per set of runners",
     "",
     "Default window: per runner, the releases published after the newest one it has results for, on the",
