@@ -5,7 +5,7 @@ import { after, before, describe, it } from "node:test";
 import { writeResult } from "../../src/results/store.ts";
 import { SUITES, suiteFor } from "../../src/suites/index.ts";
 import { REPO_ROOT } from "../../src/core/paths.ts";
-import { RUNTIMES } from "../../src/runtimes/catalog.ts";
+import { machineArch, RUNTIMES } from "../../src/runtimes/catalog.ts";
 import { makeResult } from "../../benchmarks/lib/documents.ts";
 import { act, DEFAULT_BRANCH, registrySnapshot, remoteFiles, remoteLog, removeScratch, scratchRepository, standInRecords, tailOf, type RegistrySnapshot, type Scratch } from "../helpers/act.ts";
 
@@ -14,7 +14,7 @@ import { act, DEFAULT_BRANCH, registrySnapshot, remoteFiles, remoteLog, removeSc
  * lacks, calls benchmark.yml for it, which measures it on that machine's label, uploads the
  * results, collects them into data/ on the remote and calls pages, which builds the site from them.
  *
- * The scratch repository's machines are a pool of two on this machine's architecture: bench-local
+ * The scratch repository's machines are a pool of two of this machine's architecture: bench-local
  * runs startup/hello only (its full profile set to the suite's quick one, so the watch's full-profile
  * call stays short), bench-rest the rest. The registry offers node 22.10.0 and 22.11.0, deno 2.1.4
  * and bun 1.2.0; data/ holds every one of them on both, except node 22.11.0 on bench-local.
@@ -24,7 +24,7 @@ const MISSING = "22.11.0";
 const RELEASES = { node: ["22.10.0", MISSING], deno: ["2.1.4"], bun: ["1.2.0"] } as const;
 
 async function releaseWatchFixture(dir: string): Promise<void> {
-  const runner = (name: string, suites: string[]) => ({ name, arch: "x86_64", labels: ["self-hosted", "linux", "x64", name], pool: "local", suites });
+  const runner = (name: string, suites: string[]) => ({ name, arch: machineArch(), labels: ["self-hosted", "linux", name], pool: "local", suites });
   const runners = { backfill_lines: 3, runners: [runner(LOCAL, ["startup/hello"]), runner("bench-rest", SUITES.map((suite) => suite.name))] };
   writeFileSync(join(dir, ".github/bench-runners.json"), `${JSON.stringify(runners, null, 2)}\n`);
   const manifest = join(dir, "suites/startup/hello/scenario.json");
@@ -32,7 +32,7 @@ async function releaseWatchFixture(dir: string): Promise<void> {
   const seed = async (runnerName: string, id: string, scenario: string, runtime: keyof typeof RELEASES, version: string) =>
     writeResult(
       join(dir, "data"),
-      makeResult({ run: { runner: runnerName, id }, runtime: { name: runtime, version, spec: `${runtime}@${version}`, package: RUNTIMES[runtime].packageName("x86_64") }, suite: "startup", scenario }),
+      makeResult({ run: { runner: runnerName, id }, runtime: { name: runtime, version, spec: `${runtime}@${version}`, package: RUNTIMES[runtime].packageName(machineArch()) }, environment: { arch: machineArch() }, suite: "startup", scenario }),
     );
   for (const [runtime, versions] of Object.entries(RELEASES) as [keyof typeof RELEASES, readonly string[]][]) {
     for (const version of versions) {

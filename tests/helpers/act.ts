@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { REPO_ROOT } from "../../src/core/paths.ts";
 import { fetchFromRegistry, registryUrl } from "../../src/runtimes/registry.ts";
-import { RUNTIMES, type RuntimeName } from "../../src/runtimes/catalog.ts";
+import { machineArch, RUNTIMES, type RuntimeName } from "../../src/runtimes/catalog.ts";
 import { runProcess, tempDir, type BenchOutput } from "../../benchmarks/lib/cli.ts";
 
 /*
@@ -107,7 +107,7 @@ export interface RegistrySnapshot {
 }
 
 /**
- * The registry's metadata of each runtime's x86_64 package, recorded now and cut to the versions
+ * The registry's metadata of each runtime's package for this machine, recorded now and cut to the versions
  * given, served from 127.0.0.1: the release watch and the setup stand-ins see only these releases
  * (their tarballs still come from the registry, or the runtime cache).
  */
@@ -115,7 +115,7 @@ export async function registrySnapshot(versions: Readonly<Record<RuntimeName, re
   const base = await registryUrl();
   const documents = new Map<string, string>();
   for (const [runtime, kept] of Object.entries(versions) as [RuntimeName, readonly string[]][]) {
-    const name = RUNTIMES[runtime].packageName("x86_64");
+    const name = RUNTIMES[runtime].packageName(machineArch());
     const response = await fetchFromRegistry(base + name.replace("/", "%2f"), "application/json");
     const full = (await response.json()) as { versions: Record<string, unknown>; time: Record<string, string> };
     for (const version of kept) assert.ok(full.versions[version], `${name}@${version} is published`);
