@@ -114,40 +114,33 @@ const setupRuntime = (runtime: RuntimeName, input: string): StandIn => ({
   },
 });
 
-const cacheDir = (context: StandInContext, key: string) => join(context.state, "cache", key.replace(/[^A-Za-z0-9._-]/g, "_"));
+/** A cache entry's folder name: the key, with what a file name cannot hold replaced. */
+const entryName = (key: string) => key.trim().replace(/[^A-Za-z0-9._-]/g, "_");
 
+/** The entry of the exact key, else the newest entry starting with the first restore key that has one. */
 function restoreCache(context: StandInContext): void {
-  const { key = "", "restore-keys": restoreKeys = "" } = context.inputs;
-  const stored = existsSync(join(context.state, "cache")) ? readdirSync(join(context.state, "cache")) : [];
-  const candidates = [cacheDir(context, key), ...restoreKeys.split("\n").filter((k) => k.trim() !== "").map((k) => cacheDir(context, k.trim()))];
-  let hit: string | undefined;
-  for (const candidate of candidates) {
-    const prefix = candidate.slice(candidate.lastIndexOf("/") + 1);
-    const match = candidate === candidates[0] ? stored.find((name) => name === prefix) : stored.filter((name) => name.startsWith(prefix)).sort().pop();
-    if (match !== undefined) {
-      hit = join(context.state, "cache", match);
-      break;
-    }
-  }
+  const root = join(context.state, "cache");
+  const stored = existsSync(root) ? readdirSync(root) : [];
+  const newest = (names: string[]) => names.sort((a, b) => statSync(join(root, a)).mtimeMs - statSync(join(root, b)).mtimeMs).pop();
+  const key = entryName(context.inputs.key ?? "");
+  const prefixes = (context.inputs["restore-keys"] ?? "").split("\n").filter((line) => line.trim() !== "").map(entryName);
+  const hit = stored.includes(key) ? key : prefixes.map((prefix) => newest(stored.filter((name) => name.startsWith(prefix)))).find((name) => name !== undefined);
   context.record.restored = hit ?? null;
-  context.output("cache-hit", String(hit === cacheDir(context, key)));
+  context.output("cache-hit", String(hit === key));
   if (hit === undefined) return;
-  pathLines(context, context.inputs.path).forEach((path, index) => cpSync(join(hit, String(index)), path, { recursive: true }));
+  pathLines(context, context.inputs.path).forEach((path, index) => cpSync(join(root, hit, String(index)), path, { recursive: true }));
 }
 
 function saveCache(context: StandInContext): void {
-  const dir = cacheDir(context, context.inputs.key ?? "");
-  if (existsSync(dir)) return; // a cache entry is never overwritten
+  const entry = join(context.state, "cache", entryName(context.inputs.key ?? ""));
+  if (existsSync(entry)) return; // a cache entry is never overwritten
   pathLines(context, context.inputs.path).forEach((path, index) => {
-    if (existsSync(path)) cpSync(path, join(dir, String(index)), { recursive: true });
+    if (existsSync(path)) cpSync(path, join(entry, String(index)), { recursive: true });
   });
 }
 
-const CACHE_INPUTS = ["path", "key", "restore-keys"];
-
-/** The main cache action restores only: its save runs as a post step, which a composite stand-in has not. */
-const cache: StandIn = { inputs: CACHE_INPUTS, outputs: ["cache-hit"], run: async (context) => restoreCache(context) };
-const cacheRestore: StandIn = { inputs: CACHE_INPUTS, outputs: ["cache-hit"], run: async (context) => restoreCache(context) };
+/** Restores; the main cache action also saves, as a post step, which a composite stand-in has not. */
+const cacheRestore: StandIn = { inputs: ["path", "key", "restore-keys"], outputs: ["cache-hit"], run: async (context) => restoreCache(context) };
 const cacheSave: StandIn = { inputs: ["path", "key"], run: async (context) => saveCache(context) };
 
 /** Artifacts of a workflow run, by name: one folder each, as the artifact service keeps them. */
@@ -309,7 +302,7 @@ export const STAND_INS: Readonly<Record<string, StandIn>> = {
   "actions/setup-node": setupRuntime("node", "node-version"),
   "denoland/setup-deno": setupRuntime("deno", "deno-version"),
   "oven-sh/setup-bun": setupRuntime("bun", "bun-version"),
-  "actions/cache": cache,
+  "actions/cache": cacheRestore,
   "actions/cache/restore": cacheRestore,
   "actions/cache/save": cacheSave,
   "actions/upload-artifact": uploadArtifactStandIn,
