@@ -72,7 +72,8 @@ async function watchToSite(scratch: Scratch, registry: RegistrySnapshot, event: 
   assert.ok(rows.length > 0 && rows.every((row) => row.includes(`,${runId},`)), `the deployed site shows run ${runId} of node ${MISSING} on ${LOCAL}:\n${overview}`);
 }
 
-describe("the release watch under act", { timeout: 600_000 }, () => {
+// The three runs share nothing but the registry snapshot, and assert no timing: they run at once.
+describe("the release watch under act", { timeout: 600_000, concurrency: true }, () => {
   let registry: RegistrySnapshot;
   const scratches: Scratch[] = [];
   const scratch = async (name: string, edit: (dir: string) => Promise<void>) => {
