@@ -11,8 +11,8 @@ import { act, DEFAULT_BRANCH, registrySnapshot, remoteFiles, remoteLog, removeSc
 
 /*
  * The release watch, end to end under act: the watch finds the one release a benchmark machine
- * lacks, calls benchmark.yml for it, which measures it on that machine's label, uploads the
- * results, collects them into data/ on the remote and calls pages, which builds the site from them.
+ * lacks, calls benchmark.yml for it, which measures it beside its predecessor on that machine's
+ * label, uploads the results, collects them into data/ on the remote and calls pages, which builds the site from them.
  *
  * The scratch repository's machines are a pool of two of this machine's architecture: bench-local
  * runs startup/hello only (its full profile set to the suite's quick one, so the watch's full-profile
@@ -20,8 +20,9 @@ import { act, DEFAULT_BRANCH, registrySnapshot, remoteFiles, remoteLog, removeSc
  * and bun 1.2.0; data/ holds every one of them on both, except node 22.11.0 on bench-local.
  */
 const LOCAL = "bench-local";
+const PREDECESSOR = "22.10.0";
 const MISSING = "22.11.0";
-const RELEASES = { node: ["22.10.0", MISSING], deno: ["2.1.4"], bun: ["1.2.0"] } as const;
+const RELEASES = { node: [PREDECESSOR, MISSING], deno: ["2.1.4"], bun: ["1.2.0"] } as const;
 
 async function releaseWatchFixture(dir: string): Promise<void> {
   const runner = (name: string, suites: string[]) => ({ name, arch: machineArch(), labels: ["self-hosted", "linux", name], pool: "local", suites });
@@ -49,20 +50,21 @@ async function watchToSite(scratch: Scratch, registry: RegistrySnapshot, event: 
   assert.equal(out.code, 0, tailOf(out));
   const records = standInRecords(scratch);
 
-  // One call, one bench job: node 22.11.0 on bench-local, named for its call in its artifact.
+  // One call, one bench job: node 22.11.0 beside 22.10.0 on bench-local, named for its call in its artifact.
   const setups = records.filter((r) => r.action === "actions/setup-node" && r.job === "bench");
-  assert.deepEqual(setups.map((r) => r.inputs["node-version"]), [MISSING, "20"], "the runtime under test, then the harness's Node");
+  assert.deepEqual(setups.map((r) => r.inputs["node-version"]), [PREDECESSOR, MISSING, "20"], "the predecessor, the runtime under test, then the harness's Node");
   const uploads = records.filter((r) => r.action === "actions/upload-artifact");
   assert.deepEqual(uploads.map((r) => r.inputs.name), [`results-call-0-${LOCAL}-node-${MISSING}`]);
   const downloads = records.filter((r) => r.action === "actions/download-artifact");
   assert.deepEqual(downloads.map((r) => [r.inputs.pattern, r.downloaded]), [["results-call-0-*", [uploads[0]!.inputs.name]]]);
 
-  // collect pushed exactly the new result to the default branch of the remote.
+  // collect pushed exactly the new run's two results to the default branch of the remote.
   const added = (await remoteFiles(scratch, "data")).filter((file) => !before.includes(file));
-  assert.equal(added.length, 1, `one new result on the remote, got ${added.join(", ")}`);
-  const [, runner, runId, suite, scenario, file] = added[0]!.split("/");
-  assert.deepEqual([runner, suite, scenario, file], [LOCAL, "startup", "hello", `node-${MISSING}.json`]);
-  assert.match((await remoteLog(scratch))[0]!, new RegExp(`^data: 1 results from ${LOCAL} \\(workflow run \\d+\\)$`));
+  const runIds = [...new Set(added.map((file) => file.split("/")[2]))];
+  assert.equal(runIds.length, 1, `one new run on the remote, got ${added.join(", ")}`);
+  const runId = runIds[0]!;
+  assert.deepEqual(added.sort(), [PREDECESSOR, MISSING].map((version) => `data/${LOCAL}/${runId}/startup/hello/node-${version}.json`));
+  assert.match((await remoteLog(scratch))[0]!, new RegExp(`^data: 2 results from ${LOCAL} \\(workflow run \\d+\\)$`));
 
   // pages built and deployed the site from the remote's tip, with that run in it.
   const checkout = records.find((r) => r.action === "actions/checkout" && r.workflow === "pages");
