@@ -35,9 +35,11 @@ async function existingDocument(path: string): Promise<unknown> {
  * at the place their contents name (`data/<runner>/<run id>/...`). Collecting the same artifacts
  * twice adds nothing the second time; a different file at the same place is an error, because a
  * result is never rewritten. Only dedicated runners' results enter the data folder, and only from a
- * machine whose check before the run found every setting of docs/machine-tuning.md.
+ * machine whose check before the run found every setting of docs/machine-tuning.md, unless
+ * `acceptUntuned` (a workflow run locally under scripts/act, where this machine stands in for the
+ * benchmark machines; each result still records what its machine lacked).
  */
-export async function collectResults(sources: readonly string[], dataDir: string): Promise<CollectOutcome> {
+export async function collectResults(sources: readonly string[], dataDir: string, { acceptUntuned = false } = {}): Promise<CollectOutcome> {
   const files = listResultFiles(sources);
   const problems: string[] = [];
   const incoming = new Map<string, { doc: ResultDocument; from: string }>();
@@ -60,7 +62,7 @@ export async function collectResults(sources: readonly string[], dataDir: string
       continue;
     }
     const unmet = result.environment.machine?.unmet ?? [];
-    if (unmet.length > 0) {
+    if (unmet.length > 0 && !acceptUntuned) {
       problems.push(`${file}: measured on a machine not tuned for benchmarking (docs/machine-tuning.md): ${unmet.join("; ")}`);
       continue;
     }

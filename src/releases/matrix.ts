@@ -82,8 +82,10 @@ export function toMatrix(planned: readonly PlannedBenchmark[], work: ReadonlyMap
   };
 }
 
-/** The inputs of one benchmark.yml call: space-separated runner names and runtime specs. */
+/** The inputs of one benchmark.yml call: its name, space-separated runner names and runtime specs. */
 export interface BenchmarkCall {
+  /** Unique among the calls of one watch: names the call's artifacts and cache keys. */
+  readonly call: string;
   readonly runners: string;
   readonly runtimes: string;
 }
@@ -106,7 +108,7 @@ export function toBenchmarkCalls(planned: readonly PlannedBenchmark[]): { readon
     const key = runners.join(" ");
     specsOfRunners.set(key, [...(specsOfRunners.get(key) ?? []), spec]);
   }
-  return { include: [...specsOfRunners].map(([runners, specs]) => ({ runners, runtimes: specs.join(" ") })) };
+  return { include: [...specsOfRunners].map(([runners, specs], index) => ({ call: `call-${index}`, runners, runtimes: specs.join(" ") })) };
 }
 
 /** `published` as a day, the predecessor measured beside it, and what the job runs (its scenarios, else its suites), for the table a person reads. */

@@ -13,7 +13,8 @@ export const collectCommand = defineCommand({
     "  ARTIFACT_DIR  folders holding result files in the data/ layout (<runner>/<run id>/<suite>/<scenario>/...)",
     "  --data DIR    the results store to add to (default: data/)",
     "",
-    "Every file must match the result schema, come from a dedicated runner, and sit where its contents say.",
+    "Every file must match the result schema, come from a dedicated runner measured on a tuned machine",
+    "(docs/machine-tuning.md; RUNTIME_BENCH_COLLECT_UNTUNED=1, which scripts/act sets, waives that), and sit where its contents say.",
     "A result already in DIR is skipped; a different file at the same place is a problem. When there is any",
     "problem nothing is written.",
     "",
@@ -24,7 +25,7 @@ export const collectCommand = defineCommand({
   async run(values, positionals) {
     if (positionals.length === 0) throw new UserError("collect: name at least one ARTIFACT_DIR (see scripts/bench collect --help)");
     const dataDir = resolve(values.data ?? DEFAULT_DATA_DIR);
-    const outcome = await collectResults(positionals, dataDir);
+    const outcome = await collectResults(positionals, dataDir, { acceptUntuned: process.env.RUNTIME_BENCH_COLLECT_UNTUNED === "1" });
     for (const problem of outcome.problems) process.stderr.write(`${problem}\n`);
     if (outcome.problems.length > 0) {
       process.stderr.write(`runtime-bench: ${count(outcome.problems.length, "problem")} in ${count(outcome.files, "result file")}; nothing collected\n`);

@@ -75,7 +75,7 @@ export const releasesCommand = defineCommand({
     "                       (the job's version becomes the setup action's input for that build; with --json)",
     "  --json               print {\"include\": [{runtime, version, runner, arch, labels, suites, scenarios, apps,",
     "                       channel, predecessor}, ...]} for strategy.matrix",
-    "  --calls              print {\"include\": [{runners, runtimes}, ...]}: the benchmark.yml calls (with missing-only)",
+    "  --calls              print {\"include\": [{call, runners, runtimes}, ...]}: the benchmark.yml calls (with missing-only)",
     "                       that run exactly those jobs, one per set of runners",
     "",
     "Default window: per runner, the releases published after the newest one it has results for, on the",
