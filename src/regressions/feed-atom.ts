@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { escapeMarkup } from "../core/markup.ts";
 import { formatInterval, formatPercent } from "../compare/format.ts";
 import { describeChange, seriesLabel } from "./format.ts";
 import type { RegressionReport, SeriesChange } from "./types.ts";
@@ -10,9 +11,6 @@ export const FEED_ATOM_FILE = "regressions.atom";
 export const DEFAULT_FEED_PAGE = "regressions.html";
 
 const ID_PREFIX = "tag:runtime-bench,2026:";
-
-const escapeXml = (text: string) =>
-  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
 
 /** A change's stable anchor: the same series and versions give the same entry, run after run. */
 export function changeAnchor(change: SeriesChange): string {
@@ -27,11 +25,11 @@ function entry(change: SeriesChange, page: string): string {
   return [
     "  <entry>",
     `    <id>${ID_PREFIX}change/${anchor}</id>`,
-    `    <title>${escapeXml(title)}</title>`,
-    `    <updated>${change.updated}</updated>`,
-    `    <link rel="alternate" href="${escapeXml(`${page}#${anchor}`)}"/>`,
+    `    <title>${escapeMarkup(title)}</title>`,
+    `    <updated>${escapeMarkup(change.updated)}</updated>`,
+    `    <link rel="alternate" href="${escapeMarkup(`${page}#${anchor}`)}"/>`,
     `    <category term="${change.kind}"/>`,
-    `    <summary>${escapeXml(summary)}</summary>`,
+    `    <summary>${escapeMarkup(summary)}</summary>`,
     "  </entry>",
   ].join("\n");
 }
@@ -49,10 +47,10 @@ export function regressionsAtom(report: RegressionReport, page: string = DEFAULT
     '<feed xmlns="http://www.w3.org/2005/Atom">',
     `  <id>${ID_PREFIX}regressions</id>`,
     "  <title>runtime-bench: confirmed regressions and improvements</title>",
-    `  <updated>${updated}</updated>`,
+    `  <updated>${escapeMarkup(updated)}</updated>`,
     "  <author><name>runtime-bench</name></author>",
     `  <link rel="self" href="${FEED_ATOM_FILE}"/>`,
-    `  <link rel="alternate" href="${escapeXml(page)}"/>`,
+    `  <link rel="alternate" href="${escapeMarkup(page)}"/>`,
     ...confirmed.map((change) => entry(change, page)),
     "</feed>",
     "",
