@@ -17,6 +17,7 @@
 #   hook=/opt/runtime-bench-runner/job-started.sh  its job-started.conf beside it names out_of_service
 #   out_of_service=/var/lib/runtime-bench-runner/out-of-service
 #   token=/etc/runtime-bench-runner/admin-token    root-only: a token allowed to administer runners
+#   org=OWNER                                      (optional) register in the organisation's runner group
 set -euo pipefail
 here="$(dirname "$(realpath "${BASH_SOURCE[0]}")")"
 
@@ -44,6 +45,12 @@ check_root_owned() {
 }
 
 json_labels="$(jq -cn --arg labels "${conf[labels]}" '$labels | split(",")')"
+# An organisation's runner group (its selected workflows) takes organisation-level registrations.
+if [ -n "${conf[org]:-}" ]; then
+  jit_endpoint="orgs/${conf[org]}/actions/runners/generate-jitconfig"
+else
+  jit_endpoint="repos/${conf[repository]}/actions/runners/generate-jitconfig"
+fi
 while true; do
   check_root_owned "${conf[install]}" "$(dirname "${conf[hook]}")" "$here"
   # The reset runs before every registration; a refusing hook's marker is removed only by a reset
@@ -53,7 +60,7 @@ while true; do
   jit="$(curl -fsS --max-time 60 -X POST \
     -H "Authorization: Bearer $(cat "${conf[token]}")" \
     -H "Accept: application/vnd.github+json" \
-    "https://api.github.com/repos/${conf[repository]}/actions/runners/generate-jitconfig" \
+    "https://api.github.com/$jit_endpoint" \
     -d "$(jq -cn --arg name "${conf[name]}" --argjson group "${conf[runner_group_id]}" --argjson labels "$json_labels" --arg work "${conf[work]}" \
       '{name: $name, runner_group_id: $group, labels: $labels, work_folder: $work}')" |
     jq -er .encoded_jit_config)" || { sleep 30; continue; }
