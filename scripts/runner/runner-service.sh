@@ -40,7 +40,7 @@ done
 # root's and writable by root only; the install's _diag (the runner's logs) is the one exception.
 check_root_owned() {
   local bad
-  bad="$(find "$@" -path "${conf[install]}/_diag" -prune -o \( ! -user root -o -perm /022 \) -print -quit)"
+  bad="$(find "$@" -path "${conf[install]}/_diag" -prune -o ! -type l \( ! -user root -o -perm /022 \) -print -quit)"
   [ -z "$bad" ] || die "$bad is not root-owned and writable by root only; the runner's user could change it"
 }
 

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { REPO_ROOT } from "../../src/core/paths.ts";
+import { runProcess, type BenchOutput } from "../../benchmarks/lib/cli.ts";
 
 const CHECK = join(REPO_ROOT, "scripts/runner/check-runner-group.sh");
 /** Responses in the shape GitHub's REST documentation gives for these two endpoints. */
@@ -21,7 +21,7 @@ interface Group {
 }
 
 /** Runs the check against a fake API answering with `groups` and `repositories`, and the token it must send. */
-async function check(edit: (groups: Group[], repositories: { full_name: string }[]) => void = () => {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+async function check(edit: (groups: Group[], repositories: { full_name: string }[]) => void = () => {}): Promise<BenchOutput> {
   const groups = fixture("runner-groups.json");
   const repositories = fixture("repositories.json");
   edit(groups.runner_groups as Group[], repositories.repositories as { full_name: string }[]);
@@ -34,14 +34,7 @@ async function check(edit: (groups: Group[], repositories: { full_name: string }
   await new Promise<void>((ready) => server.listen(0, "127.0.0.1", ready));
   const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", GITHUB_TOKEN: "test-token", GITHUB_API_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
   try {
-    return await new Promise((done) => {
-      const child = spawn("bash", [CHECK, "bench-org", "benchmark-machines", "bench-org/runtime-bench"], { env });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-      child.on("close", (code) => done({ code, stdout, stderr }));
-    });
+    return await runProcess("bash", [CHECK, "bench-org", "benchmark-machines", "bench-org/runtime-bench"], { env });
   } finally {
     server.close();
   }

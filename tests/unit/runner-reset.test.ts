@@ -82,3 +82,26 @@ describe("resetting a benchmark machine between jobs", () => {
     assert.equal(existsSync(marker), true);
   });
 });
+
+describe("the runner service", () => {
+  it("refuses to register a runner while its install holds a file the runner's user could change, before resetting anything", () => {
+    const root = tempDir("machine");
+    const install = join(root, "actions-runner");
+    mkdirSync(join(install, "_diag"), { recursive: true });
+    writeFileSync(join(install, "run.sh"), "#!/bin/bash\n", { mode: 0o755 });
+    writeFileSync(join(install, ".env"), "RUNTIME_BENCH_CPUS=2-7\n");
+    chmodSync(join(install, ".env"), 0o666);
+    const marker = join(root, "out-of-service");
+    writeFileSync(marker, "refused\n");
+    const conf = join(root, "runner.conf");
+    const settings = { repository: "bench-org/runtime-bench", name: "bench-x64-1", labels: "self-hosted,bench-x64-1", runner_group_id: "1", user: String(RUNNER_UID), install, home: join(root, "home"), work: join(root, "work"), hook: join(REPO_ROOT, "scripts/runner/job-started.sh"), out_of_service: marker, token: join(root, "token") };
+    writeFileSync(conf, Object.entries(settings).map(([key, value]) => `${key}=${value}\n`).join(""));
+    const service = spawnSync("bash", [join(REPO_ROOT, "scripts/runner/runner-service.sh"), conf], { encoding: "utf8", timeout: 60_000 });
+    assert.equal(service.status, 1, service.stderr);
+    // As root, the world-writable .env; as anyone else, whichever file of the install comes first.
+    const flagged = process.getuid?.() === 0 ? join(install, ".env") : `${install}/`;
+    assert.ok(service.stderr.startsWith(`runner-service: ${flagged}`), service.stderr);
+    assert.match(service.stderr, / is not root-owned and writable by root only; the runner's user could change it\n$/);
+    assert.equal(existsSync(marker), true, "nothing was reset");
+  });
+});

@@ -1,12 +1,11 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { chmodSync, copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { REPO_ROOT } from "../../src/core/paths.ts";
-import { tempDir } from "../../benchmarks/lib/cli.ts";
+import { runProcess, tempDir } from "../../benchmarks/lib/cli.ts";
 import { processesUnder } from "../helpers/processes.ts";
 
 const REPOSITORY = "bench-org/runtime-bench";
@@ -109,15 +108,10 @@ interface Ran {
   readonly lines: string[];
 }
 
-function run(command: string, args: string[], env: Record<string, string>, cwd?: string): Promise<Ran> {
-  return new Promise((done, failed) => {
-    const child = spawn(command, args, { env, cwd, detached: true, stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.on("error", failed);
-    child.on("close", (code, signal) => done({ code, signal, lines: output.split("\n").filter((line) => line !== "") }));
-  });
+/** Runs `command` in a process group of its own, as the runner's service starts the runner. */
+async function run(command: string, args: string[], env: Record<string, string>, cwd?: string): Promise<Ran> {
+  const { code, signal, stdout, stderr } = await runProcess(command, args, { env, cwd, detached: true });
+  return { code, signal: signal ?? null, lines: (stdout + stderr).split("\n").filter((line) => line !== "") };
 }
 
 /** Runs the hook the way the runner does: `bash -e {path}`. */
