@@ -45,6 +45,8 @@ export interface PlannedBenchmark {
   readonly version: string;
   readonly published: Date;
   readonly runner: BenchRunner;
+  /** Only these scenarios (`suite/name`) of the runner's work: the cells a backfill still lacks (src/releases/cells.ts). */
+  readonly scenarios?: readonly string[];
 }
 
 export interface Selection {

@@ -104,7 +104,7 @@ describe("two collect jobs pushing the same artifacts", () => {
         'unset $(git rev-parse --local-env-vars)',
         `[ -e "${root}/raced" ] && exit 0`,
         `touch "${root}/raced"`,
-        `GITHUB_OUTPUT= "${COMMIT_RESULTS}" --repo "${second}" "${sets[1]}" "${sets[2]}" >"${secondLog}" 2>&1; echo "exit $?" >>"${secondLog}"`,
+        `GITHUB_OUTPUT= "${COMMIT_RESULTS}" --runners "${RUNNERS}" --repo "${second}" "${sets[1]}" "${sets[2]}" >"${secondLog}" 2>&1; echo "exit $?" >>"${secondLog}"`,
         "",
       ].join("\n"),
     );
