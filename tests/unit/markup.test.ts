@@ -42,8 +42,9 @@ describe("strings from results, where they reach Markdown, HTML and Atom", () =>
       const escaped = escapeMarkdown(text);
       assert.doesNotMatch(escaped, /(^|[^\\])[`|*[\]]/, escaped);
       assert.doesNotMatch(escaped, /[<>\n]/, escaped);
-      assert.doesNotMatch(escaped, /@(?!&#8203;)/, escaped);
+      assert.doesNotMatch(escaped, /(^|[^A-Za-z0-9])@(?!&#8203;)/, escaped);
     }
+    assert.equal(escapeMarkdown("node@22.11.0 wall_ms"), "node@22.11.0 wall_ms", "no mention inside a word");
     assert.equal(escapeMarkdown("node 22.11.0 · startup/hello"), "node 22.11.0 · startup/hello", "ordinary text stays readable");
   });
 
