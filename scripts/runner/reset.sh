@@ -29,8 +29,9 @@ while [ $# -gt 0 ]; do
   esac
   shift 2
 done
-[ -n "$user" ] && [ -n "$home" ] && [ -n "$work" ] && [ -n "$marker" ] \
-  || die "usage: reset.sh --user NAME|UID --home DIR --work DIR --out-of-service FILE [--tmp DIR]..."
+if [ -z "$user" ] || [ -z "$home" ] || [ -z "$work" ] || [ -z "$marker" ]; then
+  die "usage: reset.sh --user NAME|UID --home DIR --work DIR --out-of-service FILE [--tmp DIR]..."
+fi
 [ ${#tmps[@]} -gt 0 ] || tmps=(/tmp /var/tmp /dev/shm)
 
 if [[ "$user" =~ ^[0-9]+$ ]]; then
