@@ -5,6 +5,8 @@ import { describe, it } from "node:test";
 import { parse } from "yaml";
 import { REPO_ROOT } from "../../src/core/paths.ts";
 import { loadBenchRunners, type BenchRunner } from "../../src/releases/runners.ts";
+import { artifactName } from "../../src/collect/collect.ts";
+import type { MatrixEntry } from "../../src/releases/matrix.ts";
 
 /** The parts of a workflow file these rules read. */
 interface Step {
@@ -398,6 +400,14 @@ function collectTrustProblems(workflows: Workflows): string[] {
     : ["benchmark.yml/collect: commit-results must get the plan's matrix (--plan) and the call (--call), so that collect checks each result against its job"];
 }
 
+/** collect finds each job's artifact by the name the bench job uploads it under: the same template. */
+function artifactNameProblems(workflows: Workflows): string[] {
+  const upload = (workflows.get("benchmark.yml")?.doc.jobs.bench?.steps ?? []).find((step) => step.uses?.startsWith("actions/upload-artifact@"));
+  const matrix = (key: string) => `\${{ matrix.${key} }}`;
+  const expected = artifactName("${{ needs.plan.outputs.call }}", { runner: matrix("runner"), runtime: matrix("runtime"), version: matrix("version") } as unknown as MatrixEntry);
+  return upload?.with?.name === expected ? [] : [`benchmark.yml/bench: uploads its results as '${String(upload?.with?.name)}', but collect looks for ${expected} (src/collect/collect.ts artifactName)`];
+}
+
 /** A code fence in a job summary is closed by any result string holding one: summaries print reports inside an escaped <pre>. */
 function summaryFenceProblems(workflows: Workflows): string[] {
   return jobs(workflows, workflows.keys()).flatMap(([where, job]) =>
@@ -425,6 +435,7 @@ const ALL_RULES = [
   harnessNodeProblems,
   collectTrustProblems,
   summaryFenceProblems,
+  artifactNameProblems,
 ];
 
 // ---- tests ----
@@ -611,5 +622,7 @@ describe("the rules catch what they are about", () => {
     assert.match(collectTrustProblems(withFile("benchmark.yml", unchecked)).join(), /must get the plan's matrix/);
     const fenced = benchmark.replace('echo "<pre>"', "echo '```'");
     assert.match(summaryFenceProblems(withFile("benchmark.yml", fenced)).join(), /benchmark\.yml\/collect: step 'Regression report' fences text/);
+    const renamed = benchmark.replace("name: results-${{ needs.plan.outputs.call }}-${{ matrix.runner }}-", "name: results-${{ matrix.runner }}-");
+    assert.match(artifactNameProblems(withFile("benchmark.yml", renamed)).join(), /benchmark\.yml\/bench: uploads its results as 'results-\$\{\{ matrix\.runner \}\}-.*', but collect looks for results-\$\{\{ needs\.plan\.outputs\.call \}\}-/);
   });
 });
