@@ -115,8 +115,9 @@ function cellFinding(kind: Finding["kind"], subject: readonly Measurement[], oth
 
 /**
  * Runtimes far off the others: on each machine and cell, every runtime's newest version; a runtime
- * whose nearest other is `outlierFactor` away, with the interval of that ratio excluding 1. With
- * two runtimes the gap belongs to neither alone, so the worse one carries it.
+ * whose nearest other is `outlierFactor` away, on the same side of every other, with the interval
+ * of that ratio excluding 1. With two runtimes the gap belongs to neither alone, so the worse one
+ * carries it.
  */
 export function findOutliers(docs: readonly ResultDocument[], thresholds: FindingThresholds = DEFAULT_THRESHOLDS): Finding[] {
   const findings: Finding[] = [];
@@ -126,8 +127,11 @@ export function findOutliers(docs: readonly ResultDocument[], thresholds: Findin
     if (runtimes.length < 2) continue;
     for (const subject of runtimes) {
       const others = runtimes.filter((r) => r !== subject);
-      const nearest = others.map((other) => ({ other, gap: gap(other, subject) })).sort((a, b) => a.gap.factor - b.gap.factor)[0]!;
+      const gaps = others.map((other) => ({ other, gap: gap(other, subject) })).sort((a, b) => a.gap.factor - b.gap.factor);
+      const nearest = gaps[0]!;
       if (nearest.gap.factor < thresholds.outlierFactor) continue;
+      // A runtime between two others is off neither way: only the best or the worst stands apart.
+      if (gaps.some((g) => g.gap.direction !== nearest.gap.direction)) continue;
       if (runtimes.length === 2 && nearest.gap.direction === "faster") continue;
       const ci95 = backedInterval(nearest.other, subject);
       if (ci95 === null) continue;

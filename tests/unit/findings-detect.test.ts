@@ -76,3 +76,8 @@ test("findings are ranked by size, largest first, with stable ids", () => {
   assert.deepEqual(all.map((f) => f.kind), ["outlier", "step"]);
   assert.deepEqual(findFindings([...docs, ...steps]).map((f) => f.id), all.map((f) => f.id));
 });
+
+test("of three spread-out runtimes, the best and the worst stand apart; the one between them does not", () => {
+  const findings = findOutliers([throughput("node", "26.10.0", 605), throughput("bun", "1.4.5", 2062), throughput("deno", "2.9.6", 7.5)]);
+  assert.deepEqual(findings.map((f) => [f.runtime, f.direction]).sort(), [["bun", "faster"], ["deno", "slower"]]);
+});
