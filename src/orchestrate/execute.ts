@@ -4,7 +4,7 @@ import { join } from "node:path";
 import semver from "semver";
 import { errorMessage } from "../core/errors.ts";
 import type { Environment } from "../env/fingerprint.ts";
-import { isInterrupted, setInterruptHandler } from "../process/children.ts";
+import { isInterrupted, leavesUntilCleaned, setInterruptHandler } from "../process/children.ts";
 import type { IdentifiedRuntime } from "../runtimes/identify.ts";
 import { summarize } from "../stats/summary.ts";
 import { writeResult } from "../results/store.ts";
@@ -81,6 +81,11 @@ export async function executeRun(plan: RunPlan, progress: Progress): Promise<Run
     toolsBySuite.set(suite, Object.fromEntries(versions));
   }
   const workDir = await mkdtemp(join(tmpdir(), "runtime-bench-"));
+  const workDirRemoved = leavesUntilCleaned(`the work folder ${workDir}`);
+  const removeWorkDir = async () => {
+    await rm(workDir, { recursive: true, force: true });
+    workDirRemoved();
+  };
   // Starting a session does no work yet; its subjects are known up front, so the progress line counts against the whole run.
   const sessions = new Map<AnySuite, SuiteSession>();
   for (const suite of new Set(plan.scenarios.map((s) => s.suite))) {
@@ -118,12 +123,12 @@ export async function executeRun(plan: RunPlan, progress: Progress): Promise<Run
         for (const cell of current.cells) {
           if (cell.status !== "pending") continue;
           const why = cell.trialsDone === trials ? `interrupted after all ${trials} trials, before the check after measuring` : `interrupted after ${cell.trialsDone} of ${trials} trials`;
-          endCell(cell, "failed", why);
+          endCell(cell, "failed", why, { interrupted_after_trials: cell.trialsDone });
         }
         await save(current.selected, current.cells);
       }
       await closeSessions();
-      await rm(workDir, { recursive: true, force: true });
+      await removeWorkDir();
     })();
     return saving;
   });
@@ -178,7 +183,7 @@ export async function executeRun(plan: RunPlan, progress: Progress): Promise<Run
     if (!isInterrupted()) {
       setInterruptHandler(undefined);
       await closeSessions();
-      await rm(workDir, { recursive: true, force: true });
+      await removeWorkDir();
     }
     progress.finish();
   }
@@ -220,6 +225,8 @@ async function checkedCells(
       continue;
     }
     for (const subject of subjects) {
+      // The interrupt's cleanup is closing the session: a check now would start what it has stopped.
+      if (isInterrupted()) break;
       const cell = pendingCell(subject);
       const before = await session.check(subject);
       if (before.verification) cell.verification = before.verification;

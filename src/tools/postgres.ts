@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, readlinkSync, realpathSync, stat
 import { chmod, chown, mkdir, readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { UserError } from "../core/errors.ts";
-import { runCommand, spawnTracked, stopGroup, tail } from "../process/children.ts";
+import { leavesUntilCleaned, runCommand, spawnTracked, stopGroup, tail } from "../process/children.ts";
 import { toolVersion } from "./locate.ts";
 import { treeCpuS } from "./proc-stats.ts";
 import { freePort, HOST } from "./server.ts";
@@ -249,21 +249,57 @@ export async function startPostgres(options: StartOptions): Promise<PostgresServ
     await letTraverse(options.dir);
     for (const dir of [options.dir, dataDir, socketDir]) await chown(dir, user.uid, user.gid);
   }
+  const realDataDir = realpathSync(dataDir);
+  const released = leavesUntilCleaned(`PostgreSQL's data folder ${realDataDir}, any process working in it and its shared memory (ipcs -m, key ${statSync(realDataDir).ino})`);
   const [command, ...args] = [...runAs, binary("initdb"), "-D", dataDir, ...INITDB_ARGS];
   const initdb = await runCommand(command!, args, { timeoutMs: 120_000 });
-  if (initdb.code !== 0) throw new PostgresFailure(`initdb failed: ${tail(initdb.stderr || initdb.stdout || initdb.spawnError || "", 3)}`);
-  const realDataDir = realpathSync(dataDir);
+  if (initdb.code !== 0) {
+    // initdb runs single-user servers of its own; one killed (a Ctrl-C) leaves its shared memory.
+    await killServersIn(realDataDir);
+    released();
+    throw new PostgresFailure(`initdb failed: ${tail(initdb.stderr || initdb.stdout || initdb.spawnError || "", 3) || `killed by ${initdb.signal}`}`);
+  }
 
   // A free port can be taken by someone else before the server binds it: try another, unless the port was fixed.
   for (let attempt = 1; ; attempt++) {
     const port = options.port ?? (await freePort());
     try {
-      return await HarnessPostgres.launch({ runAs, dataDir: realDataDir, socketDir, port, cpus: options.cpus });
+      return await HarnessPostgres.launch({ runAs, dataDir: realDataDir, socketDir, port, cpus: options.cpus, released });
     } catch (error) {
       if (!(error instanceof PortTaken) || options.port !== undefined || attempt === 3) throw error;
     }
   }
 }
+
+/** Kills every process working in `dataDir` and removes the shared memory its servers left. */
+async function killServersIn(dataDir: string): Promise<void> {
+  for (const pid of processesIn(dataDir)) signal(pid, "SIGKILL");
+  while (processesIn(dataDir).length > 0) await sleep(10);
+  await removeSharedMemory(dataDir);
+}
+
+/**
+ * A server that did not shut down cleanly leaves its System V shared memory segment behind. Its id
+ * is in postmaster.pid; PostgreSQL keys the segment on the data folder's inode (the next number
+ * when that key is taken), which finds a segment an initdb killed between its servers left too.
+ * Only unattached segments go: every process of the data folder is gone by now.
+ */
+async function removeSharedMemory(dataDir: string): Promise<void> {
+  const lines = (await readFile(join(dataDir, "postmaster.pid"), "utf8").catch(() => "")).split("\n");
+  const ids = new Set<string>();
+  const recorded = lines[6]?.trim().split(/\s+/)[1];
+  if (recorded && /^\d+$/.test(recorded)) ids.add(recorded);
+  // key_t is a signed 32-bit number, and /proc shows it so.
+  const inodeKey = statSync(dataDir).ino | 0;
+  for (const row of readFileSync("/proc/sysvipc/shm", "utf8").trim().split("\n").slice(1)) {
+    const [key, shmid, , , , , attached] = row.trim().split(/\s+/).map(Number);
+    if (key! >= inodeKey && key! < inodeKey + KEY_PROBES && attached === 0) ids.add(String(shmid));
+  }
+  for (const id of ids) await runCommand("ipcrm", ["-m", id], { timeoutMs: 10_000 });
+}
+
+/** How many keys after the inode PostgreSQL may have tried before it found a free one. */
+const KEY_PROBES = 64;
 
 class PortTaken extends PostgresFailure {}
 
@@ -273,6 +309,8 @@ interface Launch {
   readonly socketDir: string;
   readonly port: number;
   readonly cpus: readonly number[] | undefined;
+  /** Says the server's data folder needs no more cleaning (for what a forced exit reports). */
+  readonly released: () => void;
 }
 
 class HarnessPostgres implements PostgresServer {
@@ -282,7 +320,7 @@ class HarnessPostgres implements PostgresServer {
   private log = "";
   private exit: string | null = null;
   private postmasterPid = -1;
-  private stopped = false;
+  private stopping: Promise<void> | undefined;
 
   private constructor(
     private readonly child: ChildProcess,
@@ -351,9 +389,13 @@ class HarnessPostgres implements PostgresServer {
    * leave the process group (each its own session), and after a postmaster killed outright they
    * are orphans: they are found by their working folder, the data folder.
    */
-  async stop(): Promise<void> {
-    if (this.stopped) return;
-    this.stopped = true;
+  stop(): Promise<void> {
+    // Every caller waits for the same stop: an interrupt's cleanup and a failing start may both call it.
+    this.stopping ??= this.stopAndClean();
+    return this.stopping;
+  }
+
+  private async stopAndClean(): Promise<void> {
     // Only a live postmaster can shut its children down; without one they are killed at once.
     let clean = this.postmasterPid > 0 && isRunning(this.postmasterPid);
     if (clean) {
@@ -366,18 +408,12 @@ class HarnessPostgres implements PostgresServer {
     clean &&= left.length === 0;
     await stopGroup(this.child);
     while (processesIn(this.launch.dataDir).length > 0) await sleep(10);
-    if (!clean) await this.removeSharedMemory();
+    if (!clean) await removeSharedMemory(this.launch.dataDir);
+    this.launch.released();
   }
 
   private lastLogLine(): string {
     return tail(this.log, 1) || "no log output";
-  }
-
-  /** A server that did not shut down cleanly leaves its System V shared memory segment behind; its id is in postmaster.pid. */
-  private async removeSharedMemory(): Promise<void> {
-    const lines = (await readFile(join(this.launch.dataDir, "postmaster.pid"), "utf8").catch(() => "")).split("\n");
-    const shmid = lines[6]?.trim().split(/\s+/)[1];
-    if (shmid && /^\d+$/.test(shmid)) await runCommand("ipcrm", ["-m", shmid], { timeoutMs: 10_000 });
   }
 
   private async waitUntilReady(): Promise<void> {
