@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
 
 /**
@@ -6,10 +7,13 @@ import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process"
  * workers) and a Ctrl-C on the terminal reaches the harness first, which then stops them all.
  */
 const live = new Set<ChildProcess>();
+/** The children started by the work `collectChildren` runs, however deep in its calls. */
+const collecting = new AsyncLocalStorage<Set<ChildProcess>>();
 
 export function spawnTracked(command: string, args: readonly string[], options: SpawnOptions = {}): ChildProcess {
   const child = spawn(command, args, { ...options, detached: true });
   live.add(child);
+  collecting.getStore()?.add(child);
   child.once("exit", () => live.delete(child));
   child.once("error", () => live.delete(child));
   return child;
@@ -36,6 +40,11 @@ export async function stopGroup(child: ChildProcess, graceMs = 2000): Promise<vo
   await exited;
   clearTimeout(timer);
   killGroup(child);
+}
+
+/** Runs `work`, adding to `into` every child it starts (a trial's processes, for what a hang reports). */
+export function collectChildren<T>(into: Set<ChildProcess>, work: () => Promise<T>): Promise<T> {
+  return collecting.run(into, work);
 }
 
 export function killAllChildren(): void {

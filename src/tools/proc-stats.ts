@@ -13,6 +13,8 @@ export interface GroupUsage {
 }
 
 interface ProcStat {
+  /** R running, S sleeping, D waiting on I/O, T stopped, Z zombie (proc(5)). */
+  readonly state: string;
   readonly ppid: number;
   readonly pgrp: number;
   readonly cpuTicks: number;
@@ -25,6 +27,7 @@ export function parseStat(text: string): ProcStat {
   const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
   // After ")": state(3) ppid(4) pgrp(5) ... utime(14) stime(15) cutime(16) cstime(17); fields[0] is field 3.
   return {
+    state: fields[0]!,
     ppid: Number(fields[1]),
     pgrp: Number(fields[2]),
     cpuTicks: Number(fields[11]) + Number(fields[12]),
@@ -44,6 +47,29 @@ function readOrNull(path: string): string | null {
   } catch {
     return null; // the process ended while we looked
   }
+}
+
+/** What one process is doing: for a trial that hung. */
+export interface ProcessState {
+  readonly pid: number;
+  readonly command: string;
+  readonly state: string;
+  readonly cpuS: number;
+}
+
+/** Every live process of a process group, with its state and the CPU seconds it used. */
+export function groupStates(pgid: number): ProcessState[] {
+  const states: ProcessState[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = readOrNull(`/proc/${entry}/stat`);
+    if (stat === null) continue;
+    const parsed = parseStat(stat);
+    if (parsed.pgrp !== pgid) continue;
+    const command = (readOrNull(`/proc/${entry}/cmdline`) ?? "").replace(/\0/g, " ").trim();
+    states.push({ pid: Number(entry), command: command || stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")), state: parsed.state, cpuS: parsed.cpuTicks / TICKS_PER_SECOND });
+  }
+  return states;
 }
 
 export function groupUsage(pgid: number): GroupUsage {
