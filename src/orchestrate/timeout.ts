@@ -55,26 +55,32 @@ const SETTLE_MS = 10_000;
 export async function withinTimeout<T>(timeout: TrialTimeout, trial: () => Promise<T>): Promise<T> {
   const children = new Set<ChildProcess>();
   const started = performance.now();
-  let timer: NodeJS.Timeout | undefined;
-  const hang = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
+  const hang: { failure?: TrialFailure } = {};
+  let giveUp: NodeJS.Timeout | undefined;
+  const abandoned = new Promise<never>((_, reject) => {
+    const timer = setTimeout(() => {
       const running = [...children].filter((child) => child.pid !== undefined && child.exitCode === null && child.signalCode === null);
       const processes = running.flatMap((child) => groupStates(child.pid!));
       for (const child of running) killGroup(child);
       const failure = hangFailure(timeout, (performance.now() - started) / 1000, processes);
-      // The trial usually ends as soon as its processes die: its own failure is replaced by this one.
-      void work.then(
-        () => reject(failure),
-        () => reject(failure),
-      );
-      setTimeout(() => reject(failure), SETTLE_MS).unref();
+      hang.failure = failure;
+      // The trial usually ends as soon as its processes die; one stuck elsewhere is left behind.
+      giveUp = setTimeout(() => reject(failure), SETTLE_MS);
     }, timeout.seconds * 1000);
+    giveUp = timer;
   });
-  const work = collectChildren(children, trial);
+  const settled = collectChildren(children, trial).then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
   try {
-    return await Promise.race([work, hang]);
+    const outcome = await Promise.race([settled, abandoned]);
+    // Whatever the suite made of its killed processes, the trial hung.
+    if (hang.failure) throw hang.failure;
+    if ("error" in outcome) throw outcome.error;
+    return outcome.value;
   } finally {
-    clearTimeout(timer);
+    clearTimeout(giveUp);
   }
 }
 
