@@ -2,6 +2,8 @@ import { readdirSync, readFileSync } from "node:fs";
 
 // Linux reports utime and stime in USER_HZ ticks, which the kernel ABI fixes at 100 per second.
 const TICKS_PER_SECOND = 100;
+/** The resolution of a CPU time read from /proc, or from GNU time (which prints hundredths). */
+export const CPU_RESOLUTION_S = 1 / TICKS_PER_SECOND;
 
 /** CPU time and peak memory of a process group (a server and every process it started). */
 export interface GroupUsage {

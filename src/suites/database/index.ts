@@ -9,6 +9,7 @@ import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
 import { allowedCpus, pinned, splitCpus, TASKSET_TOOL, type CpuSplit } from "../../tools/cpu-split.ts";
 import { checkTable, createPostgresDatabase, createSqliteDatabase, firstDifference, SQLITE_PRAGMAS, type BenchDatabase, type Engine, type TableCheck } from "../../tools/database-data.ts";
 import { GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
+import { CPU_RESOLUTION_S } from "../../tools/proc-stats.ts";
 import { runInProcessTrial, type InProcessOutcome } from "../../tools/in-process.ts";
 import { connectPostgres, parsePostgresUrl, POSTGRES_TOOL, PostgresFailure, startPostgres, type PostgresServer } from "../../tools/postgres.ts";
 import { SQLITE3_TOOL } from "../../tools/sqlite3.ts";
@@ -122,7 +123,7 @@ export const databaseSuite = defineSuite<DatabaseConfig, DatabaseProfile, Databa
     latency_p99_ms: { unit: "ms", better: "lower" },
     wall_ms: { unit: "ms", better: "lower" },
     peak_rss_mb: { unit: "MB", better: "lower" },
-    server_cpu_s: { unit: "s", better: "lower" },
+    server_cpu_s: { unit: "s", better: "lower", resolution: CPU_RESOLUTION_S },
   },
   profiles: {
     quick: { trials: 2, warmup: 1, iterations: 5, ops: 100 },

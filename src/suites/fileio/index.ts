@@ -7,6 +7,7 @@ import type { ParamValue, Profile } from "../../results/types.ts";
 import { runtimeEnv, scriptArgv } from "../../runtimes/command.ts";
 import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
 import { GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
+import { CPU_RESOLUTION_S } from "../../tools/proc-stats.ts";
 import { runInProcessTrial } from "../../tools/in-process.ts";
 import { TrialFailure, defineSuite, type CheckOutcome, type Subject, type SuiteContext, type SuiteScenario } from "../suite.ts";
 import { bytesNeeded, type DataShape } from "./data.ts";
@@ -134,7 +135,7 @@ export const fileioSuite = defineSuite<FileioConfig, FileioProfile, { apps: read
     throughput_mb_s: { unit: "MB/s", better: "higher" },
     ops_per_s: { unit: "ops/s", better: "higher" },
     peak_rss_mb: { unit: "MB", better: "lower" },
-    cpu_s: { unit: "s", better: "lower" },
+    cpu_s: { unit: "s", better: "lower", resolution: CPU_RESOLUTION_S },
   },
   profiles: PROFILES,
   tools: [GNU_TIME_TOOL],
