@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import { UserError } from "../core/errors.ts";
 import { leavesUntilCleaned, runCommand, spawnTracked, stopGroup, tail } from "../process/children.ts";
 import { toolVersion } from "./locate.ts";
-import { treeCpuS } from "./proc-stats.ts";
+import { parseStat, treeCpuS } from "./proc-stats.ts";
 import { freePort, HOST } from "./server.ts";
 
 /**
@@ -136,6 +136,12 @@ export interface PostgresServer {
   gone(): string | null;
   /** CPU seconds of the server and every process it started so far; NaN when the harness cannot see it. */
   cpuS(): number;
+  /**
+   * Resolves once the backends of clients that have disconnected are gone (at most a few seconds).
+   * Sample `cpuS` after it: a live process's CPU reads in whole 10 ms ticks, so ten short backends
+   * read 0 s while they live, where the postmaster, once it has reaped them, counts their exact sum.
+   */
+  clientsGone(): Promise<void>;
   /** Stops the server and every process it started (a server the harness did not start is left running). */
   stop(): Promise<void>;
 }
@@ -162,6 +168,7 @@ export async function connectPostgres(url: string): Promise<PostgresServer> {
     description: { version, started_by_harness: false, url: redactUrl(url) },
     gone: () => null,
     cpuS: () => Number.NaN,
+    clientsGone: async () => {},
     stop: async () => {},
   };
 }
@@ -298,6 +305,24 @@ async function removeSharedMemory(dataDir: string): Promise<void> {
   for (const id of ids) await runCommand("ipcrm", ["-m", id], { timeoutMs: 10_000 });
 }
 
+const CLIENTS_GONE_TIMEOUT_MS = 3000;
+
+/** Children of the postmaster that serve a client: their title is `postgres: USER DATABASE HOST(PORT) STATE`, unlike the checkpointer's or the WAL writer's. */
+function clientBackends(postmasterPid: number): number {
+  let count = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      if (parseStat(stat).ppid !== postmasterPid) continue;
+      if (/^postgres: \S+ \S+ (\d+\.\d+\.\d+\.\d+|\[local\])/.test(readFileSync(`/proc/${entry}/cmdline`, "utf8"))) count += 1;
+    } catch {
+      // Gone meanwhile: one fewer.
+    }
+  }
+  return count;
+}
+
 /** How many keys after the inode PostgreSQL may have tried before it found a free one. */
 const KEY_PROBES = 64;
 
@@ -382,6 +407,11 @@ class HarnessPostgres implements PostgresServer {
 
   cpuS(): number {
     return this.postmasterPid > 0 ? treeCpuS(this.postmasterPid) : Number.NaN;
+  }
+
+  async clientsGone(): Promise<void> {
+    const deadline = Date.now() + CLIENTS_GONE_TIMEOUT_MS;
+    while (this.postmasterPid > 0 && clientBackends(this.postmasterPid) > 0 && Date.now() < deadline) await sleep(5);
   }
 
   /**

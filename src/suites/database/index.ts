@@ -256,6 +256,7 @@ function databaseSession(context: SuiteContext<DatabaseOptions>) {
       scratchDir: context.workDir,
       timeoutMs: APP_TIMEOUT_MS,
     });
+    await server?.clientsGone();
     const serverCpuS = server ? server.cpuS() - cpuBefore : Number.NaN;
     if (outcome.ok && !WRITES.includes(workload.scenario)) dirty.delete(database);
     const serverGone = server?.gone() ?? null;
