@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { describe, it } from "node:test";
-import { startBench, tempDir, type RunningBench } from "../../benchmarks/lib/cli.ts";
+import { join } from "node:path";
+import { REPO_ROOT } from "../../src/core/paths.ts";
+import { bench, startBench, tempDir, type RunningBench } from "../../benchmarks/lib/cli.ts";
 import { descendantsOf, processesUnder, sharedMemorySegments } from "../helpers/processes.ts";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -18,18 +20,18 @@ async function until(running: RunningBench, condition: () => boolean): Promise<v
 
 /**
  * Runs `scripts/bench ARGS` with a work folder under a temporary folder of its own, interrupts it
- * when `moment` resolves (with `signals` SIGINTs, `gapMs` apart), and checks that nothing of the
+ * when `moment` resolves (and again when `again` does, if given), and checks that nothing of the
  * run is left: no process it started, no work folder, no shared memory segment one of its
  * processes created (`ipcs -m` before and after, other users' segments aside).
  */
 async function interruptAndCheck(
   args: readonly string[],
   moment: (running: RunningBench, processes: () => ReadonlyMap<number, string>) => Promise<void>,
-  { signals = 1, gapMs = 0 } = {},
+  { again, env = {} }: { again?: (running: RunningBench) => Promise<void>; env?: NodeJS.ProcessEnv } = {},
 ): Promise<RunningBench> {
   const tmp = tempDir("interrupt-tmp");
   const before = sharedMemorySegments();
-  const running = startBench([...args, "--out", tempDir("interrupt-out")], { TMPDIR: tmp });
+  const running = startBench([...args, "--out", tempDir("interrupt-out")], { ...env, TMPDIR: tmp });
   // Every process the run started, as it goes: a segment's creator is one of them.
   const seen = new Map<number, string>();
   const watch = () => {
@@ -40,8 +42,10 @@ async function interruptAndCheck(
   const watcher = setInterval(watch, 20);
   try {
     await moment(running, watch);
-    for (let i = 0; i < signals; i++) {
-      if (i > 0) await sleep(gapMs);
+    running.child.kill("SIGINT");
+    if (again) {
+      await again(running);
+      assert.equal(running.child.exitCode, null, `the run is still cleaning up when the second signal comes: ${running.stderr()}`);
       running.child.kill("SIGINT");
     }
     assert.equal(await running.exited, 130, running.stderr());
@@ -81,5 +85,17 @@ describe("an interrupt at any moment leaves nothing behind", () => {
       await run.waitFor("started for the database suite");
       await until(run, () => [...processes().values()].some((command) => command.includes("@oven__bun-linux-x64")));
     });
+  });
+
+  // The fixture's cleanup takes well under a second here (its work folder holds one small install),
+  // so the second Ctrl-C comes as soon as the first has started the cleanup.
+  it("install suite: a second Ctrl-C during the cleanup says it is under way, and the cleanup finishes", async () => {
+    const env = { RUNTIME_BENCH_SUITES_DIR: join(REPO_ROOT, "tests/fixtures/suites") };
+    const setup = await bench(["setup", "--suite", "install", "--runtime", "node@22.11.0"], env);
+    assert.equal(setup.code, 0, setup.stderr);
+    const args = ["run", "--suite", "install", "--scenario", "tiny", "--app", "npm", "--runtime", "node@22.11.0"];
+    const running = await interruptAndCheck(args, (run) => run.waitFor("trial 1/1"), { again: (run) => run.waitFor("interrupted by SIGINT"), env });
+    assert.match(running.stderr(), /cleanup under way \(stopping servers, removing work folders\); SIGINT once more to exit at once/);
+    assert.doesNotMatch(running.stderr(), /exiting without finishing the cleanup/);
   });
 });
