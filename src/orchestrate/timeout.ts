@@ -41,7 +41,10 @@ export function cellTrialTimeout(selected: ResolvedScenario, runtime: Identified
 }
 
 function describe(process: ProcessState): string {
-  return `${process.command.slice(0, 80)} (pid ${process.pid}) in state ${process.state}, ${process.cpuS.toFixed(2)} s CPU`;
+  // The busiest threads say where a process spins: its main thread, a worker, the garbage collector.
+  const busiest = [...process.threads].sort((a, b) => b.cpuS - a.cpuS).slice(0, 3);
+  const threads = busiest.length > 0 ? ` (threads: ${busiest.map((t) => `${t.name} ${t.state} ${t.cpuS.toFixed(2)} s`).join(", ")})` : "";
+  return `${process.command.slice(0, 80)} (pid ${process.pid}) in state ${process.state}, ${process.cpuS.toFixed(2)} s CPU${threads}`;
 }
 
 /** How long a trial whose processes were killed may take to give up by itself. */
@@ -91,7 +94,7 @@ function hangFailure(timeout: TrialTimeout, ranS: number, processes: readonly Pr
       ran_s: Number(ranS.toFixed(1)),
       timeout_s: timeout.seconds,
       timeout_basis: timeout.basis,
-      processes: processes.map((p) => ({ pid: p.pid, command: p.command, state: p.state, cpu_s: p.cpuS })),
+      processes: processes.map((p) => ({ pid: p.pid, command: p.command, state: p.state, cpu_s: p.cpuS, threads: p.threads.map((t) => ({ name: t.name, state: t.state, cpu_s: t.cpuS })) })),
     },
   });
 }

@@ -57,6 +57,26 @@ export interface ProcessState {
   readonly command: string;
   readonly state: string;
   readonly cpuS: number;
+  /** Each thread's name, state and CPU seconds, where there is more than one (a worker spinning while the main thread waits). */
+  readonly threads: readonly { readonly name: string; readonly state: string; readonly cpuS: number }[];
+}
+
+const commandName = (stat: string) => stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+
+function threadsOf(pid: string): ProcessState["threads"] {
+  let tasks: string[];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
+  if (tasks.length < 2) return [];
+  return tasks.flatMap((task) => {
+    const stat = readOrNull(`/proc/${pid}/task/${task}/stat`);
+    if (stat === null) return [];
+    const parsed = parseStat(stat);
+    return [{ name: commandName(stat), state: parsed.state, cpuS: parsed.cpuTicks / TICKS_PER_SECOND }];
+  });
 }
 
 /** Every live process of a process group, with its state and the CPU seconds it used. */
@@ -69,7 +89,7 @@ export function groupStates(pgid: number): ProcessState[] {
     const parsed = parseStat(stat);
     if (parsed.pgrp !== pgid) continue;
     const command = (readOrNull(`/proc/${entry}/cmdline`) ?? "").replace(/\0/g, " ").trim();
-    states.push({ pid: Number(entry), command: command || stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")), state: parsed.state, cpuS: parsed.cpuTicks / TICKS_PER_SECOND });
+    states.push({ pid: Number(entry), command: command || commandName(stat), state: parsed.state, cpuS: parsed.cpuTicks / TICKS_PER_SECOND, threads: threadsOf(entry) });
   }
   return states;
 }

@@ -8,7 +8,7 @@ import { TrialFailure } from "../../src/suites/suite.ts";
 interface Hung {
   ran_s: number;
   timeout_s: number;
-  processes: { pid: number; command: string; state: string; cpu_s: number }[];
+  processes: { pid: number; command: string; state: string; cpu_s: number; threads: { name: string }[] }[];
 }
 
 /** Runs a trial that never ends under a timeout computed from a check of `checkS` with a floor of 1 s; returns its failure. */
@@ -42,6 +42,7 @@ describe("a trial's timeout follows from its cell's check", () => {
     assert.equal(hung.timeout_s, 2);
     assert.equal(hung.processes.length, 1);
     assert.ok(hung.processes[0]!.cpu_s > 0, "a busy loop used CPU");
+    assert.match(failure.message, /\(threads: node R \d+\.\d\d s/, "the spinning thread comes first");
     const pid = hung.processes[0]!.pid;
     assert.ok(!existsSync(`/proc/${pid}`) || !readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("for (;;)"), "the hung process is killed");
   });
