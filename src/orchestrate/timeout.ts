@@ -44,7 +44,9 @@ function describe(process: ProcessState): string {
   // The busiest threads say where a process spins: its main thread, a worker, the garbage collector.
   const busiest = [...process.threads].sort((a, b) => b.cpuS - a.cpuS).slice(0, 3);
   const threads = busiest.length > 0 ? ` (threads: ${busiest.map((t) => `${t.name} ${t.state} ${t.cpuS.toFixed(2)} s`).join(", ")})` : "";
-  return `${process.command.slice(0, 80)} (pid ${process.pid}) in state ${process.state}, ${process.cpuS.toFixed(2)} s CPU${threads}`;
+  // A command's end names what runs (GNU time's own options come first).
+  const command = process.command.length > 80 ? `…${process.command.slice(-79)}` : process.command;
+  return `${command} (pid ${process.pid}) in state ${process.state}, ${process.cpuS.toFixed(2)} s CPU${threads}`;
 }
 
 /** How long a trial whose processes were killed may take to give up by itself. */

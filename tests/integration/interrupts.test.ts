@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { describe, it } from "node:test";
 import { join } from "node:path";
 import { REPO_ROOT } from "../../src/core/paths.ts";
-import { bench, startBench, tempDir, type RunningBench } from "../../benchmarks/lib/cli.ts";
+import { bench, runProcess, startBench, tempDir, type RunningBench } from "../../benchmarks/lib/cli.ts";
 import { descendantsOf, processesUnder, sharedMemorySegments } from "../helpers/processes.ts";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -18,30 +18,59 @@ async function until(running: RunningBench, condition: () => boolean): Promise<v
   }
 }
 
+interface WatchedRun {
+  readonly running: RunningBench;
+  /** The run's TMPDIR: its work folder goes there. */
+  readonly tmp: string;
+  /** Shared memory segments before the run started. */
+  readonly before: ReadonlyMap<number, number>;
+  /** Every process the run started so far (pid → command line): a segment's creator is one of them. */
+  processes(): ReadonlyMap<number, string>;
+  stopWatching(): void;
+}
+
+/** Starts `scripts/bench ARGS` with a TMPDIR of its own, watching every process it starts. */
+function watchRun(args: readonly string[], env: NodeJS.ProcessEnv = {}): WatchedRun {
+  const tmp = tempDir("interrupt-tmp");
+  const before = sharedMemorySegments();
+  const running = startBench([...args, "--out", tempDir("interrupt-out")], { ...env, TMPDIR: tmp });
+  const seen = new Map<number, string>();
+  const processes = () => {
+    // A zombie's command line reads empty: it is gone, and an empty line would match a kernel thread that takes its pid.
+    for (const [pid, command] of descendantsOf(running.child.pid!)) if (command !== "") seen.set(pid, command);
+    return seen;
+  };
+  const watcher = setInterval(processes, 20);
+  return { running, tmp, before, processes, stopWatching: () => clearInterval(watcher) };
+}
+
+/** What of the run is left: its live processes, its work folders, the shared memory its processes created. */
+function leftovers(run: WatchedRun) {
+  const seen = run.processes();
+  return {
+    processes: [...seen].filter(([pid, command]) => existsSync(`/proc/${pid}`) && readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ") === command),
+    under: processesUnder(run.tmp),
+    // (tsx keeps its compile cache in TMPDIR too.)
+    workFolders: readdirSync(run.tmp).filter((name) => name.startsWith("runtime-bench-")),
+    segments: [...sharedMemorySegments()].filter(([id, creator]) => !run.before.has(id) && seen.has(creator)),
+  };
+}
+
 /**
- * Runs `scripts/bench ARGS` with a work folder under a temporary folder of its own, interrupts it
- * when `moment` resolves (and again when `again` does, if given), and checks that nothing of the
- * run is left: no process it started, no work folder, no shared memory segment one of its
- * processes created (`ipcs -m` before and after, other users' segments aside).
+ * Runs `scripts/bench ARGS`, interrupts it when `moment` resolves (and again when `again` does, if
+ * given), and checks that nothing of the run is left: no process it started, no work folder, no
+ * shared memory segment one of its processes created (`ipcs -m` before and after, other users'
+ * segments aside).
  */
 async function interruptAndCheck(
   args: readonly string[],
   moment: (running: RunningBench, processes: () => ReadonlyMap<number, string>) => Promise<void>,
   { again, env = {} }: { again?: (running: RunningBench) => Promise<void>; env?: NodeJS.ProcessEnv } = {},
 ): Promise<RunningBench> {
-  const tmp = tempDir("interrupt-tmp");
-  const before = sharedMemorySegments();
-  const running = startBench([...args, "--out", tempDir("interrupt-out")], { ...env, TMPDIR: tmp });
-  // Every process the run started, as it goes: a segment's creator is one of them.
-  const seen = new Map<number, string>();
-  const watch = () => {
-    // A zombie's command line reads empty: it is gone, and an empty line would match a kernel thread that takes its pid.
-    for (const [pid, command] of descendantsOf(running.child.pid!)) if (command !== "") seen.set(pid, command);
-    return seen;
-  };
-  const watcher = setInterval(watch, 20);
+  const run = watchRun(args, env);
+  const { running } = run;
   try {
-    await moment(running, watch);
+    await moment(running, run.processes);
     running.child.kill("SIGINT");
     if (again) {
       await again(running);
@@ -50,15 +79,9 @@ async function interruptAndCheck(
     }
     assert.equal(await running.exited, 130, running.stderr());
   } finally {
-    clearInterval(watcher);
+    run.stopWatching();
   }
-  const alive = [...seen].filter(([pid, command]) => existsSync(`/proc/${pid}`) && readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ") === command);
-  assert.deepEqual(alive, [], "no process of the run outlives it");
-  assert.deepEqual(processesUnder(tmp), []);
-  // (tsx keeps its compile cache there too.)
-  assert.deepEqual(readdirSync(tmp).filter((name) => name.startsWith("runtime-bench-")), [], "the work folder is gone");
-  const leaked = [...sharedMemorySegments()].filter(([id, creator]) => !before.has(id) && seen.has(creator));
-  assert.deepEqual(leaked, [], "no shared memory segment of the run is left");
+  assert.deepEqual(leftovers(run), { processes: [], under: [], workFolders: [], segments: [] }, "nothing of the run is left");
   return running;
 }
 
@@ -97,5 +120,36 @@ describe("an interrupt at any moment leaves nothing behind", () => {
     const running = await interruptAndCheck(args, (run) => run.waitFor("trial 1/1"), { again: (run) => run.waitFor("interrupted by SIGINT"), env });
     assert.match(running.stderr(), /cleanup under way \(stopping servers, removing work folders\); SIGINT once more to exit at once/);
     assert.doesNotMatch(running.stderr(), /exiting without finishing the cleanup/);
+  });
+
+  it("database suite: a third Ctrl-C exits at once and names everything it leaves, and where", async () => {
+    const run = watchRun(DATABASE);
+    const { running } = run;
+    try {
+      await running.waitFor("started for the database suite");
+      // Signals of one kind do not queue: each waits until the one before has been taken.
+      running.child.kill("SIGINT");
+      await running.waitFor("interrupted by SIGINT");
+      running.child.kill("SIGINT");
+      await running.waitFor("cleanup under way");
+      running.child.kill("SIGINT");
+      assert.equal(await running.exited, 130, running.stderr());
+    } finally {
+      run.stopWatching();
+    }
+    const left = leftovers(run);
+    try {
+      assert.match(running.stderr(), /exiting without finishing the cleanup; left behind:\n/);
+      const named = running.stderr().split("left behind:\n")[1]!;
+      for (const folder of left.workFolders) assert.ok(named.includes(join(run.tmp, folder)), `${folder} is named: ${named}`);
+      if (left.under.length > 0) assert.match(named, /PostgreSQL's data folder \S+\/postgres-1\/data, any process working in it/);
+      for (const [id] of left.segments) assert.match(named, /its shared memory \(ipcs -m, key \d+\)/, `segment ${id} is named`);
+      assert.deepEqual(left.processes.filter(([pid]) => !left.under.includes(pid)), [], "only processes of the named data folder are left");
+    } finally {
+      // What the forced exit left is this test's to remove.
+      for (const pid of left.under) process.kill(pid, "SIGKILL");
+      for (const [id] of left.segments) await runProcess("ipcrm", ["-m", String(id)]);
+      rmSync(run.tmp, { recursive: true, force: true });
+    }
   });
 });
