@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import { UserError } from "../core/errors.ts";
 import { leavesUntilCleaned, runCommand, spawnTracked, stopGroup, tail } from "../process/children.ts";
 import { toolVersion } from "./locate.ts";
-import { parseStat, treeCpuS } from "./proc-stats.ts";
+import { processStats, treeCpuS } from "./proc-stats.ts";
 import { freePort, HOST } from "./server.ts";
 
 /**
@@ -310,12 +310,10 @@ const CLIENTS_GONE_TIMEOUT_MS = 3000;
 /** Children of the postmaster that serve a client: their title is `postgres: USER DATABASE HOST(PORT) STATE`, unlike the checkpointer's or the WAL writer's. */
 function clientBackends(postmasterPid: number): number {
   let count = 0;
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
+  for (const { pid, parsed } of processStats()) {
+    if (parsed.ppid !== postmasterPid) continue;
     try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      if (parseStat(stat).ppid !== postmasterPid) continue;
-      if (/^postgres: \S+ \S+ (\d+\.\d+\.\d+\.\d+|\[local\])/.test(readFileSync(`/proc/${entry}/cmdline`, "utf8"))) count += 1;
+      if (/^postgres: \S+ \S+ (\d+\.\d+\.\d+\.\d+|\[local\])/.test(readFileSync(`/proc/${pid}/cmdline`, "utf8"))) count += 1;
     } catch {
       // Gone meanwhile: one fewer.
     }

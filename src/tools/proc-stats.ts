@@ -14,7 +14,7 @@ export interface GroupUsage {
   readonly pids: readonly number[];
 }
 
-interface ProcStat {
+export interface ProcStat {
   /** R running, S sleeping, D waiting on I/O, T stopped, Z zombie (proc(5)). */
   readonly state: string;
   readonly ppid: number;
@@ -79,14 +79,19 @@ function threadsOf(pid: string): ProcessState["threads"] {
   });
 }
 
+/** Every process on the machine with its /proc/<pid>/stat, raw and parsed (those that end meanwhile are skipped). */
+export function* processStats(): Generator<{ readonly pid: string; readonly stat: string; readonly parsed: ProcStat }> {
+  for (const pid of readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    const stat = readOrNull(`/proc/${pid}/stat`);
+    if (stat !== null) yield { pid, stat, parsed: parseStat(stat) };
+  }
+}
+
 /** Every live process of a process group, with its state and the CPU seconds it used. */
 export function groupStates(pgid: number): ProcessState[] {
   const states: ProcessState[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = readOrNull(`/proc/${entry}/stat`);
-    if (stat === null) continue;
-    const parsed = parseStat(stat);
+  for (const { pid: entry, stat, parsed } of processStats()) {
     if (parsed.pgrp !== pgid) continue;
     const command = (readOrNull(`/proc/${entry}/cmdline`) ?? "").replace(/\0/g, " ").trim();
     states.push({ pid: Number(entry), command: command || commandName(stat), state: parsed.state, cpuS: parsed.cpuTicks / TICKS_PER_SECOND, threads: threadsOf(entry) });
@@ -98,11 +103,7 @@ export function groupUsage(pgid: number): GroupUsage {
   let ticks = 0;
   let peakRssMb = 0;
   const pids: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = readOrNull(`/proc/${entry}/stat`);
-    if (stat === null) continue;
-    const parsed = parseStat(stat);
+  for (const { pid: entry, parsed } of processStats()) {
     if (parsed.pgrp !== pgid) continue;
     const status = readOrNull(`/proc/${entry}/status`);
     ticks += parsed.cpuTicks;
@@ -118,11 +119,7 @@ export function groupUsage(pgid: number): GroupUsage {
  */
 export function treeCpuS(rootPid: number): number {
   const stats = new Map<number, ProcStat>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = readOrNull(`/proc/${entry}/stat`);
-    if (stat !== null) stats.set(Number(entry), parseStat(stat));
-  }
+  for (const { pid, parsed } of processStats()) stats.set(Number(pid), parsed);
   const root = stats.get(rootPid);
   if (root === undefined) return Number.NaN;
   let ticks = root.reapedTicks;
