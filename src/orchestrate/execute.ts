@@ -4,7 +4,7 @@ import { join } from "node:path";
 import semver from "semver";
 import { errorMessage } from "../core/errors.ts";
 import type { Environment } from "../env/fingerprint.ts";
-import { isInterrupted, leavesUntilCleaned, setInterruptHandler } from "../process/children.ts";
+import { cleanupsSettled, isInterrupted, leavesUntilCleaned, setInterruptHandler } from "../process/children.ts";
 import type { IdentifiedRuntime } from "../runtimes/identify.ts";
 import { summarize } from "../stats/summary.ts";
 import { writeResult } from "../results/store.ts";
@@ -86,6 +86,8 @@ export async function executeRun(plan: RunPlan, progress: Progress): Promise<Run
   const workDir = await mkdtemp(join(tmpdir(), "runtime-bench-"));
   const workDirRemoved = leavesUntilCleaned(`the work folder ${workDir}`);
   const removeWorkDir = async () => {
+    // A server that a failing check is still stopping works in the folder: it goes first.
+    await cleanupsSettled();
     await rm(workDir, { recursive: true, force: true });
     workDirRemoved();
   };

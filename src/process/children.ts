@@ -126,6 +126,25 @@ export function leavesUntilCleaned(what: string): () => void {
   return () => uncleaned.delete(key);
 }
 
+/** Cleanups under way (a server stopping), which removing the folder they work in must wait for. */
+const cleanups = new Set<Promise<unknown>>();
+
+/**
+ * Registers a cleanup under way: a server may be stopped by whoever sees it fail first (a check, or
+ * an interrupt's session close), and its folder must not go before it has stopped.
+ */
+export function cleaningUp<T>(work: Promise<T>): Promise<T> {
+  cleanups.add(work);
+  const done = () => cleanups.delete(work);
+  work.then(done, done);
+  return work;
+}
+
+/** Settles once every registered cleanup has, including those registered meanwhile. */
+export async function cleanupsSettled(): Promise<void> {
+  while (cleanups.size > 0) await Promise.allSettled([...cleanups]);
+}
+
 export function isInterrupted(): boolean {
   return interrupts > 0;
 }
@@ -160,9 +179,10 @@ export function installInterruptHandling(onInterrupt?: () => Promise<void>): voi
       return;
     }
     if (interrupts > 1) {
+      // After the cleanup only the report is left to print: nothing is left behind.
       killAllChildren();
       const left = [...uncleaned.values()];
-      process.stderr.write(`runtime-bench: exiting without finishing the cleanup; left behind:\n${left.length ? left.map((what) => `  ${what}\n`).join("") : "  nothing the harness knows of\n"}`);
+      if (!cleaned) process.stderr.write(`runtime-bench: exiting without finishing the cleanup; left behind:\n${left.length ? left.map((what) => `  ${what}\n`).join("") : "  nothing the harness knows of\n"}`);
       process.exit(interruptExit);
     }
     killAllChildren();

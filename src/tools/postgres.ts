@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, readlinkSync, realpathSync, stat
 import { chmod, chown, mkdir, readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { UserError } from "../core/errors.ts";
-import { leavesUntilCleaned, runCommand, spawnTracked, stopGroup, tail } from "../process/children.ts";
+import { cleaningUp, leavesUntilCleaned, runCommand, spawnTracked, stopGroup, tail } from "../process/children.ts";
 import { toolVersion } from "./locate.ts";
 import { processStats, treeCpuS } from "./proc-stats.ts";
 import { freePort, HOST } from "./server.ts";
@@ -257,12 +257,14 @@ export async function startPostgres(options: StartOptions): Promise<PostgresServ
     for (const dir of [options.dir, dataDir, socketDir]) await chown(dir, user.uid, user.gid);
   }
   const realDataDir = realpathSync(dataDir);
-  const released = leavesUntilCleaned(`PostgreSQL's data folder ${realDataDir}, any process working in it and its shared memory (ipcs -m, key ${statSync(realDataDir).ino})`);
+  // key_t is a signed 32-bit number, and /proc shows it so.
+  const shmKey = statSync(realDataDir).ino | 0;
+  const released = leavesUntilCleaned(`PostgreSQL's data folder ${realDataDir}, any process working in it and its shared memory (ipcs -m, key ${shmKey})`);
   const [command, ...args] = [...runAs, binary("initdb"), "-D", dataDir, ...INITDB_ARGS];
   const initdb = await runCommand(command!, args, { timeoutMs: 120_000 });
   if (initdb.code !== 0) {
     // initdb runs single-user servers of its own; one killed (a Ctrl-C) leaves its shared memory.
-    await killServersIn(realDataDir);
+    await killServersIn(realDataDir, shmKey);
     released();
     throw new PostgresFailure(`initdb failed: ${tail(initdb.stderr || initdb.stdout || initdb.spawnError || "", 3) || `killed by ${initdb.signal}`}`);
   }
@@ -271,7 +273,7 @@ export async function startPostgres(options: StartOptions): Promise<PostgresServ
   for (let attempt = 1; ; attempt++) {
     const port = options.port ?? (await freePort());
     try {
-      return await HarnessPostgres.launch({ runAs, dataDir: realDataDir, socketDir, port, cpus: options.cpus, released });
+      return await HarnessPostgres.launch({ runAs, dataDir: realDataDir, socketDir, port, cpus: options.cpus, shmKey, released });
     } catch (error) {
       if (!(error instanceof PortTaken) || options.port !== undefined || attempt === 3) throw error;
     }
@@ -279,31 +281,27 @@ export async function startPostgres(options: StartOptions): Promise<PostgresServ
 }
 
 /** Kills every process working in `dataDir` and removes the shared memory its servers left. */
-async function killServersIn(dataDir: string): Promise<void> {
+async function killServersIn(dataDir: string, shmKey: number): Promise<void> {
   for (const pid of processesIn(dataDir)) signal(pid, "SIGKILL");
   while (processesIn(dataDir).length > 0) await sleep(10);
-  await removeSharedMemory(dataDir);
+  await removeSharedMemory(shmKey);
 }
 
 /**
- * A server that did not shut down cleanly leaves its System V shared memory segment behind. Its id
- * is in postmaster.pid; PostgreSQL keys the segment on the data folder's inode (the next number
- * when that key is taken), which finds a segment an initdb killed between its servers left too.
- * Only unattached segments go: every process of the data folder is gone by now.
+ * A server that did not shut down cleanly leaves its System V shared memory segment behind.
+ * PostgreSQL keys it on the data folder's inode (the next number when that key is taken; its id is
+ * also in postmaster.pid, which a killed initdb may not have written yet). Only unattached segments
+ * go: every process of the data folder is gone by now, and another server's segment is attached.
  */
-async function removeSharedMemory(dataDir: string): Promise<void> {
-  const lines = (await readFile(join(dataDir, "postmaster.pid"), "utf8").catch(() => "")).split("\n");
-  const ids = new Set<string>();
-  const recorded = lines[6]?.trim().split(/\s+/)[1];
-  if (recorded && /^\d+$/.test(recorded)) ids.add(recorded);
-  // key_t is a signed 32-bit number, and /proc shows it so.
-  const inodeKey = statSync(dataDir).ino | 0;
+async function removeSharedMemory(shmKey: number): Promise<void> {
   for (const row of readFileSync("/proc/sysvipc/shm", "utf8").trim().split("\n").slice(1)) {
     const [key, shmid, , , , , attached] = row.trim().split(/\s+/).map(Number);
-    if (key! >= inodeKey && key! < inodeKey + KEY_PROBES && attached === 0) ids.add(String(shmid));
+    if (key! >= shmKey && key! < shmKey + KEY_PROBES && attached === 0) await runCommand("ipcrm", ["-m", String(shmid)], { timeoutMs: 10_000 });
   }
-  for (const id of ids) await runCommand("ipcrm", ["-m", id], { timeoutMs: 10_000 });
 }
+
+/** How many keys after the inode PostgreSQL may have tried before it found a free one. */
+const KEY_PROBES = 16;
 
 const CLIENTS_GONE_TIMEOUT_MS = 3000;
 
@@ -321,9 +319,6 @@ function clientBackends(postmasterPid: number): number {
   return count;
 }
 
-/** How many keys after the inode PostgreSQL may have tried before it found a free one. */
-const KEY_PROBES = 64;
-
 class PortTaken extends PostgresFailure {}
 
 interface Launch {
@@ -332,6 +327,8 @@ interface Launch {
   readonly socketDir: string;
   readonly port: number;
   readonly cpus: readonly number[] | undefined;
+  /** The key of its shared memory segment: PostgreSQL starts from the data folder's inode (known while the folder still exists). */
+  readonly shmKey: number;
   /** Says the server's data folder needs no more cleaning (for what a forced exit reports). */
   readonly released: () => void;
 }
@@ -419,26 +416,25 @@ class HarnessPostgres implements PostgresServer {
    */
   stop(): Promise<void> {
     // Every caller waits for the same stop: an interrupt's cleanup and a failing start may both call it.
-    this.stopping ??= this.stopAndClean();
+    this.stopping ??= cleaningUp(this.stopAndClean());
     return this.stopping;
   }
 
   private async stopAndClean(): Promise<void> {
     // Only a live postmaster can shut its children down; without one they are killed at once.
-    let clean = this.postmasterPid > 0 && isRunning(this.postmasterPid);
-    if (clean) {
+    if (this.postmasterPid > 0 && isRunning(this.postmasterPid)) {
       signal(this.postmasterPid, "SIGINT");
       const deadline = Date.now() + STOP_TIMEOUT_MS;
       while (processesIn(this.launch.dataDir).length > 0 && Date.now() < deadline) await sleep(25);
     }
-    const left = processesIn(this.launch.dataDir);
-    for (const pid of left) signal(pid, "SIGKILL");
-    clean &&= left.length === 0;
     await stopGroup(this.child);
-    while (processesIn(this.launch.dataDir).length > 0) await sleep(10);
-    if (!clean) await removeSharedMemory(this.launch.dataDir);
+    // Whatever is left goes, and so does the segment of a postmaster that died without removing it.
+    // That cannot be told from here: after a Ctrl-C has killed its process group, a postmaster on a
+    // loaded machine still looks alive until it is scheduled to die, and then vanishes as if it had shut down.
+    await killServersIn(this.launch.dataDir, this.launch.shmKey);
     this.launch.released();
   }
+
 
   private lastLogLine(): string {
     return tail(this.log, 1) || "no log output";
