@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import { UserError } from "../core/errors.ts";
 import { cleaningUp, leavesUntilCleaned, runCommand, spawnTracked, stopGroup, tail } from "../process/children.ts";
 import { toolVersion } from "./locate.ts";
-import { processStats, treeCpuS } from "./proc-stats.ts";
+import { parseStat, processStats, treeCpuS } from "./proc-stats.ts";
 import { freePort, HOST } from "./server.ts";
 
 /**
@@ -214,11 +214,15 @@ function processesIn(dataDir: string): number[] {
   return pids;
 }
 
+/** A SIGKILL sent but not yet acted on: a process on a loaded machine dies only once it is scheduled. */
+const KILL_PENDING = 1n << 8n;
+
 function isRunning(pid: number): boolean {
   try {
     // A zombie still has a /proc entry; its state is Z.
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+    if (parseStat(readFileSync(`/proc/${pid}/stat`, "utf8")).state === "Z") return false;
+    const pending = /^ShdPnd:\s*([0-9a-f]+)$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+    return pending === undefined || (BigInt(`0x${pending}`) & KILL_PENDING) === 0n;
   } catch {
     return false;
   }
