@@ -309,18 +309,27 @@ const KEY_PROBES = 16;
 
 const CLIENTS_GONE_TIMEOUT_MS = 3000;
 
-/** Children of the postmaster that serve a client: their title is `postgres: USER DATABASE HOST(PORT) STATE`, unlike the checkpointer's or the WAL writer's. */
+/**
+ * Children of the postmaster that serve or served a client: a live backend's title is `postgres:
+ * USER DATABASE HOST(PORT) STATE`, unlike the checkpointer's or the WAL writer's; one that is exiting
+ * or waits to be reaped has an empty command line, and its CPU reaches the postmaster only once reaped.
+ */
 function clientBackends(postmasterPid: number): number {
   let count = 0;
   for (const { pid, parsed } of processStats()) {
     if (parsed.ppid !== postmasterPid) continue;
-    try {
-      if (/^postgres: \S+ \S+ (\d+\.\d+\.\d+\.\d+|\[local\])/.test(readFileSync(`/proc/${pid}/cmdline`, "utf8"))) count += 1;
-    } catch {
-      // Gone meanwhile: one fewer.
-    }
+    const command = readOrEmpty(`/proc/${pid}/cmdline`);
+    if (command === "" || /^postgres: \S+ \S+ (\d+\.\d+\.\d+\.\d+|\[local\])/.test(command)) count += 1;
   }
   return count;
+}
+
+function readOrEmpty(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return ""; // gone meanwhile
+  }
 }
 
 class PortTaken extends PostgresFailure {}

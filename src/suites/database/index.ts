@@ -235,6 +235,8 @@ function databaseSession(context: SuiteContext<DatabaseOptions>) {
     // The client gets the CPUs the server does not have; SQLite has no server to keep apart from.
     const cpus = engine === "postgres" ? split?.client : undefined;
     const server = engine === "postgres" ? (await postgresEngine()).server : null;
+    // The harness's own psql sessions (restoring, reading back) are counted before, not in the app's share.
+    await server?.clientsGone();
     const cpuBefore = server?.cpuS() ?? Number.NaN;
     const outcome = await runInProcessTrial({
       argv: [...pinned(cpus), ...scriptArgv(subject.runtime, subject.flags, entryFile(app, subject.runtime.identity.name))],
