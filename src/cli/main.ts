@@ -1,5 +1,5 @@
 import { UserError, errorMessage } from "../core/errors.ts";
-import { installInterruptHandling, interruptExitCode, isInterrupted } from "../process/children.ts";
+import { installInterruptHandling, interruptCleanup, interruptExitCode, isInterrupted } from "../process/children.ts";
 import { invoke, type Command } from "./command.ts";
 import { allCommand } from "./commands/all.ts";
 import { collectCommand } from "./commands/collect.ts";
@@ -58,9 +58,16 @@ function exitWhenWritten(code: number): void {
 installInterruptHandling();
 main(process.argv.slice(2)).then(
   // After Ctrl-C the command has waited for the save and reported what was written.
-  (code) => exitWhenWritten(isInterrupted() ? interruptExitCode() : code),
-  (error: unknown) => {
-    if (isInterrupted()) process.exit(interruptExitCode());
+  async (code) => {
+    await interruptCleanup();
+    exitWhenWritten(isInterrupted() ? interruptExitCode() : code);
+  },
+  async (error: unknown) => {
+    // A failure the interrupt caused (a killed psql became "could not load the database") exits only once its cleanup has.
+    if (isInterrupted()) {
+      await interruptCleanup();
+      process.exit(interruptExitCode());
+    }
     if (error instanceof UserError) {
       process.stderr.write(`runtime-bench: ${error.message}\n`);
       process.exit(2);

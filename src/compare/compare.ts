@@ -3,6 +3,7 @@ import { formatChange, formatPercent } from "./format.ts";
 import { MIN_HISTORY_RUNS, noiseFloor, runToRunShift, spreadBySeries, type Spread } from "./noise.ts";
 import { pooledMedian } from "./ratio.ts";
 import {
+  aboveResolution,
   cellOf,
   environmentDifference,
   environmentKey,
@@ -127,6 +128,13 @@ export function compareResults(base: readonly ResultDocument[], head: readonly R
         const b = baseByMachine.get(machine)!;
         const h = headByMachine.get(machine)!;
         const effect = minimumEffect(spreads, b[0]!, h[0]!, options.defaultMinEffect);
+        const coarse = [...b, ...h].find((m) => !aboveResolution(m));
+        if (coarse !== undefined) {
+          // A ratio to a clock's tick is no measurement: the row says so instead of judging it.
+          const { median, unit, resolution } = coarse.summary;
+          rows.push({ ...rowOf(b, h), ratio: null, ci95: null, ...effect, verdict: "inconclusive", reason: `below resolution: a median of ${median} ${unit} is at or below the measurement's ${resolution ?? 0} ${unit}` });
+          continue;
+        }
         const change = measureChange(b, h, effect.min_effect);
         rows.push({ ...rowOf(b, h), ratio: change.ratio, ci95: change.ci95, ...effect, ...verdictOf(change, effect, b[0]!) });
       }

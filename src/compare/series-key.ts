@@ -31,6 +31,14 @@ export function measurementsOf(docs: readonly ResultDocument[]): Measurement[] {
     .flatMap((doc) => Object.entries(doc.metrics).map(([metric, summary]) => ({ doc, metric, summary })));
 }
 
+/**
+ * A median above the measurement's resolution (above 0 where none is recorded): one at or below
+ * it is a clock's tick, not a speed, and a ratio to it is meaningless (0 to 1 ms reads "Infinity× worse").
+ */
+export function aboveResolution({ summary }: Measurement): boolean {
+  return summary.median > (summary.resolution ?? 0);
+}
+
 /** What BASE and HEAD are matched on: suite, scenario (same version), app, load parameters, metric. */
 export function matchKey({ doc, metric }: Measurement): string {
   return [`${doc.suite}/${doc.scenario}@v${doc.scenario_version}`, doc.app ?? "-", paramsSlug(doc.params) || "-", metric].join(" ");

@@ -1,5 +1,5 @@
 import semver from "semver";
-import { compareVersions, groupBy, measurementsOf, type Measurement } from "../compare/series-key.ts";
+import { aboveResolution, compareVersions, groupBy, measurementsOf, type Measurement } from "../compare/series-key.ts";
 import type { Better, ResultDocument } from "../results/types.ts";
 import { paramsSlug } from "../core/params.ts";
 import { formatNumber } from "../ui/table.ts";
@@ -71,7 +71,7 @@ function entryOf(measurement: Measurement): GabEntry {
  * latest run stands for it, so no two entries share a name.
  */
 export function gabEntries(docs: readonly ResultDocument[], better: Better): GabEntry[] {
-  const measurements = measurementsOf(docs).filter((m) => m.summary.better === better);
+  const measurements = measurementsOf(docs).filter((m) => m.summary.better === better && aboveResolution(m));
   const newest = (a: Measurement, b: Measurement) =>
     compareVersions(a.doc.runtime.version, b.doc.runtime.version) || a.doc.run.started_at.localeCompare(b.doc.run.started_at);
   return [...groupBy(measurements, gabName).values()]

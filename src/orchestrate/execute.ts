@@ -4,7 +4,7 @@ import { join } from "node:path";
 import semver from "semver";
 import { errorMessage } from "../core/errors.ts";
 import type { Environment } from "../env/fingerprint.ts";
-import { isInterrupted, setInterruptHandler } from "../process/children.ts";
+import { cleanupsSettled, isInterrupted, leavesUntilCleaned, setInterruptHandler } from "../process/children.ts";
 import type { IdentifiedRuntime } from "../runtimes/identify.ts";
 import { summarize } from "../stats/summary.ts";
 import { writeResult } from "../results/store.ts";
@@ -14,6 +14,7 @@ import type { ResolvedScenario } from "../suites/resolve.ts";
 import { TrialFailure, type AnySuite, type Subject, type SuiteSession } from "../suites/suite.ts";
 import type { Progress } from "../ui/progress.ts";
 import { rotate } from "./order.ts";
+import { cellTrialTimeout, withinTimeout, type TrialTimeout } from "./timeout.ts";
 
 export interface RunPlan {
   readonly scenarios: readonly ResolvedScenario[];
@@ -44,6 +45,8 @@ interface Cell {
   saved: boolean;
   verification?: ResultDocument["verification"];
   trialsDone: number;
+  /** Set by the cell's check: how long each of its trials may run. */
+  timeout?: TrialTimeout;
 }
 
 function pendingCell(subject: Subject): Cell {
@@ -81,10 +84,19 @@ export async function executeRun(plan: RunPlan, progress: Progress): Promise<Run
     toolsBySuite.set(suite, Object.fromEntries(versions));
   }
   const workDir = await mkdtemp(join(tmpdir(), "runtime-bench-"));
+  const workDirRemoved = leavesUntilCleaned(`the work folder ${workDir}`);
+  const removeWorkDir = async () => {
+    // A server that a failing check is still stopping works in the folder: it goes first.
+    await cleanupsSettled();
+    await rm(workDir, { recursive: true, force: true });
+    workDirRemoved();
+  };
   // Starting a session does no work yet; its subjects are known up front, so the progress line counts against the whole run.
   const sessions = new Map<AnySuite, SuiteSession>();
+  const optionsBySuite = new Map<AnySuite, unknown>();
   for (const suite of new Set(plan.scenarios.map((s) => s.suite))) {
     const options = suite.parseOptions?.(plan.suiteOptions[suite.name] ?? {}) ?? {};
+    optionsBySuite.set(suite, options);
     sessions.set(suite, suite.start({ profile: plan.profile, workDir, log: (line) => progress.log(line), options }) as SuiteSession);
   }
   const closeSessions = async () => {
@@ -118,12 +130,12 @@ export async function executeRun(plan: RunPlan, progress: Progress): Promise<Run
         for (const cell of current.cells) {
           if (cell.status !== "pending") continue;
           const why = cell.trialsDone === trials ? `interrupted after all ${trials} trials, before the check after measuring` : `interrupted after ${cell.trialsDone} of ${trials} trials`;
-          endCell(cell, "failed", why);
+          endCell(cell, "failed", why, { interrupted_after_trials: cell.trialsDone });
         }
         await save(current.selected, current.cells);
       }
       await closeSessions();
-      await rm(workDir, { recursive: true, force: true });
+      await removeWorkDir();
     })();
     return saving;
   });
@@ -139,7 +151,7 @@ export async function executeRun(plan: RunPlan, progress: Progress): Promise<Run
       const started = performance.now();
       const trials = trialsOf(selected);
       const session = sessions.get(selected.suite)!;
-      const cells = await checkedCells(selected, session, subjects.get(selected)!, progress);
+      const cells = await checkedCells(selected, session, optionsBySuite.get(selected.suite), subjects.get(selected)!, progress);
       current = { selected, cells };
       const measuredCells = cells.filter((c) => c.status === "pending");
       progress.skip(trials * (cells.length - measuredCells.length));
@@ -178,7 +190,7 @@ export async function executeRun(plan: RunPlan, progress: Progress): Promise<Run
     if (!isInterrupted()) {
       setInterruptHandler(undefined);
       await closeSessions();
-      await rm(workDir, { recursive: true, force: true });
+      await removeWorkDir();
     }
     progress.finish();
   }
@@ -197,6 +209,7 @@ function label(subject: Subject): string {
 async function checkedCells(
   selected: ResolvedScenario,
   session: SuiteSession,
+  suiteOptions: unknown,
   runtimes: readonly { runtime: IdentifiedRuntime; subjects: readonly Subject[] }[],
   progress: Progress,
 ): Promise<Cell[]> {
@@ -220,8 +233,12 @@ async function checkedCells(
       continue;
     }
     for (const subject of subjects) {
+      // The interrupt's cleanup is closing the session: a check now would start what it has stopped.
+      if (isInterrupted()) break;
       const cell = pendingCell(subject);
+      const checkStarted = performance.now();
       const before = await session.check(subject);
+      cell.timeout = cellTrialTimeout(selected, runtime, suiteOptions, (performance.now() - checkStarted) / 1000);
       if (before.verification) cell.verification = before.verification;
       if (before.status !== "ok") {
         endCell(cell, before.status, before.error, before.details);
@@ -237,7 +254,7 @@ async function checkedCells(
 
 async function runTrial(session: SuiteSession, cell: Cell, trialIndex: number, progress: Progress): Promise<void> {
   try {
-    const output = await session.trial(cell.subject, trialIndex);
+    const output = await withinTimeout(cell.timeout!, () => session.trial(cell.subject, trialIndex));
     for (const [metric, values] of Object.entries(output.samples)) (cell.samples[metric] ??= []).push(...values);
     if (output.details) Object.assign(cell.details, output.details);
     cell.trialsDone += 1;

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
 
 /**
@@ -6,10 +7,13 @@ import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process"
  * workers) and a Ctrl-C on the terminal reaches the harness first, which then stops them all.
  */
 const live = new Set<ChildProcess>();
+/** The children started by the work `collectChildren` runs, however deep in its calls. */
+const collecting = new AsyncLocalStorage<Set<ChildProcess>>();
 
 export function spawnTracked(command: string, args: readonly string[], options: SpawnOptions = {}): ChildProcess {
   const child = spawn(command, args, { ...options, detached: true });
   live.add(child);
+  collecting.getStore()?.add(child);
   child.once("exit", () => live.delete(child));
   child.once("error", () => live.delete(child));
   return child;
@@ -36,6 +40,11 @@ export async function stopGroup(child: ChildProcess, graceMs = 2000): Promise<vo
   await exited;
   clearTimeout(timer);
   killGroup(child);
+}
+
+/** Runs `work`, adding to `into` every child it starts (a trial's processes, for what a hang reports). */
+export function collectChildren<T>(into: Set<ChildProcess>, work: () => Promise<T>): Promise<T> {
+  return collecting.run(into, work);
 }
 
 export function killAllChildren(): void {
@@ -96,14 +105,48 @@ export function tail(text: string, lines = 20): string {
 }
 
 let interruptHandler: (() => Promise<void>) | undefined;
-let interrupted = false;
+let interrupts = 0;
 let interruptExit = 130;
+let cleanup: Promise<void> = Promise.resolve();
+let cleaned = false;
 
 /** How long a command may take, after its interrupt handler has saved, to report and exit by itself. */
 const REPORT_GRACE_MS = 3000;
 
+/** What a forced exit would leave behind, as one line each (a work folder, a server's data and shared memory). */
+const uncleaned = new Map<symbol, string>();
+
+/**
+ * Declares something the harness must remove before it exits (`what` says what and where, for a
+ * forced exit to report); the returned function says it is gone.
+ */
+export function leavesUntilCleaned(what: string): () => void {
+  const key = Symbol(what);
+  uncleaned.set(key, what);
+  return () => uncleaned.delete(key);
+}
+
+/** Cleanups under way (a server stopping), which removing the folder they work in must wait for. */
+const cleanups = new Set<Promise<unknown>>();
+
+/**
+ * Registers a cleanup under way: a server may be stopped by whoever sees it fail first (a check, or
+ * an interrupt's session close), and its folder must not go before it has stopped.
+ */
+export function cleaningUp<T>(work: Promise<T>): Promise<T> {
+  cleanups.add(work);
+  const done = () => cleanups.delete(work);
+  work.then(done, done);
+  return work;
+}
+
+/** Settles once every registered cleanup has, including those registered meanwhile. */
+export async function cleanupsSettled(): Promise<void> {
+  while (cleanups.size > 0) await Promise.allSettled([...cleanups]);
+}
+
 export function isInterrupted(): boolean {
-  return interrupted;
+  return interrupts > 0;
 }
 
 /** The exit status an interrupted command ends with: 130 after SIGINT, 143 after SIGTERM. */
@@ -112,26 +155,53 @@ export function interruptExitCode(): number {
 }
 
 /**
- * On SIGINT/SIGTERM: stop every child, let the current command save what it has measured, then
- * let it report what was written and exit (or exit for it, if it has not within a grace period:
- * a server waiting for Ctrl-C never returns). On any exit, children are killed synchronously so
- * none outlives the harness.
+ * Settles once the interrupt's cleanup has (at once when there was no interrupt). Every way out of
+ * a command waits for it: a failure the interrupt itself caused (a killed psql) must not exit
+ * before the servers it stops and the folders it removes are gone.
+ */
+export function interruptCleanup(): Promise<void> {
+  return cleanup;
+}
+
+/**
+ * On SIGINT/SIGTERM: stop every child, let the current command save what it has measured and clean
+ * up, then let it report what was written and exit (or exit for it, if it has not within a grace
+ * period: a server waiting for Ctrl-C never returns). A second signal only says that cleanup is
+ * under way; a third exits at once and names what it leaves. On any exit, children are killed
+ * synchronously so none outlives the harness.
  */
 export function installInterruptHandling(onInterrupt?: () => Promise<void>): void {
   interruptHandler = onInterrupt;
   const handle = (signal: NodeJS.Signals) => {
-    if (interrupted) return;
-    interrupted = true;
+    interrupts += 1;
+    if (interrupts === 2 && !cleaned) {
+      process.stderr.write(`runtime-bench: cleanup under way (stopping servers, removing work folders); ${signal} once more to exit at once and leave it unfinished\n`);
+      return;
+    }
+    if (interrupts > 1) {
+      // After the cleanup only the report is left to print: nothing is left behind.
+      killAllChildren();
+      const left = [...uncleaned.values()];
+      if (!cleaned) process.stderr.write(`runtime-bench: exiting without finishing the cleanup; left behind:\n${left.length ? left.map((what) => `  ${what}\n`).join("") : "  nothing the harness knows of\n"}`);
+      process.exit(interruptExit);
+    }
     killAllChildren();
     const saving = interruptHandler ? "; saving what was measured" : "";
     process.stderr.write(`\nruntime-bench: interrupted by ${signal}${saving}\n`);
     interruptExit = signal === "SIGINT" ? 130 : 143;
-    void (interruptHandler?.() ?? Promise.resolve())
-      .catch((error: unknown) => process.stderr.write(`runtime-bench: while saving: ${String(error)}\n`))
-      .finally(() => setTimeout(() => process.exit(interruptExit), REPORT_GRACE_MS));
+    cleanup = (interruptHandler?.() ?? Promise.resolve())
+      .catch((error: unknown) => {
+        process.stderr.write(`runtime-bench: while saving: ${String(error)}\n`);
+      })
+      // Whatever started while the handler ran (a check that was starting a server) goes too.
+      .finally(() => {
+        killAllChildren();
+        cleaned = true;
+      });
+    void cleanup.finally(() => setTimeout(() => process.exit(interruptExit), REPORT_GRACE_MS));
   };
-  process.once("SIGINT", handle);
-  process.once("SIGTERM", handle);
+  process.on("SIGINT", handle);
+  process.on("SIGTERM", handle);
   process.once("exit", killAllChildren);
 }
 

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { DEFAULT_MIN_EFFECT, noiseFloor, runToRunSpread } from "../compare/noise.ts";
-import { measurementsOf, type Measurement } from "../compare/series-key.ts";
+import { aboveResolution, measurementsOf, type Measurement } from "../compare/series-key.ts";
 import type { MinEffectSource } from "../compare/types.ts";
 import { significantChange, type MeasuredChange } from "../compare/verdict.ts";
 import type { ResultDocument } from "../results/types.ts";
@@ -134,7 +134,7 @@ export function seriesInputKey(series: Series, fallback: number, driftByRun: Rea
  */
 export function detectRegressions(docs: readonly ResultDocument[], options: RegressionOptions = {}): RegressionReport {
   const fallback = options.defaultMinEffect ?? DEFAULT_MIN_EFFECT;
-  const measurements = measurementsOf(docs);
+  const measurements = measurementsOf(docs).filter(aboveResolution);
   const drifted = judgeDrift(measurements, fallback);
   const driftByRun = new Map(drifted.map((d) => [runRefOf(d.runner, d.run_id), d]));
   const results = buildSeries(measurements, new Set(driftByRun.keys())).map((series) => {

@@ -20,6 +20,8 @@ export interface MetricSummary {
   min: number;
   max: number;
   ci95: [number, number];
+  /** The measurement's resolution, in `unit`, where it is coarse enough to matter (MetricDefinition). */
+  resolution?: number;
 }
 
 export interface RunInfo {

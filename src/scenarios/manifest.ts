@@ -17,6 +17,11 @@ export interface RuntimeSupport {
 export interface MetricDefinition {
   unit: string;
   better: Better;
+  /**
+   * The smallest step the measurement shows, in the metric's unit (k6's whole milliseconds, the
+   * kernel's 10 ms CPU ticks): a median at or below it is recorded, never exported or judged.
+   */
+  resolution?: number;
 }
 
 export interface ProfileParams {

@@ -3,9 +3,9 @@ import { existsSync, readdirSync, readFileSync, readlinkSync, realpathSync, stat
 import { chmod, chown, mkdir, readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { UserError } from "../core/errors.ts";
-import { runCommand, spawnTracked, stopGroup, tail } from "../process/children.ts";
+import { cleaningUp, leavesUntilCleaned, runCommand, spawnTracked, stopGroup, tail } from "../process/children.ts";
 import { toolVersion } from "./locate.ts";
-import { treeCpuS } from "./proc-stats.ts";
+import { parseStat, processStats, treeCpuS } from "./proc-stats.ts";
 import { freePort, HOST } from "./server.ts";
 
 /**
@@ -136,6 +136,12 @@ export interface PostgresServer {
   gone(): string | null;
   /** CPU seconds of the server and every process it started so far; NaN when the harness cannot see it. */
   cpuS(): number;
+  /**
+   * Resolves once the backends of clients that have disconnected are gone (at most a few seconds).
+   * Sample `cpuS` after it: a live process's CPU reads in whole 10 ms ticks, so ten short backends
+   * read 0 s while they live, where the postmaster, once it has reaped them, counts their exact sum.
+   */
+  clientsGone(): Promise<void>;
   /** Stops the server and every process it started (a server the harness did not start is left running). */
   stop(): Promise<void>;
 }
@@ -162,6 +168,7 @@ export async function connectPostgres(url: string): Promise<PostgresServer> {
     description: { version, started_by_harness: false, url: redactUrl(url) },
     gone: () => null,
     cpuS: () => Number.NaN,
+    clientsGone: async () => {},
     stop: async () => {},
   };
 }
@@ -207,11 +214,15 @@ function processesIn(dataDir: string): number[] {
   return pids;
 }
 
+/** A SIGKILL sent but not yet acted on: a process on a loaded machine dies only once it is scheduled. */
+const KILL_PENDING = 1n << 8n;
+
 function isRunning(pid: number): boolean {
   try {
     // A zombie still has a /proc entry; its state is Z.
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+    if (parseStat(readFileSync(`/proc/${pid}/stat`, "utf8")).state === "Z") return false;
+    const pending = /^ShdPnd:\s*([0-9a-f]+)$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+    return pending === undefined || (BigInt(`0x${pending}`) & KILL_PENDING) === 0n;
   } catch {
     return false;
   }
@@ -249,19 +260,75 @@ export async function startPostgres(options: StartOptions): Promise<PostgresServ
     await letTraverse(options.dir);
     for (const dir of [options.dir, dataDir, socketDir]) await chown(dir, user.uid, user.gid);
   }
+  const realDataDir = realpathSync(dataDir);
+  // key_t is a signed 32-bit number, and /proc shows it so.
+  const shmKey = statSync(realDataDir).ino | 0;
+  const released = leavesUntilCleaned(`PostgreSQL's data folder ${realDataDir}, any process working in it and its shared memory (ipcs -m, key ${shmKey})`);
   const [command, ...args] = [...runAs, binary("initdb"), "-D", dataDir, ...INITDB_ARGS];
   const initdb = await runCommand(command!, args, { timeoutMs: 120_000 });
-  if (initdb.code !== 0) throw new PostgresFailure(`initdb failed: ${tail(initdb.stderr || initdb.stdout || initdb.spawnError || "", 3)}`);
-  const realDataDir = realpathSync(dataDir);
+  if (initdb.code !== 0) {
+    // initdb runs single-user servers of its own; one killed (a Ctrl-C) leaves its shared memory.
+    await killServersIn(realDataDir, shmKey);
+    released();
+    throw new PostgresFailure(`initdb failed: ${tail(initdb.stderr || initdb.stdout || initdb.spawnError || "", 3) || `killed by ${initdb.signal}`}`);
+  }
 
   // A free port can be taken by someone else before the server binds it: try another, unless the port was fixed.
   for (let attempt = 1; ; attempt++) {
     const port = options.port ?? (await freePort());
     try {
-      return await HarnessPostgres.launch({ runAs, dataDir: realDataDir, socketDir, port, cpus: options.cpus });
+      return await HarnessPostgres.launch({ runAs, dataDir: realDataDir, socketDir, port, cpus: options.cpus, shmKey, released });
     } catch (error) {
       if (!(error instanceof PortTaken) || options.port !== undefined || attempt === 3) throw error;
     }
+  }
+}
+
+/** Kills every process working in `dataDir` and removes the shared memory its servers left. */
+async function killServersIn(dataDir: string, shmKey: number): Promise<void> {
+  for (const pid of processesIn(dataDir)) signal(pid, "SIGKILL");
+  while (processesIn(dataDir).length > 0) await sleep(10);
+  await removeSharedMemory(shmKey);
+}
+
+/**
+ * A server that did not shut down cleanly leaves its System V shared memory segment behind.
+ * PostgreSQL keys it on the data folder's inode (the next number when that key is taken; its id is
+ * also in postmaster.pid, which a killed initdb may not have written yet). Only unattached segments
+ * go: every process of the data folder is gone by now, and another server's segment is attached.
+ */
+async function removeSharedMemory(shmKey: number): Promise<void> {
+  for (const row of readFileSync("/proc/sysvipc/shm", "utf8").trim().split("\n").slice(1)) {
+    const [key, shmid, , , , , attached] = row.trim().split(/\s+/).map(Number);
+    if (key! >= shmKey && key! < shmKey + KEY_PROBES && attached === 0) await runCommand("ipcrm", ["-m", String(shmid)], { timeoutMs: 10_000 });
+  }
+}
+
+/** How many keys after the inode PostgreSQL may have tried before it found a free one. */
+const KEY_PROBES = 16;
+
+const CLIENTS_GONE_TIMEOUT_MS = 3000;
+
+/**
+ * Children of the postmaster that serve or served a client: a live backend's title is `postgres:
+ * USER DATABASE HOST(PORT) STATE`, unlike the checkpointer's or the WAL writer's; one that is exiting
+ * or waits to be reaped has an empty command line, and its CPU reaches the postmaster only once reaped.
+ */
+function clientBackends(postmasterPid: number): number {
+  let count = 0;
+  for (const { pid, parsed } of processStats()) {
+    if (parsed.ppid !== postmasterPid) continue;
+    const command = readOrEmpty(`/proc/${pid}/cmdline`);
+    if (command === "" || /^postgres: \S+ \S+ (\d+\.\d+\.\d+\.\d+|\[local\])/.test(command)) count += 1;
+  }
+  return count;
+}
+
+function readOrEmpty(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return ""; // gone meanwhile
   }
 }
 
@@ -273,6 +340,10 @@ interface Launch {
   readonly socketDir: string;
   readonly port: number;
   readonly cpus: readonly number[] | undefined;
+  /** The key of its shared memory segment: PostgreSQL starts from the data folder's inode (known while the folder still exists). */
+  readonly shmKey: number;
+  /** Says the server's data folder needs no more cleaning (for what a forced exit reports). */
+  readonly released: () => void;
 }
 
 class HarnessPostgres implements PostgresServer {
@@ -282,7 +353,7 @@ class HarnessPostgres implements PostgresServer {
   private log = "";
   private exit: string | null = null;
   private postmasterPid = -1;
-  private stopped = false;
+  private stopping: Promise<void> | undefined;
 
   private constructor(
     private readonly child: ChildProcess,
@@ -346,38 +417,40 @@ class HarnessPostgres implements PostgresServer {
     return this.postmasterPid > 0 ? treeCpuS(this.postmasterPid) : Number.NaN;
   }
 
+  async clientsGone(): Promise<void> {
+    const deadline = Date.now() + CLIENTS_GONE_TIMEOUT_MS;
+    while (this.postmasterPid > 0 && clientBackends(this.postmasterPid) > 0 && Date.now() < deadline) await sleep(5);
+  }
+
   /**
    * Fast shutdown (SIGINT to the postmaster), then SIGKILL for whatever is left. The children
    * leave the process group (each its own session), and after a postmaster killed outright they
    * are orphans: they are found by their working folder, the data folder.
    */
-  async stop(): Promise<void> {
-    if (this.stopped) return;
-    this.stopped = true;
+  stop(): Promise<void> {
+    // Every caller waits for the same stop: an interrupt's cleanup and a failing start may both call it.
+    this.stopping ??= cleaningUp(this.stopAndClean());
+    return this.stopping;
+  }
+
+  private async stopAndClean(): Promise<void> {
     // Only a live postmaster can shut its children down; without one they are killed at once.
-    let clean = this.postmasterPid > 0 && isRunning(this.postmasterPid);
-    if (clean) {
+    if (this.postmasterPid > 0 && isRunning(this.postmasterPid)) {
       signal(this.postmasterPid, "SIGINT");
       const deadline = Date.now() + STOP_TIMEOUT_MS;
       while (processesIn(this.launch.dataDir).length > 0 && Date.now() < deadline) await sleep(25);
     }
-    const left = processesIn(this.launch.dataDir);
-    for (const pid of left) signal(pid, "SIGKILL");
-    clean &&= left.length === 0;
     await stopGroup(this.child);
-    while (processesIn(this.launch.dataDir).length > 0) await sleep(10);
-    if (!clean) await this.removeSharedMemory();
+    // Whatever is left goes, and so does the segment of a postmaster that died without removing it.
+    // That cannot be told from here: after a Ctrl-C has killed its process group, a postmaster on a
+    // loaded machine still looks alive until it is scheduled to die, and then vanishes as if it had shut down.
+    await killServersIn(this.launch.dataDir, this.launch.shmKey);
+    this.launch.released();
   }
+
 
   private lastLogLine(): string {
     return tail(this.log, 1) || "no log output";
-  }
-
-  /** A server that did not shut down cleanly leaves its System V shared memory segment behind; its id is in postmaster.pid. */
-  private async removeSharedMemory(): Promise<void> {
-    const lines = (await readFile(join(this.launch.dataDir, "postmaster.pid"), "utf8").catch(() => "")).split("\n");
-    const shmid = lines[6]?.trim().split(/\s+/)[1];
-    if (shmid && /^\d+$/.test(shmid)) await runCommand("ipcrm", ["-m", shmid], { timeoutMs: 10_000 });
   }
 
   private async waitUntilReady(): Promise<void> {

@@ -2,6 +2,8 @@ import { readdirSync, readFileSync } from "node:fs";
 
 // Linux reports utime and stime in USER_HZ ticks, which the kernel ABI fixes at 100 per second.
 const TICKS_PER_SECOND = 100;
+/** The resolution of a CPU time read from /proc, or from GNU time (which prints hundredths). */
+export const CPU_RESOLUTION_S = 1 / TICKS_PER_SECOND;
 
 /** CPU time and peak memory of a process group (a server and every process it started). */
 export interface GroupUsage {
@@ -12,7 +14,9 @@ export interface GroupUsage {
   readonly pids: readonly number[];
 }
 
-interface ProcStat {
+export interface ProcStat {
+  /** R running, S sleeping, D waiting on I/O, T stopped, Z zombie (proc(5)). */
+  readonly state: string;
   readonly ppid: number;
   readonly pgrp: number;
   readonly cpuTicks: number;
@@ -25,6 +29,7 @@ export function parseStat(text: string): ProcStat {
   const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
   // After ")": state(3) ppid(4) pgrp(5) ... utime(14) stime(15) cutime(16) cstime(17); fields[0] is field 3.
   return {
+    state: fields[0]!,
     ppid: Number(fields[1]),
     pgrp: Number(fields[2]),
     cpuTicks: Number(fields[11]) + Number(fields[12]),
@@ -46,15 +51,59 @@ function readOrNull(path: string): string | null {
   }
 }
 
+/** What one process is doing: for a trial that hung. */
+export interface ProcessState {
+  readonly pid: number;
+  readonly command: string;
+  readonly state: string;
+  readonly cpuS: number;
+  /** Each thread's name, state and CPU seconds, where there is more than one (a worker spinning while the main thread waits). */
+  readonly threads: readonly { readonly name: string; readonly state: string; readonly cpuS: number }[];
+}
+
+const commandName = (stat: string) => stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+
+function threadsOf(pid: string): ProcessState["threads"] {
+  let tasks: string[];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
+  if (tasks.length < 2) return [];
+  return tasks.flatMap((task) => {
+    const stat = readOrNull(`/proc/${pid}/task/${task}/stat`);
+    if (stat === null) return [];
+    const parsed = parseStat(stat);
+    return [{ name: commandName(stat), state: parsed.state, cpuS: parsed.cpuTicks / TICKS_PER_SECOND }];
+  });
+}
+
+/** Every process on the machine with its /proc/<pid>/stat, raw and parsed (those that end meanwhile are skipped). */
+export function* processStats(): Generator<{ readonly pid: string; readonly stat: string; readonly parsed: ProcStat }> {
+  for (const pid of readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    const stat = readOrNull(`/proc/${pid}/stat`);
+    if (stat !== null) yield { pid, stat, parsed: parseStat(stat) };
+  }
+}
+
+/** Every live process of a process group, with its state and the CPU seconds it used. */
+export function groupStates(pgid: number): ProcessState[] {
+  const states: ProcessState[] = [];
+  for (const { pid: entry, stat, parsed } of processStats()) {
+    if (parsed.pgrp !== pgid) continue;
+    const command = (readOrNull(`/proc/${entry}/cmdline`) ?? "").replace(/\0/g, " ").trim();
+    states.push({ pid: Number(entry), command: command || commandName(stat), state: parsed.state, cpuS: parsed.cpuTicks / TICKS_PER_SECOND, threads: threadsOf(entry) });
+  }
+  return states;
+}
+
 export function groupUsage(pgid: number): GroupUsage {
   let ticks = 0;
   let peakRssMb = 0;
   const pids: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = readOrNull(`/proc/${entry}/stat`);
-    if (stat === null) continue;
-    const parsed = parseStat(stat);
+  for (const { pid: entry, parsed } of processStats()) {
     if (parsed.pgrp !== pgid) continue;
     const status = readOrNull(`/proc/${entry}/status`);
     ticks += parsed.cpuTicks;
@@ -70,11 +119,7 @@ export function groupUsage(pgid: number): GroupUsage {
  */
 export function treeCpuS(rootPid: number): number {
   const stats = new Map<number, ProcStat>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = readOrNull(`/proc/${entry}/stat`);
-    if (stat !== null) stats.set(Number(entry), parseStat(stat));
-  }
+  for (const { pid, parsed } of processStats()) stats.set(Number(pid), parsed);
   const root = stats.get(rootPid);
   if (root === undefined) return Number.NaN;
   let ticks = root.reapedTicks;

@@ -10,6 +10,12 @@ interface Group {
 
 const runtimeLabel = (doc: ResultDocument) => `${doc.runtime.name}@${doc.runtime.version}`;
 
+/** An interrupted cell's status as the summary shows it: its samples are in its file, though it is never compared. */
+function interruptedStatus(doc: ResultDocument): string | null {
+  const kept = doc.details?.interrupted_after_trials;
+  return typeof kept === "number" ? `interrupted, ${kept} of ${doc.run.trials} trials kept` : null;
+}
+
 function groupsOf(docs: readonly ResultDocument[]): Group[] {
   const groups = new Map<string, ResultDocument[]>();
   for (const doc of docs) {
@@ -41,7 +47,7 @@ export function summaryTable(docs: readonly ResultDocument[]): string {
       const doc = members.find((d) => runtimeLabel(d) === runtime);
       if (!doc) return "";
       const m = doc.metrics[metric];
-      return doc.status === "ok" && m ? `${formatNumber(m.median)} ${m.unit}` : doc.status;
+      return doc.status === "ok" && m ? `${formatNumber(m.median)} ${m.unit}` : (interruptedStatus(doc) ?? doc.status);
     });
     const ratios = ranked
       .filter((d) => d !== best)
@@ -51,7 +57,8 @@ export function summaryTable(docs: readonly ResultDocument[]): string {
         const apart = m.ci95[0] > top.ci95[1] || m.ci95[1] < top.ci95[0];
         return `${d.runtime.name} ${ratio.toFixed(2)}×${apart ? "*" : ""}`;
       });
-    const verdict = best ? (ratios.length > 0 ? `${best.runtime.name} best; ${ratios.join(", ")}` : `${best.runtime.name} only`) : "nothing measured";
+    const interrupted = members.some((d) => interruptedStatus(d) !== null);
+    const verdict = best ? (ratios.length > 0 ? `${best.runtime.name} best; ${ratios.join(", ")}` : `${best.runtime.name} only`) : interrupted ? "interrupted" : "nothing measured";
     return [label, metric ? `${metric} (${better})` : "", ...cells, verdict];
   });
   return formatTable(["scenario", "headline", ...runtimes, "vs best (* = 95 % intervals apart)"], rows);
@@ -66,7 +73,7 @@ export function fullTable(docs: readonly ResultDocument[]): string {
   for (const { label, docs: members } of groupsOf(docs)) {
     const metricNames = [...new Set(members.flatMap((d) => Object.keys(d.metrics)))];
     for (const doc of members.filter((d) => d.status !== "ok")) {
-      rows.push([label, runtimeLabel(doc), "", doc.status, "", (doc.error ?? "").split("\n")[0]!.slice(0, 80)]);
+      rows.push([label, runtimeLabel(doc), "", interruptedStatus(doc) ?? doc.status, "", (doc.error ?? "").split("\n")[0]!.slice(0, 80)]);
     }
     for (const metric of metricNames) {
       const measured = members.filter((d) => d.status === "ok" && d.metrics[metric]);

@@ -5,6 +5,7 @@ import { REPO_ROOT } from "../../src/core/paths.ts";
 import { readResults } from "../../src/results/store.ts";
 import { psql, startPostgres, type PostgresServer } from "../../src/tools/postgres.ts";
 import { bench, startBench, tempDir } from "../../benchmarks/lib/cli.ts";
+import { exportedEntries, zeroValued } from "../helpers/gab.ts";
 import { processesUnder } from "../helpers/processes.ts";
 
 // Fixture apps live outside apps/database so that no default run ever measures them: a driver that
@@ -57,6 +58,8 @@ describe("database suite: wrong rows, a server killed mid-run, Ctrl-C, --postgre
     }
     assert.match(result.stderr, /PostgreSQL .* started again for the database suite/);
     assert.equal((await bench(["validate", out])).code, 0);
+    assert.equal(find("bun-sql", 10).metrics.server_cpu_s!.resolution, 0.01);
+    assert.deepEqual(zeroValued(await exportedEntries(out)), [], "no exported entry is 0 (server CPU below its 10 ms ticks is left out)");
     assert.deepEqual(processesUnder(tmp), [], "no PostgreSQL process outlives the run");
   });
 

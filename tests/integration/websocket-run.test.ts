@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { readResults } from "../../src/results/store.ts";
 import { bench, tempDir } from "../../benchmarks/lib/cli.ts";
+import { exportedEntries, zeroValued } from "../helpers/gab.ts";
 
 describe("websocket suite: a quick run", () => {
   it("measures echo on the native app with wsclient and k6, records both clients and the CPU split, and validates", async () => {
@@ -28,5 +29,10 @@ describe("websocket suite: a quick run", () => {
     assert.equal(trial.throughput.close_answered, 50, "every connection's close frame was answered under load too");
     assert.equal(trial.fixed_rate.target_per_s, 1000);
     assert.equal((await bench(["validate", out])).code, 0);
+    // k6 reports whole milliseconds: a round trip under one reads 0, recorded with its resolution and never exported.
+    assert.equal(doc.metrics.rate_rtt_p50_ms!.resolution, 1);
+    const entries = await exportedEntries(out);
+    assert.ok(entries.length > 0);
+    assert.deepEqual(zeroValued(entries), [], "no exported entry is 0");
   });
 });

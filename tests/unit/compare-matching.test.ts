@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { compareResults } from "../../src/compare/compare.ts";
 import { compareMarkdown, compareTable } from "../../src/compare/format.ts";
-import { makeResult } from "../../benchmarks/lib/documents.ts";
+import { makeResult, metricOf } from "../../benchmarks/lib/documents.ts";
 import { syntheticResult } from "../helpers/series.ts";
 
 describe("compare: matching BASE and HEAD", () => {
@@ -21,6 +21,15 @@ describe("compare: matching BASE and HEAD", () => {
     ];
     const rows = compareResults(base, head);
     assert.deepEqual(rows.map((r) => `${r.scenario} ${r.metric}`), ["hello wall_ms"]);
+  });
+
+  it("judges no change where a side's median is at or below its measurement's resolution, and says so", () => {
+    const rtt = (samples: number[]) => makeResult({ suite: "websocket", scenario: "echo", app: "native", metrics: { rate_rtt_p50_ms: { ...metricOf(samples), resolution: 1 } } });
+    const [row] = compareResults([rtt([0, 0, 0])], [rtt([1, 1, 1])]);
+    assert.equal(row!.verdict, "inconclusive");
+    assert.equal(row!.ratio, null);
+    assert.match(row!.reason!, /^below resolution: a median of 0 ms is at or below the measurement's 1 ms$/);
+    assert.doesNotMatch(compareTable([row!]), /Infinity/);
   });
 
   it("pools repeated runs of one version on a side", () => {

@@ -32,6 +32,29 @@ describe("github-action-benchmark export", () => {
     assert.deepEqual([gabTool("higher"), gabTool("lower")], ["customBiggerIsBetter", "customSmallerIsBetter"]);
   });
 
+  it("leaves out a median at or below its measurement's resolution, and any zero: a ratio to a clock's tick reads Infinity× worse", () => {
+    const ws = makeResult({
+      suite: "websocket",
+      scenario: "echo",
+      app: "native",
+      metrics: {
+        rate_rtt_p50_ms: { ...metricOf([0, 0]), resolution: 1 },
+        rate_rtt_p99_ms: { ...metricOf([1, 1]), resolution: 1 },
+        rtt_p50_ms: metricOf([0.21, 0.23]),
+      },
+    });
+    const db = makeResult({
+      suite: "database",
+      scenario: "point-select",
+      app: "pg",
+      params: { concurrency: 10 },
+      metrics: { server_cpu_s: { ...metricOf([0, 0], "s"), resolution: 0.01 }, latency_p50_ms: metricOf([0, 0]), wall_ms: { ...metricOf([0.02, 0.03], "s"), resolution: 0.01 } },
+    });
+    const entries = gabEntries([ws, db], "lower");
+    assert.deepEqual(entries.map((e) => e.name.split(" · ").at(-2)), ["wall_ms", "rtt_p50_ms"]);
+    assert.ok(entries.every((e) => e.value > 0));
+  });
+
   it("puts the exact version and the confidence interval in extra, and its half-width in range", () => {
     const doc = makeResult({ metrics: { wall_ms: { ...metricOf([30, 31, 29, 30, 32]), ci95: [29, 31.5] } } });
     const [entry] = gabEntries([doc], "lower");

@@ -17,7 +17,7 @@ test("pinned CPUs become a taskset prefix; nothing pinned, no prefix", () => {
 
 test("/proc/<pid>/stat is read after the command name, which may hold spaces and parentheses", () => {
   const stat = "4242 (node (worker) x) S 1 4242 4242 0 -1 4194560 500 0 0 0 150 25 7 3 20 0 11 0 100 0 0";
-  assert.deepEqual(parseStat(stat), { ppid: 1, pgrp: 4242, cpuTicks: 175, reapedTicks: 10 });
+  assert.deepEqual(parseStat(stat), { state: "S", ppid: 1, pgrp: 4242, cpuTicks: 175, reapedTicks: 10 });
   assert.equal(parsePeakRssMb("Name:\tnode\nVmHWM:\t   51200 kB\nVmRSS:\t 40000 kB\n"), 52.4288);
   assert.equal(parsePeakRssMb("Name:\tzombie\n"), 0);
 });

@@ -17,6 +17,19 @@ describe("the run's summary", () => {
     assert.match(lines[3]!, /^startup\/typescript\s+unsupported\s+nothing measured$/);
   });
 
+  it("says a cell was interrupted, with the trials it kept, rather than that nothing was measured", () => {
+    const interrupted = makeResult({
+      scenario: "typescript",
+      status: "failed",
+      error: "interrupted after 1 of 3 trials",
+      metrics: { wall_ms: metricOf([40]) },
+      details: { interrupted_after_trials: 1 },
+    });
+    const line = summaryTable([interrupted]).split("\n")[2]!;
+    assert.match(line, /^startup\/typescript\s+interrupted, 1 of 3 trials kept\s+interrupted$/);
+    assert.match(fullTable([interrupted]), /interrupted, 1 of 3 trials kept\s+interrupted after 1 of 3 trials/);
+  });
+
   it("keeps every metric of every cell in the full table", () => {
     const table = fullTable([node, bun]);
     assert.equal(table.split("\n").length, 2 + 4);

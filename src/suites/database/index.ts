@@ -10,6 +10,7 @@ import { cpusOf, describeAssignment, machineAssignment, pinned, TASKSET_TOOL } f
 import { checkTable, createPostgresDatabase, createSqliteDatabase, firstDifference, SQLITE_PRAGMAS, type BenchDatabase, type Engine, type TableCheck } from "../../tools/database-data.ts";
 import { GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
 import { instructionsDetails } from "../../tools/perf.ts";
+import { CPU_RESOLUTION_S } from "../../tools/proc-stats.ts";
 import { runInProcessTrial, type InProcessOutcome } from "../../tools/in-process.ts";
 import { connectPostgres, parsePostgresUrl, POSTGRES_TOOL, PostgresFailure, startPostgres, type PostgresServer } from "../../tools/postgres.ts";
 import { SQLITE3_TOOL } from "../../tools/sqlite3.ts";
@@ -130,9 +131,9 @@ export const databaseSuite = defineSuite<DatabaseConfig, DatabaseProfile, Databa
     latency_p99_ms: { unit: "ms", better: "lower" },
     wall_ms: { unit: "ms", better: "lower" },
     peak_rss_mb: { unit: "MB", better: "lower" },
-    server_cpu_s: { unit: "s", better: "lower" },
+    server_cpu_s: { unit: "s", better: "lower", resolution: CPU_RESOLUTION_S },
     /** User plus system CPU seconds of the app's process. */
-    cpu_s: { unit: "s", better: "lower" },
+    cpu_s: { unit: "s", better: "lower", resolution: CPU_RESOLUTION_S },
   },
   profiles: {
     quick: { trials: 2, warmup: 1, iterations: 5, ops: 100 },
@@ -242,6 +243,8 @@ function databaseSession(context: SuiteContext<DatabaseOptions>) {
     await mkdir(dir, { recursive: true });
     const workload = workloadOf(subject);
     const server = engine === "postgres" ? (await postgresEngine()).server : null;
+    // The harness's own psql sessions (restoring, reading back) are counted before, not in the app's share.
+    await server?.clientsGone();
     const cpuBefore = server?.cpuS() ?? Number.NaN;
     const outcome = await runInProcessTrial({
       argv: [...pinned(cpusOf(split, "server")), ...scriptArgv(subject.runtime, subject.flags, entryFile(app, subject.runtime.identity.name))],
@@ -263,6 +266,7 @@ function databaseSession(context: SuiteContext<DatabaseOptions>) {
       scratchDir: context.workDir,
       timeoutMs: APP_TIMEOUT_MS,
     });
+    await server?.clientsGone();
     const serverCpuS = server ? server.cpuS() - cpuBefore : Number.NaN;
     if (outcome.ok && !WRITES.includes(workload.scenario)) dirty.delete(database);
     const serverGone = server?.gone() ?? null;

@@ -9,6 +9,7 @@ import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
 import { cpusOf, describeAssignment, machineAssignment, pinned, TASKSET_TOOL } from "../../tools/cpu-split.ts";
 import { GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
 import { instructionsDetails } from "../../tools/perf.ts";
+import { CPU_RESOLUTION_S } from "../../tools/proc-stats.ts";
 import { runInProcessTrial, type InProcessOutcome } from "../../tools/in-process.ts";
 import { TrialFailure, defineSuite, type CheckOutcome, type Subject, type SuiteContext, type SuiteScenario } from "../suite.ts";
 import { bytesNeeded, type DataShape } from "./data.ts";
@@ -148,7 +149,7 @@ export const fileioSuite = defineSuite<FileioConfig, FileioProfile, { apps: read
     throughput_mb_s: { unit: "MB/s", better: "higher" },
     ops_per_s: { unit: "ops/s", better: "higher" },
     peak_rss_mb: { unit: "MB", better: "lower" },
-    cpu_s: { unit: "s", better: "lower" },
+    cpu_s: { unit: "s", better: "lower", resolution: CPU_RESOLUTION_S },
   },
   profiles: PROFILES,
   tools: [GNU_TIME_TOOL, TASKSET_TOOL],

@@ -9,7 +9,7 @@ import { runtimeEnv, scriptArgv } from "../../runtimes/command.ts";
 import type { PrepareStep } from "../../scenarios/prepare.ts";
 import { cpusOf, describeAssignment, machineAssignment, pinned, TASKSET_TOOL, type CpuAssignment } from "../../tools/cpu-split.ts";
 import { GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
-import { groupUsage } from "../../tools/proc-stats.ts";
+import { CPU_RESOLUTION_S, groupUsage } from "../../tools/proc-stats.ts";
 import { RunningServer, ServerFailure, serverFailureDetails, serverTrial } from "../../tools/server.ts";
 import { TrialFailure, defineSuite, type CheckOutcome, type Subject, type SuiteContext, type SuiteScenario } from "../suite.ts";
 import { POSTGRES_TOOL, PostgresFailure } from "../../tools/postgres.ts";
@@ -273,10 +273,10 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
     latency_p999_ms: { unit: "ms", better: "lower" },
     success_rate: { unit: "fraction", better: "higher" },
     server_peak_rss_mb: { unit: "MB", better: "lower" },
-    server_cpu_s: { unit: "s", better: "lower" },
-    client_cpu_s: { unit: "s", better: "lower" },
+    server_cpu_s: { unit: "s", better: "lower", resolution: CPU_RESOLUTION_S },
+    client_cpu_s: { unit: "s", better: "lower", resolution: CPU_RESOLUTION_S },
     /** CPU time of the PostgreSQL server during the fixed-rate phase, for scenarios with a database. */
-    database_cpu_s: { unit: "s", better: "lower" },
+    database_cpu_s: { unit: "s", better: "lower", resolution: CPU_RESOLUTION_S },
     /** The highest rate of the profile's rate_ladder delivered with p99 within its p99_bound_ms. */
     max_sustained_rps: { unit: "req/s", better: "higher" },
   },

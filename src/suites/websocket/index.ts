@@ -6,7 +6,7 @@ import { runtimeEnv, scriptArgv } from "../../runtimes/command.ts";
 import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
 import { cpusOf, describeAssignment, machineAssignment, pinned, TASKSET_TOOL, type CpuAssignment } from "../../tools/cpu-split.ts";
 import { GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
-import { groupUsage } from "../../tools/proc-stats.ts";
+import { CPU_RESOLUTION_S, groupUsage } from "../../tools/proc-stats.ts";
 import { HOST, RunningServer, ServerFailure, serverFailureDetails, serverTrial } from "../../tools/server.ts";
 import { TrialFailure, defineSuite, type CheckOutcome, type Subject, type SuiteContext, type SuiteScenario } from "../suite.ts";
 import { K6_TOOL, k6Count, runK6 } from "./k6.ts";
@@ -253,12 +253,13 @@ export const websocketSuite = defineSuite<WebSocketConfig, WebSocketProfile, { a
     messages_per_s: { unit: "msg/s", better: "higher" },
     rtt_p50_ms: { unit: "ms", better: "lower" },
     rtt_p99_ms: { unit: "ms", better: "lower" },
-    rate_rtt_p50_ms: { unit: "ms", better: "lower" },
-    rate_rtt_p99_ms: { unit: "ms", better: "lower" },
+    // k6 reports whole milliseconds.
+    rate_rtt_p50_ms: { unit: "ms", better: "lower", resolution: 1 },
+    rate_rtt_p99_ms: { unit: "ms", better: "lower", resolution: 1 },
     success_rate: { unit: "fraction", better: "higher" },
     server_peak_rss_mb: { unit: "MB", better: "lower" },
-    server_cpu_s: { unit: "s", better: "lower" },
-    client_cpu_s: { unit: "s", better: "lower" },
+    server_cpu_s: { unit: "s", better: "lower", resolution: CPU_RESOLUTION_S },
+    client_cpu_s: { unit: "s", better: "lower", resolution: CPU_RESOLUTION_S },
   },
   profiles: {
     quick: { trials: 2, warmup_s: 0.5, duration_s: 1.5, connections: [50], window: 1, rate: 1000, rate_connections: 10, rate_duration_s: 1.5 },

@@ -8,6 +8,7 @@ import type { RuntimeName } from "../../runtimes/catalog.ts";
 import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
 import { median, quantile } from "../../stats/summary.ts";
 import { cpusOf, describeAssignment, machineAssignment, pinned, TASKSET_TOOL } from "../../tools/cpu-split.ts";
+import { CPU_RESOLUTION_S } from "../../tools/proc-stats.ts";
 import { GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
 import { instructionsDetails } from "../../tools/perf.ts";
 import { IN_PROCESS_PROTOCOL_DIR, runInProcessTrial } from "../../tools/in-process.ts";
@@ -206,7 +207,7 @@ export const workersSuite = defineSuite<WorkersConfig, WorkersProfile, { apps: r
     wall_ms: { unit: "ms", better: "lower" },
     peak_rss_mb: { unit: "MB", better: "lower" },
     /** User plus system CPU seconds of the whole process (every thread). */
-    cpu_s: { unit: "s", better: "lower" },
+    cpu_s: { unit: "s", better: "lower", resolution: CPU_RESOLUTION_S },
   },
   profiles: {
     quick: { trials: 1, warmup: 3, iterations: 15 },
