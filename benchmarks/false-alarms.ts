@@ -7,6 +7,11 @@
  *   scripts/benchmark false-alarms cpu-sets PAIRS OUT -- RUN_ARGS...  PAIRS pairs with the CPU sets and PAIRS without
  *                                                                  (RUNTIME_BENCH_CPU_SETS=off), taken in turn, and both shifts
  *
+ * `--record LABEL` (first, with `--held-out` when the pairs were measured after the shift table
+ * they are judged by was set) writes the counts of judged pairs as the row LABEL of the entry
+ * "false-alarms" of docs/measurements.json, with when, where and the load, and regenerates the
+ * documents made from it.
+ *
  * e.g. `scripts/benchmark false-alarms run 5 /tmp/fa -- --suite http --scenario json --runtime node@22.11.0 --runtime bun@1.2.0`.
  * Prints the verdicts of each pair, the share of rows with a verdict, and per metric the largest
  * shift between the two runs of a pair: what the run-to-run shift table must cover.
@@ -20,6 +25,8 @@ import { readDocuments } from "../src/results/store.ts";
 import { formatTable } from "../src/ui/table.ts";
 import { CPU_SETS_VARIABLE } from "../src/tools/cpu-split.ts";
 import { bench } from "./lib/cli.ts";
+import { loadNow, recordMeasurement, thisMachine } from "./lib/measurements.ts";
+import type { FalseAlarmRow, FalseAlarmsEntry } from "../src/core/measurements.ts";
 
 async function measurePairs(pairs: number, out: string, runArgs: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<string[]> {
   const dirs: string[] = [];
@@ -69,7 +76,31 @@ async function compareCpuSets(pairs: number, out: string, runArgs: readonly stri
   process.stdout.write(`rows with a verdict: ${pinned.verdicts} of ${pinned.rows.length} with CPU sets, ${unpinned.verdicts} of ${unpinned.rows.length} without (${pairs} pairs each)\n`);
 }
 
-async function main(args: string[]): Promise<void> {
+/** `--record LABEL [--held-out]` at the start of the arguments, and the rest. */
+function recordOption(args: string[]): { label: string | null; heldOut: boolean; rest: string[] } {
+  if (args[0] !== "--record") return { label: null, heldOut: false, rest: args };
+  const label = args[1];
+  if (!label) throw new UserError("--record needs a label: what the pairs are (e.g. 'http quick, json, all apps')");
+  const heldOut = args[2] === "--held-out";
+  return { label, heldOut, rest: args.slice(heldOut ? 3 : 2) };
+}
+
+/** The pairs' counts as a row of the entry "false-alarms", replacing the row of the same label. */
+function record(label: string, heldOut: boolean, startLoad: number, pairs: number, rows: readonly CompareRow[], largest: string): void {
+  const { when, where, load } = thisMachine(startLoad);
+  const verdicts = rows.filter((r) => r.verdict === "faster" || r.verdict === "slower").length;
+  recordMeasurement("false-alarms", (entry) => {
+    const old = entry as FalseAlarmsEntry;
+    // The entry names the machine of its rows; a row measured elsewhere names its own.
+    const note = `${where === old.where ? "" : `on ${where}; `}largest shift: ${largest}`;
+    const row: FalseAlarmRow = { runs: label, when, load, held_out: heldOut, pairs, rows: rows.length, verdicts_old_rule: null, verdicts, note };
+    return { ...old, rows: [...old.rows.filter((r) => r.runs !== label), row] };
+  });
+}
+
+async function main(argv: string[]): Promise<void> {
+  const startLoad = loadNow();
+  const { label, heldOut, rest: args } = recordOption(argv);
   let dirs = args;
   const dash = args.indexOf("--");
   const runArgs = dash < 0 ? [] : args.slice(dash + 1);
@@ -94,6 +125,7 @@ async function main(args: string[]): Promise<void> {
     return [key, String(values.length), at(0.5), at(0.9), `${(values.at(-1)! * 100).toFixed(1)} %`];
   });
   process.stdout.write(`\nshift between the two runs of a pair (|HEAD/BASE| as a change):\n${formatTable(["suite metric", "rows", "median", "90th percentile", "largest"], shifts)}\n`);
+  if (label !== null) record(label, heldOut, startLoad, dirs.length / 2, rows, shifts.map(([key, , , , largest]) => `${key} ${largest}`).join(", "));
 }
 
 try {

@@ -1,5 +1,6 @@
 import { cellLabel, formatInterval } from "../compare/format.ts";
-import { ID_PREFIX, escapeXml, releaseNotesAtomLinks } from "../regressions/feed-atom.ts";
+import { escapeMarkup } from "../core/markup.ts";
+import { ID_PREFIX, releaseNotesAtomLinks } from "../regressions/feed-atom.ts";
 import type { Finding } from "./detect.ts";
 import { findingAnchor, findingReleaseNotes, findingSummary } from "./format.ts";
 
@@ -22,14 +23,14 @@ function entry(finding: Finding, attached: FindingAttachments): string {
   return [
     "  <entry>",
     `    <id>${ID_PREFIX}finding/${anchor}</id>`,
-    `    <title>${escapeXml(`${cellLabel(finding)}: ${findingSummary(finding)}`)}</title>`,
-    `    <updated>${finding.updated}</updated>`,
-    `    <link rel="alternate" href="${escapeXml(`${FINDINGS_PAGE}#${anchor}`)}"/>`,
-    ...(attached.reproduction ? [`    <link rel="related" title="reproduction" href="${escapeXml(attached.reproduction)}"/>`] : []),
-    ...(attached.profiles ? [`    <link rel="related" title="CPU profiles" href="${escapeXml(attached.profiles)}"/>`] : []),
+    `    <title>${escapeMarkup(`${cellLabel(finding)}: ${findingSummary(finding)}`)}</title>`,
+    `    <updated>${escapeMarkup(finding.updated)}</updated>`,
+    `    <link rel="alternate" href="${escapeMarkup(`${FINDINGS_PAGE}#${anchor}`)}"/>`,
+    ...(attached.reproduction ? [`    <link rel="related" title="reproduction" href="${escapeMarkup(attached.reproduction)}"/>`] : []),
+    ...(attached.profiles ? [`    <link rel="related" title="CPU profiles" href="${escapeMarkup(attached.profiles)}"/>`] : []),
     ...releaseNotesAtomLinks(findingReleaseNotes(finding)),
     `    <category term="${finding.kind}"/>`,
-    `    <summary>${escapeXml(`${finding.metric}, ${finding.better} is better: ${figures}. Ratio ${formatInterval(finding.ci95)} at 95 %.`)}</summary>`,
+    `    <summary>${escapeMarkup(`${finding.metric}, ${finding.better} is better: ${figures}. Ratio ${formatInterval(finding.ci95)} at 95 %.`)}</summary>`,
     "  </entry>",
   ].join("\n");
 }

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { escapeMarkup } from "../core/markup.ts";
 import { formatInterval, formatPercent } from "../compare/format.ts";
 import { releaseNotes, type ReleaseNotes } from "../runtimes/catalog.ts";
 import { describeChange, seriesLabel } from "./format.ts";
@@ -12,9 +13,6 @@ export const DEFAULT_FEED_PAGE = "regressions.html";
 
 export const ID_PREFIX = "tag:runtime-bench,2026:";
 
-export const escapeXml = (text: string) =>
-  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
-
 /** A change's stable anchor: the same series and versions give the same entry, run after run. */
 export function changeAnchor(change: SeriesChange): string {
   return createHash("sha256").update(`${change.series} ${change.from_version} ${change.to_version}`).digest("hex").slice(0, 16);
@@ -23,7 +21,7 @@ export function changeAnchor(change: SeriesChange): string {
 /** An entry's links to the release notes and the commits of its range. */
 export const releaseNotesAtomLinks = (notes: ReleaseNotes | null) =>
   notes
-    ? [`    <link rel="related" title="release notes" href="${escapeXml(notes.changelog)}"/>`, `    <link rel="related" title="commits in the range" href="${escapeXml(notes.compare)}"/>`]
+    ? [`    <link rel="related" title="release notes" href="${escapeMarkup(notes.changelog)}"/>`, `    <link rel="related" title="commits in the range" href="${escapeMarkup(notes.compare)}"/>`]
     : [];
 
 function entry(change: SeriesChange, page: string): string {
@@ -34,12 +32,12 @@ function entry(change: SeriesChange, page: string): string {
   return [
     "  <entry>",
     `    <id>${ID_PREFIX}change/${anchor}</id>`,
-    `    <title>${escapeXml(title)}</title>`,
-    `    <updated>${change.updated}</updated>`,
-    `    <link rel="alternate" href="${escapeXml(`${page}#${anchor}`)}"/>`,
+    `    <title>${escapeMarkup(title)}</title>`,
+    `    <updated>${escapeMarkup(change.updated)}</updated>`,
+    `    <link rel="alternate" href="${escapeMarkup(`${page}#${anchor}`)}"/>`,
     ...releaseNotesAtomLinks(releaseNotes(change.runtime, change.from_version, change.to_version)),
     `    <category term="${change.kind}"/>`,
-    `    <summary>${escapeXml(summary)}</summary>`,
+    `    <summary>${escapeMarkup(summary)}</summary>`,
     "  </entry>",
   ].join("\n");
 }
@@ -57,10 +55,10 @@ export function regressionsAtom(report: RegressionReport, page: string = DEFAULT
     '<feed xmlns="http://www.w3.org/2005/Atom">',
     `  <id>${ID_PREFIX}regressions</id>`,
     "  <title>runtime-bench: confirmed regressions and improvements</title>",
-    `  <updated>${updated}</updated>`,
+    `  <updated>${escapeMarkup(updated)}</updated>`,
     "  <author><name>runtime-bench</name></author>",
     `  <link rel="self" href="${FEED_ATOM_FILE}"/>`,
-    `  <link rel="alternate" href="${escapeXml(page)}"/>`,
+    `  <link rel="alternate" href="${escapeMarkup(page)}"/>`,
     ...confirmed.map((change) => entry(change, page)),
     "</feed>",
     "",

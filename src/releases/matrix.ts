@@ -56,6 +56,13 @@ function checkMatrixLimit(planned: readonly PlannedBenchmark[]): void {
   }
 }
 
+/** What one job runs: its runner's work, or only the scenarios it was narrowed to (src/releases/cells.ts). */
+function jobWork(p: PlannedBenchmark, work: ReadonlyMap<string, RunnerWork>): RunnerWork {
+  const whole = work.get(p.runner.name)!;
+  if (!p.scenarios) return whole;
+  return { ...whole, suites: [...new Set(p.scenarios.map((scenario) => scenario.split("/")[0]!))], scenarios: p.scenarios, covers: p.scenarios };
+}
+
 /**
  * `work` holds each planned runner's work (src/releases/pools.ts planWork). On the canary channel
  * each planned release becomes the baseline of its runtime's canary build.
@@ -64,7 +71,7 @@ export function toMatrix(planned: readonly PlannedBenchmark[], work: ReadonlyMap
   checkMatrixLimit(planned);
   return {
     include: planned.map((p) => {
-      const { suites, scenarios, apps } = work.get(p.runner.name)!;
+      const { suites, scenarios, apps } = jobWork(p, work);
       const canary = channel === "canary";
       return {
         runtime: p.runtime,
@@ -82,8 +89,10 @@ export function toMatrix(planned: readonly PlannedBenchmark[], work: ReadonlyMap
   };
 }
 
-/** The inputs of one benchmark.yml call: space-separated runner names and runtime specs. */
+/** The inputs of one benchmark.yml call: its name, space-separated runner names and runtime specs. */
 export interface BenchmarkCall {
+  /** Unique among the calls of one watch: names the call's artifacts and cache keys. */
+  readonly call: string;
   readonly runners: string;
   readonly runtimes: string;
 }
@@ -106,13 +115,13 @@ export function toBenchmarkCalls(planned: readonly PlannedBenchmark[]): { readon
     const key = runners.join(" ");
     specsOfRunners.set(key, [...(specsOfRunners.get(key) ?? []), spec]);
   }
-  return { include: [...specsOfRunners].map(([runners, specs]) => ({ runners, runtimes: specs.join(" ") })) };
+  return { include: [...specsOfRunners].map(([runners, specs], index) => ({ call: `call-${index}`, runners, runtimes: specs.join(" ") })) };
 }
 
 /** `published` as a day, the predecessor measured beside it, and what the job runs (its scenarios, else its suites), for the table a person reads. */
 export function plannedRows(planned: readonly PlannedBenchmark[], work: ReadonlyMap<string, RunnerWork>): string[][] {
   return planned.map((p) => {
-    const { suites, scenarios } = work.get(p.runner.name)!;
+    const { suites, scenarios } = jobWork(p, work);
     return [p.runtime, p.version, p.published.toISOString().slice(0, 10), p.predecessor ?? "", p.runner.name, p.runner.labels.join(","), (scenarios.length > 0 ? scenarios : suites).join(" ")];
   });
 }

@@ -49,6 +49,8 @@ export interface PlannedBenchmark {
   readonly runner: BenchRunner;
   /** The release measured beside it in the same run (`withPredecessor`); null when not asked for or when there is none. */
   readonly predecessor: string | null;
+  /** Only these scenarios (`suite/name`) of the runner's work: the cells a backfill still lacks (src/releases/cells.ts). */
+  readonly scenarios?: readonly string[];
 }
 
 export interface Selection {

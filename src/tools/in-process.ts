@@ -57,6 +57,8 @@ export type InProcessOutcome =
       readonly error: string;
       /** The last 20 lines of the process's stderr. */
       readonly stderr: string;
+      /** Set when the process ran but reported a digest other than the expected one: the suite may know which file or row was wrong. */
+      readonly wrongDigest?: true;
     };
 
 const isNumberArray = (value: unknown): value is number[] =>
@@ -104,7 +106,7 @@ export async function runInProcessTrial(request: InProcessRequest): Promise<InPr
     const counted = await withInstructions(request.argv, dir, (argv) => runWithUsage(argv, { cwd: request.cwd, env, timeoutMs: request.timeoutMs }, dir));
     const { result, usage } = counted.result;
     const stderr = tail(result.stderr);
-    const fail = (reason: string): InProcessOutcome => ({ ok: false, error: withStderr(reason, result.stderr), stderr });
+    const fail = (reason: string): Extract<InProcessOutcome, { ok: false }> => ({ ok: false, error: withStderr(reason, result.stderr), stderr });
 
     if (result.spawnError !== undefined) return fail(`could not start ${request.argv[0]}: ${result.spawnError}`);
     if (result.timedOut) return fail(`timed out after ${request.timeoutMs / 1000} s`);
@@ -119,7 +121,7 @@ export async function runInProcessTrial(request: InProcessRequest): Promise<InPr
     // GNU time exits with the command's code; a report of success from a process that then failed is not one.
     if (result.code !== 0 || usage === null) return fail(`wrote a report but exited with ${exit}`);
     if (request.expectedDigest !== undefined && report.digest !== request.expectedDigest) {
-      return fail(`reported digest ${report.digest}, expected ${request.expectedDigest}`);
+      return { ...fail(`reported digest ${report.digest}, expected ${request.expectedDigest}`), wrongDigest: true };
     }
     return { ok: true, report, usage: { cpuS: usage.userS + usage.systemS, peakRssMb: usage.peakRssMb, instructions: counted.instructions } };
   } finally {

@@ -5,7 +5,9 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { makeResult } from "../../benchmarks/lib/documents.ts";
 import { ownTempDir as tempDir } from "../helpers/temp.ts";
-import { collectResults } from "../../src/collect/collect.ts";
+import { collectResults, type CollectTrust } from "../../src/collect/collect.ts";
+import { REPO_ROOT } from "../../src/core/paths.ts";
+import { loadBenchRunners } from "../../src/releases/runners.ts";
 import { checkAgainst } from "../../src/core/schema.ts";
 import { readEnvironment } from "../../src/env/fingerprint.ts";
 import { checkMachine, describeMachine, meminfoBytes, unmetSettings, type MachineCheck, type MachineReadings } from "../../src/env/machine-check.ts";
@@ -107,13 +109,17 @@ test("collect refuses to publish a dedicated runner's result from an untuned mac
   const artifacts = tempDir("artifacts");
   const data = tempDir("data");
   await writeResult(join(artifacts, "untuned"), makeResult({ environment: { machine } }));
-  const refused = await collectResults([artifacts], data);
+  // The fixture's runners, whose fingerprint is the one a made result carries: only the machine's settings differ.
+  const runners: CollectTrust = { runners: loadBenchRunners(join(REPO_ROOT, "tests/fixtures/bench-runners.json")) };
+  const refused = await collectResults([artifacts], data, runners);
   assert.deepEqual(refused.added, []);
   assert.match(refused.problems.join("\n"), /not tuned for benchmarking \(docs\/machine-tuning\.md\): ASLR is 2 .*; turbo\/boost is on/);
+  const waived = await collectResults([artifacts], tempDir("data"), { ...runners, acceptUntuned: true });
+  assert.deepEqual([waived.problems, waived.added.length], [[], 1], "scripts/act's machine, standing in for a benchmark machine, is waived");
 
   const tunedArtifacts = tempDir("artifacts");
   await writeResult(join(tunedArtifacts, "tuned"), makeResult({ environment: { machine: { ...machine, aslr: 0, unmet: [] } } }));
-  const published = await collectResults([tunedArtifacts], data);
+  const published = await collectResults([tunedArtifacts], data, runners);
   assert.deepEqual(published.problems, []);
   assert.equal(published.added.length, 1);
 });

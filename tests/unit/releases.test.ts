@@ -212,9 +212,9 @@ describe("the matrix", () => {
     }).planned;
     assert.deepEqual(toBenchmarkCalls(planned), {
       include: [
-        { runners: "bench-x64-1 bench-arm64-1", runtimes: "node@26.1.0 bun@1.4.1" },
-        { runners: "bench-x64-1", runtimes: "node@24.5.0 bun@1.3.9" },
-        { runners: "bench-arm64-1", runtimes: "node@24.4.0" },
+        { call: "call-0", runners: "bench-x64-1 bench-arm64-1", runtimes: "node@26.1.0 bun@1.4.1" },
+        { call: "call-1", runners: "bench-x64-1", runtimes: "node@24.5.0 bun@1.3.9" },
+        { call: "call-2", runners: "bench-arm64-1", runtimes: "node@24.4.0" },
       ],
     });
   });

@@ -59,7 +59,7 @@ describe("the backfill of scenarios merged into the default branch", () => {
     assert.deepEqual(gh[0]!.slice(0, 4), ["workflow", "run", "benchmark.yml", "--ref"]);
     assert.equal(gh[0]![4], "main");
     // A change to a scenario of a suite with apps measures all its apps (scripts/ci/changed-scenarios).
-    assert.deepEqual(fields(gh[0]!), { runtimes: "node deno bun", backfill: "true", profile: "full", scenarios: "http/json", apps: "" });
+    assert.deepEqual(fields(gh[0]!), { runtimes: "node deno bun", backfill: "true", "missing-only": "true", profile: "full", scenarios: "http/json", apps: "" });
     assert.match(summary, /- http\/json/);
   });
 

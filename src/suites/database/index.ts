@@ -48,7 +48,14 @@ interface DatabaseOptions {
   postgresUrl: string | null;
 }
 
-type DatabaseApp = App<{ engine: Engine }>;
+/** What a database app's manifest declares beyond the common fields (schemas/suites/database.schema.json, `$defs.app`). */
+interface DatabaseAppFields {
+  engine: Engine;
+  /** Whether the driver prepares its statements (once per connection) rather than sending each query as text. */
+  prepared_statements: boolean;
+}
+
+type DatabaseApp = App<DatabaseAppFields>;
 type DatabaseSubject = Subject<DatabaseConfig, DatabaseProfile>;
 const ENGINES: readonly Engine[] = ["sqlite", "postgres"];
 
@@ -148,7 +155,7 @@ export const databaseSuite = defineSuite<DatabaseConfig, DatabaseProfile, Databa
   },
 
   async prepare(note) {
-    for (const app of loadApps<{ engine: Engine }>("database")) {
+    for (const app of loadApps<DatabaseAppFields>("database")) {
       const failed = await installApp(app, "database", note);
       if (failed) throw new UserError(failed);
     }
@@ -157,7 +164,7 @@ export const databaseSuite = defineSuite<DatabaseConfig, DatabaseProfile, Databa
   estimate(scenario, runtime, options) {
     const { trials, warmup, iterations, ops } = scenario.profileParams;
     const workload = scenario.config.workload;
-    const apps = appsOf(loadApps<{ engine: Engine }>("database"), options).filter((app) => app.manifest.runtimes[runtime]);
+    const apps = appsOf(loadApps<DatabaseAppFields>("database"), options).filter((app) => app.manifest.runtimes[runtime]);
     // Each cell runs one process for its check (one iteration) and one per trial; a workload that writes restores the database before each.
     const runS = (engine: Engine, runIterations: number) => PROCESS_S + (WRITES.includes(workload) ? RESTORE_S : 0) + runIterations * ops * OPERATION_S[workload][engine];
     const cellS = (engine: Engine) => runS(engine, 1) + trials * runS(engine, 1 + warmup + iterations);
@@ -166,7 +173,7 @@ export const databaseSuite = defineSuite<DatabaseConfig, DatabaseProfile, Databa
   },
 
   listApps() {
-    return loadApps<{ engine: Engine }>("database").map((app) => ({ name: app.name, runtimes: Object.keys(app.manifest.runtimes) }));
+    return loadApps<DatabaseAppFields>("database").map((app) => ({ name: app.name, runtimes: Object.keys(app.manifest.runtimes) }));
   },
 
   start(context) {
@@ -175,7 +182,7 @@ export const databaseSuite = defineSuite<DatabaseConfig, DatabaseProfile, Databa
 });
 
 function databaseSession(context: SuiteContext<DatabaseOptions>) {
-  const apps = loadApps<{ engine: Engine }>("database");
+  const apps = loadApps<DatabaseAppFields>("database");
   const appOf = (subject: DatabaseSubject) => apps.find((app) => app.name === subject.app)!;
   const installs = new Map<string, Promise<string | null>>();
   let runs = 0;
@@ -273,10 +280,11 @@ function databaseSession(context: SuiteContext<DatabaseOptions>) {
     let error: string | null = null;
     if (report.digest !== expected.digest) {
       const lines = (await readFile(join(run.dir, DIGEST_LINES), "utf8").catch(() => "")).split("\n").slice(0, -1);
-      error = `read the wrong rows: ${firstDifference("line", lines, expected.lines) ?? `digest ${report.digest}, expected ${expected.digest}`}`;
+      const what = run.workload.scenario === "insert-batch" ? "batch result" : "row";
+      error = `read the wrong rows: ${firstDifference(what, lines, expected.lines) ?? `digest ${report.digest}, expected ${expected.digest}`}`;
     } else {
       const wrong = tables.find((check) => check.difference !== null);
-      if (wrong) error = `wrote the wrong rows: ${wrong.difference} (${wrong.rows} rows, expected ${wrong.expected_rows})`;
+      if (wrong) error = `wrote the wrong rows: ${wrong.difference}`;
     }
     if (error !== null) verification.status = "failed";
     return { verification, error };
@@ -336,7 +344,7 @@ function databaseSession(context: SuiteContext<DatabaseOptions>) {
         workload: run.workload,
         concurrency: subject.params.concurrency,
         pool_size: engine === "postgres" ? subject.params.concurrency : "none: one connection",
-        prepared_statements: true,
+        prepared_statements: app.manifest.prepared_statements,
         stall_timeout_s: STALL_S,
         app_dependencies: dependencyVersions(app),
         ...driver,

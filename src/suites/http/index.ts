@@ -251,7 +251,7 @@ async function measure(subject: HttpSubject, context: SuiteContext, server: Runn
 /**
  * What a trial costs beyond its load phases (start a server, wait until it answers, stop its
  * process tree), and what one verification costs (the same, plus the scenario's requests): from a
- * quick run on the shared 2-core development machine (README, "What a run costs").
+ * quick run on the shared 2-core development machine (docs/measurements.json, "plan-accuracy").
  */
 const SERVER_LIFECYCLE_S = 1.5;
 const VERIFICATION_S = 2;

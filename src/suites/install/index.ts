@@ -110,8 +110,8 @@ function lockedPackages(scenario: InstallScenario): number {
  * One install of a fixture: a manager's start, then a cost per package that depends on the
  * state, for a manager written in JavaScript and run by Node (npm, pnpm, Yarn) and for one built
  * into its runtime (bun, deno). Fitted to the medians of a quick run of `small` (77 packages) on
- * the shared 2-core machine: `repeat`, which installs nothing, gives the start. The README's
- * earlier figures (a busier machine) made an estimate 31 % above that run's 272 s; these are the
+ * the shared 2-core machine: `repeat`, which installs nothing, gives the start. The install
+ * suite's earlier figures (a busier machine; docs/measurements.json, "install-quick") made an estimate 31 % above that run's 272 s; these are the
  * run's own, and `webapp` (553 packages) is extrapolated from them.
  */
 const START_S = { script: 1, builtin: 0.07 };

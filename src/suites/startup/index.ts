@@ -48,7 +48,7 @@ async function check(subject: StartupSubject, context: SuiteContext): Promise<Ch
 /**
  * What one execution of a scenario costs on average, with hyperfine's and GNU time's own work:
  * from two quick runs of the four scenarios on node and bun on the shared 2-core development
- * machine under heavy load (README, "What a run costs"); `hello` takes about a third of it,
+ * machine under heavy load (docs/measurements.json, "plan-accuracy"); `hello` takes about a third of it,
  * `npm-package` twice. A quiet machine is several times faster.
  */
 const EXECUTION_S = 0.6;
