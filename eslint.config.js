@@ -1,8 +1,9 @@
 // ESLint for the harness (src/), the site's browser code (site/src/), benchmarks/ and tests/.
 // Not type-aware: the whole lint must stay well under a minute on a 2-core machine.
 // The import rules encode DEVELOPERS.md's one-way imports ("Rules"); keep the two in step.
-import { builtinModules } from "node:module";
 import { readdirSync } from "node:fs";
+import { builtinModules } from "node:module";
+import { defineConfig } from "eslint/config";
 import tseslint from "typescript-eslint";
 
 /**
@@ -55,7 +56,8 @@ const BROWSER_SAFE = [
   "src/ui/table.ts",
 ];
 
-const FOLDERS = readdirSync(new URL("./src", import.meta.url), { withFileTypes: true })
+const SRC = new URL("./src", import.meta.url);
+const FOLDERS = readdirSync(SRC, { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
 const layerOf = new Map(LAYERS.flatMap((folders, rank) => folders.map((folder) => [folder, rank])));
@@ -63,9 +65,11 @@ const unlayered = FOLDERS.filter((folder) => !layerOf.has(folder));
 if (unlayered.length > 0) throw new Error(`eslint.config.js: give src/${unlayered.join(", src/")} a layer in LAYERS`);
 
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-const MAX_DEPTH = 3; // src/<folder>/<sub>/<file>.ts is as deep as the harness goes
+/** How many folders below src/ a file is: the `../` its imports of another folder of src/ start with. */
+const depthOf = (pathInSrc) => pathInSrc.split("/").length - 1;
+const MAX_DEPTH = Math.max(...readdirSync(SRC, { recursive: true }).filter((path) => path.endsWith(".ts")).map(depthOf));
 
-/** The no-restricted-imports patterns of a file at `depth` folders below src/<folder>/ (1 = directly in it). */
+/** The no-restricted-imports patterns of a file of src/<folder>/ at `depth` (1: directly in it). */
 function layerPatterns(folder, depth) {
   const up = `(?:\\.\\./){${depth}}`;
   const above = FOLDERS.filter((other) => other !== folder && layerOf.get(other) >= layerOf.get(folder));
@@ -127,7 +131,7 @@ const browserConfigs = BROWSER_SAFE.map((file) => ({
       "error",
       {
         patterns: [
-          ...layerPatterns(file.split("/")[1], 1),
+          ...layerPatterns(file.split("/")[1], depthOf(file.slice("src/".length))),
           ...nodeFree,
           browserOnly(BROWSER_SAFE.filter((other) => other !== file).map((other) => relative(file, other))),
         ],
@@ -156,7 +160,7 @@ const siteBrowserConfig = {
   },
 };
 
-export default tseslint.config(
+export default defineConfig(
   { name: "runtime-bench/ignores", ignores: ["node_modules/", "data/", "apps/", "tests/fixtures/", "site/templates/", "**/*.js", "**/*.mjs"] },
   {
     name: "runtime-bench/typescript",
