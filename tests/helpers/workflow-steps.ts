@@ -172,7 +172,8 @@ export function runJob(doc: Workflow, job: string, context: ExpressionContext, v
     if (action !== undefined && !setup) continue;
     if (s.if !== undefined && !evaluate(s.if.replace(/^\$\{\{|\}\}$/g, ""), context)) continue;
     if (setup) {
-      const requested = interpolate(s.with![setup.input]!, context);
+      // The harness's own Node names its version by file (.node-version), as the workflows do.
+      const requested = s.with![setup.input] !== undefined ? interpolate(s.with![setup.input]!, context) : readFileSync(join(REPO_ROOT, s.with!["node-version-file"]!), "utf8").trim();
       setups.push(`${action} ${requested}`);
       const dir = setup.runtime === "bun" ? join(tools, "bun-home", "bin") : join(tools, setup.runtime, requested.replace(/[^\w.-]/g, "_"), "bin");
       mkdirSync(dir, { recursive: true });

@@ -388,7 +388,7 @@ const NODE_VERSION_FILE = join(REPO_ROOT, ".node-version");
 function harnessNodeProblems(workflows: Workflows, nodeVersion = readFileSync(NODE_VERSION_FILE, "utf8").trim()): string[] {
   const problems = jobs(workflows, workflows.keys()).flatMap(([where, job]) =>
     (job.steps ?? [])
-      .filter((step) => step.uses?.startsWith("actions/setup-node@") && step.with?.["node-version"] !== "${{ matrix.version }}")
+      .filter((step) => step.uses?.startsWith("actions/setup-node@") && !["${{ matrix.version }}", "${{ matrix.predecessor }}"].includes(step.with?.["node-version"] ?? ""))
       .flatMap((step) => (step.with?.["node-version-file"] === ".node-version" && step.with["node-version"] === undefined ? [] : [`${where}: the harness's setup-node must read node-version-file: .node-version`])),
   );
   const engines = (JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { engines: { node: string } }).engines.node;
