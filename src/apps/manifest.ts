@@ -9,7 +9,6 @@ import type { RuntimeName } from "../runtimes/catalog.ts";
 import type { IdentifiedRuntime } from "../runtimes/identify.ts";
 import { suiteSchemas } from "../scenarios/manifest.ts";
 import { NPM_CI_STEP, runPrepareStep, type PrepareStep } from "../scenarios/prepare.ts";
-import type { SuiteOption } from "../suites/suite.ts";
 
 export const APP_MANIFEST = "app.json";
 
@@ -123,8 +122,8 @@ export function dependencyVersions(app: App): Record<string, string> {
   return Object.fromEntries(direct.map((name) => [name, lock.packages?.[`node_modules/${name}`]?.version ?? "unknown"]));
 }
 
-/** The `--app` option of a suite that has apps. */
-export function appOption(suite: string): SuiteOption {
+/** The `--app` option of a suite that has apps (a SuiteOption, typed by its shape: apps/ sits below suites/). */
+export function appOption(suite: string): { readonly help: string; values(): string[] } {
   return {
     help: "an app of a suite that has apps, e.g. http's native (repeatable); default: every app",
     values: () => loadApps(suite).map((app) => app.name),

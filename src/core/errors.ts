@@ -6,6 +6,20 @@ export class UserError extends Error {
   override readonly name = "UserError";
 }
 
+/**
+ * A trial that failed: the subject is recorded as failed with this message and not measured again.
+ * Here rather than in src/suites/ because shared tools (src/tools/server.ts) raise it too.
+ */
+export class TrialFailure extends Error {
+  override readonly name = "TrialFailure";
+  constructor(
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
+
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }

@@ -4,6 +4,7 @@ import type { MetricDefinition, ProfileParams, Scenario } from "../scenarios/man
 import type { ParamValue, Profile, ResultDocument } from "../results/types.ts";
 
 export type { MetricDefinition, ProfileParams } from "../scenarios/manifest.ts";
+export { TrialFailure } from "../core/errors.ts";
 
 /**
  * One measured cell: a scenario on a runtime, with an app where the suite has apps and the load
@@ -63,17 +64,6 @@ export interface FinishOutput {
   readonly details?: Record<string, unknown>;
   /** Versions of tools known only once measured (a server the run was pointed at). */
   readonly tools?: Record<string, string>;
-}
-
-/** A trial that failed: the subject is recorded as failed with this message and not measured again. */
-export class TrialFailure extends Error {
-  override readonly name = "TrialFailure";
-  constructor(
-    message: string,
-    readonly details?: Record<string, unknown>,
-  ) {
-    super(message);
-  }
 }
 
 /**

@@ -1,6 +1,6 @@
 import { copyFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { canonicalRow, sha256, USERS, userRow, WORLD, worldRow, type UserRow, type WorldRow } from "../../apps/database/shared/data.js";
+import type * as SharedData from "../../apps/database/shared/data.js";
 import { psql, type PostgresServer } from "./postgres.ts";
 import { sqlite3 } from "./sqlite3.ts";
 
@@ -10,6 +10,14 @@ import { sqlite3 } from "./sqlite3.ts";
  * that state before every trial, and read back with the harness's own client (sqlite3, psql) to
  * check what a driver wrote.
  */
+
+/**
+ * apps/database/shared/data.js, the seeded generator the apps share: the suites that own those apps
+ * hand it in, since a shared tool imports no app code (only its types).
+ */
+export type RowGenerator = typeof SharedData;
+type UserRow = SharedData.UserRow;
+type WorldRow = SharedData.WorldRow;
 
 export type Engine = "sqlite" | "postgres";
 export type Table = "users" | "world";
@@ -40,21 +48,21 @@ const READ: Record<Engine, Record<Table, string>> = {
   },
 };
 
-export function initialUsers(count = USERS): UserRow[] {
-  return Array.from({ length: count }, (_, i) => userRow(i + 1));
+export function initialUsers(rows: RowGenerator, count = rows.USERS): UserRow[] {
+  return Array.from({ length: count }, (_, i) => rows.userRow(i + 1));
 }
 
-export function initialWorld(): WorldRow[] {
-  return Array.from({ length: WORLD }, (_, i) => worldRow(i + 1));
+export function initialWorld(rows: RowGenerator): WorldRow[] {
+  return Array.from({ length: rows.WORLD }, (_, i) => rows.worldRow(i + 1));
 }
 
 const sqlString = (text: string) => `'${text.replaceAll("'", "''")}'`;
 const copyField = (value: string | number) => String(value).replace(/[\\\t\n\r]/g, (c) => ({ "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r" })[c]!);
 
 /** The script that creates both tables and fills them: INSERTs in one transaction for sqlite3, COPY for psql. */
-export function loadScript(engine: Engine): string {
-  const users = initialUsers();
-  const world = initialWorld();
+export function loadScript(rows: RowGenerator, engine: Engine): string {
+  const users = initialUsers(rows);
+  const world = initialWorld(rows);
   if (engine === "sqlite") {
     return [
       `PRAGMA ${SQLITE_PRAGMAS[0]};`,
@@ -105,11 +113,11 @@ export interface BenchDatabase {
 }
 
 /** SQLite: a template file made once with sqlite3; the working file is a byte copy of it for every trial. */
-export async function createSqliteDatabase(dir: string): Promise<BenchDatabase> {
+export async function createSqliteDatabase(rows: RowGenerator, dir: string): Promise<BenchDatabase> {
   const template = join(dir, "template.sqlite");
   const file = join(dir, "bench.sqlite");
   const script = join(dir, "load.sql");
-  await writeFile(script, loadScript("sqlite"));
+  await writeFile(script, loadScript(rows, "sqlite"));
   await sqlite3(template, { script });
   await rm(script);
   const removeWorking = () => Promise.all(["", "-wal", "-shm", "-journal"].map((suffix) => rm(file + suffix, { force: true })));
@@ -136,13 +144,13 @@ export async function createSqliteDatabase(dir: string): Promise<BenchDatabase> 
  * PostgreSQL: a template database loaded once; the working database is created from it for every
  * trial (CREATE DATABASE … TEMPLATE copies it block for block, statistics included).
  */
-export async function createPostgresDatabase(server: PostgresServer, scratchDir: string, name = "runtime_bench"): Promise<BenchDatabase> {
+export async function createPostgresDatabase(rows: RowGenerator, server: PostgresServer, scratchDir: string, name = "runtime_bench"): Promise<BenchDatabase> {
   const template = `${name}_template`;
   const admin = server.url(server.maintenanceDatabase);
   await psql(admin, { command: `DROP DATABASE IF EXISTS ${template}` });
   await psql(admin, { command: `CREATE DATABASE ${template}` });
   const script = join(scratchDir, `${template}.sql`);
-  await writeFile(script, loadScript("postgres"));
+  await writeFile(script, loadScript(rows, "postgres"));
   await psql(server.url(template), { file: script });
   await rm(script);
   const drop = async (database: string) => psql(admin, { command: `DROP DATABASE IF EXISTS ${database} WITH (FORCE)` });
@@ -176,16 +184,16 @@ export interface TableCheck {
   readonly difference: string | null;
 }
 
-export async function checkTable(table: Table, actual: readonly object[], expected: readonly object[]): Promise<TableCheck> {
-  const got = actual.map(canonicalRow);
-  const want = expected.map(canonicalRow);
+export async function checkTable(rows: RowGenerator, table: Table, actual: readonly object[], expected: readonly object[]): Promise<TableCheck> {
+  const got = actual.map(rows.canonicalRow);
+  const want = expected.map(rows.canonicalRow);
   const difference = firstDifference(`${table} row`, got, want);
   return {
     table,
     rows: got.length,
-    sha256: await sha256(got.join("\n")),
+    sha256: await rows.sha256(got.join("\n")),
     expected_rows: want.length,
-    expected_sha256: await sha256(want.join("\n")),
+    expected_sha256: await rows.sha256(want.join("\n")),
     difference,
   };
 }

@@ -1,13 +1,26 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { once } from "../core/once.ts";
 import { runCommand, tail, type CommandOptions, type CommandResult } from "../process/children.ts";
 import { toolVersion } from "./locate.ts";
 
 export const GNU_TIME = "/usr/bin/time";
 
-export function gnuTimeVersion(): Promise<string> {
-  return toolVersion(GNU_TIME, ["--version"], "Debian package 'time'; scripts/bench installs it");
+/**
+ * GNU time's version. Debian's build prints "UNKNOWN" for it (its version string is not set when
+ * built), so there the version is the Debian package's upstream version, read from dpkg.
+ */
+export async function gnuTimeVersion(): Promise<string> {
+  const reported = await toolVersion(GNU_TIME, ["--version"], "Debian package 'time'; scripts/bench installs it");
+  if (/\d/.test(reported)) return reported;
+  return once(packageVersions, "time", async () => {
+    const dpkg = await runCommand("dpkg-query", ["--show", "--showformat=${Version}", "time"], { timeoutMs: 30_000 });
+    // "1.9-0.2": the upstream version is what comes before the Debian revision.
+    return /^(?:\d+:)?(\d+(?:\.\d+)+)/.exec(dpkg.stdout)?.[1] ?? reported;
+  });
 }
+
+const packageVersions = new Map<string, Promise<string>>();
 
 export const GNU_TIME_TOOL = { name: "gnu-time", version: gnuTimeVersion } as const;
 

@@ -1,8 +1,8 @@
 import type { ChildProcess } from "node:child_process";
 import { request } from "node:http";
 import { createServer } from "node:net";
+import { TrialFailure } from "../core/errors.ts";
 import { spawnTracked, stopGroup, tail } from "../process/children.ts";
-import { TrialFailure } from "../suites/suite.ts";
 
 export const HOST = "127.0.0.1";
 

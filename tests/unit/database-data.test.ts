@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
+import * as sharedData from "../../apps/database/shared/data.js";
 import { canonicalRow, sequence, sha256, USERS, userRow, WORLD, worldRow } from "../../apps/database/shared/data.js";
 import { UserError } from "../../src/core/errors.ts";
 import { expectedRun } from "../../src/suites/database/expected.ts";
@@ -39,7 +40,7 @@ test("update-tx's expected world applies every run's updates after its reads, la
   assert.equal(expected.lines.length, ops * rows, "the digest covers the verification run only");
   // Replay the draws: two runs of three transactions of 20 ids then 20 numbers.
   const draw = sequence();
-  const world = initialWorld();
+  const world = initialWorld(sharedData);
   for (let tx = 0; tx < 2 * ops; tx++) {
     const ids = Array.from({ length: rows }, () => draw.id());
     const numbers = Array.from({ length: rows }, () => draw.number());
@@ -64,12 +65,12 @@ test("insert-batch expects the initial users plus each batch, and reads expect t
 
 test("a table check names its count when that is wrong, else the first row that differs", async () => {
   const want = [userRow(1), userRow(2), userRow(3)];
-  const same = await checkTable("users", want.map((row) => ({ ...row })), want);
+  const same = await checkTable(sharedData, "users", want.map((row) => ({ ...row })), want);
   assert.equal(same.difference, null);
   assert.equal(same.sha256, same.expected_sha256);
-  const changed = await checkTable("users", [userRow(1), { ...userRow(2), score: -1 }, userRow(3)], want);
+  const changed = await checkTable(sharedData, "users", [userRow(1), { ...userRow(2), score: -1 }, userRow(3)], want);
   assert.match(changed.difference!, /^users row 2 is id=2\|.*\|score=-1, expected id=2\|/);
-  const short = await checkTable("users", [userRow(1), userRow(2)], want);
+  const short = await checkTable(sharedData, "users", [userRow(1), userRow(2)], want);
   assert.equal(short.difference, "2 users rows, expected 3");
   assert.equal(short.rows, 2);
   assert.equal(short.expected_rows, 3);
@@ -77,10 +78,10 @@ test("a table check names its count when that is wrong, else the first row that 
 });
 
 test("the load scripts hold every row, quoted for each engine", () => {
-  const sqlite = loadScript("sqlite");
+  const sqlite = loadScript(sharedData, "sqlite");
   assert.equal(sqlite.match(/^INSERT INTO users /gm)?.length, USERS);
   assert.equal(sqlite.match(/^INSERT INTO world /gm)?.length, WORLD);
-  const postgres = loadScript("postgres").split("\n");
+  const postgres = loadScript(sharedData, "postgres").split("\n");
   const copy = postgres.indexOf("COPY users (id, name, email, created_at, score) FROM stdin;");
   assert.equal(postgres[copy + 1], [1, userRow(1).name, userRow(1).email, userRow(1).created_at, userRow(1).score].join("\t"));
   assert.equal(postgres[copy + USERS + 1], "\\.");

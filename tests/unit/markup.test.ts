@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname } from "node:path";
 import { describe, it } from "node:test";
 import { escapeMarkdown, escapeMarkup } from "../../src/core/markup.ts";
 import { gabEntries } from "../../src/export/gab.ts";

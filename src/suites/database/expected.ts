@@ -1,3 +1,4 @@
+import * as sharedData from "../../../apps/database/shared/data.js";
 import { canonicalRow, sequence, sha256, USERS, userRow, type UserRow, type WorldRow } from "../../../apps/database/shared/data.js";
 import { initialUsers, initialWorld, type Table } from "../../tools/database-data.ts";
 
@@ -44,10 +45,10 @@ export async function expectedRun(workload: WorkloadParams, runs: number): Promi
     case "insert-batch":
       // Every run deletes what the previous one inserted and inserts the same rows again.
       lines = Array.from({ length: ops }, () => `written=${rows}`);
-      tables.users = initialUsers(USERS + ops * rows);
+      tables.users = initialUsers(sharedData, USERS + ops * rows);
       break;
     case "update-tx": {
-      const world = initialWorld();
+      const world = initialWorld(sharedData);
       lines = [];
       for (let run = 0; run < runs; run++) {
         for (let tx = 0; tx < ops; tx++) {

@@ -1,5 +1,6 @@
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
+import * as sharedData from "../../../apps/database/shared/data.js";
 import { appOption, dependencyVersions, type App, entryFile, installApp, loadApps, selectApps, unsupportedApp } from "../../apps/manifest.ts";
 import { errorMessage, UserError } from "../../core/errors.ts";
 import { once } from "../../core/once.ts";
@@ -196,7 +197,7 @@ function databaseSession(context: SuiteContext<DatabaseOptions>) {
     sqlite ??= (async () => {
       const dir = join(context.workDir, "sqlite");
       await mkdir(dir, { recursive: true });
-      return createSqliteDatabase(dir);
+      return createSqliteDatabase(sharedData, dir);
     })();
     return sqlite;
   };
@@ -220,7 +221,7 @@ function databaseSession(context: SuiteContext<DatabaseOptions>) {
       // On a server of the user's, a name of this run's own, removed at the end.
       const name = server.startedByHarness ? "runtime_bench" : `runtime_bench_${process.pid}`;
       try {
-        return { server, database: await createPostgresDatabase(server, context.workDir, name) };
+        return { server, database: await createPostgresDatabase(sharedData, server, context.workDir, name) };
       } catch (error) {
         await server.stop();
         throw new UserError(`PostgreSQL at ${server.url(server.maintenanceDatabase)}: could not load the benchmark database: ${errorMessage(error)}`);
@@ -278,7 +279,7 @@ function databaseSession(context: SuiteContext<DatabaseOptions>) {
     const { warmup, iterations } = report.counts;
     const expected = await expectedRun(run.workload, 1 + warmup + iterations);
     const tables: TableCheck[] = [];
-    for (const [table, rows] of Object.entries(expected.tables)) tables.push(await checkTable(table as "users" | "world", await run.database.read(table as "users" | "world"), rows));
+    for (const [table, rows] of Object.entries(expected.tables)) tables.push(await checkTable(sharedData, table as "users" | "world", await run.database.read(table as "users" | "world"), rows));
     const verification = { status: "passed" as "passed" | "failed", digest: report.digest, expected_digest: expected.digest, tables };
     let error: string | null = null;
     if (report.digest !== expected.digest) {

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { errorMessage, UserError } from "../../core/errors.ts";
 import { checkTable, createPostgresDatabase, type BenchDatabase } from "../../tools/database-data.ts";
 import { psql, PostgresFailure, startPostgres, type PostgresServer } from "../../tools/postgres.ts";
+import * as sharedData from "../../../apps/database/shared/data.js";
 import type { UserRow } from "../../../apps/database/shared/data.js";
 import { jsonDifference, verifyServer, type VerifyStep, type Verification } from "./verify.ts";
 
@@ -55,7 +56,7 @@ export async function startHttpDatabase(workDir: string, cpus: readonly number[]
   }
   log(`PostgreSQL ${server.version} started for the http suite`);
   try {
-    const database = await createPostgresDatabase(server, workDir, "http_bench");
+    const database = await createPostgresDatabase(sharedData, server, workDir, "http_bench");
     const url = String(database.connection.url);
     return {
       server,
@@ -126,7 +127,7 @@ export async function verifyUsersApi(baseUrl: string, db: HttpDatabase): Promise
     const after = (await db.database.read("users")) as UserRow[];
     const created = after.find((row) => !byId.has(row.id));
     const expected = [...before.filter((row) => row.id !== DELETED).map((row) => (row.id === UPDATED ? updated : row)), ...(created ? [created] : [])];
-    const table = await checkTable("users", after, expected);
+    const table = await checkTable(sharedData, "users", after, expected);
     if (table.difference) verification.failures.push({ request: "users table after the requests", problem: table.difference });
   }
   if (verification.failures.length > 0) verification.status = "failed";
