@@ -97,11 +97,13 @@ const checkout: StandIn = {
  * A runtime at the version asked, put first on PATH: the harness's own Node when it satisfies the
  * version (the runner's tool cache), else provisioned into the harness's runtime cache.
  */
-const setupRuntime = (runtime: RuntimeName, input: string): StandIn => ({
-  inputs: [input],
+/** A setup action: the version by its input, or (setup-node's `node-version-file`) read from a file of the workspace. */
+const setupRuntime = (runtime: RuntimeName, input: string, fileInput?: string): StandIn => ({
+  inputs: fileInput ? [input, fileInput] : [input],
   async run(context) {
-    const version = context.inputs[input];
-    if (!version) throw new UserError(`${input} is empty`);
+    const file = fileInput ? context.inputs[fileInput] : undefined;
+    const version = context.inputs[input] || (file ? readFileSync(pathInput(context, file), "utf8").trim() : "");
+    if (!version) throw new UserError(`${fileInput ? `${input} and ${fileInput} are` : `${input} is`} empty`);
     let binary: string;
     if (runtime === "node" && semver.satisfies(process.version, version)) {
       binary = process.execPath;
@@ -299,7 +301,7 @@ const githubScript: StandIn = {
 /** Stand-ins by the action's `owner/repo` and, for an action in a subfolder, its path. */
 export const STAND_INS: Readonly<Record<string, StandIn>> = {
   "actions/checkout": checkout,
-  "actions/setup-node": setupRuntime("node", "node-version"),
+  "actions/setup-node": setupRuntime("node", "node-version", "node-version-file"),
   "denoland/setup-deno": setupRuntime("deno", "deno-version"),
   "oven-sh/setup-bun": setupRuntime("bun", "bun-version"),
   "actions/cache": cacheRestore,

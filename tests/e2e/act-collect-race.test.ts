@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { readEnvironment } from "../../src/env/fingerprint.ts";
 import { machineArch } from "../../src/runtimes/catalog.ts";
 import { act, DEFAULT_BRANCH, registrySnapshot, remoteFiles, remoteLog, removeScratch, scratchRepository, tailOf, type RegistrySnapshot, type Scratch } from "../helpers/act.ts";
 
@@ -19,7 +20,8 @@ describe("two benchmark runs whose collects race, under act", { timeout: 600_000
   before(async () => {
     registry = await registrySnapshot({ node: ["22.11.0"], deno: ["2.1.4"], bun: ["1.2.0"] });
     scratch = await scratchRepository("collect-race", (dir) => {
-      const runners = RUNNERS.map((name) => ({ name, arch: machineArch(), labels: ["self-hosted", "linux", name] }));
+      // This machine stands in for both: collect holds each result to the fingerprint listed here.
+      const runners = RUNNERS.map((name) => ({ name, arch: machineArch(), fingerprint: readEnvironment().fingerprint, labels: ["self-hosted", "linux", name] }));
       writeFileSync(join(dir, ".github/bench-runners.json"), `${JSON.stringify({ backfill_lines: 3, runners }, null, 2)}\n`);
     });
     const arrived = join(scratch.root, "arrived");

@@ -5,6 +5,7 @@ import { after, before, describe, it } from "node:test";
 import { writeResult } from "../../src/results/store.ts";
 import { SUITES, suiteFor } from "../../src/suites/index.ts";
 import { REPO_ROOT } from "../../src/core/paths.ts";
+import { readEnvironment } from "../../src/env/fingerprint.ts";
 import { machineArch, RUNTIMES } from "../../src/runtimes/catalog.ts";
 import { makeResult } from "../../benchmarks/lib/documents.ts";
 import { act, DEFAULT_BRANCH, registrySnapshot, remoteFiles, remoteLog, removeScratch, scratchRepository, standInRecords, tailOf, type RegistrySnapshot, type Scratch } from "../helpers/act.ts";
@@ -25,7 +26,9 @@ const MISSING = "22.11.0";
 const RELEASES = { node: [PREDECESSOR, MISSING], deno: ["2.1.4"], bun: ["1.2.0"] } as const;
 
 async function releaseWatchFixture(dir: string): Promise<void> {
-  const runner = (name: string, suites: string[]) => ({ name, arch: machineArch(), labels: ["self-hosted", "linux", name], pool: "local", suites });
+  // This machine stands in for both: collect holds each result to the fingerprint listed here.
+  const fingerprint = readEnvironment().fingerprint;
+  const runner = (name: string, suites: string[]) => ({ name, arch: machineArch(), fingerprint, labels: ["self-hosted", "linux", name], pool: "local", suites });
   const runners = { backfill_lines: 3, runners: [runner(LOCAL, ["startup/hello"]), runner("bench-rest", SUITES.map((suite) => suite.name))] };
   writeFileSync(join(dir, ".github/bench-runners.json"), `${JSON.stringify(runners, null, 2)}\n`);
   const manifest = join(dir, "suites/startup/hello/scenario.json");
