@@ -34,6 +34,18 @@ interface Claim {
 }
 
 /**
+ * Whether a job measured the runtime version a result claims: its release, or the predecessor it
+ * measured beside it. A canary's version is whatever its nightly build reports, known only once
+ * installed, so a canary job vouches for its runtime's name and its baseline release.
+ */
+function measuredBy(job: MatrixEntry, doc: ResultDocument): boolean {
+  if (job.runtime !== doc.runtime.name) return false;
+  return doc.runtime.version === job.version || doc.runtime.version === job.predecessor || job.channel === "canary";
+}
+
+const jobVersions = (job: MatrixEntry) => `${job.runtime} ${job.version}${job.predecessor ? ` and ${job.predecessor}` : ""}`;
+
+/**
  * Each check returns why the result cannot be published, or nothing. A result says where and on
  * what it ran; a compromised or misconfigured machine could say anything, so every claim is held
  * against what the repository itself planned and declared.
@@ -49,10 +61,7 @@ const RESULT_CHECKS: readonly ((claim: Claim) => string | undefined)[] = [
       : runner.fingerprint === undefined
         ? `${runner.name} has no fingerprint in .github/bench-runners.json; this result's is ${doc.environment.fingerprint} (docs/self-hosted-runner.md, "Check the machine")`
         : `claims fingerprint ${doc.environment.fingerprint}, but ${runner.name}'s is ${runner.fingerprint} (.github/bench-runners.json)`,
-  ({ doc, job }) =>
-    !job || (job.runtime === doc.runtime.name && job.version === doc.runtime.version)
-      ? undefined
-      : `claims ${doc.runtime.name} ${doc.runtime.version}, but its job measured ${job.runtime} ${job.version}`,
+  ({ doc, job }) => (!job || measuredBy(job, doc) ? undefined : `claims ${doc.runtime.name} ${doc.runtime.version}, but its job measured ${jobVersions(job)}`),
 ];
 
 /** The job whose artifact holds `file`: download-artifact puts each artifact in a folder of its name. */

@@ -111,6 +111,18 @@ describe("collecting artifacts into data/", () => {
       assert.equal(outcome.added.length, 2);
     });
 
+    it("adds the predecessor a release job measured beside its release, and nothing older", async () => {
+      const release = { ...job("bench-x64-1", "x86_64", "node", "22.11.0"), predecessor: "22.10.0" };
+      const trust: CollectTrust = { ...RUNNERS, plan: { call: "call-0", jobs: [release] } };
+      const beside = makeResult({ run: { id: "20261101T000000Z-bbbbb1" }, runtime: { ...x64Node.runtime, version: "22.10.0" } });
+      const older = makeResult({ run: { id: "20261101T000000Z-bbbbb2" }, runtime: { ...x64Node.runtime, version: "22.9.0" } });
+      const artifacts = tempDir("artifacts");
+      await artifact(artifacts, artifactName("call-0", release), [x64Node, beside]);
+      assert.deepEqual((await collectResults([artifacts], tempDir("data"), trust)).problems, []);
+      const [stray] = await artifact(artifacts, artifactName("call-0", release), [older]);
+      assert.deepEqual((await collectResults([artifacts], tempDir("data"), trust)).problems, [`${stray}: claims node 22.9.0, but its job measured node 22.11.0 and 22.10.0`]);
+    });
+
     it("refuses another runner, another architecture, an unplanned version and an unknown artifact, naming each, and leaves data/ as it was", async () => {
       const artifacts = tempDir("artifacts");
       const data = tempDir("data");
