@@ -77,8 +77,7 @@ export async function runBenchmarks(request: RunRequest): Promise<RunOutcome> {
   const scenarios = resolveScenarios(selectScenarios({ suites: request.suites, scenarios: request.scenarios }), request.profile);
   const suiteOptions = request.suiteOptions ?? {};
   checkSuiteOptions(suiteOptions, [...new Set(scenarios.map((s) => s.suite))]);
-  const specs = [...request.runtimes, ...(request.sentinel ? [request.sentinel] : [])];
-  const runtimes = await prepareRuntimes(specs, (line) => progress.log(line));
+  const runtimes = await prepareRuntimes(request.runtimes, (line) => progress.log(line), request.sentinel);
   const outcome = await executeRun(
     {
       scenarios,
@@ -124,6 +123,7 @@ export const runCommand = defineCommand({
     "  --suite S         a suite to run (repeatable); default: every suite",
     "  --scenario X      a scenario, as NAME or SUITE/NAME (repeatable); default: every scenario of the suites",
     `  --runtime SPEC    node@22.11.0, deno@2.1, bun@latest or NAME@path:/abs/bin (repeatable); default: ${DEFAULT_RUNTIMES.join(" ")}`,
+    "                    LABEL=SPEC names the subject (base=node@22.11.0); two builds of one version run side by side",
     "  --profile P       quick (default) or full: trials, runs and load levels come from each suite and scenario manifest",
     "  --out DIR         where results go (default: data/)",
     "  --sentinel SPEC   a pinned reference runtime measured alongside, to detect drift of the machine",
