@@ -69,12 +69,14 @@ export interface PairedEstimate {
 
 /**
  * HEAD against BASE from their trials (each a list of samples), trial k with trial k, at
- * false-alarm rate `alpha`; null with fewer than two pairs (no spread between pairs to go by).
+ * false-alarm rate `alpha`; null with fewer than two pairs (no spread between pairs to go by) or
+ * when a trial's median is 0 (no ratio).
  */
 export function pairedEstimate(baseTrials: readonly (readonly number[])[], headTrials: readonly (readonly number[])[], alpha: number): PairedEstimate | null {
   const pairs = Math.min(baseTrials.length, headTrials.length);
   if (pairs < 2) return null;
   const logRatios = Array.from({ length: pairs }, (_, k) => Math.log(median(headTrials[k]!) / median(baseTrials[k]!)));
+  if (!logRatios.every(Number.isFinite)) return null;
   const center = mean(logRatios);
   const half = (tCritical(alpha, pairs - 1) * stddev(logRatios)) / Math.sqrt(pairs);
   return { ratio: Math.exp(center), ci: [Math.exp(center - half), Math.exp(center + half)], pairs, alpha };
