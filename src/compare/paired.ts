@@ -25,7 +25,8 @@ function planOf(doc: ResultDocument): SequentialPlan {
 
 const inRun = (m: Measurement) => `${m.doc.run.runner}/${m.doc.run.id} ${matchKey(m)}`;
 
-function pairedRow(base: Measurement, head: Measurement, minEffect: number, source: MinEffectSource): CompareRow {
+/** One cell of two subjects of one run, HEAD against BASE, trial by trial: what comparePaired returns for each, and the regressions feed judges a release by. */
+export function pairedRow(base: Measurement, head: Measurement, minEffect = PAIRED_MIN_EFFECT, source: MinEffectSource = "paired"): CompareRow {
   const baseTrials = trialClusters(base);
   const headTrials = trialClusters(head);
   const plan = planOf(base.doc);

@@ -59,6 +59,16 @@ export function tTwoSidedP(t: number, df: number): number {
 
 /** The t with P(|T| > t) = alpha for `df` degrees of freedom: the half-width, in standard errors, of a two-sided 1 − alpha interval. */
 export function tCritical(alpha: number, df: number): number {
+  const key = `${alpha} ${df}`;
+  let t = criticalValues.get(key);
+  if (t === undefined) criticalValues.set(key, (t = solveCritical(alpha, df)));
+  return t;
+}
+
+/** Solved once per level and degrees of freedom: a run's looks and a history's comparisons ask for the same few. */
+const criticalValues = new Map<string, number>();
+
+function solveCritical(alpha: number, df: number): number {
   let low = 0;
   let high = 1;
   while (tTwoSidedP(high, df) > alpha) high *= 2;
