@@ -7,7 +7,8 @@
  * both sides alike. Results of separate runs are compared by `compareResults` (compare.ts).
  */
 import type { ResultDocument } from "../results/types.ts";
-import { rowOf } from "./compare.ts";
+import { compareResults, rowOf } from "./compare.ts";
+import { cellLabel } from "./format.ts";
 import { trialClusters } from "./ratio.ts";
 import { PAIRED_MIN_EFFECT, fixedPlan, lookAlpha, lookIndex, pairedEstimate, settled, type SequentialPlan } from "./sequential.ts";
 import { groupBy, matchKey, measurementsOf, type Measurement } from "./series-key.ts";
@@ -68,4 +69,18 @@ export function comparePaired(base: readonly ResultDocument[], head: readonly Re
   const source: MinEffectSource = options.defaultMinEffect === undefined ? "paired" : "setting";
   const headByCell = groupBy(measurementsOf(head), inRun);
   return measurementsOf(base).flatMap((b) => (headByCell.get(inRun(b)) ?? []).map((h) => pairedRow(b, h, minEffect, source)));
+}
+
+/** A row's cell and machine: what a paired row and a row of compareResults for the same cell share. */
+const rowCell = (row: CompareRow) => `${row.base_runner} ${cellLabel(row)} v${row.scenario_version} ${row.metric}`;
+
+/**
+ * HEAD against BASE, paired wherever the two were measured in one run (a release beside its
+ * predecessor), one row per such run, else by compareResults: what the site's compare page shows
+ * for two versions.
+ */
+export function compareWithPairs(base: readonly ResultDocument[], head: readonly ResultDocument[], options: CompareOptions = {}): CompareRow[] {
+  const paired = comparePaired(base, head, { defaultMinEffect: options.defaultMinEffect });
+  const pairedCells = new Set(paired.map(rowCell));
+  return [...paired, ...compareResults(base, head, options).filter((row) => !pairedCells.has(rowCell(row)))];
 }
