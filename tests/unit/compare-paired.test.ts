@@ -2,7 +2,9 @@ import assert from "node:assert/strict";
 import { copyFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { comparePaired } from "../../src/compare/paired.ts";
+import { comparePaired, compareWithPairs } from "../../src/compare/paired.ts";
+import { detectRegressions } from "../../src/regressions/detect.ts";
+import { FULL_PROFILE_SHAPES, STEP_AT, simulatePairedSeries } from "../../benchmarks/lib/detection.ts";
 import { PAIRED_ALPHA, adaptivePlan, lookAlpha, pairedEstimate } from "../../src/compare/sequential.ts";
 import { tCritical } from "../../src/compare/student-t.ts";
 import { UserError } from "../../src/core/errors.ts";
@@ -152,5 +154,32 @@ describe("builds side by side", () => {
     assert.match(resultPath("/data", base), /\/node-22\.11\.0@base\.json$/);
     assert.match(resultPath("/data", makeResult()), /\/node-22\.11\.0\.json$/);
     assert.match(resultPath("/data", subjectResult("node-22.11.0", [[1, 2]])), /\/node-22\.11\.0\.json$/);
+  });
+});
+
+describe("regressions feed: a release measured beside its predecessor", () => {
+  const startup = FULL_PROFILE_SHAPES.find((shape) => shape.suite === "startup")!;
+
+  it("is judged from the paired comparison at once, with no later release to confirm it", () => {
+    // The series as it stands the day the stepped release is measured: nothing after it.
+    const docs = simulatePairedSeries(startup, 0.01, 0.05, 3).filter((d) => Number(d.runtime.version.split(".")[1]) <= STEP_AT);
+    const { changes } = detectRegressions(docs);
+    const atRelease = changes.filter((c) => c.to_version === `22.${STEP_AT}.0`);
+    assert.equal(atRelease.length, 1, JSON.stringify(changes.map((c) => [c.to_version, c.status, c.reason])));
+    assert.equal(atRelease[0]!.status, "confirmed");
+    assert.equal(atRelease[0]!.kind, "regression");
+    assert.equal(atRelease[0]!.min_effect_source, "paired");
+    assert.match(atRelease[0]!.reason, new RegExp(`paired with 22\\.${STEP_AT - 1}\\.0 in run`));
+    assert.equal(changes.length, 1, "no other version is flagged");
+  });
+
+  it("the site's comparison of two versions measured in one run is the paired one", () => {
+    const docs = simulatePairedSeries(startup, 0.01, 0.05, 3);
+    const side = (version: string) => docs.filter((d) => d.runtime.version === version);
+    const rows = compareWithPairs(side(`22.${STEP_AT - 1}.0`), side(`22.${STEP_AT}.0`));
+    const paired = rows.filter((r) => r.pairs !== undefined);
+    assert.equal(paired.length, 1);
+    assert.equal(paired[0]!.verdict, "slower");
+    assert.equal(rows.length, 1, "the cell's separate-runs row gives way to the paired one");
   });
 });
