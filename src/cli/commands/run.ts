@@ -29,6 +29,8 @@ export interface RunRequest {
   suiteOptions?: Record<string, Record<string, string[]>>;
   /** Print the full table (every metric of every cell) as well as the summary. */
   fullTable?: boolean;
+  /** Extra trials the adaptive rule may add over the whole run (docs/paired-verdicts.md). */
+  trialBudget?: number;
 }
 
 export function parseProfile(value: string | undefined): Profile {
@@ -87,6 +89,7 @@ export async function runBenchmarks(request: RunRequest): Promise<RunOutcome> {
       run: await newRunInfo(request.profile, request.sentinel),
       environment: readEnvironment(),
       suiteOptions,
+      ...(request.trialBudget !== undefined ? { trialBudget: request.trialBudget } : {}),
     },
     progress,
   );
@@ -115,6 +118,12 @@ export function exitCodeOf(outcome: RunOutcome): number {
 
 const SUITE_OPTIONS = suiteOptionList();
 
+function parseTrialBudget(text: string): number {
+  const budget = Number(text);
+  if (!Number.isInteger(budget) || budget < 0) throw new UserError(`--trial-budget must be a whole number of trials, not '${text}'`);
+  return budget;
+}
+
 export const runCommand = defineCommand({
   name: "run",
   summary: "Measure scenarios on runtimes (provisioning them first) and write one result file per cell.",
@@ -127,6 +136,7 @@ export const runCommand = defineCommand({
     "  --profile P       quick (default) or full: trials, runs and load levels come from each suite and scenario manifest",
     "  --out DIR         where results go (default: data/)",
     "  --sentinel SPEC   a pinned reference runtime measured alongside, to detect drift of the machine",
+    "  --trial-budget N  extra trials adaptive runs (two builds of one runtime side by side) may add in all; default: each cell's cap",
     "  --full            print every metric of every cell after the summary (always written to summary.txt beside the results)",
     ...SUITE_OPTIONS.map((o) => `  --${`${o.name} V`.padEnd(16)}${o.help} [${o.suites.join(", ")}]`),
     "",
@@ -140,6 +150,7 @@ export const runCommand = defineCommand({
     out: { type: "string" },
     sentinel: { type: "string" },
     full: { type: "boolean" },
+    "trial-budget": { type: "string" },
     ...Object.fromEntries(SUITE_OPTIONS.map((o) => [o.name, { type: "string", multiple: true }] as const)),
   },
   async run(values) {
@@ -156,6 +167,7 @@ export const runCommand = defineCommand({
       outDir: resolve(values.out ?? DEFAULT_DATA_DIR),
       suiteOptions,
       fullTable: values.full ?? false,
+      ...(values["trial-budget"] !== undefined ? { trialBudget: parseTrialBudget(values["trial-budget"]) } : {}),
     });
     return exitCodeOf(outcome);
   },
