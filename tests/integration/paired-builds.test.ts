@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { copyFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import type { CompareRow } from "../../src/compare/types.ts";
@@ -17,7 +17,10 @@ describe("two builds of node 22.11.0 side by side", () => {
     const refused = await bench(["run", "--suite", "startup", "--scenario", "hello", "--runtime", "node@22.11.0", "--runtime", `node@path:${copy}`, "--out", out]);
     assert.equal(refused.code, 2);
     assert.match(refused.stderr, /are the same binary/);
-    assert.equal(refused.stderr.trim().split("\n").length, 1, refused.stderr);
+    // One line of error (after the note naming the first runtime), no stack, and nothing measured.
+    assert.equal(refused.stderr.split("\n").filter((line) => line.startsWith("runtime-bench:")).length, 1, refused.stderr);
+    assert.doesNotMatch(refused.stderr, /\n\s+at /);
+    assert.equal(existsSync(out), false);
 
     // A second build: the same node behind a wrapper script, so its bytes (and sha256) differ.
     const wrapper = join(dir, "node-wrapped");
