@@ -26,7 +26,7 @@ import { median } from "../src/stats/summary.ts";
 import { httpSuite, type HttpConfig, type HttpProfile } from "../src/suites/http/index.ts";
 import { resolveScenarios } from "../src/suites/resolve.ts";
 import type { Subject, SuiteScenario } from "../src/suites/suite.ts";
-import { allowedCpus, pinned, splitCpus } from "../src/tools/cpu-split.ts";
+import { machineAssignment, pinned } from "../src/tools/cpu-split.ts";
 import { RunningServer } from "../src/tools/server.ts";
 import { formatTable } from "../src/ui/table.ts";
 
@@ -44,7 +44,8 @@ const profile: HttpProfile = { trials: TRIALS, warmup_s: 1, duration_s: seconds,
 const scenario = { ...selected!.scenario, profileParams: profile } as SuiteScenario<HttpConfig, HttpProfile>;
 const workDir = await mkdtemp(join(tmpdir(), "http-overhead-"));
 const session = httpSuite.start({ profile: "full", workDir, log: (line) => process.stderr.write(`${line}\n`), options: { apps: ["native"] } });
-const split = splitCpus(allowedCpus());
+const assignment = machineAssignment();
+const split = assignment.separated ? assignment.sets : undefined;
 const native = loadApps("http").find((app) => app.name === "native")!;
 
 /** The command a person would type: oha's documented flags, its JSON read for requestsPerSec. */

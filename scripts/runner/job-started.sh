@@ -8,7 +8,7 @@
 # It admits a job only when all of these hold, and otherwise prints one line saying why not:
 #   - the repository is the one named in job-started.conf beside this file;
 #   - the event is schedule or workflow_dispatch (never a pull request, a push, a workflow_run…);
-#   - the workflow is benchmark.yml, or release-watch.yml, the one workflow that calls it;
+#   - the workflow is benchmark.yml, or release-watch.yml or canary.yml, the workflows that call it;
 #   - that workflow file, and the ref the run is for, are the default branch's.
 # A workflow started by workflow_call runs in its caller's github context: GITHUB_EVENT_NAME and
 # GITHUB_WORKFLOW_REF name the caller's event and file, so a benchmark.yml job called by the
@@ -21,7 +21,7 @@ set -uo pipefail
 
 # Workflow files whose jobs may run here: benchmark.yml and its callers.
 # tests/unit/workflows-security.test.ts checks this list against .github/workflows.
-ADMITTED_WORKFLOWS=(benchmark.yml release-watch.yml)
+ADMITTED_WORKFLOWS=(benchmark.yml canary.yml release-watch.yml)
 ADMITTED_EVENTS=(schedule workflow_dispatch)
 
 conf="$(dirname "${BASH_SOURCE[0]}")/job-started.conf"

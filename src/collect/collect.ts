@@ -34,7 +34,8 @@ async function existingDocument(path: string): Promise<unknown> {
  * Checks every result file below the artifact folders, then adds the new ones to the data folder
  * at the place their contents name (`data/<runner>/<run id>/...`). Collecting the same artifacts
  * twice adds nothing the second time; a different file at the same place is an error, because a
- * result is never rewritten. Only dedicated runners' results enter the data folder.
+ * result is never rewritten. Only dedicated runners' results enter the data folder, and only from a
+ * machine whose check before the run found every setting of docs/machine-tuning.md.
  */
 export async function collectResults(sources: readonly string[], dataDir: string): Promise<CollectOutcome> {
   const files = listResultFiles(sources);
@@ -56,6 +57,11 @@ export async function collectResults(sources: readonly string[], dataDir: string
     const result = doc as ResultDocument;
     if (result.run.runner_kind !== "dedicated") {
       problems.push(`${file}: a ${result.run.runner_kind} runner's result; only dedicated runners' results are published`);
+      continue;
+    }
+    const unmet = result.environment.machine?.unmet ?? [];
+    if (unmet.length > 0) {
+      problems.push(`${file}: measured on a machine not tuned for benchmarking (docs/machine-tuning.md): ${unmet.join("; ")}`);
       continue;
     }
     const destination = resultPath(dataDir, result);

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { cpus, release, totalmem } from "node:os";
 import { machineArch, type Arch } from "../runtimes/catalog.ts";
+import type { MachineCheck } from "./machine-check.ts";
 
 /** The machine a result was measured on. Results are only ever compared within one fingerprint. */
 export interface Environment {
@@ -16,6 +17,8 @@ export interface Environment {
   turbo: string | null;
   loopback_mtu: number | null;
   fingerprint: string;
+  /** The machine check before the run (absent from results of harnesses older than it). */
+  machine?: MachineCheck;
 }
 
 function readTrimmed(path: string): string | null {

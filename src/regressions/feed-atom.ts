@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { formatInterval, formatPercent } from "../compare/format.ts";
+import { releaseNotes, type ReleaseNotes } from "../runtimes/catalog.ts";
 import { describeChange, seriesLabel } from "./format.ts";
 import type { RegressionReport, SeriesChange } from "./types.ts";
 
@@ -9,15 +10,21 @@ export const FEED_ATOM_FILE = "regressions.atom";
 /** Where entries link to: the page listing the changes, relative to the feed unless absolute. */
 export const DEFAULT_FEED_PAGE = "regressions.html";
 
-const ID_PREFIX = "tag:runtime-bench,2026:";
+export const ID_PREFIX = "tag:runtime-bench,2026:";
 
-const escapeXml = (text: string) =>
+export const escapeXml = (text: string) =>
   text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
 
 /** A change's stable anchor: the same series and versions give the same entry, run after run. */
 export function changeAnchor(change: SeriesChange): string {
   return createHash("sha256").update(`${change.series} ${change.from_version} ${change.to_version}`).digest("hex").slice(0, 16);
 }
+
+/** An entry's links to the release notes and the commits of its range. */
+export const releaseNotesAtomLinks = (notes: ReleaseNotes | null) =>
+  notes
+    ? [`    <link rel="related" title="release notes" href="${escapeXml(notes.changelog)}"/>`, `    <link rel="related" title="commits in the range" href="${escapeXml(notes.compare)}"/>`]
+    : [];
 
 function entry(change: SeriesChange, page: string): string {
   const anchor = changeAnchor(change);
@@ -30,6 +37,7 @@ function entry(change: SeriesChange, page: string): string {
     `    <title>${escapeXml(title)}</title>`,
     `    <updated>${change.updated}</updated>`,
     `    <link rel="alternate" href="${escapeXml(`${page}#${anchor}`)}"/>`,
+    ...releaseNotesAtomLinks(releaseNotes(change.runtime, change.from_version, change.to_version)),
     `    <category term="${change.kind}"/>`,
     `    <summary>${escapeXml(summary)}</summary>`,
     "  </entry>",

@@ -15,6 +15,20 @@ function definitionList(rows: readonly (readonly [string, SafeHtml | string | nu
   return html`<dl class="facts">${rows.filter(([, value]) => value !== null && value !== "").map(([term, value]) => html`<dt>${term}</dt><dd>${value}</dd>`)}</dl>`;
 }
 
+/** The settings docs/machine-tuning.md asks for, as the latest run found them. */
+function machineCheck(check: NonNullable<TestbedFacts["machine"]>["check"], at: string): SafeHtml {
+  const settings = [
+    `isolated CPUs ${check.isolated_cpus || "none"}`,
+    `nohz_full ${check.nohz_full_cpus || "none"}`,
+    `ASLR ${check.aslr ?? "unknown"}`,
+    `swap in use ${check.swap_used_bytes === null ? "unknown" : gib(check.swap_used_bytes)}`,
+    `load ${check.load_average.join(" ")}`,
+    `hardware counters ${check.perf_counters.readable ? "readable" : `unreadable (${check.perf_counters.reason})`}`,
+  ];
+  const verdict = check.unmet.length === 0 ? "meets docs/machine-tuning.md" : `differs from docs/machine-tuning.md: ${check.unmet.join("; ")}`;
+  return html`${settings.join("; ")}. <strong>${verdict}</strong> <span class="muted">(run of ${day(at)})</span>`;
+}
+
 function testbedSection(facts: TestbedFacts): SafeHtml {
   const env = facts.environment;
   const tools = [...facts.tools].map(([tool, versions]) => `${tool} ${list(versions)}`);
@@ -31,6 +45,7 @@ function testbedSection(facts: TestbedFacts): SafeHtml {
     ["Operating system", list(facts.oses)],
     ["Kernel", list(facts.kernels)],
     ["Hardware fingerprint", html`<code>${env.fingerprint}</code>`],
+    ["Machine check", facts.machine ? machineCheck(facts.machine.check, facts.machine.at) : "not recorded (results older than the check)"],
     ["Tools", tools.join("; ")],
     ["Runtimes measured", list(facts.runtimes)],
     ["Results", `${facts.results} from ${facts.runs.size} runs, ${day(facts.first)} to ${day(facts.last)}`],

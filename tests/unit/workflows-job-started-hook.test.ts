@@ -79,9 +79,11 @@ describe("the benchmark machines' job-started hook", () => {
     }
   });
 
-  it("admits benchmark.yml called by the release watch from the default branch (the caller's context)", () => {
-    const { code, lines } = hook({ event: "schedule", workflow: "release-watch.yml", ref: MAIN });
-    assert.equal(code, 0, lines.join("\n"));
+  it("admits benchmark.yml called by the release watch or the nightly canary from the default branch (the caller's context)", () => {
+    for (const workflow of ["release-watch.yml", "canary.yml"]) {
+      const { code, lines } = hook({ event: "schedule", workflow, ref: MAIN });
+      assert.equal(code, 0, lines.join("\n"));
+    }
   });
 
   it("refuses a pull request, whichever workflow file it edited to reach the machine", () => {
@@ -93,7 +95,7 @@ describe("the benchmark machines' job-started hook", () => {
   });
 
   it("refuses another workflow of the repository, even from the default branch", () => {
-    assertRefused({ event: "workflow_dispatch", workflow: "pages.yml", ref: MAIN }, /workflow 'pages\.yml' is not one of: benchmark\.yml release-watch\.yml$/);
+    assertRefused({ event: "workflow_dispatch", workflow: "pages.yml", ref: MAIN }, /workflow 'pages\.yml' is not one of: benchmark\.yml canary\.yml release-watch\.yml$/);
     assertRefused({ event: "push", workflow: "ci.yml", ref: MAIN }, /event 'push'/);
   });
 

@@ -165,6 +165,7 @@ const GRANTS: Readonly<Record<string, Record<string, string>>> = {
   "benchmark.yml/collect": { contents: "write" },
   "benchmark.yml/pages": { contents: "read", pages: "write", "id-token": "write" },
   "pages.yml/site": { contents: "read", pages: "write", "id-token": "write" },
+  "canary.yml/benchmark": { contents: "write", pages: "write", "id-token": "write" },
   "release-watch.yml/benchmark": { contents: "write", pages: "write", "id-token": "write" },
   "scenario-pr-comment.yml/comment": { actions: "read", "pull-requests": "write" },
 };
@@ -363,7 +364,7 @@ describe("the workflows in .github/workflows", () => {
   const workflows = loadWorkflows();
 
   it("are the ones the issue asks for", () => {
-    assert.deepEqual([...workflows.keys()], ["backfill.yml", "benchmark.yml", "ci.yml", "pages.yml", "release-watch.yml", "scenario-pr-comment.yml", "scenario-pr.yml"]);
+    assert.deepEqual([...workflows.keys()], ["backfill.yml", "benchmark.yml", "canary.yml", "ci.yml", "pages.yml", "release-watch.yml", "scenario-pr-comment.yml", "scenario-pr.yml"]);
   });
 
   for (const rule of ALL_RULES) {
@@ -457,11 +458,11 @@ describe("the rules catch what they are about", () => {
   it("a hook that admits other workflows than those reaching the machines, a caller on an event it refuses, a second workflow on the machines", () => {
     const hook = readFileSync(HOOK_FILE, "utf8");
     assert.deepEqual(hookProblems(good, hook), []);
-    const wider = hook.replace("ADMITTED_WORKFLOWS=(benchmark.yml release-watch.yml)", "ADMITTED_WORKFLOWS=(benchmark.yml release-watch.yml ci.yml)");
-    assert.match(hookProblems(good, wider).join(), /admits benchmark\.yml ci\.yml release-watch\.yml, but jobs reach the machines from benchmark\.yml release-watch\.yml/);
+    const wider = hook.replace("ADMITTED_WORKFLOWS=(benchmark.yml canary.yml release-watch.yml)", "ADMITTED_WORKFLOWS=(benchmark.yml canary.yml release-watch.yml ci.yml)");
+    assert.match(hookProblems(good, wider).join(), /admits benchmark\.yml canary\.yml ci\.yml release-watch\.yml, but jobs reach the machines from benchmark\.yml canary\.yml release-watch\.yml/);
     const caller = "on:\n  push:\npermissions:\n  contents: read\njobs:\n  call:\n    uses: ./.github/workflows/benchmark.yml\n";
     const problems = hookProblems(withFile("caller.yml", caller), hook).join("\n");
-    assert.match(problems, /but jobs reach the machines from benchmark\.yml caller\.yml release-watch\.yml/);
+    assert.match(problems, /but jobs reach the machines from benchmark\.yml caller\.yml canary\.yml release-watch\.yml/);
     assert.match(problems, /caller\.yml: starts on push, which the job-started hook refuses/);
     const second = "on: workflow_dispatch\npermissions:\n  contents: read\njobs:\n  job:\n    runs-on: [self-hosted, bench-x64-1]\n    steps: []\n";
     assert.match(hookProblems(withFile("second.yml", second), hook).join(), /only benchmark\.yml may have them/);

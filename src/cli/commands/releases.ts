@@ -55,7 +55,7 @@ export const releasesCommand = defineCommand({
   name: "releases",
   summary: "List published runtime versions to benchmark on the dedicated runners, as a table or a GitHub Actions matrix.",
   usage:
-    "releases [--missing] [--json | --calls] [--data DIR] [--runtime NAME|SPEC]... [--runner NAME]... [--suite S... | --scenario SUITE/NAME...] [--app A]... [--since DATE | --lines N | --backfill] [--prereleases]",
+    "releases [--missing] [--json | --calls] [--data DIR] [--runtime NAME|SPEC]... [--runner NAME]... [--suite S... | --scenario SUITE/NAME...] [--app A]... [--since DATE | --lines N | --backfill] [--prereleases] [--with-predecessor | --canary]",
   help: [
     "  --runtime NAME|SPEC  node, deno or bun: the releases in the window (default: all three);",
     "                       node@22.11.0, deno@2.1 or bun@latest: that one version, whatever the window (repeatable)",
@@ -69,7 +69,12 @@ export const releasesCommand = defineCommand({
     `  --lines N            window: the newest release of each of the newest N release lines (node: major; deno, bun: major.minor)`,
     "  --backfill           window: --lines with backfill_lines of .github/bench-runners.json (a merged scenario's history)",
     "  --prereleases        include pre-releases (skipped by default)",
-    "  --json               print {\"include\": [{runtime, version, runner, arch, labels, suites, scenarios, apps}, ...]} for strategy.matrix",
+    "  --with-predecessor   give each version its predecessor, measured beside it in the same job: the newest",
+    "                       stable release below it (the previous of its line, or the newest of the line before)",
+    "  --canary             each selected release is the baseline of its runtime's newest nightly or canary build",
+    "                       (the job's version becomes the setup action's input for that build; with --json)",
+    "  --json               print {\"include\": [{runtime, version, runner, arch, labels, suites, scenarios, apps,",
+    "                       channel, predecessor}, ...]} for strategy.matrix",
     "  --calls              print {\"include\": [{runners, runtimes}, ...]}: the benchmark.yml calls (with missing-only)",
     "                       that run exactly those jobs, one per set of runners",
     "",
@@ -92,9 +97,13 @@ export const releasesCommand = defineCommand({
     lines: { type: "string" },
     backfill: { type: "boolean" },
     prereleases: { type: "boolean" },
+    "with-predecessor": { type: "boolean" },
+    canary: { type: "boolean" },
   },
   async run(values) {
     if (values.json && values.calls) throw new UserError("releases: give --json or --calls, not both");
+    if (values.canary && !values.json) throw new UserError("releases: --canary gives a matrix: add --json");
+    if (values.canary && values["with-predecessor"]) throw new UserError("releases: a canary's baseline is the newest release: give --canary or --with-predecessor, not both");
     const config = loadBenchConfig();
     const catalog = benchCatalog();
     const request = { suites: values.suite ?? [], scenarios: values.scenario ?? [], apps: values.app ?? [] };
@@ -120,16 +129,17 @@ export const releasesCommand = defineCommand({
       window,
       prereleases: values.prereleases ?? false,
       missingOnly: values.missing ?? false,
+      withPredecessor: values["with-predecessor"] ?? false,
     });
     for (const note of selection.notes) process.stderr.write(`runtime-bench: ${note}\n`);
     if (values.json) {
-      process.stdout.write(`${JSON.stringify(toMatrix(selection.planned, work))}\n`);
+      process.stdout.write(`${JSON.stringify(toMatrix(selection.planned, work, values.canary ? "canary" : "release"))}\n`);
     } else if (values.calls) {
       process.stdout.write(`${JSON.stringify(toBenchmarkCalls(selection.planned))}\n`);
     } else if (selection.planned.length === 0) {
       process.stdout.write("nothing to benchmark\n");
     } else {
-      process.stdout.write(`${formatTable(["runtime", "version", "published", "runner", "labels", "runs"], plannedRows(selection.planned, work))}\n`);
+      process.stdout.write(`${formatTable(["runtime", "version", "published", "predecessor", "runner", "labels", "runs"], plannedRows(selection.planned, work))}\n`);
     }
     return 0;
   },

@@ -6,7 +6,9 @@ import { cacheDir } from "../../core/paths.ts";
 import type { ParamValue, Profile } from "../../results/types.ts";
 import { runtimeEnv, scriptArgv } from "../../runtimes/command.ts";
 import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
+import { cpusOf, describeAssignment, machineAssignment, pinned, TASKSET_TOOL } from "../../tools/cpu-split.ts";
 import { GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
+import { instructionsDetails } from "../../tools/perf.ts";
 import { runInProcessTrial } from "../../tools/in-process.ts";
 import { TrialFailure, defineSuite, type CheckOutcome, type Subject, type SuiteContext, type SuiteScenario } from "../suite.ts";
 import { bytesNeeded, type DataShape } from "./data.ts";
@@ -49,7 +51,7 @@ const shapeOf = (profile: FileioProfile): DataShape => ({
 
 const PROFILES: Record<Profile, FileioProfile> = {
   quick: { trials: 2, warmup: 0, iterations: 3, cache: ["warm"], concurrency: ["all"], files: 1000, file_bytes: 1024, large_mib: 32, tree_packages: 300 },
-  full: { trials: 5, warmup: 2, iterations: 10, cache: ["warm", "cold"], concurrency: ["all", 64], files: 10_000, file_bytes: 1024, large_mib: 256, tree_packages: 1200 },
+  full: { trials: 3, warmup: 2, iterations: 5, cache: ["warm"], concurrency: [64], files: 10_000, file_bytes: 1024, large_mib: 256, tree_packages: 1200 },
 };
 
 const MANY_FILES: readonly Operation[] = ["read-many", "write-many"];
@@ -137,7 +139,7 @@ export const fileioSuite = defineSuite<FileioConfig, FileioProfile, { apps: read
     cpu_s: { unit: "s", better: "lower" },
   },
   profiles: PROFILES,
-  tools: [GNU_TIME_TOOL],
+  tools: [GNU_TIME_TOOL, TASKSET_TOOL],
   options: { app: appOption("fileio") },
   // Every scenario with each runtime's own API: the other API families are measured by `run` and the profiles.
   defaultRun: { options: { app: ["native"] } },
@@ -208,18 +210,19 @@ export const fileioSuite = defineSuite<FileioConfig, FileioProfile, { apps: read
             ...(data.writes ? { writes: WRITE_SEMANTICS } : {}),
             warmup: subject.scenario.profileParams.warmup,
             iterations: subject.scenario.profileParams.iterations,
+            cpu_split: describeAssignment(machineAssignment(), ["server"]),
           },
         };
       },
 
-      async trial(subject) {
+      async trial(subject, trialIndex) {
         const profile = subject.scenario.profileParams;
         const app = appOf(subject);
         const data = await prepare(subject.scenario);
         const output = await workspace.output(data);
         try {
           const outcome = await runInProcessTrial({
-            argv: scriptArgv(subject.runtime, subject.flags, entryFile(app, subject.runtime.identity.name)),
+            argv: [...pinned(cpusOf(machineAssignment(), "server")), ...scriptArgv(subject.runtime, subject.flags, entryFile(app, subject.runtime.identity.name))],
             cwd: app.dir,
             env: runtimeEnv(subject.runtime, context.workDir),
             input: {
@@ -245,7 +248,7 @@ export const fileioSuite = defineSuite<FileioConfig, FileioProfile, { apps: read
               peak_rss_mb: [outcome.usage.peakRssMb],
               cpu_s: [outcome.usage.cpuS],
             },
-            details: chunks ? { chunks_per_read: chunks[0] } : {},
+            details: { ...(chunks ? { chunks_per_read: chunks[0] } : {}), ...instructionsDetails([outcome.usage.instructions], trialIndex) },
           };
         } finally {
           await output.remove();
