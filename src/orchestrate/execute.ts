@@ -153,7 +153,8 @@ export async function executeRun(plan: RunPlan, progress: Progress): Promise<Run
       current = { selected, cells };
       const measuredCells = cells.filter((c) => c.status === "pending");
       progress.skip(trials * (cells.length - measuredCells.length));
-      const schedule = new TrialSchedule(trials, measuredCells, budget);
+      // The sentinel is measured for drift, never judged against the runtimes under test.
+      const schedule = new TrialSchedule(trials, measuredCells.filter((c) => c.subject.runtime.identity.spec !== plan.run.sentinel), budget);
       for (let t = 0; schedule.another(t, measuredCells.length); t++) {
         if (t >= trials) {
           progress.addWork(measuredCells.length);

@@ -14,7 +14,7 @@ import { defineCommand } from "../command.ts";
 export const compareCommand = defineCommand({
   name: "compare",
   summary: "Compare two sets of results (HEAD against BASE): ratio of medians, its 95 % interval, and a verdict that must beat the noise.",
-  usage: "compare BASE HEAD [--json | --markdown] [--min-effect PCT] [--history DIR]\n       compare RUN --base LABEL --head LABEL [--json | --markdown] [--min-effect PCT]",
+  usage: "compare BASE HEAD [--json | --markdown] [--min-effect PCT] [--history DIR]\n       scripts/bench compare RUN --base LABEL --head LABEL [--json | --markdown] [--min-effect PCT]",
   help: [
     "  RUN               a run folder, or a run id found in data/: two subjects of one run compared trial by trial (paired)",
     "  --base, --head    the labels of the two subjects in RUN (scripts/bench run --runtime LABEL=SPEC; derived: node-22.11.0)",
