@@ -8,6 +8,7 @@
  */
 import { paramsSlug } from "../core/params.ts";
 import { splitTrials } from "../compare/ratio.ts";
+import { groupBy } from "../compare/series-key.ts";
 import { PAIRED_MIN_EFFECT, adaptivePlan, lookAlpha, pairedEstimate, settled, type SequentialPlan } from "../compare/sequential.ts";
 import type { ResultDocument } from "../results/types.ts";
 import type { Subject } from "../suites/suite.ts";
@@ -29,11 +30,7 @@ type Stopped = NonNullable<ResultDocument["sequential"]>["stopped"];
 
 /** Each subject after the first of its runtime, against that first one, within one app and load point. */
 function pairsOf<C extends ScheduledCell>(cells: readonly C[]): [C, C][] {
-  const groups = new Map<string, C[]>();
-  for (const cell of cells) {
-    const key = [cell.subject.runtime.identity.name, cell.subject.app ?? "-", paramsSlug(cell.subject.params)].join(" ");
-    groups.set(key, [...(groups.get(key) ?? []), cell]);
-  }
+  const groups = groupBy(cells, (cell) => [cell.subject.runtime.identity.name, cell.subject.app ?? "-", paramsSlug(cell.subject.params)].join(" "));
   return [...groups.values()].flatMap(([base, ...heads]) => heads.map((head): [C, C] => [base!, head]));
 }
 
