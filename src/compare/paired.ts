@@ -26,16 +26,12 @@ function planOf(doc: ResultDocument): SequentialPlan {
 
 const inRun = (m: Measurement) => `${m.doc.run.runner}/${m.doc.run.id} ${matchKey(m)}`;
 
-/**
- * One cell of two subjects of one run, HEAD against BASE, trial by trial: what comparePaired
- * returns for each, and the regressions feed judges a release by. `alphaShare` (at most 1) judges
- * at that share of the look's alpha: a wider interval, never a less valid one.
- */
-export function pairedRow(base: Measurement, head: Measurement, minEffect = PAIRED_MIN_EFFECT, source: MinEffectSource = "paired", alphaShare = 1): CompareRow {
+/** One cell of two subjects of one run, HEAD against BASE, trial by trial: what comparePaired returns for each, and the regressions feed judges a release by. */
+export function pairedRow(base: Measurement, head: Measurement, minEffect = PAIRED_MIN_EFFECT, source: MinEffectSource = "paired"): CompareRow {
   const baseTrials = trialClusters(base);
   const headTrials = trialClusters(head);
   const plan = planOf(base.doc);
-  const alpha = alphaShare * lookAlpha(plan, lookIndex(plan, Math.min(baseTrials.length, headTrials.length)));
+  const alpha = lookAlpha(plan, lookIndex(plan, Math.min(baseTrials.length, headTrials.length)));
   const estimate = baseTrials.length === headTrials.length ? pairedEstimate(baseTrials, headTrials, alpha) : null;
   const row = {
     ...rowOf([base], [head]),

@@ -8,8 +8,8 @@
  * mean of the log ratios and its Student t interval over the pairs give the ratio and its interval.
  *
  * Adaptive trials look at the pairs more than once, and each look is a chance of a false alarm. The
- * rule is group-sequential with a fixed set of looks (the minimum trials and its multiples up to
- * the maximum) and alpha spending: look k tests at alpha_k = alpha · (t_k² − t_(k−1)²), t_k its
+ * rule is group-sequential with a fixed set of looks (the minimum trials, half-way, the maximum)
+ * and alpha spending: look k tests at alpha_k = alpha · (t_k² − t_(k−1)²), t_k its
  * share of the maximum trials, so the looks together spend exactly alpha. By the union bound the
  * chance of any false alarm over all looks is at most alpha whatever the correlation of the looks:
  * conservative, and valid without a table of boundaries. Early looks spend little (a change seen
@@ -19,14 +19,23 @@ import { mean, median, stddev } from "../stats/summary.ts";
 import { tCritical } from "./student-t.ts";
 import { exceedsMinEffect, excludesOne } from "./verdict.ts";
 
-/** Two-sided false-alarm rate of one paired comparison over all its looks. */
-export const PAIRED_ALPHA = 0.01;
+/**
+ * Two-sided false-alarm rate of one paired comparison over all its looks: 0.1 %. The regressions
+ * feed judges every release of a series this way, so over a dozen releases about 1 % of series
+ * without a change carry a false alarm; `compare` and the runs' stopping rule use the same rate, so
+ * a run stops exactly when the feed can judge it.
+ */
+export const PAIRED_ALPHA = 0.001;
 
 /** The smallest change a paired verdict reports (1 %): a smaller one, however certain, is called no change. */
 export const PAIRED_MIN_EFFECT = 0.01;
 
-/** Adaptive trials go up to this many times the profile's `trials` (its minimum), looking once per multiple. */
+/** Adaptive trials go up to this many times the profile's `trials` (its minimum), and to at least MIN_MAX_TRIALS. */
 export const MAX_TRIALS_FACTOR = 3;
+export const MIN_MAX_TRIALS = 10;
+
+/** Looks per adaptive comparison: at the minimum, half-way, and at the maximum. */
+export const LOOKS = 3;
 
 /** When a paired comparison looks at its pairs, and the total false-alarm rate those looks share. */
 export interface SequentialPlan {
@@ -35,9 +44,14 @@ export interface SequentialPlan {
   readonly alpha: number;
 }
 
-/** The looks of a cell whose profile asks for `minTrials` trials: at `minTrials`, twice it, … up to MAX_TRIALS_FACTOR times it. */
+/**
+ * The looks of a cell whose profile asks for `minTrials` trials: LOOKS of them, evenly from
+ * `minTrials` to its maximum, MAX_TRIALS_FACTOR times it but at least MIN_MAX_TRIALS (two or three
+ * pairs alone leave a t interval too wide to decide anything at a small alpha).
+ */
 export function adaptivePlan(minTrials: number, alpha = PAIRED_ALPHA): SequentialPlan {
-  return { looks: Array.from({ length: MAX_TRIALS_FACTOR }, (_, k) => minTrials * (k + 1)), alpha };
+  const max = Math.max(MAX_TRIALS_FACTOR * minTrials, MIN_MAX_TRIALS);
+  return { looks: Array.from({ length: LOOKS }, (_, k) => Math.round(minTrials + ((max - minTrials) * k) / (LOOKS - 1))), alpha };
 }
 
 /** A single look at a fixed number of trials: a run without adaptive trials, judged once. */

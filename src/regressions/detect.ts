@@ -11,13 +11,6 @@ import { describeDrift } from "./format.ts";
 import { buildSeries, runRef, runRefOf, type Series, type VersionPoint } from "./series.ts";
 import { REGRESSIONS_SCHEMA_ID, type DriftedRun, type RegressionOptions, type RegressionReport, type SeriesChange, type SeriesSummary } from "./types.ts";
 
-/**
- * The share of a paired comparison's false-alarm rate (1 %) the feed judges a release at. A series
- * is judged at every release: at 1 % each, a tenth of series would carry a false alarm within a
- * dozen releases; at 0.1 % each, about 1 %.
- */
-export const FEED_PAIRED_ALPHA_SHARE = 0.1;
-
 /** Versions pooled as the level a new version is held against. */
 export const REFERENCE_VERSIONS = 3;
 
@@ -96,7 +89,7 @@ function detectSteps(series: Series, fallback: number, driftByRun: ReadonlyMap<s
   points.forEach((point, k) => {
     const paired = pairedWithPredecessor(points[k - 1], point);
     if (paired !== null) {
-      const row = pairedRow(paired.base, paired.head, undefined, undefined, FEED_PAIRED_ALPHA_SHARE);
+      const row = pairedRow(paired.base, paired.head);
       if (row.verdict === "faster" || row.verdict === "slower") {
         changes.push({
           ...series.identity,
