@@ -14,8 +14,9 @@
  * Prints per suite the detection rate of the step (verdict "slower"), the mean measured ratio of
  * the A/B runs, and the A/A false-verdict rate (any verdict but "no significant change").
  *
- * Cost, quick profile: a startup run takes 20–30 s and an http run 40–60 s (adaptive trials: up to
- * 9 and 6 trials per subject), so 20 pairs of both suites take about 50 minutes.
+ * Cost, quick profile: adaptive trials run up to 10 trials per subject, so a startup run takes
+ * about 30 s and an http run about 60 s when undecided; 20 pairs of both suites (80 runs) take
+ * about an hour, less where runs decide early.
  */
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
