@@ -24,7 +24,8 @@ export function splitLabel(text: string): { label: string | null; spec: string }
  * one version never share a result file.
  */
 function labelled(runtimes: readonly { runtime: IdentifiedRuntime; label: string | null }[]): IdentifiedRuntime[] {
-  const derived = (r: IdentifiedRuntime) => `${r.identity.name}-${r.identity.version}`;
+  // A canary's version may hold build metadata (`2.1.4+abc123`): kept, anything a file name cannot hold is not.
+  const derived = (r: IdentifiedRuntime) => `${r.identity.name}-${r.identity.version}`.replace(/[^A-Za-z0-9._+-]/g, "_");
   const shared = (r: IdentifiedRuntime) => runtimes.filter((o) => derived(o.runtime) === derived(r)).length > 1;
   const result = runtimes.map(({ runtime, label }) => ({
     ...runtime,

@@ -8,6 +8,7 @@ import { FULL_PROFILE_SHAPES, STEP_AT, simulatePairedSeries } from "../../benchm
 import { PAIRED_ALPHA, adaptivePlan, lookAlpha, pairedEstimate } from "../../src/compare/sequential.ts";
 import { tCritical } from "../../src/compare/student-t.ts";
 import { UserError } from "../../src/core/errors.ts";
+import { checkAgainst } from "../../src/core/schema.ts";
 import { TrialSchedule, type ScheduledCell } from "../../src/orchestrate/adaptive.ts";
 import { resultPath } from "../../src/results/store.ts";
 import type { ResultDocument } from "../../src/results/types.ts";
@@ -156,6 +157,9 @@ describe("builds side by side", () => {
     assert.match(resultPath("/data", base), /\/node-22\.11\.0@base\.json$/);
     assert.match(resultPath("/data", makeResult()), /\/node-22\.11\.0\.json$/);
     assert.match(resultPath("/data", subjectResult("node-22.11.0", [[1, 2]])), /\/node-22\.11\.0\.json$/);
+    // A canary's version with build metadata makes a valid label; a label with a space does not.
+    assert.deepEqual(checkAgainst("result.schema.json", subjectResult("deno-2.1.4+abc123", [[1, 2]])), []);
+    assert.notDeepEqual(checkAgainst("result.schema.json", subjectResult("two words", [[1, 2]])), []);
   });
 });
 
