@@ -3,7 +3,12 @@
  * simulated with each suite's full-profile trials at 1 %, 3 % and 10 % relative noise (see
  * benchmarks/lib/detection.ts for the model), judged by `detectRegressions` as the feed is.
  *
- *   scripts/benchmark detection-power [SERIES_PER_STEP] [SERIES_WITHOUT_STEP] [SUITE...]
+ *   scripts/benchmark detection-power [SERIES_PER_STEP] [SERIES_WITHOUT_STEP] [paired|separate] [SUITE...]
+ *
+ * `paired` (the default) is the release job's design: each version measured in one run with its
+ * predecessor, with adaptive trials, and a step counts as detected only when it is confirmed at the
+ * release itself (from the series as it stood that day). `separate` is the older design: each
+ * version in its own run, a step confirmed by the next release.
  *
  * For each suite and noise level: the smallest step confirmed in at least 95 % of series (from a
  * ladder of steps, by bisection), and over the series without a step, the share of judged versions
@@ -14,11 +19,12 @@
 import type { DetectionPowerEntry, DetectionPowerRow } from "../src/core/measurements.ts";
 import { formatTable } from "../src/ui/table.ts";
 import { loadNow, recordMeasurement, thisMachine } from "./lib/measurements.ts";
-import { FULL_PROFILE_SHAPES, STEP_AT, VERSIONS, rates, smallestDetected } from "./lib/detection.ts";
+import { FULL_PROFILE_SHAPES, STEP_AT, VERSIONS, rates, smallestDetected, type Design } from "./lib/detection.ts";
 
 const perStep = Number(process.argv[2] ?? 200);
 const withoutStep = Number(process.argv[3] ?? 1000);
-const suites = process.argv.slice(4);
+const design: Design = process.argv.slice(4).includes("separate") ? "separate" : "paired";
+const suites = process.argv.slice(4).filter((arg) => arg !== "separate" && arg !== "paired");
 const NOISE = [0.01, 0.03, 0.1];
 const SEED = 1;
 
@@ -28,10 +34,11 @@ const measured: DetectionPowerRow[] = [];
 for (const shape of FULL_PROFILE_SHAPES.filter((s) => suites.length === 0 || suites.includes(s.suite))) {
   for (const sd of NOISE) {
     const started = Date.now();
-    const smallest = smallestDetected(shape, sd, perStep, SEED);
-    const quiet = rates(shape, sd, 0, withoutStep, SEED + 1_000_000);
+    const smallest = smallestDetected(shape, sd, perStep, SEED, design);
+    const quiet = rates(shape, sd, 0, withoutStep, SEED + 1_000_000, design);
     measured.push({
       suite: shape.suite,
+      design,
       trials: `${shape.trials} trials × ${shape.perTrial}`,
       noise: percent(sd, 0),
       smallest_step: smallest === null ? "none up to 200 %" : `${percent(smallest.step, 1)} (${smallest.rates.detected} of ${perStep})`,
@@ -44,10 +51,11 @@ for (const shape of FULL_PROFILE_SHAPES.filter((s) => suites.length === 0 || sui
 const rows = measured.map((r) => [`${r.suite} (${r.trials})`, r.noise, r.smallest_step, r.false_alarms_per_version, r.series_with_false_alarm]);
 process.stdout.write(
   `${formatTable(["suite (full profile)", "noise (relative SD)", "smallest step confirmed in ≥ 95 %", "false alarms per judged version", "series with a false alarm"], rows)}\n\n` +
-    `${VERSIONS} versions per series, one run each, step from version ${STEP_AT + 1}; ${perStep} series per step tried, ${withoutStep} without a step.\n`,
+    `${VERSIONS} versions per series, ${design === "paired" ? "each in one run with its predecessor (adaptive trials), a step detected only if confirmed at the release itself" : "one run each"}, ` +
+    `step from version ${STEP_AT + 1}; ${perStep} series per step tried, ${withoutStep} without a step.\n`,
 );
 const ran = new Set(measured.map((r) => r.suite));
 recordMeasurement("detection-power", (entry) => {
   const old = entry as DetectionPowerEntry;
-  return { ...old, ...thisMachine(startLoad), rows: [...old.rows.filter((r) => !ran.has(r.suite)), ...measured] };
+  return { ...old, ...thisMachine(startLoad), rows: [...old.rows.filter((r) => !ran.has(r.suite) || (r.design ?? "separate") !== design), ...measured] };
 });

@@ -8,7 +8,9 @@
  * of every version from `stepAt` on.
  */
 import type { ResultDocument } from "../../src/results/types.ts";
+import { TrialSchedule, type ScheduledCell } from "../../src/orchestrate/adaptive.ts";
 import { detectRegressions } from "../../src/regressions/detect.ts";
+import type { Subject } from "../../src/suites/suite.ts";
 import { seededRandom } from "../../src/stats/random.ts";
 import { mean, median, stddev } from "../../src/stats/summary.ts";
 import { httpSuite } from "../../src/suites/http/index.ts";
@@ -34,6 +36,9 @@ export const FULL_PROFILE_SHAPES: readonly SeriesShape[] = [
 export const VERSIONS = 12;
 export const STEP_AT = 8;
 
+/** The start of the run of version `v`: one a day. */
+const dayOf = (v: number) => new Date(Date.UTC(2026, 0, 1) + v * 86_400_000).toISOString();
+
 function gaussian(random: () => number): number {
   return Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
 }
@@ -54,7 +59,7 @@ export function simulateSeries(shape: SeriesShape, relativeSd: number, step: num
       const trialLevel = level * shift();
       return Array.from({ length: shape.perTrial }, () => trialLevel * shift());
     }).flat();
-    const startedAt = new Date(Date.UTC(2026, 0, 1) + v * 86_400_000).toISOString();
+    const startedAt = dayOf(v);
     return makeResult({
       run: { id: `${startedAt.slice(0, 10).replace(/-/g, "")}T000000Z-${v.toString(16).padStart(6, "0")}`, started_at: startedAt, trials: shape.trials, profile: "full" },
       runtime: { version: `22.${v}.0`, spec: `node@22.${v}.0` },
@@ -63,6 +68,50 @@ export function simulateSeries(shape: SeriesShape, relativeSd: number, step: num
     });
   });
 }
+
+/**
+ * The release job's paired design: version 0 measured alone, then each version v in one run with
+ * v − 1, trial by trial, with the orchestrator's own adaptive schedule (the profile's trials as the
+ * minimum). In a run, both subjects share the run's level (the machine of that hour) and each
+ * round's level (the machine of that minute: the two trials of a round run seconds apart); on top,
+ * each subject's trial moves by s / 2 on its own (what differs between two processes started
+ * seconds apart), and each sample by s.
+ */
+export function simulatePairedSeries(shape: SeriesShape, relativeSd: number, step: number, seed: number): ResultDocument[] {
+  const random = seededRandom(seed);
+  const shift = (sd = relativeSd) => Math.exp(sd * gaussian(random));
+  const levelOf = (v: number) => 100 * (v >= STEP_AT ? 1 + step : 1);
+  const subject = { runtime: { identity: { name: "node" } }, app: null, params: {} } as unknown as Subject;
+  return Array.from({ length: VERSIONS }, (_, v) => {
+    const versions = v === 0 ? [0] : [v - 1, v];
+    const cells = versions.map((): ScheduledCell & { samples: { m: number[] }; trialSamples: { m: number[] } } => ({ subject, status: "pending", samples: { m: [] }, trialSamples: { m: [] } }));
+    const schedule = new TrialSchedule(shape.trials, cells, { remaining: Infinity });
+    const runLevel = shift();
+    for (let t = 0; schedule.another(t, cells.length); t++) {
+      const minute = shift();
+      cells.forEach((cell, i) => {
+        const trialLevel = levelOf(versions[i]!) * runLevel * minute * shift(relativeSd / 2);
+        cell.samples.m.push(...Array.from({ length: shape.perTrial }, () => trialLevel * shift()));
+        cell.trialSamples.m.push(shape.perTrial);
+      });
+    }
+    const startedAt = dayOf(v);
+    const sequential = schedule.record();
+    return cells.map((cell, i) =>
+      makeResult({
+        run: { id: `${startedAt.slice(0, 10).replace(/-/g, "")}T000000Z-${v.toString(16).padStart(6, "0")}`, started_at: startedAt, trials: cell.trialSamples.m.length, profile: "full" },
+        runtime: { version: `22.${versions[i]}.0`, spec: `node@22.${versions[i]}.0` },
+        label: `node-22.${versions[i]}.0`,
+        ...(sequential ? { sequential } : {}),
+        suite: shape.suite,
+        metrics: { [shape.metric]: { ...summaryOf(cell.samples.m, shape.unit), trial_samples: cell.trialSamples.m } },
+      }),
+    );
+  }).flat();
+}
+
+/** How the versions of a series are measured: each in its own run (`separate`), or each with its predecessor in one run (`paired`). */
+export type Design = "separate" | "paired";
 
 /** What the detector made of one series: a confirmed change at the step (in its direction), and how many other changes it confirmed. */
 export function judgeSeries(docs: readonly ResultDocument[], step: number): { detected: boolean; falseAlarms: number } {
@@ -84,10 +133,13 @@ export interface Rates {
 }
 
 /** Judges `count` series of one shape, noise and step, seeded `seed`, `seed + 1`, … (the same seeds for every step). */
-export function rates(shape: SeriesShape, relativeSd: number, step: number, count: number, seed: number): Rates {
+export function rates(shape: SeriesShape, relativeSd: number, step: number, count: number, seed: number, design: Design = "separate"): Rates {
   const totals: Rates = { series: count, judgements: count * (VERSIONS - 1), detected: 0, falseAlarms: 0, seriesWithFalseAlarm: 0 };
   for (let i = 0; i < count; i++) {
-    const judged = judgeSeries(simulateSeries(shape, relativeSd, step, seed + i), step);
+    const docs = design === "paired" ? simulatePairedSeries(shape, relativeSd, step, seed + i) : simulateSeries(shape, relativeSd, step, seed + i);
+    const judged = judgeSeries(docs, step);
+    // The paired design must confirm a step at the release itself: judged on the series as it stood that day.
+    if (design === "paired" && step !== 0) judged.detected = judgeSeries(docs.filter((d) => d.run.started_at <= dayOf(STEP_AT)), step).detected;
     totals.detected += Number(judged.detected);
     totals.falseAlarms += judged.falseAlarms;
     totals.seriesWithFalseAlarm += Number(judged.falseAlarms > 0);
@@ -102,10 +154,10 @@ export const STEPS = [0.005, 0.01, 0.015, 0.02, 0.03, 0.04, 0.05, 0.06, 0.08, 0.
  * The smallest step of STEPS confirmed in at least `power` of `count` series, by bisection (more
  * often detected as the step grows), or null when even the largest is not.
  */
-export function smallestDetected(shape: SeriesShape, relativeSd: number, count: number, seed: number, power = 0.95): { step: number; rates: Rates } | null {
+export function smallestDetected(shape: SeriesShape, relativeSd: number, count: number, seed: number, design: Design = "separate", power = 0.95): { step: number; rates: Rates } | null {
   const judged = new Map<number, Rates>();
   const at = (i: number) => {
-    if (!judged.has(i)) judged.set(i, rates(shape, relativeSd, STEPS[i]!, count, seed));
+    if (!judged.has(i)) judged.set(i, rates(shape, relativeSd, STEPS[i]!, count, seed, design));
     return judged.get(i)!;
   };
   const enough = (i: number) => at(i).detected >= power * count;

@@ -1,9 +1,10 @@
 /**
  * The compare page's computation, off the page's thread: fetches the two versions' results and the
- * runtimes' histories, and runs the CLI's own compareResults on them (a few seconds of bootstrap
+ * runtimes' histories, and runs the CLI's own comparisons on them (paired where the two versions
+ * were measured in one run, compareResults elsewhere) (a few seconds of bootstrap
  * on a long history would otherwise freeze the page). Bundled as assets/compare-worker.js.
  */
-import { compareResults } from "../../src/compare/compare.ts";
+import { compareWithPairs } from "../../src/compare/paired.ts";
 import type { CompareRow } from "../../src/compare/types.ts";
 import { bundleDocuments, historyDocuments, type CompareBundle, type CompareHistory } from "../../src/site/compare-data.ts";
 
@@ -31,7 +32,7 @@ self.onmessage = async (event: MessageEvent<CompareRequest>) => {
       fetchJson<CompareBundle>(head),
       ...histories.map((url) => fetchJson<CompareHistory>(url)),
     ]);
-    reply = { rows: compareResults(bundleDocuments(baseBundle), bundleDocuments(headBundle), { history: runtimeHistories.flatMap(historyDocuments) }) };
+    reply = { rows: compareWithPairs(bundleDocuments(baseBundle), bundleDocuments(headBundle), { history: runtimeHistories.flatMap(historyDocuments) }) };
   } catch (error) {
     reply = { error: error instanceof Error ? error.message : String(error) };
   }

@@ -76,7 +76,7 @@ function verdictOf(change: MeasuredChange, effect: MinimumEffect, base: Measurem
   };
 }
 
-function rowOf(base: Measurement[], head: Measurement[]): Omit<CompareRow, "ratio" | "ci95" | "noise_floor" | "min_effect" | "min_effect_source" | "verdict"> {
+export function rowOf(base: readonly Measurement[], head: readonly Measurement[]): Omit<CompareRow, "ratio" | "ci95" | "noise_floor" | "min_effect" | "min_effect_source" | "verdict"> {
   const { doc } = base[0]!;
   const headDoc = head[0]!.doc;
   return {

@@ -10,17 +10,25 @@ export interface RatioEstimate {
   ci95: [number, number];
 }
 
+/** Samples cut into consecutive trials of the given sizes, in order. */
+export function splitTrials(samples: readonly number[], sizes: readonly number[]): number[][] {
+  let offset = 0;
+  return sizes.map((size) => samples.slice(offset, (offset += size)));
+}
+
 /**
- * A measurement's samples split by trial. The harness appends each trial's samples in order, so
- * equal contiguous blocks are the trials; samples of one trial share the machine's state of the
- * moment and are not independent, the trials are. Samples that do not split evenly stay one each.
+ * A measurement's samples split by trial: by `trial_samples` where the result records them, else
+ * (older results) into `run.trials` equal contiguous blocks, the order the harness appends them in.
+ * Samples of one trial share the machine's state of the moment and are not independent, the trials
+ * are. Samples that do not split evenly stay one each.
  */
 export function trialClusters({ doc, summary }: Measurement): number[][] {
-  const trials = doc.run.trials;
   const samples = summary.samples;
+  const sizes = summary.trial_samples;
+  if (sizes && sizes.reduce((a, b) => a + b, 0) === samples.length) return splitTrials(samples, sizes);
+  const trials = doc.run.trials;
   if (trials < 2 || samples.length % trials !== 0) return samples.map((s) => [s]);
-  const size = samples.length / trials;
-  return Array.from({ length: trials }, (_, t) => samples.slice(t * size, (t + 1) * size));
+  return splitTrials(samples, Array.from({ length: trials }, () => samples.length / trials));
 }
 
 /** Median of a side's samples, pooled over its runs. */

@@ -15,9 +15,11 @@ export type Verdict = "faster" | "slower" | "no significant change" | "inconclus
 /**
  * Where the minimum effect of a verdict came from: the series' measured noise (`noise floor`), the
  * run-to-run shift of its suite on its kind of machine when it has no history (`run-to-run
- * shift`), the user's `--min-effect` (`setting`), or the default of `regressions` (`default`).
+ * shift`), the user's `--min-effect` (`setting`), the default of `regressions` (`default`), or the
+ * paired design's own minimum (`paired`: two subjects of one run, trial k with trial k, where the
+ * run-to-run shift cancels; src/compare/sequential.ts).
  */
-export type MinEffectSource = "noise floor" | "run-to-run shift" | "setting" | "default";
+export type MinEffectSource = "noise floor" | "run-to-run shift" | "setting" | "default" | "paired";
 
 /** What `compareResults` is told besides the two sides. */
 export interface CompareOptions {
@@ -57,7 +59,11 @@ export interface CompareRow extends MeasuredCell {
   head_median: number;
   /** HEAD median / BASE median; null when not comparable. */
   ratio: number | null;
-  /** 95 % interval of the ratio (trial-clustered bootstrap); null when not comparable. */
+  /**
+   * 95 % interval of the ratio (trial-clustered bootstrap); null when not comparable. In a paired
+   * row, the Student t interval over the pairs at 1 − `alpha`, the false-alarm rate of the look it
+   * was judged at: wider than 95 %, since a paired verdict spends at most 0.1 % over all its looks.
+   */
   ci95: [number, number] | null;
   /** The smallest change this pair's series can show at 95 % confidence, from their history; null without history. */
   noise_floor: number | null;
@@ -67,4 +73,9 @@ export interface CompareRow extends MeasuredCell {
   verdict: Verdict;
   /** Why a pair is not comparable, or why it is inconclusive. */
   reason?: string;
+  /** Paired rows: the two subjects' labels in their run, the pairs of trials judged, and the two-sided false-alarm rate of that judgement. */
+  base_label?: string;
+  head_label?: string;
+  pairs?: number;
+  alpha?: number;
 }

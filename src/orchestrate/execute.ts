@@ -13,6 +13,7 @@ import { prepareScenario } from "../scenarios/prepare.ts";
 import type { ResolvedScenario } from "../suites/resolve.ts";
 import { TrialFailure, type AnySuite, type Subject, type SuiteSession } from "../suites/suite.ts";
 import type { Progress } from "../ui/progress.ts";
+import { TrialSchedule, type TrialBudget } from "./adaptive.ts";
 import { rotate } from "./order.ts";
 import { cellTrialTimeout, withinTimeout, type TrialTimeout } from "./timeout.ts";
 
@@ -25,6 +26,8 @@ export interface RunPlan {
   readonly environment: Environment;
   /** Each suite's own options (suite → option name → values), parsed by the suite. */
   readonly suiteOptions: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;
+  /** Extra trials the adaptive rule may add over the whole run (src/orchestrate/adaptive.ts); default: no limit but each cell's cap. */
+  readonly trialBudget?: number;
 }
 
 export interface RunOutcome {
@@ -40,6 +43,8 @@ interface Cell {
   status: ResultStatus | "pending";
   error?: string;
   samples: Record<string, number[]>;
+  /** Samples each trial added, by metric: the trials a paired comparison pairs. */
+  trialSamples: Record<string, number[]>;
   details: Record<string, unknown>;
   tools: Record<string, string>;
   saved: boolean;
@@ -47,11 +52,16 @@ interface Cell {
   trialsDone: number;
   /** Set by the cell's check: how long each of its trials may run. */
   timeout?: TrialTimeout;
+  /** Trials its scenario ran (the profile's, or more by the adaptive rule), and that rule's record. */
+  trials: number;
+  sequential?: ResultDocument["sequential"];
 }
 
 function pendingCell(subject: Subject): Cell {
-  return { subject, status: "pending", samples: {}, details: {}, tools: {}, saved: false, trialsDone: 0 };
+  return { subject, status: "pending", samples: {}, trialSamples: {}, details: {}, tools: {}, saved: false, trialsDone: 0, trials: trialsOf(subject.scenario) };
 }
+
+const trialsOf = (scenario: ResolvedScenario["scenario"]) => scenario.profileParams.trials;
 
 function endCell(cell: Cell, status: ResultStatus, error?: string, details?: Record<string, unknown>): void {
   cell.status = status;
@@ -103,11 +113,11 @@ export async function executeRun(plan: RunPlan, progress: Progress): Promise<Run
     for (const session of sessions.values()) await session.close?.();
     sessions.clear();
   };
-  const trialsOf = (s: ResolvedScenario) => s.scenario.profileParams.trials;
   // Listed once, for the progress total, and measured in that order.
   const subjects = new Map(plan.scenarios.map((s) => [s, plan.runtimes.map((runtime) => ({ runtime, subjects: sessions.get(s.suite)!.subjects(s.scenario, runtime) }))]));
-  progress.addWork(plan.scenarios.reduce((sum, s) => sum + trialsOf(s) * subjects.get(s)!.reduce((n, r) => n + r.subjects.length, 0), 0));
+  progress.addWork(plan.scenarios.reduce((sum, s) => sum + trialsOf(s.scenario) * subjects.get(s)!.reduce((n, r) => n + r.subjects.length, 0), 0));
   const suiteSeconds = new Map<string, number>();
+  const budget: TrialBudget = { remaining: plan.trialBudget ?? Infinity };
 
   const save = async (selected: ResolvedScenario, cells: readonly Cell[]) => {
     const tools = toolsBySuite.get(selected.suite) ?? {};
@@ -126,8 +136,8 @@ export async function executeRun(plan: RunPlan, progress: Progress): Promise<Run
   setInterruptHandler(() => {
     saving = (async () => {
       if (current) {
-        const trials = trialsOf(current.selected);
         for (const cell of current.cells) {
+          const trials = cell.trials;
           if (cell.status !== "pending") continue;
           const why = cell.trialsDone === trials ? `interrupted after all ${trials} trials, before the check after measuring` : `interrupted after ${cell.trialsDone} of ${trials} trials`;
           endCell(cell, "failed", why, { interrupted_after_trials: cell.trialsDone });
@@ -149,24 +159,32 @@ export async function executeRun(plan: RunPlan, progress: Progress): Promise<Run
     for (const selected of plan.scenarios) {
       if (isInterrupted()) break;
       const started = performance.now();
-      const trials = trialsOf(selected);
+      const trials = trialsOf(selected.scenario);
       const session = sessions.get(selected.suite)!;
       const cells = await checkedCells(selected, session, optionsBySuite.get(selected.suite), subjects.get(selected)!, progress);
       current = { selected, cells };
       const measuredCells = cells.filter((c) => c.status === "pending");
       progress.skip(trials * (cells.length - measuredCells.length));
-      for (let t = 0; t < trials; t++) {
+      // The sentinel is measured for drift, never judged against the runtimes under test.
+      const schedule = new TrialSchedule(trials, measuredCells.filter((c) => c.subject.runtime.identity.spec !== plan.run.sentinel), budget);
+      for (let t = 0; schedule.another(t, measuredCells.length); t++) {
+        if (t >= trials) {
+          progress.addWork(measuredCells.length);
+          for (const cell of cells) cell.trials = t + 1;
+        }
         for (const cell of rotate(measuredCells, t)) {
           if (isInterrupted()) return interruptedOutcome();
           if (cell.status !== "pending") {
             progress.end();
             continue;
           }
-          progress.begin(`${selected.scenario.suite}/${selected.scenario.name}${label(cell.subject)} trial ${t + 1}/${trials}`);
+          progress.begin(`${selected.scenario.suite}/${selected.scenario.name}${label(cell.subject)} trial ${t + 1}/${cell.trials}`);
           await runTrial(session, cell, t, progress);
           progress.end();
         }
       }
+      const sequential = schedule.record();
+      if (sequential) for (const cell of cells) cell.sequential = sequential;
       for (const cell of measuredCells) {
         if (cell.status !== "pending" || !session.recheck) continue;
         const after = await session.recheck(cell.subject);
@@ -201,6 +219,7 @@ function label(subject: Subject): string {
   const params = Object.entries(subject.params).map(([k, v]) => `${k}=${String(v)}`);
   return [
     ` ${subject.runtime.identity.name}@${subject.runtime.identity.version}`,
+    subject.runtime.label === `${subject.runtime.identity.name}-${subject.runtime.identity.version}` ? "" : ` (${subject.runtime.label})`,
     subject.app ? ` ${subject.app}` : "",
     params.length ? ` [${params.join(" ")}]` : "",
   ].join("");
@@ -255,7 +274,10 @@ async function checkedCells(
 async function runTrial(session: SuiteSession, cell: Cell, trialIndex: number, progress: Progress): Promise<void> {
   try {
     const output = await withinTimeout(cell.timeout!, () => session.trial(cell.subject, trialIndex));
-    for (const [metric, values] of Object.entries(output.samples)) (cell.samples[metric] ??= []).push(...values);
+    for (const [metric, values] of Object.entries(output.samples)) {
+      (cell.samples[metric] ??= []).push(...values);
+      (cell.trialSamples[metric] ??= []).push(values.length);
+    }
     if (output.details) Object.assign(cell.details, output.details);
     cell.trialsDone += 1;
   } catch (error) {
@@ -273,7 +295,7 @@ function toDocument(plan: RunPlan, selected: ResolvedScenario, cell: Cell, tools
   const metrics: Record<string, MetricSummary> = {};
   for (const [name, definition] of Object.entries(recorded)) {
     const samples = cell.samples[name] ?? [];
-    if (samples.length > 0) metrics[name] = { ...definition, samples, ...summarize(samples) };
+    if (samples.length > 0) metrics[name] = { ...definition, samples, ...summarize(samples), trial_samples: cell.trialSamples[name] ?? [] };
   }
   let status = cell.status === "pending" ? "failed" : cell.status;
   let error = cell.error;
@@ -293,9 +315,11 @@ function toDocument(plan: RunPlan, selected: ResolvedScenario, cell: Cell, tools
   ].filter(Boolean).join(" ");
   return {
     schema: "runtime-bench/result/v1",
-    run: { ...plan.run, trials: scenario.profileParams.trials },
+    run: { ...plan.run, trials: cell.trials },
     environment: plan.environment,
     runtime: identity,
+    label: cell.subject.runtime.label,
+    ...(cell.sequential ? { sequential: cell.sequential } : {}),
     suite: scenario.suite,
     scenario: scenario.name,
     scenario_version: scenario.manifest.version,

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { DEFAULT_MIN_EFFECT, noiseFloor, runToRunSpread } from "../compare/noise.ts";
+import { pairedRow } from "../compare/paired.ts";
 import { aboveResolution, measurementsOf, type Measurement } from "../compare/series-key.ts";
 import type { MinEffectSource } from "../compare/types.ts";
 import { significantChange, type MeasuredChange } from "../compare/verdict.ts";
@@ -58,6 +59,20 @@ function judgeChange(
 }
 
 /**
+ * A version measured in one run with the version before it (the release job measures a new
+ * release beside its predecessor): its paired comparison in that run, the newest such run. That
+ * judgement needs no later version: the run-to-run shift cancels within the run.
+ */
+function pairedWithPredecessor(previous: VersionPoint | undefined, point: VersionPoint): { base: Measurement; head: Measurement } | null {
+  if (previous === undefined) return null;
+  for (const head of [...point.runs].reverse()) {
+    const base = previous.runs.find((m) => runRef(m) === runRef(head));
+    if (base) return { base, head };
+  }
+  return null;
+}
+
+/**
  * Steps in one series, version by version. Each version is held against the level before it: the
  * last (up to REFERENCE_VERSIONS) versions since the previous change, pooled, leaving out outliers
  * and versions measured while the machine drifted. Pooling keeps one lucky or unlucky version from
@@ -72,6 +87,33 @@ function detectSteps(series: Series, fallback: number, driftByRun: ReadonlyMap<s
   const outliers: string[] = [];
   let level: VersionPoint[] = [];
   points.forEach((point, k) => {
+    const paired = pairedWithPredecessor(points[k - 1], point);
+    if (paired !== null) {
+      const row = pairedRow(paired.base, paired.head);
+      if (row.verdict === "faster" || row.verdict === "slower") {
+        changes.push({
+          ...series.identity,
+          kind: row.verdict === "slower" ? "regression" : "improvement",
+          from_version: points[k - 1]!.version,
+          to_version: point.version,
+          ratio: row.ratio!,
+          ci95: row.ci95!,
+          noise_floor: floor,
+          min_effect: row.min_effect,
+          min_effect_source: row.min_effect_source,
+          status: "confirmed",
+          reason: `paired with ${points[k - 1]!.version} in run ${paired.head.doc.run.id} (${row.pairs} pairs of trials)`,
+          environment_drift: point.drifted,
+          run_ids: point.runs.map((m) => m.doc.run.id),
+          updated: paired.head.doc.run.started_at,
+        });
+        level = [point];
+      } else if (row.verdict === "no significant change") {
+        level = [...level, point].slice(-REFERENCE_VERSIONS);
+      }
+      // Inconclusive (trials that do not pair): judged below, as a version measured alone.
+      if (row.verdict !== "inconclusive") return;
+    }
     const reference = level.flatMap((p) => p.runs);
     const change = level.length === 0 ? null : significantChange(reference, point.runs, threshold.min_effect);
     if (change === null) {
@@ -112,8 +154,8 @@ function detectSteps(series: Series, fallback: number, driftByRun: ReadonlyMap<s
 
 /**
  * The cache key of a series: a hash of everything its result depends on. That is its identity,
- * every run in the order read (machine, run, start, trials, version, unit, direction, median and
- * samples), the drift of those runs, the default minimum effect, and the detection code itself.
+ * every run in the order read (machine, run, start, trials, version, unit, direction, median,
+ * samples, their split into trials and the run's looks), the drift of those runs, the default minimum effect, and the detection code itself.
  */
 export function seriesInputKey(series: Series, fallback: number, driftByRun: ReadonlyMap<string, DriftedRun>): string {
   const numbers: number[] = [fallback];
@@ -121,6 +163,8 @@ export function seriesInputKey(series: Series, fallback: number, driftByRun: Rea
   for (const m of series.runs) {
     const { run, runtime } = m.doc;
     texts.push(run.runner, run.id, run.started_at, runtime.version, m.summary.unit, m.summary.better, driftByRun.get(runRef(m)) ?? null);
+    // What a paired judgement reads besides the samples: how they split into trials, and the run's looks.
+    texts.push(m.summary.trial_samples ?? null, m.doc.sequential ?? null);
     numbers.push(run.trials, m.summary.median, m.summary.samples.length, ...m.summary.samples);
   }
   return createHash("sha256").update(JSON.stringify(texts)).update(new Uint8Array(Float64Array.from(numbers).buffer)).digest("hex");

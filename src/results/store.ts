@@ -10,7 +10,10 @@ import type { ResultDocument, RunInfo } from "./types.ts";
 /*
  * The results store: the only module that knows the layout of data/.
  *
- *   <out>/<runner>/<run id>/<suite>/<scenario>/<runtime>-<version>[--<app>][--<params>].json
+ *   <out>/<runner>/<run id>/<suite>/<scenario>/<runtime>-<version>[@<label>][--<app>][--<params>].json
+ *
+ * `@<label>` only where the subject's label is not `<runtime>-<version>`: two builds of one version
+ * in one run (labels unique within a run) never share a file.
  *
  * A run id is unique per run, so no two runs (or machines) ever write the same file, and a file
  * is never rewritten: results are append-only.
@@ -38,7 +41,8 @@ export async function writeRunTable(outDir: string, run: Pick<RunInfo, "runner" 
 }
 
 export function resultPath(outDir: string, doc: ResultDocument): string {
-  const parts = [`${doc.runtime.name}-${doc.runtime.version}`];
+  const measured = `${doc.runtime.name}-${doc.runtime.version}`;
+  const parts = [doc.label === undefined || doc.label === measured ? measured : `${measured}@${doc.label}`];
   if (doc.app !== null) parts.push(doc.app);
   const slug = paramsSlug(doc.params);
   if (slug) parts.push(slug);
@@ -47,13 +51,14 @@ export function resultPath(outDir: string, doc: ResultDocument): string {
 }
 
 /**
- * `node-22.11.0--app--params.json` → node, 22.11.0. Runtime names hold no dash and `--` only
- * separates the app and the params, so the file name alone says which version it measured.
+ * `node-22.11.0[@label]--app--params.json` → node, 22.11.0. Runtime names hold no dash, `@` only
+ * starts a label and `--` only separates the app and the params, so the file name alone says which
+ * version it measured.
  */
 export function runtimeOfResultFile(file: string): { runtime: RuntimeName; version: string } | null {
   const name = basename(file);
   if (!name.endsWith(".json")) return null;
-  const head = name.slice(0, -".json".length).split("--")[0]!;
+  const head = name.slice(0, -".json".length).split("--")[0]!.split("@")[0]!;
   const dash = head.indexOf("-");
   const runtime = head.slice(0, dash);
   const version = head.slice(dash + 1);

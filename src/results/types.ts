@@ -22,6 +22,8 @@ export interface MetricSummary {
   ci95: [number, number];
   /** The measurement's resolution, in `unit`, where it is coarse enough to matter (MetricDefinition). */
   resolution?: number;
+  /** Samples each trial added, in trial order, where trials add unequal numbers; absent: `samples` splits evenly into `run.trials`. */
+  trial_samples?: number[];
 }
 
 export interface RunInfo {
@@ -41,6 +43,10 @@ export interface ResultDocument {
   run: RunInfo;
   environment: Environment;
   runtime: RuntimeIdentity;
+  /** The subject's label in its run (`base`, `node-22.11.0`); absent in results written before labels. */
+  label?: string;
+  /** Adaptive trials: when the paired comparisons looked, their total false-alarm rate, why the trials stopped. */
+  sequential?: { looks: number[]; alpha: number; stopped: "decided" | "max trials" | "budget" };
   suite: string;
   scenario: string;
   scenario_version: number;

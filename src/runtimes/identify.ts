@@ -23,6 +23,8 @@ export interface RuntimeIdentity {
 export interface IdentifiedRuntime {
   readonly provisioned: ProvisionedRuntime;
   readonly identity: RuntimeIdentity;
+  /** What the run calls this subject (`base`, `node-22.11.0`): unique within a run, recorded in each result. */
+  readonly label: string;
 }
 
 export async function identify(provisioned: ProvisionedRuntime): Promise<IdentifiedRuntime> {
@@ -49,6 +51,7 @@ export async function identify(provisioned: ProvisionedRuntime): Promise<Identif
   }
   return {
     provisioned,
+    label: `${spec.name}-${reported.version}`,
     identity: {
       name: spec.name,
       version: reported.version,

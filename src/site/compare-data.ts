@@ -32,6 +32,9 @@ export interface CompareBundle {
     params: Record<string, ParamValue>;
     metrics: Record<string, MetricSummary>;
     reproduce: string;
+    /** What a paired comparison reads besides the samples (two versions measured in one run). */
+    label?: string;
+    sequential?: ResultDocument["sequential"];
   }[];
 }
 
@@ -76,6 +79,8 @@ export function bundleOf(testbed: string, runtime: RuntimeName, version: string,
       params: doc.params,
       metrics: doc.metrics,
       reproduce: doc.reproduce,
+      ...(doc.label !== undefined ? { label: doc.label } : {}),
+      ...(doc.sequential !== undefined ? { sequential: doc.sequential } : {}),
     });
   }
   return bundle;
@@ -97,6 +102,8 @@ export function bundleDocuments(bundle: CompareBundle): ResultDocument[] {
     tools: {},
     metrics: r.metrics,
     reproduce: r.reproduce,
+    ...(r.label !== undefined ? { label: r.label } : {}),
+    ...(r.sequential !== undefined ? { sequential: r.sequential } : {}),
   }));
 }
 

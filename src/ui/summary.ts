@@ -8,7 +8,10 @@ interface Group {
   readonly docs: ResultDocument[];
 }
 
-const runtimeLabel = (doc: ResultDocument) => `${doc.runtime.name}@${doc.runtime.version}`;
+/** A subject's own label, where it has one besides `runtime-version` (two builds of one version side by side). */
+const ownLabel = (doc: ResultDocument) => (doc.label !== undefined && doc.label !== `${doc.runtime.name}-${doc.runtime.version}` ? doc.label : null);
+const runtimeLabel = (doc: ResultDocument) => `${doc.runtime.name}@${doc.runtime.version}${ownLabel(doc) === null ? "" : ` (${ownLabel(doc)})`}`;
+const shortName = (doc: ResultDocument) => ownLabel(doc) ?? doc.runtime.name;
 
 /** An interrupted cell's status as the summary shows it: its samples are in its file, though it is never compared. */
 function interruptedStatus(doc: ResultDocument): string | null {
@@ -55,10 +58,10 @@ export function summaryTable(docs: readonly ResultDocument[]): string {
         const [m, top] = [d.metrics[metric]!, best!.metrics[metric]!];
         const ratio = better === "lower" ? m.median / top.median : top.median / m.median;
         const apart = m.ci95[0] > top.ci95[1] || m.ci95[1] < top.ci95[0];
-        return `${d.runtime.name} ${ratio.toFixed(2)}×${apart ? "*" : ""}`;
+        return `${shortName(d)} ${ratio.toFixed(2)}×${apart ? "*" : ""}`;
       });
     const interrupted = members.some((d) => interruptedStatus(d) !== null);
-    const verdict = best ? (ratios.length > 0 ? `${best.runtime.name} best; ${ratios.join(", ")}` : `${best.runtime.name} only`) : interrupted ? "interrupted" : "nothing measured";
+    const verdict = best ? (ratios.length > 0 ? `${shortName(best)} best; ${ratios.join(", ")}` : `${shortName(best)} only`) : interrupted ? "interrupted" : "nothing measured";
     return [label, metric ? `${metric} (${better})` : "", ...cells, verdict];
   });
   return formatTable(["scenario", "headline", ...runtimes, "vs best (* = 95 % intervals apart)"], rows);

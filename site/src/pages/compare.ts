@@ -1,4 +1,4 @@
-import { cellLabel, formatChange, formatInterval, formatPercent } from "../../../src/compare/format.ts";
+import { cellLabel, formatChange, formatConfidence, formatInterval, formatPercent } from "../../../src/compare/format.ts";
 import { DETECTABLE_HELP, detectableLabel } from "../../../src/site/detectable.ts";
 import type { CompareRow } from "../../../src/compare/types.ts";
 import type { RuntimeName } from "../../../src/runtimes/catalog.ts";
@@ -109,7 +109,7 @@ function rowsTable(rows: readonly CompareRow[]): HTMLElement {
       { title: "base", numeric: true, cell: (r) => pooled(r.base_median, r.unit, r.base_runs) },
       { title: "head", numeric: true, cell: (r) => pooled(r.head_median, r.unit, r.head_runs) },
       { title: "head / base", numeric: true, cell: (r) => (r.ratio === null ? "" : `×${r.ratio.toFixed(3)} (${formatChange(r.ratio)})`) },
-      { title: "95 % CI", numeric: true, cell: (r) => (r.ci95 ? formatInterval(r.ci95) : "") },
+      { title: "95 % CI", numeric: true, cell: (r) => (r.ci95 ? `${formatInterval(r.ci95)}${r.alpha === undefined ? "" : ` paired: ${formatConfidence(r.alpha)}, ${r.pairs} pairs`}` : "") },
       { title: "×1", cell: (r) => ratioGlyph(r, span) },
       { title: "series detects", numeric: true, cell: (r) => h("span", { class: "detectable", title: DETECTABLE_HELP.replace("this series", "these series") }, detectableLabel(r.noise_floor)) },
       { title: "min. effect", numeric: true, cell: (r) => `${formatPercent(r.min_effect)} ${r.min_effect_source === "noise floor" ? "noise" : r.min_effect_source === "run-to-run shift" ? "shift" : r.min_effect_source}` },

@@ -2,17 +2,22 @@ import { existsSync } from "node:fs";
 import { UserError } from "../../core/errors.ts";
 import { DEFAULT_DATA_DIR } from "../../core/paths.ts";
 import { compareResults } from "../../compare/compare.ts";
+import type { CompareRow } from "../../compare/types.ts";
 import { compareMarkdown, compareTable } from "../../compare/format.ts";
 import { minEffectSetting } from "../../compare/noise.ts";
 import { readIndexedDocuments } from "../../results/run-index.ts";
-import { readDocuments } from "../../results/store.ts";
+import { readDocuments, runFolder, runFolderNames } from "../../results/store.ts";
+import type { ResultDocument } from "../../results/types.ts";
+import { comparePaired, subjectLabel } from "../../compare/paired.ts";
 import { defineCommand } from "../command.ts";
 
 export const compareCommand = defineCommand({
   name: "compare",
   summary: "Compare two sets of results (HEAD against BASE): ratio of medians, its 95 % interval, and a verdict that must beat the noise.",
-  usage: "compare BASE HEAD [--json | --markdown] [--min-effect PCT] [--history DIR]",
+  usage: "compare BASE HEAD [--json | --markdown] [--min-effect PCT] [--history DIR]\n       scripts/bench compare RUN --base LABEL --head LABEL [--json | --markdown] [--min-effect PCT]",
   help: [
+    "  RUN               a run folder, or a run id found in data/: two subjects of one run compared trial by trial (paired)",
+    "  --base, --head    the labels of the two subjects in RUN (scripts/bench run --runtime LABEL=SPEC; derived: node-22.11.0)",
     "  BASE, HEAD        result files or folders; matched by suite, scenario (and its version), app, load parameters and metric",
     "  --json            print the rows as JSON",
     "  --markdown        print a table for a GitHub job summary or pull-request comment",
@@ -30,12 +35,25 @@ export const compareCommand = defineCommand({
     markdown: { type: "boolean" },
     "min-effect": { type: "string" },
     history: { type: "string" },
+    base: { type: "string" },
+    head: { type: "string" },
   },
   allowPositionals: true,
   async run(values, positionals) {
-    if (positionals.length !== 2) throw new UserError("compare: give exactly two paths, BASE and HEAD (see scripts/bench compare --help)");
     if (values.json && values.markdown) throw new UserError("compare: choose one of --json and --markdown");
     const minEffect = minEffectSetting(values["min-effect"]);
+    const print = (rows: CompareRow[]) => {
+      const output = values.json ? JSON.stringify(rows, null, 2) : values.markdown ? compareMarkdown(rows) : compareTable(rows);
+      process.stdout.write(`${output}\n`);
+      return 0;
+    };
+    if (values.base !== undefined || values.head !== undefined) {
+      if (values.base === undefined || values.head === undefined || positionals.length !== 1) {
+        throw new UserError("compare: a paired comparison takes one RUN and both --base LABEL and --head LABEL (see scripts/bench compare --help)");
+      }
+      return print(pairedRows(positionals[0]!, values.base, values.head, minEffect));
+    }
+    if (positionals.length !== 2) throw new UserError("compare: give exactly two paths, BASE and HEAD (see scripts/bench compare --help)");
     const [basePath, headPath] = positionals as [string, string];
     const base = readDocuments([basePath], "BASE");
     const head = readDocuments([headPath], "HEAD");
@@ -43,8 +61,27 @@ export const compareCommand = defineCommand({
     const history = historyDir === null ? [] : readIndexedDocuments(historyDir);
     const rows = compareResults(base, head, { history, defaultMinEffect: minEffect });
     if (rows.length === 0) throw new UserError(`compare: no ok result in ${basePath} matches one in ${headPath} (same suite, scenario version, app, params and metric)`);
-    const output = values.json ? JSON.stringify(rows, null, 2) : values.markdown ? compareMarkdown(rows) : compareTable(rows);
-    process.stdout.write(`${output}\n`);
-    return 0;
+    return print(rows);
   },
 });
+
+/** A run's results: RUN is a folder, or a run id looked up among data/'s run folders. */
+function runDocuments(run: string): ResultDocument[] {
+  if (existsSync(run)) return readDocuments([run], "RUN");
+  const folder = runFolderNames(DEFAULT_DATA_DIR).find((name) => name.endsWith(`/${run}`));
+  if (folder === undefined) throw new UserError(`compare: ${run} is neither a folder nor a run id in ${DEFAULT_DATA_DIR}`);
+  const [runner, id] = folder.split("/") as [string, string];
+  return readDocuments([runFolder(DEFAULT_DATA_DIR, { runner, id })], "RUN");
+}
+
+function pairedRows(run: string, base: string, head: string, minEffect: number | undefined): CompareRow[] {
+  const docs = runDocuments(run);
+  const labels = [...new Set(docs.map(subjectLabel))];
+  for (const label of [base, head]) {
+    if (!labels.includes(label)) throw new UserError(`compare: no subject labelled '${label}' in ${run} (it has ${labels.join(", ")})`);
+  }
+  if (base === head) throw new UserError(`compare: --base and --head are both '${base}'`);
+  const rows = comparePaired(docs.filter((d) => subjectLabel(d) === base), docs.filter((d) => subjectLabel(d) === head), { defaultMinEffect: minEffect });
+  if (rows.length === 0) throw new UserError(`compare: ${base} and ${head} have no ok result of the same cell in one run of ${run}`);
+  return rows;
+}

@@ -32,6 +32,8 @@ export interface RunRequest {
   suiteOptions?: Record<string, Record<string, string[]>>;
   /** Print the full table (every metric of every cell) as well as the summary. */
   fullTable?: boolean;
+  /** Extra trials the adaptive rule may add over the whole run (docs/paired-verdicts.md). */
+  trialBudget?: number;
 }
 
 export function parseProfile(value: string | undefined): Profile {
@@ -80,8 +82,7 @@ export async function runBenchmarks(request: RunRequest): Promise<RunOutcome> {
   const scenarios = resolveScenarios(selectScenarios({ suites: request.suites, scenarios: request.scenarios }), request.profile);
   const suiteOptions = request.suiteOptions ?? {};
   checkSuiteOptions(suiteOptions, [...new Set(scenarios.map((s) => s.suite))]);
-  const specs = [...request.runtimes, ...(request.sentinel ? [request.sentinel] : [])];
-  const runtimes = await prepareRuntimes(specs, (line) => progress.log(line));
+  const runtimes = await prepareRuntimes(request.runtimes, (line) => progress.log(line), request.sentinel);
   const environment = readEnvironment();
   const machine = await checkMachine(environment);
   const runInfo = await newRunInfo(request.profile, request.sentinel);
@@ -96,6 +97,7 @@ export async function runBenchmarks(request: RunRequest): Promise<RunOutcome> {
       run: runInfo,
       environment: { ...environment, machine },
       suiteOptions,
+      ...(request.trialBudget !== undefined ? { trialBudget: request.trialBudget } : {}),
     },
     progress,
   );
@@ -126,6 +128,12 @@ export function exitCodeOf(outcome: RunOutcome): number {
 
 const SUITE_OPTIONS = suiteOptionList();
 
+function parseTrialBudget(text: string): number {
+  const budget = Number(text);
+  if (!Number.isInteger(budget) || budget < 0) throw new UserError(`--trial-budget must be a whole number of trials, not '${text}'`);
+  return budget;
+}
+
 export const runCommand = defineCommand({
   name: "run",
   summary: "Measure scenarios on runtimes (provisioning them first) and write one result file per cell.",
@@ -134,9 +142,11 @@ export const runCommand = defineCommand({
     "  --suite S         a suite to run (repeatable); default: every suite",
     "  --scenario X      a scenario, as NAME or SUITE/NAME (repeatable); default: every scenario of the suites",
     `  --runtime SPEC    node@22.11.0, deno@2.1, bun@latest or NAME@path:/abs/bin (repeatable); default: ${DEFAULT_RUNTIMES.join(" ")}`,
+    "                    LABEL=SPEC names the subject (base=node@22.11.0); two builds of one version run side by side",
     "  --profile P       quick (default) or full: trials, runs and load levels come from each suite and scenario manifest",
     "  --out DIR         where results go (default: data/)",
     "  --sentinel SPEC   a pinned reference runtime measured alongside, to detect drift of the machine",
+    "  --trial-budget N  extra trials adaptive runs (two builds of one runtime side by side) may add in all; default: each cell's cap",
     "  --full            print every metric of every cell after the summary (always written to summary.txt beside the results)",
     ...SUITE_OPTIONS.map((o) => `  --${`${o.name} V`.padEnd(16)}${o.help} [${o.suites.join(", ")}]`),
     "",
@@ -150,6 +160,7 @@ export const runCommand = defineCommand({
     out: { type: "string" },
     sentinel: { type: "string" },
     full: { type: "boolean" },
+    "trial-budget": { type: "string" },
     ...Object.fromEntries(SUITE_OPTIONS.map((o) => [o.name, { type: "string", multiple: true }] as const)),
   },
   async run(values) {
@@ -166,6 +177,7 @@ export const runCommand = defineCommand({
       outDir: resolve(values.out ?? DEFAULT_DATA_DIR),
       suiteOptions,
       fullTable: values.full ?? false,
+      ...(values["trial-budget"] !== undefined ? { trialBudget: parseTrialBudget(values["trial-budget"]) } : {}),
     });
     return exitCodeOf(outcome);
   },

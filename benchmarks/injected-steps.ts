@@ -1,0 +1,151 @@
+/**
+ * Does the paired design see a known slowdown, and only a real one? Node 22.11.0 behind small
+ * wrapper scripts (`node@path:`), measured in runs of two subjects each, as a user compares two
+ * builds: A/A runs (two wrappers that only exec node) and A/B runs whose B wrapper preloads, with
+ * `--require`, a file that burns a fixed amount of CPU time: once per start for startup/hello,
+ * per request (wrapping http.Server's request event) for http/json on the native app. The apps
+ * are unchanged.
+ *
+ *   scripts/benchmark injected-steps [PAIRS] [quick|full] [SUITE...]
+ *
+ * PAIRS (default 20) A/A runs and PAIRS A/B runs per suite, each judged by `comparePaired` on the
+ * suite's headline metric (startup wall_ms, http rps). The burn is sized from the first A/A run's
+ * median: 5 % of a start, or the CPU time per request that takes 10 % off the requests per second.
+ * Prints per suite the detection rate of the step (verdict "slower"), the mean measured ratio of
+ * the A/B runs, and the A/A false-verdict rate (any verdict but "no significant change").
+ *
+ * Cost, quick profile: adaptive trials run up to 10 trials per subject, so a startup run takes
+ * about 30 s and an http run about 60 s when undecided; 20 pairs of both suites (80 runs) take
+ * about an hour, less where runs decide early.
+ */
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { comparePaired } from "../src/compare/paired.ts";
+import type { CompareRow } from "../src/compare/types.ts";
+import { readDocuments } from "../src/results/store.ts";
+import { provision } from "../src/runtimes/provision.ts";
+import { formatTable } from "../src/ui/table.ts";
+import { bench } from "./lib/cli.ts";
+
+interface SuiteCase {
+  readonly suite: string;
+  readonly args: readonly string[];
+  readonly metric: string;
+  /** The injected step: the fraction a start takes longer, or the fraction of requests per second lost. */
+  readonly step: number;
+  /** The preload that burns `burnUs` of CPU time, from the A side's median of `metric`. */
+  preload(median: number): { source: string; burnUs: number };
+}
+
+/** Burns `us` microseconds of this process's CPU time (user + system): a fixed amount of work whatever else the machine runs. */
+const burnFunction = (us: number) => `
+function burn() {
+  const start = process.cpuUsage();
+  for (;;) {
+    const used = process.cpuUsage(start);
+    if (used.user + used.system >= ${Math.round(us)}) return;
+  }
+}`;
+
+const CASES: readonly SuiteCase[] = [
+  {
+    suite: "startup",
+    args: ["--suite", "startup", "--scenario", "hello"],
+    metric: "wall_ms",
+    step: 0.05,
+    preload(medianMs) {
+      const burnUs = medianMs * 1000 * this.step;
+      return { burnUs, source: `${burnFunction(burnUs)}\nburn();\n` };
+    },
+  },
+  {
+    suite: "http",
+    args: ["--suite", "http", "--scenario", "json", "--app", "native"],
+    metric: "rps",
+    step: 0.1,
+    preload(rps) {
+      // Throughput R with b seconds more per request becomes 1 / (1/R + b): b = (1 / (1 − step) − 1) / R.
+      const burnUs = ((1 / (1 - this.step) - 1) / rps) * 1e6;
+      return {
+        burnUs,
+        source: `${burnFunction(burnUs)}
+const http = require("node:http");
+const emit = http.Server.prototype.emit;
+http.Server.prototype.emit = function (event, ...args) {
+  if (event === "request") burn();
+  return emit.call(this, event, ...args);
+};
+`,
+      };
+    },
+  },
+];
+
+const pairs = Number(process.argv[2] ?? 20);
+const profile = process.argv[3] ?? "quick";
+const only = process.argv.slice(4);
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+const work = mkdtempSync(join(tmpdir(), "rb-injected-steps-"));
+const node = (await provision("node@22.11.0")).binary;
+
+/** A wrapper script that runs node 22.11.0 with `flags`; `name` makes each wrapper's bytes (and sha256) its own. */
+function wrapper(name: string, flags: readonly string[] = []): string {
+  const path = join(work, name);
+  writeFileSync(path, `#!/bin/sh\n# ${name}\nexec ${node} ${flags.join(" ")} "$@"\n`);
+  chmodSync(path, 0o755);
+  return path;
+}
+
+let runCount = 0;
+/** One run of A and B side by side; the paired row of the case's metric, B against A. */
+async function pairedRun(c: SuiteCase, a: string, b: string, what: string): Promise<CompareRow> {
+  const out = join(work, `run-${++runCount}`);
+  const started = Date.now();
+  const run = await bench(["run", ...c.args, "--profile", profile, "--out", out, "--runtime", `a=node@path:${a}`, "--runtime", `b=node@path:${b}`]);
+  if (run.code !== 0) throw new Error(`${what}: scripts/bench run exited ${run.code}: ${run.stderr.trim().split("\n").slice(-3).join(" / ")}`);
+  const docs = readDocuments([out], what);
+  const row = comparePaired(docs.filter((d) => d.label === "a"), docs.filter((d) => d.label === "b")).find((r) => r.metric === c.metric);
+  if (!row) throw new Error(`${what}: no paired ${c.metric} row`);
+  const ratio = row.ratio === null ? "no ratio" : `${row.ratio.toFixed(3)} [${row.ci95![0].toFixed(3)}, ${row.ci95![1].toFixed(3)}]`;
+  log(`${what}: ${row.verdict}, B/A ${ratio}, ${row.pairs} pairs, ${Math.round((Date.now() - started) / 1000)} s`);
+  return row;
+}
+
+const percent = (part: number, whole: number) => `${((100 * part) / whole).toFixed(0)} % (${part}/${whole})`;
+const rows: string[][] = [];
+const began = Date.now();
+try {
+  const plainA = wrapper("a");
+  const plainA2 = wrapper("a-twin");
+  for (const c of CASES.filter((c) => only.length === 0 || only.includes(c.suite))) {
+    const aa: CompareRow[] = [];
+    const ab: CompareRow[] = [];
+    aa.push(await pairedRun(c, plainA, plainA2, `${c.suite} A/A 1/${pairs}`));
+    const { source, burnUs } = c.preload(aa[0]!.base_median);
+    const preload = join(work, `${c.suite}-burn.cjs`);
+    writeFileSync(preload, source);
+    const slowB = wrapper(`${c.suite}-b`, ["--require", preload]);
+    log(`${c.suite}: A's median ${c.metric} ${aa[0]!.base_median.toFixed(2)}; B burns ${burnUs.toFixed(1)} µs of CPU ${c.suite === "startup" ? "per start" : "per request"} (a ${(c.step * 100).toFixed(0)} % step)`);
+    for (let i = 1; i <= pairs; i++) {
+      if (i > 1) aa.push(await pairedRun(c, plainA, plainA2, `${c.suite} A/A ${i}/${pairs}`));
+      ab.push(await pairedRun(c, plainA, slowB, `${c.suite} A/B ${i}/${pairs}`));
+    }
+    const ratios = ab.flatMap((r) => (r.ratio === null ? [] : [r.ratio]));
+    const meanRatio = Math.exp(ratios.reduce((s, r) => s + Math.log(r), 0) / ratios.length);
+    rows.push([
+      `${c.suite} ${c.metric}`,
+      `${(c.step * 100).toFixed(0)} % (${burnUs.toFixed(0)} µs)`,
+      meanRatio.toFixed(3),
+      percent(ab.filter((r) => r.verdict === "slower").length, pairs),
+      percent(aa.filter((r) => r.verdict !== "no significant change").length, pairs),
+    ]);
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+process.stdout.write(
+  `${formatTable(["suite metric", "injected step (CPU burned)", "B/A measured (geo. mean)", "step detected", "A/A false verdicts"], rows)}\n\n` +
+    `${pairs} A/A and ${pairs} A/B runs per suite, ${profile} profile, node 22.11.0, in ${Math.round((Date.now() - began) / 60_000)} min.\n`,
+);

@@ -1,0 +1,110 @@
+/**
+ * The paired design's statistics, shared by the orchestrator (whether a cell needs more trials) and
+ * by `comparePaired` (its verdict), so a run stops on exactly the rule its comparison judges by.
+ *
+ * Two subjects of one run are measured trial by trial, side by side; trial k of HEAD is paired with
+ * trial k of BASE. Each pair gives one log ratio of the trials' medians: what the machine did in
+ * that minute falls on both and cancels, so the run-to-run shift of the machine never enters. The
+ * mean of the log ratios and its Student t interval over the pairs give the ratio and its interval.
+ *
+ * Adaptive trials look at the pairs more than once, and each look is a chance of a false alarm. The
+ * rule is group-sequential with a fixed set of looks (the minimum trials, half-way, the maximum)
+ * and alpha spending: look k tests at alpha_k = alpha · (t_k² − t_(k−1)²), t_k its
+ * share of the maximum trials, so the looks together spend exactly alpha. By the union bound the
+ * chance of any false alarm over all looks is at most alpha whatever the correlation of the looks:
+ * conservative, and valid without a table of boundaries. Early looks spend little (a change seen
+ * there must be plain), the last look most.
+ */
+import { mean, median, stddev } from "../stats/summary.ts";
+import { tCritical } from "./student-t.ts";
+import { exceedsMinEffect, excludesOne } from "./verdict.ts";
+
+/**
+ * Two-sided false-alarm rate of one paired comparison over all its looks: 0.1 %. The regressions
+ * feed judges every release of a series this way, so over a dozen releases about 1 % of series
+ * without a change carry a false alarm; `compare` and the runs' stopping rule use the same rate, so
+ * a run stops exactly when the feed can judge it.
+ */
+export const PAIRED_ALPHA = 0.001;
+
+/** The smallest change a paired verdict reports (1 %): a smaller one, however certain, is called no change. */
+export const PAIRED_MIN_EFFECT = 0.01;
+
+/** Adaptive trials go up to this many times the profile's `trials` (its minimum), and to at least MIN_MAX_TRIALS. */
+export const MAX_TRIALS_FACTOR = 3;
+export const MIN_MAX_TRIALS = 10;
+
+/** Looks per adaptive comparison: at the minimum, half-way, and at the maximum. */
+export const LOOKS = 3;
+
+/** When a paired comparison looks at its pairs, and the total false-alarm rate those looks share. */
+export interface SequentialPlan {
+  /** Trial counts at which the pairs are judged, ascending; the last is the maximum. */
+  readonly looks: readonly number[];
+  readonly alpha: number;
+}
+
+/**
+ * The looks of a cell whose profile asks for `minTrials` trials: LOOKS of them, evenly from
+ * `minTrials` to its maximum, MAX_TRIALS_FACTOR times it but at least MIN_MAX_TRIALS (two or three
+ * pairs alone leave a t interval too wide to decide anything at a small alpha).
+ */
+export function adaptivePlan(minTrials: number, alpha = PAIRED_ALPHA): SequentialPlan {
+  const max = Math.max(MAX_TRIALS_FACTOR * minTrials, MIN_MAX_TRIALS);
+  return { looks: Array.from({ length: LOOKS }, (_, k) => Math.round(minTrials + ((max - minTrials) * k) / (LOOKS - 1))), alpha };
+}
+
+/** A single look at a fixed number of trials: a run without adaptive trials, judged once. */
+export function fixedPlan(trials: number, alpha = PAIRED_ALPHA): SequentialPlan {
+  return { looks: [trials], alpha };
+}
+
+/** The false-alarm rate look `k` may spend: alpha · (t_k² − t_(k−1)²). */
+export function lookAlpha(plan: SequentialPlan, k: number): number {
+  const last = plan.looks.at(-1)!;
+  const share = (i: number) => (i < 0 ? 0 : (plan.looks[i]! / last) ** 2);
+  return plan.alpha * (share(k) - share(k - 1));
+}
+
+/** The look a comparison of `trials` pairs stands at: the last look reached (the first, when short of it). */
+export function lookIndex(plan: SequentialPlan, trials: number): number {
+  const reached = plan.looks.filter((look) => look <= trials).length;
+  return Math.max(0, reached - 1);
+}
+
+export interface PairedEstimate {
+  /** exp(mean log ratio): the geometric mean of HEAD/BASE over the pairs. */
+  readonly ratio: number;
+  /** Two-sided 1 − alpha Student t interval of that ratio, over the pairs. */
+  readonly ci: [number, number];
+  readonly pairs: number;
+  readonly alpha: number;
+}
+
+/**
+ * HEAD against BASE from their trials (each a list of samples), trial k with trial k, at
+ * false-alarm rate `alpha`; null with fewer than two pairs (no spread between pairs to go by) or
+ * when a trial's median is 0 (no ratio).
+ */
+export function pairedEstimate(baseTrials: readonly (readonly number[])[], headTrials: readonly (readonly number[])[], alpha: number): PairedEstimate | null {
+  const pairs = Math.min(baseTrials.length, headTrials.length);
+  if (pairs < 2) return null;
+  const logRatios = Array.from({ length: pairs }, (_, k) => Math.log(median(headTrials[k]!) / median(baseTrials[k]!)));
+  if (!logRatios.every(Number.isFinite)) return null;
+  const center = mean(logRatios);
+  const half = (tCritical(alpha, pairs - 1) * stddev(logRatios)) / Math.sqrt(pairs);
+  return { ratio: Math.exp(center), ci: [Math.exp(center - half), Math.exp(center + half)], pairs, alpha };
+}
+
+/**
+ * What an estimate settles against the minimum effect e: a change (the interval excludes 1 and
+ * the ratio is beyond e), no change (the whole interval lies within ±e), or nothing yet. Only a
+ * change can be a false alarm; stopping for "no change" takes no chance from alpha.
+ */
+export function settled(estimate: PairedEstimate, minEffect: number): "change" | "no change" | "undecided" {
+  const [low, high] = estimate.ci;
+  const bound = Math.log1p(minEffect);
+  if (excludesOne(estimate.ci) && exceedsMinEffect(estimate.ratio, minEffect)) return "change";
+  if (Math.log(low) >= -bound && Math.log(high) <= bound) return "no change";
+  return "undecided";
+}

@@ -1,0 +1,93 @@
+/**
+ * Adaptive trials: a scenario in which two or more subjects of one runtime run side by side (two
+ * builds, or a release and its predecessor) takes its profile's `trials` as a minimum, then looks
+ * at each pair of subjects and runs another round of trials while a pair is still undecided
+ * against PAIRED_MIN_EFFECT, up to MAX_TRIALS_FACTOR times the minimum and within the job's budget
+ * of extra trials. The rule and its false-alarm rate are in src/compare/sequential.ts; a scenario
+ * without such pairs runs exactly its profile's trials, as before.
+ */
+import { paramsSlug } from "../core/params.ts";
+import { splitTrials } from "../compare/ratio.ts";
+import { groupBy } from "../compare/series-key.ts";
+import { PAIRED_MIN_EFFECT, adaptivePlan, lookAlpha, pairedEstimate, settled, type SequentialPlan } from "../compare/sequential.ts";
+import type { ResultDocument } from "../results/types.ts";
+import type { Subject } from "../suites/suite.ts";
+
+/** What the schedule reads of a cell: its subject, whether it is still measured, and its samples by trial. */
+export interface ScheduledCell {
+  readonly subject: Subject;
+  readonly status: string;
+  readonly samples: Readonly<Record<string, readonly number[]>>;
+  readonly trialSamples: Readonly<Record<string, readonly number[]>>;
+}
+
+/** Extra trials (beyond each profile's minimum) a whole run may spend; shared by its scenarios. */
+export interface TrialBudget {
+  remaining: number;
+}
+
+type Stopped = NonNullable<ResultDocument["sequential"]>["stopped"];
+
+/** Each subject after the first of its runtime, against that first one, within one app and load point. */
+function pairsOf<C extends ScheduledCell>(cells: readonly C[]): [C, C][] {
+  const groups = groupBy(cells, (cell) => [cell.subject.runtime.identity.name, cell.subject.app ?? "-", paramsSlug(cell.subject.params)].join(" "));
+  return [...groups.values()].flatMap(([base, ...heads]) => heads.map((head): [C, C] => [base!, head]));
+}
+
+const trialsOf = (cell: ScheduledCell, metric: string) => splitTrials(cell.samples[metric] ?? [], cell.trialSamples[metric] ?? []);
+
+export class TrialSchedule {
+  readonly plan: SequentialPlan | null;
+  private readonly pairs: [ScheduledCell, ScheduledCell][];
+  private stoppedBy: Stopped | null = null;
+
+  constructor(
+    readonly minTrials: number,
+    cells: readonly ScheduledCell[],
+    private readonly budget: TrialBudget,
+  ) {
+    this.pairs = pairsOf(cells);
+    this.plan = this.pairs.length > 0 ? adaptivePlan(minTrials) : null;
+  }
+
+  /** Is any pair still measured and undecided at look `k`? A metric whose trials give no ratio (a zero median) decides nothing. */
+  private undecided(k: number): boolean {
+    const alpha = lookAlpha(this.plan!, k);
+    return this.pairs.some(([base, head]) => {
+      if (base.status !== "pending" || head.status !== "pending") return false;
+      return Object.keys(base.samples).some((metric) => {
+        const estimate = pairedEstimate(trialsOf(base, metric), trialsOf(head, metric), alpha);
+        return estimate !== null && settled(estimate, PAIRED_MIN_EFFECT) === "undecided";
+      });
+    });
+  }
+
+  /**
+   * After every cell has had `done` trials: run one more round of `roundCost` trials? At a look,
+   * the trials up to the next look are taken from the budget at once, so a run always stops at a
+   * look and each look is tested once, at its own share of alpha.
+   */
+  another(done: number, roundCost: number): boolean {
+    const plan = this.plan;
+    if (plan === null) return done < this.minTrials;
+    const k = plan.looks.indexOf(done);
+    if (k < 0) return true;
+    if (!this.undecided(k)) return this.stop("decided");
+    if (k === plan.looks.length - 1) return this.stop("max trials");
+    const cost = (plan.looks[k + 1]! - done) * roundCost;
+    if (this.budget.remaining < cost) return this.stop("budget");
+    this.budget.remaining -= cost;
+    return true;
+  }
+
+  private stop(why: Stopped): false {
+    this.stoppedBy = why;
+    return false;
+  }
+
+  /** What each result of the scenario records of its adaptive trials; nothing for a scenario without pairs. */
+  record(): ResultDocument["sequential"] {
+    if (this.plan === null || this.stoppedBy === null) return undefined;
+    return { looks: [...this.plan.looks], alpha: this.plan.alpha, stopped: this.stoppedBy };
+  }
+}

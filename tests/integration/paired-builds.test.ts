@@ -1,0 +1,48 @@
+import assert from "node:assert/strict";
+import { copyFileSync, existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import type { CompareRow } from "../../src/compare/types.ts";
+import { readResults } from "../../src/results/store.ts";
+import { provision } from "../../src/runtimes/provision.ts";
+import { bench, tempDir } from "../../benchmarks/lib/cli.ts";
+
+describe("two builds of node 22.11.0 side by side", () => {
+  it("refuses the same binary under two paths, runs two builds, writes and validates both results, and compares them paired", async () => {
+    const node = (await provision("node@22.11.0")).binary;
+    const dir = tempDir("paired-builds");
+    const copy = join(dir, "node-copy");
+    copyFileSync(node, copy);
+    const out = join(dir, "out");
+    const refused = await bench(["run", "--suite", "startup", "--scenario", "hello", "--runtime", "node@22.11.0", "--runtime", `node@path:${copy}`, "--out", out]);
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /are the same binary/);
+    // One line of error (after the note naming the first runtime), no stack, and nothing measured.
+    assert.equal(refused.stderr.split("\n").filter((line) => line.startsWith("runtime-bench:")).length, 1, refused.stderr);
+    assert.doesNotMatch(refused.stderr, /\n\s+at /);
+    assert.equal(existsSync(out), false);
+
+    // A second build: the same node behind a wrapper script, so its bytes (and sha256) differ.
+    const wrapper = join(dir, "node-wrapped");
+    writeFileSync(wrapper, `#!/bin/sh\nexec ${node} "$@"\n`, { mode: 0o755 });
+    const run = await bench(["run", "--suite", "startup", "--scenario", "hello", "--runtime", "base=node@22.11.0", "--runtime", `head=node@path:${wrapper}`, "--out", out]);
+    assert.equal(run.code, 0, run.stderr);
+    const results = readResults([out]);
+    assert.deepEqual(results.map((r) => r.doc.label).sort(), ["base", "head"]);
+    assert.ok(results.every((r) => r.doc.runtime.version === "22.11.0" && r.doc.sequential !== undefined));
+    const validated = await bench(["validate", out]);
+    assert.equal(validated.code, 0, validated.stderr);
+
+    const runFolder = join(out, results[0]!.doc.run.runner, results[0]!.doc.run.id);
+    const compared = await bench(["compare", runFolder, "--base", "base", "--head", "head", "--json"]);
+    assert.equal(compared.code, 0, compared.stderr);
+    const rows = JSON.parse(compared.stdout) as CompareRow[];
+    assert.deepEqual(rows.map((r) => r.metric).sort(), Object.keys(results[0]!.doc.metrics).sort(), "a paired row for every metric");
+    assert.ok(rows.some((r) => r.metric === "wall_ms"));
+    for (const row of rows) {
+      assert.deepEqual([row.base_label, row.head_label, row.min_effect_source], ["base", "head", "paired"]);
+      assert.equal(row.pairs, results[0]!.doc.run.trials);
+      assert.ok(row.alpha! > 0 && row.alpha! <= 0.01);
+    }
+  });
+});

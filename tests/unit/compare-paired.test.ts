@@ -1,0 +1,191 @@
+import assert from "node:assert/strict";
+import { copyFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { comparePaired, compareWithPairs } from "../../src/compare/paired.ts";
+import { detectRegressions } from "../../src/regressions/detect.ts";
+import { FULL_PROFILE_SHAPES, STEP_AT, simulatePairedSeries } from "../../benchmarks/lib/detection.ts";
+import { PAIRED_ALPHA, adaptivePlan, lookAlpha, pairedEstimate } from "../../src/compare/sequential.ts";
+import { tCritical } from "../../src/compare/student-t.ts";
+import { UserError } from "../../src/core/errors.ts";
+import { checkAgainst } from "../../src/core/schema.ts";
+import { TrialSchedule, type ScheduledCell } from "../../src/orchestrate/adaptive.ts";
+import { resultPath } from "../../src/results/store.ts";
+import type { ResultDocument } from "../../src/results/types.ts";
+import { prepareRuntimes } from "../../src/runtimes/prepare.ts";
+import { seededRandom } from "../../src/stats/random.ts";
+import type { Subject } from "../../src/suites/suite.ts";
+import { makeResult, metricOf } from "../../benchmarks/lib/documents.ts";
+import { tempDir } from "../../benchmarks/lib/cli.ts";
+
+/** A result of one subject of run `run`: its trials' samples, laid out as the harness writes them. */
+function subjectResult(label: string, trials: readonly (readonly number[])[], extra: Partial<ResultDocument> = {}): ResultDocument {
+  return makeResult({
+    label,
+    run: { trials: trials.length },
+    metrics: { wall_ms: { ...metricOf(trials.flat()), trial_samples: trials.map((t) => t.length) } },
+    ...extra,
+  });
+}
+
+describe("paired comparison", () => {
+  // Four trials; in each, HEAD's samples are BASE's times 1.05, 1.07, 1.06, 1.06.
+  const baseTrials = [[100, 101, 99], [120, 118, 122], [90, 91, 89], [110, 111, 109]];
+  const headTrials = baseTrials.map((trial, k) => trial.map((v) => v * [1.05, 1.07, 1.06, 1.06][k]!));
+
+  it("gives the geometric mean of the per-trial ratios and Student's t interval over the pairs", () => {
+    // Worked by hand: mean of the log ratios 0.058250, SD 0.007706; t(0.995, 3) = 5.8409, t(0.9995, 3) = 12.924.
+    const estimate = pairedEstimate(baseTrials, headTrials, 0.01)!;
+    assert.ok(Math.abs(estimate.ratio - 1.059976) < 1e-5, `ratio ${estimate.ratio}`);
+    assert.ok(Math.abs(estimate.ci[0] - 1.036397) < 1e-4 && Math.abs(estimate.ci[1] - 1.084092) < 1e-4, `interval ${estimate.ci}`);
+    const at95 = pairedEstimate(baseTrials, headTrials, 0.05)!;
+    assert.ok(Math.abs(at95.ci[0] - 1.047063) < 1e-4 && Math.abs(at95.ci[1] - 1.073049) < 1e-4, `interval ${at95.ci}`);
+    const atPairedAlpha = pairedEstimate(baseTrials, headTrials, PAIRED_ALPHA)!;
+    assert.ok(Math.abs(atPairedAlpha.ci[0] - 1.008505) < 1e-4 && Math.abs(atPairedAlpha.ci[1] - 1.114074) < 1e-4, `interval ${atPairedAlpha.ci}`);
+    assert.ok(Math.abs(tCritical(0.01, 3) - 5.8409) < 1e-3 && Math.abs(tCritical(0.05, 10) - 2.2281) < 1e-3 && Math.abs(tCritical(0.001, 3) - 12.924) < 1e-3);
+    assert.equal(pairedEstimate([[1, 2]], [[2, 3]], 0.01), null, "one pair has no spread to judge by");
+  });
+
+  it("judges two subjects of one run trial by trial, with their labels, at the run's single look", () => {
+    const [row, ...rest] = comparePaired([subjectResult("base", baseTrials)], [subjectResult("head", headTrials)]);
+    assert.equal(rest.length, 0);
+    assert.equal(row!.verdict, "slower");
+    assert.deepEqual([row!.base_label, row!.head_label, row!.pairs, row!.alpha, row!.min_effect_source], ["base", "head", 4, PAIRED_ALPHA, "paired"]);
+    assert.ok(Math.abs(row!.ci95![0] - 1.008505) < 1e-4);
+    // The same samples with the trials shuffled on one side pair differently: the spread between pairs is then wide.
+    const shuffled = [headTrials[2]!, headTrials[0]!, headTrials[3]!, headTrials[1]!];
+    assert.equal(comparePaired([subjectResult("base", baseTrials)], [subjectResult("head", shuffled)])[0]!.verdict, "no significant change");
+  });
+
+  it("pairs only results of the same run, and is inconclusive when the trials do not pair", () => {
+    const otherRun = subjectResult("head", headTrials, { run: { ...makeResult().run, id: "20261102T000000Z-abcdef", trials: 4 } });
+    assert.deepEqual(comparePaired([subjectResult("base", baseTrials)], [otherRun]), []);
+    const [row] = comparePaired([subjectResult("base", baseTrials)], [subjectResult("head", headTrials.slice(0, 3))]);
+    assert.equal(row!.verdict, "inconclusive");
+    assert.match(row!.reason!, /BASE has 4 trials and HEAD 3/);
+  });
+
+  it("judges at the look an adaptive run stopped at: the share of alpha that look may spend", () => {
+    const plan = { looks: [2, 4, 6], alpha: PAIRED_ALPHA };
+    const sequential = { looks: [...plan.looks], alpha: plan.alpha, stopped: "decided" as const };
+    const [row] = comparePaired([subjectResult("base", baseTrials, { sequential })], [subjectResult("head", headTrials, { sequential })]);
+    assert.deepEqual(adaptivePlan(2).looks, [2, 6, 10], "three looks, from the minimum to at least 10 trials");
+    assert.deepEqual(adaptivePlan(10).looks, [10, 20, 30], "or to three times the minimum");
+    assert.ok(Math.abs(row!.alpha! - lookAlpha(plan, 1)) < 1e-12);
+    assert.ok(Math.abs(lookAlpha(plan, 0) + lookAlpha(plan, 1) + lookAlpha(plan, 2) - plan.alpha) < 1e-12, "the looks spend exactly alpha");
+  });
+});
+
+describe("sequential rule: false alarms on simulated A/A, and a step it must catch", () => {
+  const subject = { runtime: { identity: { name: "node" } }, app: null, params: {} } as unknown as Subject;
+  const cheapSummary = (samples: number[]) => ({ unit: "ms", better: "lower" as const, samples, median: 0, mean: 0, stddev: 0, min: 0, max: 0, ci95: [0, 0] as [number, number] });
+  const gaussian = (random: () => number) => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+
+  /**
+   * One simulated scenario through the orchestrator's schedule: two subjects, each trial 10
+   * samples at a level that moves 2 % from trial to trial on its own, and 1 % within the trial;
+   * HEAD's level is `step` higher. Returns the paired verdict at the look the schedule stopped at.
+   */
+  function simulate(step: number, seed: number): string {
+    const random = seededRandom(seed);
+    const cell = (): ScheduledCell & { samples: Record<string, number[]>; trialSamples: Record<string, number[]> } => ({ subject, status: "pending", samples: { wall_ms: [] }, trialSamples: { wall_ms: [] } });
+    const cells = [cell(), cell()];
+    const schedule = new TrialSchedule(5, cells, { remaining: Infinity });
+    for (let t = 0; schedule.another(t, cells.length); t++) {
+      cells.forEach((c, side) => {
+        const level = 50 * (side === 1 ? 1 + step : 1) * Math.exp(0.02 * gaussian(random));
+        c.samples.wall_ms!.push(...Array.from({ length: 10 }, () => level * Math.exp(0.01 * gaussian(random))));
+        c.trialSamples.wall_ms!.push(10);
+      });
+    }
+    const doc = (c: (typeof cells)[number], label: string) =>
+      makeResult({
+        label,
+        run: { trials: c.trialSamples.wall_ms!.length },
+        sequential: schedule.record(),
+        // The paired rule reads samples and trials only: a summary without its bootstrap keeps 3,000 scenarios quick.
+        metrics: { wall_ms: { ...cheapSummary(c.samples.wall_ms!), trial_samples: c.trialSamples.wall_ms! } },
+      });
+    return comparePaired([doc(cells[0]!, "a")], [doc(cells[1]!, "b")], { defaultMinEffect: 0 })[0]!.verdict;
+  }
+
+  it("keeps the false-alarm rate of A/A within alpha over its three looks (seeded, 3,000 scenarios)", () => {
+    const runs = 3000;
+    const alarms = Array.from({ length: runs }, (_, i) => simulate(0, 1 + i)).filter((v) => v === "faster" || v === "slower").length;
+    assert.ok(alarms / runs <= PAIRED_ALPHA, `${alarms} false alarms in ${runs}`);
+    assert.ok(lookAlpha(adaptivePlan(5), 0) < PAIRED_ALPHA / 5, "the first look spends little");
+  });
+
+  it("catches a 6 % step in at least 95 % of scenarios with the same noise", () => {
+    const runs = 400;
+    const caught = Array.from({ length: runs }, (_, i) => simulate(0.06, 100_000 + i)).filter((v) => v === "slower").length;
+    assert.ok(caught / runs >= 0.95, `${caught} of ${runs}`);
+  });
+});
+
+describe("builds side by side", () => {
+  it("refuses the same binary twice in one line, and labels two builds of one version apart", async () => {
+    const dir = tempDir("same-binary");
+    try {
+      const copy = join(dir, "node-copy");
+      copyFileSync(process.execPath, copy);
+      await assert.rejects(prepareRuntimes([`node@path:${process.execPath}`, `node@path:${copy}`], () => {}), (error: Error) => {
+        assert.ok(error instanceof UserError);
+        assert.match(error.message, /are the same binary/);
+        assert.doesNotMatch(error.message, /\n/);
+        return true;
+      });
+      const wrappers = ["a", "b"].map((name) => {
+        const path = join(dir, name);
+        writeFileSync(path, `#!/bin/sh\n# build ${name}\nexec "${process.execPath}" "$@"\n`, { mode: 0o755 });
+        return path;
+      });
+      const runtimes = await prepareRuntimes([`base=node@path:${wrappers[0]}`, `node@path:${wrappers[1]}`], () => {});
+      const version = process.versions.node;
+      assert.equal(runtimes[0]!.label, "base");
+      assert.match(runtimes[1]!.label, new RegExp(`^node-${version.replace(/\./g, "\\.")}-[0-9a-f]{8}$`));
+      await assert.rejects(prepareRuntimes([`x=node@path:${wrappers[0]}`, `x=node@path:${wrappers[1]}`], () => {}), /two runtimes are labelled 'x'/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("gives two subjects of one version in one run their own result file, and keeps the old name without a label", () => {
+    const base = subjectResult("base", [[1, 2]]);
+    const head = subjectResult("head", [[1, 2]]);
+    assert.notEqual(resultPath("/data", base), resultPath("/data", head));
+    assert.match(resultPath("/data", base), /\/node-22\.11\.0@base\.json$/);
+    assert.match(resultPath("/data", makeResult()), /\/node-22\.11\.0\.json$/);
+    assert.match(resultPath("/data", subjectResult("node-22.11.0", [[1, 2]])), /\/node-22\.11\.0\.json$/);
+    // A canary's version with build metadata makes a valid label; a label with a space does not.
+    assert.deepEqual(checkAgainst("result.schema.json", subjectResult("deno-2.1.4+abc123", [[1, 2]])), []);
+    assert.notDeepEqual(checkAgainst("result.schema.json", subjectResult("two words", [[1, 2]])), []);
+  });
+});
+
+describe("regressions feed: a release measured beside its predecessor", () => {
+  const startup = FULL_PROFILE_SHAPES.find((shape) => shape.suite === "startup")!;
+
+  it("is judged from the paired comparison at once, with no later release to confirm it", () => {
+    // The series as it stands the day the stepped release is measured: nothing after it.
+    const docs = simulatePairedSeries(startup, 0.01, 0.05, 3).filter((d) => Number(d.runtime.version.split(".")[1]) <= STEP_AT);
+    const { changes } = detectRegressions(docs);
+    const atRelease = changes.filter((c) => c.to_version === `22.${STEP_AT}.0`);
+    assert.equal(atRelease.length, 1, JSON.stringify(changes.map((c) => [c.to_version, c.status, c.reason])));
+    assert.equal(atRelease[0]!.status, "confirmed");
+    assert.equal(atRelease[0]!.kind, "regression");
+    assert.equal(atRelease[0]!.min_effect_source, "paired");
+    assert.match(atRelease[0]!.reason, new RegExp(`paired with 22\\.${STEP_AT - 1}\\.0 in run`));
+    assert.equal(changes.length, 1, "no other version is flagged");
+  });
+
+  it("the site's comparison of two versions measured in one run is the paired one", () => {
+    const docs = simulatePairedSeries(startup, 0.01, 0.05, 3);
+    const side = (version: string) => docs.filter((d) => d.runtime.version === version);
+    const rows = compareWithPairs(side(`22.${STEP_AT - 1}.0`), side(`22.${STEP_AT}.0`));
+    const paired = rows.filter((r) => r.pairs !== undefined);
+    assert.equal(paired.length, 1);
+    assert.equal(paired[0]!.verdict, "slower");
+    assert.equal(rows.length, 1, "the cell's separate-runs row gives way to the paired one");
+  });
+});
