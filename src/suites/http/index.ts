@@ -47,8 +47,11 @@ export interface HttpProfile {
   [key: string]: unknown;
 }
 
-/** app.json's http fields: `scenarios` names the only scenarios an app serves (and a scenario some app names is served by those apps alone). */
-type HttpAppFields = { processes: number; scenarios?: string[]; build?: PrepareStep };
+/**
+ * app.json's http fields: `scenarios` names the only scenarios an app serves (and a scenario some
+ * app names is served by those apps alone); `default_run` marks the apps `scripts/bench` measures.
+ */
+type HttpAppFields = { processes: number; scenarios?: string[]; default_run?: boolean; build?: PrepareStep };
 type HttpApp = App<HttpAppFields>;
 type HttpSubject = Subject<HttpConfig, HttpProfile>;
 
@@ -71,6 +74,11 @@ export function notServed(app: HttpApp, scenario: string, apps: readonly HttpApp
   if (listed) return listed.includes(scenario) ? null : `app ${app.name} serves only ${listed.join(", ")}`;
   const dedicated = apps.filter((other) => other.manifest.scenarios?.includes(scenario)).map((other) => other.name);
   return dedicated.length > 0 ? `scenario ${scenario} is served only by the apps made for it: ${dedicated.join(", ")}` : null;
+}
+
+/** The chosen apps that serve a scenario: an app has no cells on a scenario it does not serve. */
+function servingApps(apps: readonly HttpApp[], wanted: readonly string[], scenario: string): HttpApp[] {
+  return selectApps(apps, wanted).filter((app) => notServed(app, scenario, apps) === null);
 }
 
 async function launch(subject: HttpSubject, app: HttpApp, context: SuiteContext, cpus: readonly number[] | undefined, db: HttpDatabase | null): Promise<RunningServer> {
@@ -275,8 +283,12 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
   },
   tools: [OHA_TOOL, GNU_TIME_TOOL, TASKSET_TOOL, POSTGRES_TOOL],
   options: { app: appOption("http") },
-  // Each scenario on each runtime's own server: the frameworks are measured by `run` and the profiles.
-  defaultRun: { options: { app: ["native"] } },
+  // Each scenario on the app its manifest marks for the default run (native, or one made for the
+  // scenario): the other frameworks are measured by `run` and the profiles. Read when asked for,
+  // so that a broken app manifest fails only the commands that load the apps.
+  get defaultRun() {
+    return { options: { app: loadApps<HttpAppFields>("http").filter((app) => app.manifest.default_run).map((app) => app.name) } };
+  },
   parseOptions: appsOption,
 
   async prepare(note) {
@@ -288,8 +300,9 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
 
   estimate(scenario, runtime, options) {
     const profile = scenario.profileParams;
-    const apps = selectApps(loadApps<{ processes: number }>("http"), options.apps).filter((app) => app.manifest.runtimes[runtime]);
-    const loadPoints = scenario.config.operations.length * profile.connections.length * profile.keepalive.length;
+    const all = loadApps<HttpAppFields>("http");
+    const apps = servingApps(all, options.apps, scenario.name).filter((app) => app.manifest.runtimes[runtime]);
+    const loadPoints = scenario.config.operations.length * profile.connections.length * profile.keepalive.length * [profile.rate].flat().length;
     const trialS = SERVER_LIFECYCLE_S + profile.warmup_s + profile.duration_s + profile.rate_duration_s;
     // Each app is verified once before its load points and once after, whatever their number.
     return { cells: apps.length * loadPoints, seconds: apps.length * (loadPoints * profile.trials * trialS + 2 * VERIFICATION_S) };
@@ -333,7 +346,7 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
         const { max_sustained_rps: _ladder, ...withoutLadder } = scenario.metrics;
         const laddered = profile.rate_ladder ? scenario : { ...scenario, metrics: withoutLadder };
         const firstRate = [profile.rate].flat()[0];
-        for (const app of selectApps(apps, context.options.apps)) {
+        for (const app of servingApps(apps, context.options.apps, scenario.name)) {
           // An app that does not run on this runtime still gets its load points: its unsupported
           // cells then sit in the same series as the results of the runtimes it runs on.
           const start = app.manifest.runtimes[runtime.identity.name];
@@ -355,8 +368,6 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
 
       async check(subject) {
         const app = appOf(subject);
-        const unserved = notServed(app, subject.scenario.name, apps);
-        if (unserved) return { status: "unsupported", error: unserved };
         const unsupported = unsupportedApp(app, subject.runtime);
         if (unsupported !== null) return { status: "unsupported", error: unsupported };
         const installError = await once(installs, app.dir, () => installApp(app, "http", context.log, app.manifest.build ? [app.manifest.build] : []));
