@@ -34,7 +34,24 @@ function parseSide(text: string | undefined): Side | null {
   return match ? { runtime: match[1] as RuntimeName, version: match[2]! } : null;
 }
 
-/** The reader's choice from the query string; by default, each runtime's newest version against the one before. */
+/**
+ * The pair a reader most wants first: the newest Bun against the newest Node (or the two runtimes
+ * measured, in that order of preference), or, with one runtime measured, its two newest versions.
+ */
+function defaultPair(versions: CatalogData["versions"][string]): { base: Side; head: Side } {
+  const measured = DEFAULT_PAIR_ORDER.filter((r) => (versions[r] ?? []).length > 0);
+  const newest = (runtime: RuntimeName, back = 0): Side => {
+    const list = versions[runtime]!;
+    return { runtime, version: list[Math.max(0, list.length - 1 - back)]! };
+  };
+  if (measured.length >= 2) return { base: newest(measured[0]!), head: newest(measured[1]!) };
+  return { base: newest(measured[0]!, 1), head: newest(measured[0]!) };
+}
+
+/** Node is the usual baseline, Bun the usual challenger: base first. */
+const DEFAULT_PAIR_ORDER: readonly RuntimeName[] = ["node", "bun", "deno"];
+
+/** The reader's choice from the query string, side by side; by default, `defaultPair`. */
 function resolveChoice(query: Record<string, string>, catalog: CatalogData): Choice | null {
   const testbeds = catalog.testbeds.filter((t) => Object.keys(catalog.versions[t.id] ?? {}).length > 0);
   const testbed = testbeds.find((t) => t.id === query.testbed) ?? testbeds.find((t) => t.runner === query.testbed) ?? testbeds[0];
@@ -43,12 +60,9 @@ function resolveChoice(query: Record<string, string>, catalog: CatalogData): Cho
   const valid = (side: Side | null): side is Side => side !== null && (versions[side.runtime] ?? []).includes(side.version);
   const wantedBase = parseSide(query.base);
   const wantedHead = parseSide(query.head);
-  const first = SITE_RUNTIMES.find((r) => (versions[r] ?? []).length > 0)!;
-  const newest = (runtime: RuntimeName) => versions[runtime]!.at(-1)!;
-  const head: Side = valid(wantedHead) ? wantedHead : { runtime: first, version: newest(first) };
-  const ofHead = versions[head.runtime]!;
-  const previous = ofHead[Math.max(0, ofHead.indexOf(head.version) - 1)]!;
-  const base: Side = valid(wantedBase) ? wantedBase : { runtime: head.runtime, version: previous };
+  const fallback = defaultPair(versions);
+  const head: Side = valid(wantedHead) ? wantedHead : fallback.head;
+  const base: Side = valid(wantedBase) ? wantedBase : fallback.base;
   return { testbed, base, head, show: query.show === "changes" ? "changes" : "all" };
 }
 
