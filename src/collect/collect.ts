@@ -30,6 +30,12 @@ async function existingDocument(path: string): Promise<unknown> {
   }
 }
 
+/** Why an emulated result is never published, or null for one measured on its own architecture. */
+export function emulatedRefusal(doc: ResultDocument): string | null {
+  const emulated = doc.environment.emulated;
+  return emulated ? `measured under ${emulated.emulator} (${doc.environment.arch} on ${emulated.host_arch}): an emulated result checks that a runtime runs, and is never published` : null;
+}
+
 /**
  * Checks every result file below the artifact folders, then adds the new ones to the data folder
  * at the place their contents name (`data/<runner>/<run id>/...`). Collecting the same artifacts
@@ -54,6 +60,11 @@ export async function collectResults(sources: readonly string[], dataDir: string
       continue;
     }
     const result = doc as ResultDocument;
+    const emulated = emulatedRefusal(result);
+    if (emulated) {
+      problems.push(`${file}: ${emulated}`);
+      continue;
+    }
     if (result.run.runner_kind !== "dedicated") {
       problems.push(`${file}: a ${result.run.runner_kind} runner's result; only dedicated runners' results are published`);
       continue;

@@ -77,8 +77,6 @@ function versionTicks(versions: readonly string[], room: number): number[] {
   return versions.map((_, i) => i).filter((i) => i % step === 0);
 }
 
-let clipCount = 0;
-
 /** The points inside a domain, with one neighbour on each side so that lines run to the edge. */
 function withinDomain(points: readonly TrendPoint[], [low, high]: readonly [number, number]): TrendPoint[] {
   const first = points.findIndex((p) => p.x >= low);
@@ -267,7 +265,8 @@ export function drawTrend(model: TrendModel, width: number, zoom: TrendZoom | nu
     if (panel.title) axis.append(s("text", { class: `facet-title rt-${panel.title}`, x: px(panel.left + panel.width), y: px(panel.top - 10), "text-anchor": "end" }, panel.title));
     svg.append(axis);
 
-    const clipId = `trend-clip-${++clipCount}`;
+    // One trend chart per page: the panel's index is id enough, and the same drawing gives the same markup.
+    const clipId = `trend-clip-${panels.indexOf(panel)}`;
     svg.append(s("clipPath", { id: clipId }, s("rect", { x: px(panel.left), y: px(panel.top - 12), width: px(panel.width), height: px(panel.height + 24) })));
     for (const whole of panel.lines) {
       const line = { ...whole, points: withinDomain(whole.points, panel.domain), failures: whole.failures.filter((f) => f.x >= panel.domain[0] && f.x <= panel.domain[1]) };

@@ -117,7 +117,8 @@ function rowsTable(rows: readonly CompareRow[]): HTMLElement {
   const span = ratioDomain(rows);
   return dataTable(
     [
-      { title: "scenario", cell: (r) => cellLabel(r) },
+      // Load points are long words (`connections=10,keepalive=true,…`): they wrap, so the verdict stays in view.
+      { title: "scenario", cell: (r) => h("span", { class: "breakable" }, cellLabel(r)) },
       { title: "metric", cell: (r) => metricLabel(r.metric) },
       { title: "base", numeric: true, cell: (r) => pooled(r.base_median, r.unit, r.base_runs) },
       { title: "head", numeric: true, cell: (r) => pooled(r.head_median, r.unit, r.head_runs) },

@@ -32,8 +32,8 @@ export interface RunRequest {
 }
 
 export function parseProfile(value: string | undefined): Profile {
-  if (value === undefined || value === "quick" || value === "full") return value ?? "quick";
-  throw new UserError(`unknown profile '${value}': use quick or full`);
+  if (value === undefined || value === "quick" || value === "full" || value === "smoke") return value ?? "quick";
+  throw new UserError(`unknown profile '${value}': use quick, full or smoke`);
 }
 
 /** Every suite's own options, once each (suites with apps share --app), with the suites that take it. */
