@@ -112,18 +112,23 @@ function pooled(median: number, unit: string, runs: number): HTMLElement {
   return h("span", { title: `median of ${runs} run${runs === 1 ? "" : "s"}, samples pooled` }, `${formatNumber(median)} ${unit}`);
 }
 
+/** A load point (`connections=10,keepalive=true,…`) is one long word: it may wrap after each comma. */
+function breakable(text: string): HTMLElement {
+  const parts = text.split(",");
+  return h("span", {}, ...parts.flatMap((part, i) => (i < parts.length - 1 ? [`${part},`, h("wbr")] : [part])));
+}
+
 /** Every comparison as a table row, with its interval drawn on a log scale shared by all rows. */
 function rowsTable(rows: readonly CompareRow[]): HTMLElement {
   const span = ratioDomain(rows);
   return dataTable(
     [
-      // Load points are long words (`connections=10,keepalive=true,…`): they wrap, so the verdict stays in view.
-      { title: "scenario", cell: (r) => h("span", { class: "breakable" }, cellLabel(r)) },
+      { title: "scenario", cell: (r) => breakable(cellLabel(r)) },
       { title: "metric", cell: (r) => metricLabel(r.metric) },
       { title: "base", numeric: true, cell: (r) => pooled(r.base_median, r.unit, r.base_runs) },
       { title: "head", numeric: true, cell: (r) => pooled(r.head_median, r.unit, r.head_runs) },
-      { title: "head / base", numeric: true, cell: (r) => (r.ratio === null ? "" : `×${r.ratio.toFixed(3)} (${formatChange(r.ratio)})`) },
-      { title: "95 % CI", numeric: true, cell: (r) => (r.ci95 ? formatInterval(r.ci95) : "") },
+      // The interval under its ratio, in one column: the verdict stays in view at 1,280 px.
+      { title: "head / base, 95 % CI", numeric: true, cell: (r) => h("span", {}, r.ratio === null ? "" : `×${r.ratio.toFixed(3)} (${formatChange(r.ratio)})`, r.ci95 ? h("div", { class: "muted" }, formatInterval(r.ci95)) : null) },
       { title: "×1", cell: (r) => ratioGlyph(r, span) },
       { title: "min. effect", numeric: true, cell: (r) => `${formatPercent(r.min_effect)} ${r.min_effect_source === "noise floor" ? "noise" : r.min_effect_source === "run-to-run shift" ? "shift" : r.min_effect_source}` },
       { title: "verdict", cell: (r) => (r.reason ? h("span", {}, verdictCell(r), h("div", { class: "muted" }, r.reason)) : verdictCell(r)) },
