@@ -135,6 +135,15 @@ describe("plan counts the cells run measures, and its time grows with the profil
     assert.deepEqual(new Set((await written(resolved("http/ssr", "quick"), "bun", defaults)).map((s) => s.app)), new Set(["nextjs"]));
     assert.equal((await written(resolved("http/fortunes", "quick"), "deno", { app: ["native"] })).length, 0, "native does not serve fortunes: no cells");
     assert.equal(planned(resolved("http/api-db", "quick"), "node", { app: ["native"] }).cells, 0);
+    const { suite, scenario } = resolved("http/fortunes", "quick");
+    const lines: string[] = [];
+    const workDir = mkdtempSync(join(tmpdir(), "plan-suites-"));
+    const session = suite.start({ profile: "quick", workDir, log: (line) => lines.push(line), options: suite.parseOptions!({ app: ["native"] }) });
+    for (const name of ["node", "deno"] as const) session.subjects(scenario, { identity: { name, version: "99.0.0" } } as IdentifiedRuntime);
+    await session.close?.();
+    rmSync(workDir, { recursive: true, force: true });
+    assert.equal(lines.length, 1, "said once, not once per runtime");
+    assert.match(lines[0]!, /^http\/fortunes: none of the chosen apps serves it, so nothing is measured \(served by .*express-pg.*\)$/);
   });
 
   it("install: every manager the runtime runs, in every state of the profile", async () => {

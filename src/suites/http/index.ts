@@ -329,6 +329,8 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
       database ??= startHttpDatabase(context.workDir, machineSplit()?.server, context.log);
       return database;
     };
+    // Scenarios already reported as served by none of the chosen apps: once, not once per runtime.
+    const unservedNoted = new Set<string>();
     // Client-bound flags of every trial so far, per subject: a result is client-bound if any trial was.
     const clientBoundTrials = new Map<HttpSubject, boolean[]>();
 
@@ -346,7 +348,13 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
         const { max_sustained_rps: _ladder, ...withoutLadder } = scenario.metrics;
         const laddered = profile.rate_ladder ? scenario : { ...scenario, metrics: withoutLadder };
         const firstRate = [profile.rate].flat()[0];
-        for (const app of servingApps(apps, context.options.apps, scenario.name)) {
+        const serving = servingApps(apps, context.options.apps, scenario.name);
+        if (serving.length === 0 && !unservedNoted.has(scenario.name)) {
+          unservedNoted.add(scenario.name);
+          const servers = apps.filter((app) => notServed(app, scenario.name, apps) === null).map((app) => app.name);
+          context.log(`http/${scenario.name}: none of the chosen apps serves it, so nothing is measured (served by ${servers.join(", ")})`);
+        }
+        for (const app of serving) {
           // An app that does not run on this runtime still gets its load points: its unsupported
           // cells then sit in the same series as the results of the runtimes it runs on.
           const start = app.manifest.runtimes[runtime.identity.name];
