@@ -112,6 +112,11 @@ function pooled(median: number, unit: string, runs: number): HTMLElement {
   return h("span", { title: `median of ${runs} run${runs === 1 ? "" : "s"}, samples pooled` }, `${formatNumber(median)} ${unit}`);
 }
 
+function minEffectText(row: CompareRow): string {
+  const source = row.min_effect_source === "noise floor" ? "noise" : row.min_effect_source === "run-to-run shift" ? "shift" : row.min_effect_source;
+  return `${formatPercent(row.min_effect)} ${source}`;
+}
+
 /** A load point (`connections=10,keepalive=true,…`) is one long word: it may wrap after each comma. */
 function breakable(text: string): HTMLElement {
   const parts = text.split(",");
@@ -130,8 +135,8 @@ function rowsTable(rows: readonly CompareRow[]): HTMLElement {
       // The interval under its ratio, in one column: the verdict stays in view at 1,280 px.
       { title: "head / base, 95 % CI", numeric: true, cell: (r) => h("span", {}, r.ratio === null ? "" : `×${r.ratio.toFixed(3)} (${formatChange(r.ratio)})`, r.ci95 ? h("div", { class: "muted" }, formatInterval(r.ci95)) : null) },
       { title: "×1", cell: (r) => ratioGlyph(r, span) },
-      { title: "min. effect", numeric: true, cell: (r) => `${formatPercent(r.min_effect)} ${r.min_effect_source === "noise floor" ? "noise" : r.min_effect_source === "run-to-run shift" ? "shift" : r.min_effect_source}` },
-      { title: "verdict", cell: (r) => (r.reason ? h("span", {}, verdictCell(r), h("div", { class: "muted" }, r.reason)) : verdictCell(r)) },
+      // The minimum effect sits under the verdict it decides, not in a column of its own: the verdict stays in view at 1,280 px.
+      { title: "verdict, min. effect", cell: (r) => h("span", {}, verdictCell(r), h("div", { class: "muted" }, `min. effect ${minEffectText(r)}`), r.reason ? h("div", { class: "muted" }, r.reason) : null) },
     ],
     rows,
     { stacked: true },
