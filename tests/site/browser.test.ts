@@ -386,7 +386,7 @@ for (const set of DATA_SETS) {
     });
 
     // One version per runtime leaves nothing to zoom into: the control is not offered.
-    if (set.versions > 1) it("zooms a trend by dragging and by keyboard, keeps the zoom in the permalink, and resets it", async () => {
+    if (set.versions > 1) it("zooms a trend by dragging and by keyboard, keeps the zoom in the permalink, and resets it", async (t) => {
       const { page, problems } = await open("scenario.html?scenario=startup/hello", { site });
       await page.waitForSelector("figure[data-chart=trend][data-drawn]");
       const box = (await (await page.$("figure[data-chart=trend] rect.hit"))!.boundingBox())!;
@@ -408,6 +408,19 @@ for (const set of DATA_SETS) {
       assert.equal(await page.$eval("input[name=zoom-from]", (input) => (input as HTMLInputElement).value), String(Math.round(from * 1000)));
       await page.screenshot({ path: join(ARTIFACTS, `trend-zoomed-after-reload-${set.name}.png`), fullPage: true });
 
+      // How long one slider step takes to redraw (a figure for the report, never asserted: tests do not judge speed).
+      const perStep = await page.$eval("input[name=zoom-from]", async (input) => {
+        const slider = input as HTMLInputElement;
+        const frame = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+        const start = performance.now();
+        for (let i = 0; i < 20; i++) {
+          slider.value = String(Number(slider.value) + (i % 2 === 0 ? 5 : -5));
+          slider.dispatchEvent(new Event("input"));
+          await frame();
+        }
+        return (performance.now() - start) / 20;
+      });
+      t.diagnostic(`${set.name}: ${perStep.toFixed(1)} ms per zoom slider step, redraw included`);
       await page.focus("input[name=zoom-to]");
       for (let i = 0; i < 20; i++) await page.keyboard.press("ArrowLeft");
       await page.waitForFunction((before) => new URL(location.href).searchParams.get("zoom") !== before, zoom);

@@ -301,7 +301,8 @@ export async function scenarioPage(): Promise<void> {
     // A zoom redraws the chart alone (once per frame while a slider moves) and rewrites the permalink.
     let frame = 0;
     const setZoom = (zoom: TrendZoom | null) => {
-      current.zoom = zoom;
+      // As the permalink holds it, so that a reload draws exactly this chart.
+      current.zoom = parseZoom(zoomText(zoom));
       writeView(current);
       zoomControl.update(zoom);
       cancelAnimationFrame(frame);
