@@ -119,12 +119,12 @@ const SUITE_OPTIONS = suiteOptionList();
 export const runCommand = defineCommand({
   name: "run",
   summary: "Measure scenarios on runtimes (provisioning them first) and write one result file per cell.",
-  usage: `run [--suite S]... [--scenario X]... [--runtime SPEC]... [--profile quick|full] [--out DIR] [--sentinel SPEC]${SUITE_OPTIONS.map((o) => ` [--${o.name} V]...`).join("")}`,
+  usage: `run [--suite S]... [--scenario X]... [--runtime SPEC]... [--profile quick|full|smoke] [--out DIR] [--sentinel SPEC]${SUITE_OPTIONS.map((o) => ` [--${o.name} V]...`).join("")}`,
   help: [
     "  --suite S         a suite to run (repeatable); default: every suite",
     "  --scenario X      a scenario, as NAME or SUITE/NAME (repeatable); default: every scenario of the suites",
     `  --runtime SPEC    node@22.11.0, deno@2.1, bun@latest or NAME@path:/abs/bin (repeatable); default: ${DEFAULT_RUNTIMES.join(" ")}`,
-    "  --profile P       quick (default) or full: trials, runs and load levels come from each suite and scenario manifest",
+    "  --profile P       quick (default) or full: trials, runs and load levels come from each suite and scenario manifest; smoke: quick with one trial, to check that a runtime runs (docs/arm64-smoke.md)",
     "  --out DIR         where results go (default: data/)",
     "  --sentinel SPEC   a pinned reference runtime measured alongside, to detect drift of the machine",
     "  --full            print every metric of every cell after the summary (always written to summary.txt beside the results)",
