@@ -7,9 +7,13 @@
  *
  * For each suite and noise level: the smallest step confirmed in at least 95 % of series (from a
  * ladder of steps, by bisection), and over the series without a step, the share of judged versions
- * with a confirmed change (a false alarm) and the share of series with at least one.
+ * with a confirmed change (a false alarm) and the share of series with at least one. Writes them
+ * into the entry "detection-power" of docs/measurements.json (replacing the rows of the suites it
+ * ran), with when, where and the load, and regenerates the documents made from it.
  */
+import type { DetectionPowerEntry, DetectionPowerRow } from "../src/core/measurements.ts";
 import { formatTable } from "../src/ui/table.ts";
+import { loadNow, recordMeasurement, thisMachine } from "./lib/measurements.ts";
 import { FULL_PROFILE_SHAPES, STEP_AT, VERSIONS, rates, smallestDetected } from "./lib/detection.ts";
 
 const perStep = Number(process.argv[2] ?? 200);
@@ -19,23 +23,31 @@ const NOISE = [0.01, 0.03, 0.1];
 const SEED = 1;
 
 const percent = (fraction: number, digits = 1) => `${(fraction * 100).toFixed(digits)} %`;
-const rows: string[][] = [];
+const startLoad = loadNow();
+const measured: DetectionPowerRow[] = [];
 for (const shape of FULL_PROFILE_SHAPES.filter((s) => suites.length === 0 || suites.includes(s.suite))) {
   for (const sd of NOISE) {
     const started = Date.now();
     const smallest = smallestDetected(shape, sd, perStep, SEED);
     const quiet = rates(shape, sd, 0, withoutStep, SEED + 1_000_000);
-    rows.push([
-      `${shape.suite} (${shape.trials} trials × ${shape.perTrial})`,
-      percent(sd, 0),
-      smallest === null ? "none up to 200 %" : `${percent(smallest.step, 1)} (${smallest.rates.detected}/${perStep})`,
-      `${percent(quiet.falseAlarms / quiet.judgements, 2)} (${quiet.falseAlarms}/${quiet.judgements})`,
-      `${percent(quiet.seriesWithFalseAlarm / quiet.series, 1)} (${quiet.seriesWithFalseAlarm}/${quiet.series})`,
-    ]);
+    measured.push({
+      suite: shape.suite,
+      trials: `${shape.trials} trials × ${shape.perTrial}`,
+      noise: percent(sd, 0),
+      smallest_step: smallest === null ? "none up to 200 %" : `${percent(smallest.step, 1)} (${smallest.rates.detected} of ${perStep})`,
+      false_alarms_per_version: `${percent(quiet.falseAlarms / quiet.judgements, 2)} (${quiet.falseAlarms} of ${quiet.judgements})`,
+      series_with_false_alarm: `${percent(quiet.seriesWithFalseAlarm / quiet.series, 1)} (${quiet.seriesWithFalseAlarm} of ${quiet.series})`,
+    });
     process.stderr.write(`${shape.suite} at ${percent(sd, 0)}: ${Math.round((Date.now() - started) / 1000)} s\n`);
   }
 }
+const rows = measured.map((r) => [`${r.suite} (${r.trials})`, r.noise, r.smallest_step, r.false_alarms_per_version, r.series_with_false_alarm]);
 process.stdout.write(
   `${formatTable(["suite (full profile)", "noise (relative SD)", "smallest step confirmed in ≥ 95 %", "false alarms per judged version", "series with a false alarm"], rows)}\n\n` +
     `${VERSIONS} versions per series, one run each, step from version ${STEP_AT + 1}; ${perStep} series per step tried, ${withoutStep} without a step.\n`,
 );
+const ran = new Set(measured.map((r) => r.suite));
+recordMeasurement("detection-power", (entry) => {
+  const old = entry as DetectionPowerEntry;
+  return { ...old, ...thisMachine(startLoad), rows: [...old.rows.filter((r) => !ran.has(r.suite)), ...measured] };
+});

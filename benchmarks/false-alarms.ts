@@ -4,6 +4,13 @@
  *
  *   scripts/benchmark false-alarms run PAIRS OUT -- RUN_ARGS...   measure PAIRS pairs into OUT/run1, OUT/run2, …, then judge them
  *   scripts/benchmark false-alarms DIR1 DIR2 [DIR3 DIR4 …]        judge pairs measured before (DIR1 with DIR2, DIR3 with DIR4, …)
+ *   scripts/benchmark false-alarms cpu-sets PAIRS OUT -- RUN_ARGS...  PAIRS pairs with the CPU sets and PAIRS without
+ *                                                                  (RUNTIME_BENCH_CPU_SETS=off), taken in turn, and both shifts
+ *
+ * `--record LABEL` (first, with `--held-out` when the pairs were measured after the shift table
+ * they are judged by was set) writes the counts of judged pairs as the row LABEL of the entry
+ * "false-alarms" of docs/measurements.json, with when, where and the load, and regenerates the
+ * documents made from it.
  *
  * e.g. `scripts/benchmark false-alarms run 5 /tmp/fa -- --suite http --scenario json --runtime node@22.11.0 --runtime bun@1.2.0`.
  * Prints the verdicts of each pair, the share of rows with a verdict, and per metric the largest
@@ -16,14 +23,17 @@ import { compareResults } from "../src/compare/compare.ts";
 import type { CompareRow, Verdict } from "../src/compare/types.ts";
 import { readDocuments } from "../src/results/store.ts";
 import { formatTable } from "../src/ui/table.ts";
+import { CPU_SETS_VARIABLE } from "../src/tools/cpu-split.ts";
 import { bench } from "./lib/cli.ts";
+import { loadNow, recordMeasurement, thisMachine } from "./lib/measurements.ts";
+import type { FalseAlarmRow, FalseAlarmsEntry } from "../src/core/measurements.ts";
 
-async function measurePairs(pairs: number, out: string, runArgs: readonly string[]): Promise<string[]> {
+async function measurePairs(pairs: number, out: string, runArgs: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<string[]> {
   const dirs: string[] = [];
   for (let i = 1; i <= 2 * pairs; i++) {
     const dir = join(out, `run${i}`);
     const started = Date.now();
-    const result = await bench(["run", ...runArgs, "--out", dir]);
+    const result = await bench(["run", ...runArgs, "--out", dir], env);
     process.stderr.write(`run ${i}: exit ${result.code}, ${Math.round((Date.now() - started) / 1000)} s\n`);
     // A failed cell still writes its results (judged as not comparable); a run that wrote nothing stops the pairs.
     if (!existsSync(dir)) throw new UserError(`run ${i} wrote no results into ${dir}: ${result.stderr.trim().split("\n").at(-1) ?? ""}`);
@@ -35,13 +45,68 @@ async function measurePairs(pairs: number, out: string, runArgs: readonly string
 const VERDICTS: readonly Verdict[] = ["faster", "slower", "inconclusive", "no significant change", "not comparable"];
 const shift = (row: CompareRow) => Math.exp(Math.abs(Math.log(row.ratio!))) - 1;
 
-async function main(args: string[]): Promise<void> {
-  let dirs = args;
-  if (args[0] === "run") {
-    const dash = args.indexOf("--");
-    dirs = await measurePairs(Number(args[1]), args[2]!, dash < 0 ? [] : args.slice(dash + 1));
+/** Per metric, the largest shift between the two runs of a pair, over every pair. */
+function largestShifts(rows: readonly CompareRow[]): Map<string, number> {
+  const largest = new Map<string, number>();
+  for (const row of rows) {
+    if (row.ratio === null) continue;
+    const key = `${row.suite} ${row.metric}`;
+    largest.set(key, Math.max(largest.get(key) ?? 0, shift(row)));
   }
-  if (dirs.length < 2 || dirs.length % 2 !== 0) throw new UserError("give pairs of result folders (or: run PAIRS OUT -- RUN_ARGS)");
+  return largest;
+}
+
+/** Pairs with and without the CPU sets, taken in turn so that both see the same drift of the machine. */
+async function compareCpuSets(pairs: number, out: string, runArgs: readonly string[]): Promise<void> {
+  const dirs = { pinned: [] as string[], unpinned: [] as string[] };
+  for (let pair = 1; pair <= pairs; pair++) {
+    dirs.pinned.push(...(await measurePairs(1, join(out, "pinned", `pair${pair}`), runArgs)));
+    dirs.unpinned.push(...(await measurePairs(1, join(out, "unpinned", `pair${pair}`), runArgs, { [CPU_SETS_VARIABLE]: "off" })));
+  }
+  const judged = (folders: string[]) => {
+    const rows: CompareRow[] = [];
+    for (let i = 0; i < folders.length; i += 2) rows.push(...compareResults(readDocuments([folders[i]!], "BASE"), readDocuments([folders[i + 1]!], "HEAD")));
+    return { rows, largest: largestShifts(rows), verdicts: rows.filter((r) => r.verdict === "faster" || r.verdict === "slower").length };
+  };
+  const pinned = judged(dirs.pinned);
+  const unpinned = judged(dirs.unpinned);
+  const percent = (value: number | undefined) => (value === undefined ? "-" : `${(value * 100).toFixed(1)} %`);
+  const metrics = [...new Set([...pinned.largest.keys(), ...unpinned.largest.keys()])].sort();
+  process.stdout.write(`${formatTable(["suite metric", "largest shift with CPU sets", "without"], metrics.map((key) => [key, percent(pinned.largest.get(key)), percent(unpinned.largest.get(key))]))}\n`);
+  process.stdout.write(`rows with a verdict: ${pinned.verdicts} of ${pinned.rows.length} with CPU sets, ${unpinned.verdicts} of ${unpinned.rows.length} without (${pairs} pairs each)\n`);
+}
+
+/** `--record LABEL [--held-out]` at the start of the arguments, and the rest. */
+function recordOption(args: string[]): { label: string | null; heldOut: boolean; rest: string[] } {
+  if (args[0] !== "--record") return { label: null, heldOut: false, rest: args };
+  const label = args[1];
+  if (!label) throw new UserError("--record needs a label: what the pairs are (e.g. 'http quick, json, all apps')");
+  const heldOut = args[2] === "--held-out";
+  return { label, heldOut, rest: args.slice(heldOut ? 3 : 2) };
+}
+
+/** The pairs' counts as a row of the entry "false-alarms", replacing the row of the same label. */
+function record(label: string, heldOut: boolean, startLoad: number, pairs: number, rows: readonly CompareRow[], largest: string): void {
+  const { when, where, load } = thisMachine(startLoad);
+  const verdicts = rows.filter((r) => r.verdict === "faster" || r.verdict === "slower").length;
+  recordMeasurement("false-alarms", (entry) => {
+    const old = entry as FalseAlarmsEntry;
+    // The entry names the machine of its rows; a row measured elsewhere names its own.
+    const note = `${where === old.where ? "" : `on ${where}; `}largest shift: ${largest}`;
+    const row: FalseAlarmRow = { runs: label, when, load, held_out: heldOut, pairs, rows: rows.length, verdicts_old_rule: null, verdicts, note };
+    return { ...old, rows: [...old.rows.filter((r) => r.runs !== label), row] };
+  });
+}
+
+async function main(argv: string[]): Promise<void> {
+  const startLoad = loadNow();
+  const { label, heldOut, rest: args } = recordOption(argv);
+  let dirs = args;
+  const dash = args.indexOf("--");
+  const runArgs = dash < 0 ? [] : args.slice(dash + 1);
+  if (args[0] === "cpu-sets") return compareCpuSets(Number(args[1]), args[2]!, runArgs);
+  if (args[0] === "run") dirs = await measurePairs(Number(args[1]), args[2]!, runArgs);
+  if (dirs.length < 2 || dirs.length % 2 !== 0) throw new UserError("give pairs of result folders (or: run PAIRS OUT -- RUN_ARGS, or cpu-sets PAIRS OUT -- RUN_ARGS)");
   const rows: CompareRow[] = [];
   const perPair: string[][] = [];
   for (let i = 0; i < dirs.length; i += 2) {
@@ -60,6 +125,7 @@ async function main(args: string[]): Promise<void> {
     return [key, String(values.length), at(0.5), at(0.9), `${(values.at(-1)! * 100).toFixed(1)} %`];
   });
   process.stdout.write(`\nshift between the two runs of a pair (|HEAD/BASE| as a change):\n${formatTable(["suite metric", "rows", "median", "90th percentile", "largest"], shifts)}\n`);
+  if (label !== null) record(label, heldOut, startLoad, dirs.length / 2, rows, shifts.map(([key, , , , largest]) => `${key} ${largest}`).join(", "));
 }
 
 try {

@@ -4,22 +4,31 @@
  * interleaved over several rounds (harness first in odd rounds, by hand first in even ones).
  *
  *   scripts/benchmark harness-overhead [ROUNDS]
+ *
+ * Writes its figures into the entry "harness-overhead" of docs/measurements.json, with when, where
+ * and the load, and regenerates the documents made from it.
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO_ROOT, SUITES_DIR } from "../src/core/paths.ts";
 import { RUNTIMES } from "../src/runtimes/catalog.ts";
+import { loadScenario } from "../src/scenarios/manifest.ts";
+import { scenarioProfile } from "../src/suites/resolve.ts";
+import { startupSuite } from "../src/suites/startup/index.ts";
 import { provision } from "../src/runtimes/provision.ts";
 import { readResults } from "../src/results/store.ts";
 import { formatPairedRatio, formatRoundRatios, pairedRatio } from "../src/stats/paired.ts";
 import { median } from "../src/stats/summary.ts";
 import { formatTable } from "../src/ui/table.ts";
 import { PINNED, bench, tempDir } from "./lib/cli.ts";
+import { loadNow, pairedRow, recordMeasurement, thisMachine } from "./lib/measurements.ts";
 
 const rounds = Number(process.argv[2] ?? 5);
+const startLoad = loadNow();
 const helloDir = join(SUITES_DIR, "startup/hello");
-const profile = JSON.parse(readFileSync(join(helloDir, "scenario.json"), "utf8")).profiles.quick as { trials: number; warmup: number; runs: number };
+// The quick profile as the harness resolves it for `hello`: the suite's, with the manifest's overrides.
+const profile = scenarioProfile(startupSuite, loadScenario(helloDir, "startup"), "quick") as { trials: number; warmup: number; runs: number };
 
 async function harnessMedians(): Promise<Map<string, number>> {
   const out = tempDir("overhead");
@@ -60,10 +69,17 @@ for (let round = 0; round < rounds; round++) {
 
 // Each round pairs the two measurements minutes apart at most, so the per-round ratio cancels the
 // slow drift of a shared machine.
-const rows = Object.keys(harness).map((name) => {
-  const paired = pairedRatio(harness[name]!, byHand[name]!);
-  return [name, median(harness[name]!).toFixed(2), median(byHand[name]!).toFixed(2), formatPairedRatio(paired), formatRoundRatios(paired)];
-});
+const measured = Object.keys(harness).map((name) => ({ name, paired: pairedRatio(harness[name]!, byHand[name]!) }));
+const rows = measured.map(({ name, paired }) => [name, median(harness[name]!).toFixed(2), median(byHand[name]!).toFixed(2), formatPairedRatio(paired), formatRoundRatios(paired)]);
 process.stdout.write(`harness overhead on startup/hello, ${rounds} interleaved rounds (ms: medians over rounds of each round's median)\n`);
 process.stdout.write(`${formatTable(["runtime", "scripts/bench", "hyperfine by hand", "ratio (95 % interval)", "median ratio (range)"], rows)}\n`);
 process.stdout.write(`commit ${execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: REPO_ROOT, encoding: "utf8" }).trim()}, ${new Date().toISOString()}\n`);
+
+const specOf = (name: string) => PINNED.find((spec) => spec.startsWith(`${name}@`)) ?? name;
+recordMeasurement("harness-overhead", (entry) => ({
+  ...entry!,
+  ...thisMachine(startLoad),
+  benchmark: `scripts/benchmark harness-overhead ${rounds}`,
+  rows: measured.map(({ name }) => pairedRow(specOf(name), harness[name]!, byHand[name]!, 2)),
+  notes: [`The \`hello\` median of \`scripts/bench run\` against hyperfine run by hand on the same binary, file, run count and runtime environment, ${rounds} round${rounds === 1 ? "" : "s"}, alternating which goes first.`],
+}));

@@ -10,6 +10,9 @@
  * range over the blocks.
  *
  *   scripts/benchmark http-overhead [--runtime SPEC]... [--rounds N] [--seconds N]
+ *
+ * Writes its figures into the entry "http-overhead" of docs/measurements.json, with when, where and
+ * the load, and regenerates the documents made from it.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -26,13 +29,15 @@ import { median } from "../src/stats/summary.ts";
 import { httpSuite, type HttpConfig, type HttpProfile } from "../src/suites/http/index.ts";
 import { resolveScenarios } from "../src/suites/resolve.ts";
 import type { Subject, SuiteScenario } from "../src/suites/suite.ts";
-import { allowedCpus, pinned, splitCpus } from "../src/tools/cpu-split.ts";
+import { machineAssignment, pinned } from "../src/tools/cpu-split.ts";
 import { RunningServer } from "../src/tools/server.ts";
+import { loadNow, pairedRow, recordMeasurement, thisMachine } from "./lib/measurements.ts";
 import { formatTable } from "../src/ui/table.ts";
 
 const { values } = parseArgs({ options: { runtime: { type: "string", multiple: true }, rounds: { type: "string" }, seconds: { type: "string" } } });
 const specs = values.runtime ?? ["node@22.11.0", "bun@1.2.0", "deno@2.1.4"];
 const TRIALS = Number(values.rounds ?? 5);
+const startLoad = loadNow();
 const seconds = Number(values.seconds ?? 3);
 
 installInterruptHandling();
@@ -44,7 +49,8 @@ const profile: HttpProfile = { trials: TRIALS, warmup_s: 1, duration_s: seconds,
 const scenario = { ...selected!.scenario, profileParams: profile } as SuiteScenario<HttpConfig, HttpProfile>;
 const workDir = await mkdtemp(join(tmpdir(), "http-overhead-"));
 const session = httpSuite.start({ profile: "full", workDir, log: (line) => process.stderr.write(`${line}\n`), options: { apps: ["native"] } });
-const split = splitCpus(allowedCpus());
+const assignment = machineAssignment();
+const split = assignment.separated ? assignment.sets : undefined;
 const native = loadApps("http").find((app) => app.name === "native")!;
 
 /** The command a person would type: oha's documented flags, its JSON read for requestsPerSec. */
@@ -123,6 +129,18 @@ try {
       `server on CPU ${split?.server.join(",") ?? "any"}, oha on CPU ${split?.client.join(",") ?? "any"}, ${new Date().toISOString().slice(0, 10)}\n\n`,
   );
   process.stdout.write(`${formatTable(["runtime", "harness rps (median)", "hand rps (median)", "harness/hand (95 % interval)", "median ratio (range)", `harness spread max/min over ${SPREAD_TRIALS} trials: median (range over blocks)`, "harness rps per round", "hand rps per round"], rows)}\n`);
+  recordMeasurement("http-overhead", (entry) => ({
+    ...entry!,
+    ...thisMachine(startLoad),
+    benchmark: `scripts/benchmark http-overhead --rounds ${TRIALS} --seconds ${seconds}`,
+    rows: subjects.map((subject) => ({
+      ...pairedRow(`${subject.runtime.identity.name}@${subject.runtime.identity.version}`, harness.get(subject)!, hand.get(subject)!, 0),
+      spread: spreadCell(blockSpreads(harness.get(subject)!, SPREAD_TRIALS)),
+    })),
+    notes: [
+      `\`native\` \`/json\`, 10 connections, keep-alive, server on CPU ${split?.server.join(",") ?? "any"} and oha on CPU ${split?.client.join(",") ?? "any"}; per round one harness trial (the runner's own \`trial()\`) and oha by hand against a fresh server, ${seconds} s each after a 1 s warm-up under load; ${TRIALS} rounds.`,
+    ],
+  }));
 } finally {
   await rm(workDir, { recursive: true, force: true });
 }

@@ -28,7 +28,7 @@ import type { SuiteScenario } from "../src/suites/suite.ts";
 import { websocketSuite, type WebSocketConfig, type WebSocketProfile } from "../src/suites/websocket/index.ts";
 import { k6Count, k6Version, runK6 } from "../src/suites/websocket/k6.ts";
 import { runLoad, wsclientVersion, type EchoReport } from "../src/suites/websocket/wsclient.ts";
-import { allowedCpus, pinned, splitCpus } from "../src/tools/cpu-split.ts";
+import { machineAssignment, pinned } from "../src/tools/cpu-split.ts";
 import { groupUsage } from "../src/tools/proc-stats.ts";
 import { HOST, RunningServer } from "../src/tools/server.ts";
 import { formatTable } from "../src/ui/table.ts";
@@ -44,7 +44,8 @@ const SIZE = 32;
 installInterruptHandling();
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const runtimes = await prepareRuntimes(specs, log);
-const split = splitCpus(allowedCpus());
+const assignment = machineAssignment();
+const split = assignment.separated ? assignment.sets : undefined;
 const native = loadApps<{ servers: Record<string, string> }>("websocket").find((app) => app.name === "native")!;
 const workDir = await mkdtemp(join(tmpdir(), "websocket-ceiling-"));
 

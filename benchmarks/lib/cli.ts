@@ -6,20 +6,22 @@ import { REPO_ROOT } from "../../src/core/paths.ts";
 
 export interface BenchOutput {
   code: number | null;
+  /** The signal that ended it, if one did. */
+  signal?: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
 }
 
-/** Runs a command to completion, collecting what it prints. */
-export function runProcess(command: string, args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<BenchOutput> {
+/** Runs a command to completion, collecting what it prints; `detached` gives it a process group of its own. */
+export function runProcess(command: string, args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; detached?: boolean } = {}): Promise<BenchOutput> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, detached: options.detached, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
     child.once("error", reject);
-    child.once("close", (code) => resolve({ code, stdout, stderr }));
+    child.once("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
 }
 

@@ -124,27 +124,33 @@ ensure_test_tools() {
   done
   [ ${#missing[@]} -eq 0 ] || apt_install "${missing[@]}"
   ensure_actionlint
+  ensure_act
+}
+
+# A tool built from a Go module into the tools cache: once, under the lock, never rebuilt when present.
+go_install_once() {
+  local name="$1" module="$2" duration="$3"
+  command -v "$name" >/dev/null 2>&1 && return 0
+  lock_tools
+  command -v "$name" >/dev/null 2>&1 && return 0
+  command -v go >/dev/null 2>&1 || die "$name is missing and go is not installed to build it (install Go, or put $name on PATH)"
+  say "building $name with go (once${duration:+; $duration}, cached in $TOOLS_ROOT)"
+  GOBIN="$TOOLS_ROOT/bin" go install "$module" >"$TOOLS_ROOT/$name-build.log" 2>&1 \
+    || die "go install $name failed; see $TOOLS_ROOT/$name-build.log"
 }
 
 ensure_actionlint() {
-  command -v actionlint >/dev/null 2>&1 && return 0
-  lock_tools
-  command -v actionlint >/dev/null 2>&1 && return 0
-  command -v go >/dev/null 2>&1 || die "actionlint is missing and go is not installed to build it"
-  say "building actionlint with go (once, cached in $TOOLS_ROOT)"
-  GOBIN="$TOOLS_ROOT/bin" go install github.com/rhysd/actionlint/cmd/actionlint@v1.7.7 >"$TOOLS_ROOT/actionlint-build.log" 2>&1 \
-    || die "go install actionlint failed; see $TOOLS_ROOT/actionlint-build.log"
+  go_install_once actionlint github.com/rhysd/actionlint/cmd/actionlint@v1.7.7 ""
 }
 
 ensure_k6() {
   # k6 drives the broadcast delivery check and the fixed-rate latency of the websocket suite.
-  command -v k6 >/dev/null 2>&1 && return 0
-  lock_tools
-  command -v k6 >/dev/null 2>&1 && return 0
-  command -v go >/dev/null 2>&1 || die "k6 is missing and go is not installed to build it (install Go, or put k6 on PATH)"
-  say "building k6 with go (once; about 1.5 minutes on two cores, cached in $TOOLS_ROOT)"
-  GOBIN="$TOOLS_ROOT/bin" go install go.k6.io/k6@v1.8.1 >"$TOOLS_ROOT/k6-build.log" 2>&1 \
-    || die "go install k6 failed; see $TOOLS_ROOT/k6-build.log"
+  go_install_once k6 go.k6.io/k6@v1.8.1 "about 1.5 minutes on two cores"
+}
+
+ensure_act() {
+  # act runs the workflows locally (scripts/act, docs/act.md), which the end-to-end tests drive.
+  go_install_once act github.com/nektos/act@v0.2.89 "about a minute on two cores"
 }
 
 WSCLIENT_SRC="$ROOT/src/suites/websocket/client"

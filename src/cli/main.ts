@@ -5,10 +5,13 @@ import { allCommand } from "./commands/all.ts";
 import { collectCommand } from "./commands/collect.ts";
 import { compareCommand } from "./commands/compare.ts";
 import { exportCommand } from "./commands/export.ts";
+import { findingsCommand } from "./commands/findings.ts";
 import { listCommand } from "./commands/list.ts";
 import { planCommand } from "./commands/plan.ts";
+import { profileCommand } from "./commands/profile.ts";
 import { regressionsCommand } from "./commands/regressions.ts";
 import { releasesCommand } from "./commands/releases.ts";
+import { reproCommand } from "./commands/repro.ts";
 import { runCommand } from "./commands/run.ts";
 import { toolsCommand } from "./commands/tools.ts";
 import { setupCommand } from "./commands/setup.ts";
@@ -16,7 +19,7 @@ import { siteCommand } from "./commands/site.ts";
 import { validateCommand } from "./commands/validate.ts";
 
 /** Every subcommand; `scripts/bench` with no arguments runs `all`. */
-const COMMANDS: readonly Command[] = [allCommand, runCommand, setupCommand, listCommand, planCommand, validateCommand, siteCommand, compareCommand, regressionsCommand, exportCommand, releasesCommand, collectCommand, toolsCommand] as unknown as Command[];
+const COMMANDS: readonly Command[] = [allCommand, runCommand, setupCommand, listCommand, planCommand, validateCommand, siteCommand, compareCommand, findingsCommand, reproCommand, profileCommand, regressionsCommand, exportCommand, releasesCommand, collectCommand, toolsCommand] as unknown as Command[];
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

@@ -5,6 +5,65 @@ import { listResultFiles } from "../results/store.ts";
 import { checkAgainst } from "../core/schema.ts";
 import type { ResultDocument } from "../results/types.ts";
 import { resultPath, writeResult } from "../results/store.ts";
+import type { BenchRunner } from "../releases/runners.ts";
+import type { MatrixEntry } from "../releases/matrix.ts";
+
+/** What collect trusts: the machines of .github/bench-runners.json, and the jobs of the run's plan. */
+export interface CollectTrust {
+  readonly runners: readonly BenchRunner[];
+  /** The plan job's matrix and the call's name, which together name each job's artifact; without them, results are checked against the runners only. */
+  readonly plan?: { readonly call: string; readonly jobs: readonly MatrixEntry[] };
+  /**
+   * Accept results from a machine whose check before the run found settings of
+   * docs/machine-tuning.md unmet: only for a workflow run locally under scripts/act, where this
+   * machine stands in for the benchmark machines (each result still records what it lacked).
+   */
+  readonly acceptUntuned?: boolean;
+}
+
+/** The artifact benchmark.yml's job for `entry` uploads: the workflow, not the job's own code, names it. */
+export function artifactName(call: string, entry: MatrixEntry): string {
+  return `results-${call}-${entry.runner}-${entry.runtime}-${entry.version}`;
+}
+
+/** What a result is checked against: the machine it claims, and the job whose artifact held it. */
+interface Claim {
+  readonly doc: ResultDocument;
+  readonly runner: BenchRunner | undefined;
+  readonly job: MatrixEntry | undefined;
+}
+
+/**
+ * Each check returns why the result cannot be published, or nothing. A result says where and on
+ * what it ran; a compromised or misconfigured machine could say anything, so every claim is held
+ * against what the repository itself planned and declared.
+ */
+const RESULT_CHECKS: readonly ((claim: Claim) => string | undefined)[] = [
+  emulatedRefusal,
+  ({ doc }) => (doc.run.runner_kind === "dedicated" ? undefined : `a ${doc.run.runner_kind} runner's result; only dedicated runners' results are published`),
+  ({ doc, runner }) => (runner ? undefined : `claims runner '${doc.run.runner}', which .github/bench-runners.json does not list`),
+  ({ doc, job }) => (!job || job.runner === doc.run.runner ? undefined : `claims runner '${doc.run.runner}', but its job ran on ${job.runner}`),
+  ({ doc, runner }) => (!runner || runner.arch === doc.environment.arch ? undefined : `claims architecture ${doc.environment.arch}, but ${runner.name} is ${runner.arch} (.github/bench-runners.json)`),
+  ({ doc, runner }) =>
+    !runner || runner.fingerprint === doc.environment.fingerprint
+      ? undefined
+      : runner.fingerprint === undefined
+        ? `${runner.name} has no fingerprint in .github/bench-runners.json; this result's is ${doc.environment.fingerprint} (docs/self-hosted-runner.md, "Check the machine")`
+        : `claims fingerprint ${doc.environment.fingerprint}, but ${runner.name}'s is ${runner.fingerprint} (.github/bench-runners.json)`,
+  ({ doc, job }) =>
+    !job || (job.runtime === doc.runtime.name && job.version === doc.runtime.version)
+      ? undefined
+      : `claims ${doc.runtime.name} ${doc.runtime.version}, but its job measured ${job.runtime} ${job.version}`,
+];
+
+/** The job whose artifact holds `file`: download-artifact puts each artifact in a folder of its name. */
+function jobOf(file: string, sources: readonly string[], trust: CollectTrust): MatrixEntry | string | undefined {
+  if (!trust.plan) return undefined;
+  const source = sources.map((s) => resolve(s)).find((s) => resolve(file).startsWith(s + sep));
+  const artifact = source === undefined ? "" : relative(source, resolve(file)).split(sep)[0]!;
+  const { call, jobs } = trust.plan;
+  return jobs.find((job) => artifactName(call, job) === artifact) ?? `is in artifact '${artifact}', which no job of call '${call}' uploads`;
+}
 
 /** What a collect did, or would have done had nothing been wrong. */
 export interface CollectOutcome {
@@ -31,18 +90,20 @@ async function existingDocument(path: string): Promise<unknown> {
 }
 
 /** Why an emulated result is never published, or null for one measured on its own architecture. */
-export function emulatedRefusal(doc: ResultDocument): string | null {
+export function emulatedRefusal({ doc }: Pick<Claim, "doc">): string | undefined {
   const emulated = doc.environment.emulated;
-  return emulated ? `measured under ${emulated.emulator} (${doc.environment.arch} on ${emulated.host_arch}): an emulated result checks that a runtime runs, and is never published` : null;
+  return emulated ? `measured under ${emulated.emulator} (${doc.environment.arch} on ${emulated.host_arch}): an emulated result checks that a runtime runs, and is never published` : undefined;
 }
 
 /**
  * Checks every result file below the artifact folders, then adds the new ones to the data folder
  * at the place their contents name (`data/<runner>/<run id>/...`). Collecting the same artifacts
  * twice adds nothing the second time; a different file at the same place is an error, because a
- * result is never rewritten. Only dedicated runners' results enter the data folder.
+ * result is never rewritten. Only results whose every claim holds (RESULT_CHECKS), measured on a
+ * machine tuned as docs/machine-tuning.md says, enter the data folder, and when any file has a
+ * problem none does.
  */
-export async function collectResults(sources: readonly string[], dataDir: string): Promise<CollectOutcome> {
+export async function collectResults(sources: readonly string[], dataDir: string, trust: CollectTrust): Promise<CollectOutcome> {
   const files = listResultFiles(sources);
   const problems: string[] = [];
   const incoming = new Map<string, { doc: ResultDocument; from: string }>();
@@ -60,13 +121,20 @@ export async function collectResults(sources: readonly string[], dataDir: string
       continue;
     }
     const result = doc as ResultDocument;
-    const emulated = emulatedRefusal(result);
-    if (emulated) {
-      problems.push(`${file}: ${emulated}`);
+    const job = jobOf(file, sources, trust);
+    if (typeof job === "string") {
+      problems.push(`${file}: ${job}`);
       continue;
     }
-    if (result.run.runner_kind !== "dedicated") {
-      problems.push(`${file}: a ${result.run.runner_kind} runner's result; only dedicated runners' results are published`);
+    const claim = { doc: result, runner: trust.runners.find((r) => r.name === result.run.runner), job };
+    const refused = RESULT_CHECKS.map((check) => check(claim)).filter((problem) => problem !== undefined);
+    if (refused.length > 0) {
+      problems.push(...refused.map((problem) => `${file}: ${problem}`));
+      continue;
+    }
+    const unmet = result.environment.machine?.unmet ?? [];
+    if (unmet.length > 0 && !trust.acceptUntuned) {
+      problems.push(`${file}: measured on a machine not tuned for benchmarking (docs/machine-tuning.md): ${unmet.join("; ")}`);
       continue;
     }
     const destination = resultPath(dataDir, result);

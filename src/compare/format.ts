@@ -1,3 +1,4 @@
+import { escapeMarkdown } from "../core/markup.ts";
 import { paramsSlug } from "../core/params.ts";
 import { formatNumber, formatTable } from "../ui/table.ts";
 import type { CompareRow } from "./types.ts";
@@ -48,8 +49,6 @@ export function compareTable(rows: readonly CompareRow[]): string {
   return `${formatTable(HEADER, rows.map(columns))}\n\n${VERDICT_RULE}`;
 }
 
-const escapeCell = (text: string) => text.replace(/\|/g, "\\|");
-
 /** A GitHub-flavoured table for a job summary or a pull-request comment. */
 export function compareMarkdown(rows: readonly CompareRow[]): string {
   const emphasis = (row: CompareRow, cells: string[]) => {
@@ -60,7 +59,7 @@ export function compareMarkdown(rows: readonly CompareRow[]): string {
   const lines = [
     `| ${HEADER.join(" | ")} |`,
     `| ${HEADER.map((_, i) => (i >= 4 && i <= 6 ? "---:" : "---")).join(" | ")} |`,
-    ...rows.map((row) => `| ${emphasis(row, columns(row).map(escapeCell)).join(" | ")} |`),
+    ...rows.map((row) => `| ${emphasis(row, columns(row).map(escapeMarkdown)).join(" | ")} |`),
   ];
   const count = (verdict: CompareRow["verdict"]) => rows.filter((r) => r.verdict === verdict).length;
   const summary = (["slower", "faster", "inconclusive", "no significant change", "not comparable"] as const)

@@ -1,4 +1,5 @@
 import { UserError } from "../core/errors.ts";
+import { MEASUREMENTS, type ShiftEntry, type ShiftTable } from "../core/measurements.ts";
 import type { Profile, RunnerKind } from "../results/types.ts";
 import { compareVersions, groupBy, seriesKey, type Measurement } from "./series-key.ts";
 import { t975 } from "./student-t.ts";
@@ -7,88 +8,59 @@ import { t975 } from "./student-t.ts";
 export const DEFAULT_MIN_EFFECT = 0.05;
 
 /**
- * How far one run's median moved from the next on the same binaries, as a change (0.5 = 50 %), for
- * a suite's metrics on one kind of machine: `default` for its metrics, `metrics` where one differs.
- */
-export interface ShiftTable {
-  readonly default: number;
-  readonly metrics?: Readonly<Record<string, number>>;
-  /** The full profile's shift where it was measured apart (its runs spread more trials over more time); else the same. */
-  readonly full?: ShiftTable;
-}
-
-/**
- * The largest shift between back-to-back runs of node@22.11.0 and bun@1.2.0, rounded up (README,
- * "False alarms on real runs"): a development machine shared with six other benchmark jobs, its
- * load between 9 and 25 on 2 cores. In quick runs a startup time moved by up to ×2.02 (every
- * runtime at once: the machine, not the runtime), in full runs of `hello` by up to 37 % (10 rows
- * only, hence the margin to 60 %). A latency percentile at a fixed arrival rate moves most, up to
- * ×140: once the server falls behind, requests queue. Such a machine can back no verdict on HTTP
- * latency without history. HTTP's full profile was not measured (2 hours a pair of `json` runs): it takes the quick figures.
- */
-const LOCAL_STARTUP: ShiftTable = { default: 1.1, metrics: { peak_rss_mb: 0.05 }, full: { default: 0.6, metrics: { peak_rss_mb: 0.05 } } };
-const LOCAL_HTTP: ShiftTable = {
-  default: 6,
-  metrics: {
-    latency_p50_ms: 150,
-    latency_p90_ms: 150,
-    latency_p99_ms: 150,
-    latency_p999_ms: 150,
-    server_peak_rss_mb: 0.2,
-    success_rate: 0.05,
-  },
-};
-
-/**
- * The largest shift between back-to-back quick runs of node@22.11.0 and bun@1.2.0 on the same
- * 2-core virtual machine with nothing else running (load average under 2.2; README, "False alarms
- * on real runs"), rounded up: what a machine kept for benchmarks shifts by. Startup, 7 pairs: at
- * most 31.9 %, so 50 %. HTTP `json`, every app, 5 pairs that set the figures and 2 held out:
- * throughput up to 49.1 % and server and client CPU up to 52.9 %, so 75 %; the median and 90th
- * percentile latency up to 60.8 % (a held-out pair, past the 60 % first set), so 100 %; tail
- * latency at a fixed rate up to ×5.8, so 600 %. The full profiles were not measured apart.
- */
-const QUIET_STARTUP: ShiftTable = { default: 0.5, metrics: { peak_rss_mb: 0.05 } };
-const QUIET_HTTP: ShiftTable = {
-  default: 0.75,
-  metrics: { latency_p50_ms: 1, latency_p90_ms: 1, latency_p99_ms: 6, latency_p999_ms: 6, server_peak_rss_mb: 0.05, success_rate: 0.05 },
-};
-
-/**
- * The same measure for three of the newer suites, on the same quiet machine, only for a dedicated
- * machine; under load they take the wider of these and the widest loaded default. File I/O, the
- * native app, 5 pairs and 2 held out: wall time and operations up to ×2.3 (bun's write-many, once),
- * throughput up to 38 %, so 150 % and 60 %. Database, sqlite and pg apps, 7 pairs (the 2 held out
- * moved further than the 5 before them, so all 7 set it): throughput, wall time and median latency
- * up to 110.8 %, p99 latency up to ×7.7, server CPU from 0 to a few clock ticks (no ratio holds
- * it), so 150 %, 1,000 % and no verdict without history. Install, small, npm and bun, 3 pairs and
- * 2 held out: wall time up to 69.2 %, peak RSS up to 8.3 %, so 100 % and 15 %.
- */
-const QUIET_FILEIO: ShiftTable = { default: 1.5, metrics: { throughput_mb_s: 0.6, peak_rss_mb: 0.1 } };
-const QUIET_DATABASE: ShiftTable = { default: 1.5, metrics: { latency_p99_ms: 10, server_cpu_s: 150, peak_rss_mb: 0.05 } };
-const QUIET_INSTALL: ShiftTable = { default: 1, metrics: { peak_rss_mb: 0.15 } };
-
-/**
  * The run-to-run shift by suite and kind of machine: the minimum effect of a comparison whose
  * series have no history yet (fewer than MIN_HISTORY_RUNS runs). Within one run the trials see one
  * state of the machine, so the interval of HEAD/BASE cannot hold this shift; only the minimum
- * effect can. A local or hosted machine may be shared with anything, so it takes the figures of a
- * heavily loaded one; a dedicated machine runs nothing else, so it takes those of a quiet one,
- * until its history gives each series its own noise floor, which replaces this table.
+ * effect can. A local or hosted machine may be shared with anything, so it takes the figures
+ * measured under heavy load; a dedicated machine runs nothing else, so it takes those measured on a
+ * quiet one, until its history gives each series its own noise floor, which replaces this table.
+ * The figures, and how each was measured, are the entry "run-to-run-shift" of docs/measurements.json.
  *
  * The table lives here rather than in each suite's definition because `compareResults` also runs
  * in the site's browser worker, which may import no suite code: a verdict must be the same in the
  * CLI and on the site, and for results of a suite this checkout no longer has.
  */
-export const RUN_TO_RUN_SHIFT: Readonly<Record<string, Readonly<Partial<Record<RunnerKind, ShiftTable>>>>> = {
-  startup: { local: LOCAL_STARTUP, hosted: LOCAL_STARTUP, dedicated: QUIET_STARTUP },
-  http: { local: LOCAL_HTTP, hosted: LOCAL_HTTP, dedicated: QUIET_HTTP },
-  fileio: { dedicated: QUIET_FILEIO },
-  database: { dedicated: QUIET_DATABASE },
-  install: { dedicated: QUIET_INSTALL },
-};
+export const RUN_TO_RUN_SHIFT: Readonly<Record<string, Readonly<Partial<Record<RunnerKind, ShiftTable>>>>> = shiftsByKind(
+  MEASUREMENTS.entries["run-to-run-shift"].shifts,
+);
+
+function shiftsByKind(shifts: ShiftEntry["shifts"]): Record<string, Partial<Record<RunnerKind, ShiftTable>>> {
+  const suites = [...new Set([...Object.keys(shifts.shared), ...Object.keys(shifts.quiet)])];
+  return Object.fromEntries(
+    suites.map((suite) => {
+      const shared = shifts.shared[suite];
+      const quiet = shifts.quiet[suite];
+      return [suite, { ...(shared ? { local: shared, hosted: shared } : {}), ...(quiet ? { dedicated: quiet } : {}) }];
+    }),
+  );
+}
 
 const shiftOf = (table: ShiftTable, metric: string) => table.metrics?.[metric] ?? table.default;
+
+export type { ShiftTable };
+
+const percent = (fraction: number) => `${Number((fraction * 100).toPrecision(3)).toLocaleString("en")} %`;
+
+/**
+ * RUN_TO_RUN_SHIFT as the rows of a table: suite, metric, the shift on a local or hosted machine
+ * and on a dedicated one (what a suite not measured on a kind takes, so marked). The methodology
+ * page and docs/measurements.md both show these rows.
+ */
+export function shiftTableRows(): [suite: string, metric: string, local: string, dedicated: string][] {
+  const cell = (table: ShiftTable | undefined, suite: string, kind: RunnerKind, metric: string | null) =>
+    table
+      ? `${percent(metric === null ? table.default : shiftOf(table, metric))}${table.full ? ` (full profile: ${percent(metric === null ? table.full.default : shiftOf(table.full, metric))})` : ""}`
+      : `${percent(runToRunShift(suite, kind, "quick", metric ?? ""))}, not measured on this kind of machine`;
+  return Object.entries(RUN_TO_RUN_SHIFT).flatMap(([suite, kinds]) => {
+    const metrics = [...new Set(Object.values(kinds).flatMap((table) => Object.keys(table.metrics ?? {})))];
+    return [null, ...metrics].map((metric): [string, string, string, string] => [
+      suite,
+      metric ?? "every other metric",
+      cell(kinds.local, suite, "local", metric),
+      cell(kinds.dedicated, suite, "dedicated", metric),
+    ]);
+  });
+}
 
 /** The widest default of any suite on a kind of machine: what a suite not measured there takes. */
 export function widestDefault(kind: RunnerKind): number {

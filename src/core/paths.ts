@@ -8,6 +8,8 @@ export const SUITES_DIR = resolve(process.env.RUNTIME_BENCH_SUITES_DIR ?? join(R
 export const APPS_DIR = join(REPO_ROOT, "apps");
 export const SCHEMAS_DIR = join(REPO_ROOT, "schemas");
 export const DEFAULT_DATA_DIR = join(REPO_ROOT, "data");
+/** CPU profiles of findings (`scripts/bench findings --profile`), one reproduction folder per finding; derived, so never in data/. */
+export const DEFAULT_PROFILES_DIR = join(REPO_ROOT, "profiles");
 
 /** Per-user cache shared by every clone: runtimes and built tools are downloaded once. */
 export function cacheDir(): string {

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { cpus, release, totalmem } from "node:os";
 import { machineArch, type Arch } from "../runtimes/catalog.ts";
 import { emulation } from "../runtimes/emulation.ts";
+import type { MachineCheck } from "./machine-check.ts";
 
 /** The machine a result was measured on. Results are only ever compared within one fingerprint. */
 export interface Environment {
@@ -19,6 +20,8 @@ export interface Environment {
   fingerprint: string;
   /** Present when the runtimes were another architecture's (`arch`), run under an emulator on this machine: never a figure to publish. */
   emulated?: { emulator: string; host_arch: Arch };
+  /** The machine check before the run (absent from results of harnesses older than it). */
+  machine?: MachineCheck;
 }
 
 function readTrimmed(path: string): string | null {

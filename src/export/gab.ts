@@ -35,8 +35,18 @@ export function versionLine(version: string): string {
 export function gabName({ doc, metric }: Measurement): string {
   const scenario = `${doc.suite}/${doc.scenario}${doc.scenario_version > 1 ? ` v${doc.scenario_version}` : ""}`;
   return [`${doc.runtime.name} ${versionLine(doc.runtime.version)}`, scenario, doc.app, paramsSlug(doc.params), metric, doc.run.runner]
-    .filter(Boolean)
+    .filter((part): part is string => Boolean(part))
+    .map(gabText)
     .join(" · ");
+}
+
+/**
+ * github-action-benchmark prints names into its commit comment's Markdown and its chart page as
+ * they are, escaping nothing: every character that could be markup there (`<`, `` ` ``, `|`, `@`,
+ * `*`, `[`…) becomes `_`. The schema keeps versions and names to their shape; this covers the rest.
+ */
+export function gabText(text: string): string {
+  return text.replace(/[^A-Za-z0-9 .,:;=/+x%-]/g, "_");
 }
 
 function entryOf(measurement: Measurement): GabEntry {
@@ -48,9 +58,9 @@ function entryOf(measurement: Measurement): GabEntry {
     value: summary.median,
     range: `± ${formatNumber((high - low) / 2)}`,
     extra: [
-      `${doc.runtime.name} ${doc.runtime.version} (sha256 ${doc.runtime.sha256.slice(0, 12)})`,
+      `${doc.runtime.name} ${gabText(doc.runtime.version)} (sha256 ${doc.runtime.sha256.slice(0, 12)})`,
       `median ${formatNumber(summary.median)} ${summary.unit}, 95 % CI [${formatNumber(low)}, ${formatNumber(high)}], n=${summary.samples.length}`,
-      `run ${doc.run.id} on ${doc.run.runner}`,
+      `run ${doc.run.id} on ${gabText(doc.run.runner)}`,
     ].join("\n"),
   };
 }

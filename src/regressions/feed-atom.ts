@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
+import { escapeMarkup } from "../core/markup.ts";
 import { formatInterval, formatPercent } from "../compare/format.ts";
+import { releaseNotes, type ReleaseNotes } from "../runtimes/catalog.ts";
 import { describeChange, seriesLabel } from "./format.ts";
 import type { RegressionReport, SeriesChange } from "./types.ts";
 
@@ -9,15 +11,18 @@ export const FEED_ATOM_FILE = "regressions.atom";
 /** Where entries link to: the page listing the changes, relative to the feed unless absolute. */
 export const DEFAULT_FEED_PAGE = "regressions.html";
 
-const ID_PREFIX = "tag:runtime-bench,2026:";
-
-const escapeXml = (text: string) =>
-  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
+export const ID_PREFIX = "tag:runtime-bench,2026:";
 
 /** A change's stable anchor: the same series and versions give the same entry, run after run. */
 export function changeAnchor(change: SeriesChange): string {
   return createHash("sha256").update(`${change.series} ${change.from_version} ${change.to_version}`).digest("hex").slice(0, 16);
 }
+
+/** An entry's links to the release notes and the commits of its range. */
+export const releaseNotesAtomLinks = (notes: ReleaseNotes | null) =>
+  notes
+    ? [`    <link rel="related" title="release notes" href="${escapeMarkup(notes.changelog)}"/>`, `    <link rel="related" title="commits in the range" href="${escapeMarkup(notes.compare)}"/>`]
+    : [];
 
 function entry(change: SeriesChange, page: string): string {
   const anchor = changeAnchor(change);
@@ -27,11 +32,12 @@ function entry(change: SeriesChange, page: string): string {
   return [
     "  <entry>",
     `    <id>${ID_PREFIX}change/${anchor}</id>`,
-    `    <title>${escapeXml(title)}</title>`,
-    `    <updated>${change.updated}</updated>`,
-    `    <link rel="alternate" href="${escapeXml(`${page}#${anchor}`)}"/>`,
+    `    <title>${escapeMarkup(title)}</title>`,
+    `    <updated>${escapeMarkup(change.updated)}</updated>`,
+    `    <link rel="alternate" href="${escapeMarkup(`${page}#${anchor}`)}"/>`,
+    ...releaseNotesAtomLinks(releaseNotes(change.runtime, change.from_version, change.to_version)),
     `    <category term="${change.kind}"/>`,
-    `    <summary>${escapeXml(summary)}</summary>`,
+    `    <summary>${escapeMarkup(summary)}</summary>`,
     "  </entry>",
   ].join("\n");
 }
@@ -49,10 +55,10 @@ export function regressionsAtom(report: RegressionReport, page: string = DEFAULT
     '<feed xmlns="http://www.w3.org/2005/Atom">',
     `  <id>${ID_PREFIX}regressions</id>`,
     "  <title>runtime-bench: confirmed regressions and improvements</title>",
-    `  <updated>${updated}</updated>`,
+    `  <updated>${escapeMarkup(updated)}</updated>`,
     "  <author><name>runtime-bench</name></author>",
     `  <link rel="self" href="${FEED_ATOM_FILE}"/>`,
-    `  <link rel="alternate" href="${escapeXml(page)}"/>`,
+    `  <link rel="alternate" href="${escapeMarkup(page)}"/>`,
     ...confirmed.map((change) => entry(change, page)),
     "</feed>",
     "",

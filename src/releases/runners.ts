@@ -15,6 +15,8 @@ export interface BenchRunner {
   readonly pool?: string;
   /** Suites (`http`) or scenarios (`http/crud`) this pool member is declared to run (src/releases/pools.ts gives it the rest of its share). */
   readonly suites?: readonly string[];
+  /** Its environment fingerprint (src/env/fingerprint.ts): collect publishes only results that carry it. */
+  readonly fingerprint?: string;
 }
 
 /** `.github/bench-runners.json`: the machines, and how many release lines a backfill covers. */

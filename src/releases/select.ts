@@ -37,6 +37,8 @@ export interface SelectionInput {
   readonly prereleases: boolean;
   /** Drop the (version, runner) pairs that already have results. */
   readonly missingOnly: boolean;
+  /** Give each planned version its predecessor (`predecessorOf`), measured beside it in the same job. */
+  readonly withPredecessor?: boolean;
 }
 
 /** One benchmark job: a runtime version on a runner. */
@@ -45,6 +47,10 @@ export interface PlannedBenchmark {
   readonly version: string;
   readonly published: Date;
   readonly runner: BenchRunner;
+  /** The release measured beside it in the same run (`withPredecessor`); null when not asked for or when there is none. */
+  readonly predecessor: string | null;
+  /** Only these scenarios (`suite/name`) of the runner's work: the cells a backfill still lacks (src/releases/cells.ts). */
+  readonly scenarios?: readonly string[];
 }
 
 export interface Selection {
@@ -97,6 +103,18 @@ function inWindow(runtime: RuntimeName, releases: readonly Release[], done: Read
   }
 }
 
+/**
+ * The release a new version is judged against: the newest stable release below it. On a line that
+ * already has releases that is the previous release of the line (a patch's, or a minor's on Node);
+ * for the first release of a line (or a pre-release of one) it is the newest release of the line
+ * before, because every version of a lower line sorts below the new line's first. Null for the first
+ * release there is. `releases` holds one architecture's (a runner's) list.
+ */
+export function predecessorOf(version: string, releases: readonly Release[]): string | null {
+  const below = releases.filter((r) => semver.prerelease(r.version) === null && semver.lt(r.version, version));
+  return below.length === 0 ? null : semver.sort(below.map((r) => r.version)).at(-1)!;
+}
+
 /** Decides which runtime versions each runner should benchmark. Pure: the registry and data/ are read by the caller. */
 export function selectBenchmarks(input: SelectionInput): Selection {
   const planned = new Map<string, PlannedBenchmark>();
@@ -126,7 +144,8 @@ export function selectBenchmarks(input: SelectionInput): Selection {
       }
       for (const release of chosen) {
         if (input.missingOnly && done.has(release.version)) continue;
-        planned.set(`${runtime}@${release.version}@${runner.name}`, { runtime, version: release.version, published: release.published, runner });
+        const predecessor = input.withPredecessor ? predecessorOf(release.version, all) : null;
+        planned.set(`${runtime}@${release.version}@${runner.name}`, { runtime, version: release.version, published: release.published, runner, predecessor });
       }
     }
     if (request.kind === "spec" && !resolvedSomewhere && lastMiss) throw lastMiss;

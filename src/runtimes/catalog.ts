@@ -36,6 +36,8 @@ export interface RuntimeDefinition {
   readonly probeArgs: readonly string[];
   /** Environment that keeps a run quiet and repeatable (no update checks, no prompts). */
   readonly env: Readonly<Record<string, string>>;
+  /** The runtime's source repository on GitHub, and the tag it gives a release: where its release notes are. */
+  readonly upstream: { readonly repository: string; tag(version: string): string };
 }
 
 const node: RuntimeDefinition = {
@@ -45,6 +47,7 @@ const node: RuntimeDefinition = {
   scriptArgs: (flags, file) => [...flags, file],
   probeArgs: ["-e", 'console.log(JSON.stringify({version: process.versions.node, engine: "V8 " + process.versions.v8}))'],
   env: {},
+  upstream: { repository: "nodejs/node", tag: (version) => `v${version}` },
 };
 
 const deno: RuntimeDefinition = {
@@ -54,6 +57,7 @@ const deno: RuntimeDefinition = {
   scriptArgs: (flags, file) => ["run", ...flags, file],
   probeArgs: ["eval", 'console.log(JSON.stringify({version: Deno.version.deno, engine: "V8 " + Deno.version.v8}))'],
   env: { DENO_NO_UPDATE_CHECK: "1", DENO_NO_PROMPT: "1", NO_COLOR: "1" },
+  upstream: { repository: "denoland/deno", tag: (version) => `v${version}` },
 };
 
 const bun: RuntimeDefinition = {
@@ -65,6 +69,22 @@ const bun: RuntimeDefinition = {
   scriptArgs: (flags, file) => [...flags, file],
   probeArgs: ["-e", 'console.log(JSON.stringify({version: Bun.version, engine: "JavaScriptCore " + process.versions.webkit}))'],
   env: { BUN_RUNTIME_TRANSPILER_CACHE_PATH: "0", NO_COLOR: "1" },
+  upstream: { repository: "oven-sh/bun", tag: (version) => `bun-v${version}` },
 };
 
 export const RUNTIMES: Readonly<Record<RuntimeName, RuntimeDefinition>> = { node, deno, bun };
+
+/** Where to read what changed between two releases: the later one's notes, and the commits in between. */
+export interface ReleaseNotes {
+  readonly changelog: string;
+  readonly compare: string;
+}
+
+export function releaseNotes(name: string, from: string, to: string): ReleaseNotes | null {
+  if (!isRuntimeName(name)) return null;
+  const { repository, tag } = RUNTIMES[name].upstream;
+  return {
+    changelog: `https://github.com/${repository}/releases/tag/${tag(to)}`,
+    compare: `https://github.com/${repository}/compare/${tag(from)}...${tag(to)}`,
+  };
+}

@@ -2,6 +2,7 @@ import { compareVersions } from "../compare/series-key.ts";
 import type { RegressionReport } from "../regressions/types.ts";
 import { paramsSlug } from "../core/params.ts";
 import type { RuntimeName } from "../runtimes/catalog.ts";
+import { detectableChanges } from "./detectable.ts";
 import type { SiteResult, TestbedFacts } from "./load.ts";
 import {
   SITE_RUNTIMES,
@@ -156,9 +157,12 @@ function trendOf(
   generatedAt: string,
 ): TrendData {
   const runtimes: TrendData["runtimes"] = {};
+  const detectable: TrendData["detectable"] = {};
   for (const name of SITE_RUNTIMES) {
-    const points = group.results.filter((r) => r.measurement.runtime === name).map((r) => r.measurement);
-    if (points.length > 0) runtimes[name] = points.sort(order);
+    const results = group.results.filter((r) => r.measurement.runtime === name);
+    if (results.length === 0) continue;
+    runtimes[name] = results.map((r) => r.measurement).sort(order);
+    detectable[name] = detectableChanges(results.filter((r) => r.scenarioVersion === info.scenario_version).map((r) => r.doc));
   }
   return {
     generated_at: generatedAt,
@@ -167,6 +171,7 @@ function trendOf(
     scenario_version: info.scenario_version,
     metrics: info.metrics,
     runtimes,
+    detectable,
     changes,
   };
 }

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, readdirSync } from "node:fs";
-import { copyFile, mkdir, rm, writeFile } from "node:fs/promises";
+import { copyFile, cp, mkdir, rm, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { environmentKey } from "../compare/series-key.ts";
 import { UserError } from "../core/errors.ts";
@@ -18,6 +18,11 @@ import { methodologyBody } from "./methodology.ts";
 import { overviewCardPath, trendPath, type PoolMembership } from "./model.ts";
 import { compareBody, overviewBody, renderPage, scenarioBody, type PageFrame } from "./pages.ts";
 import { readFeed, regressionsBody } from "./regressions.ts";
+import { findingsBody, profilesPath, reproductionPath } from "./findings.ts";
+import { FINDINGS_ATOM_FILE, findingsAtom, type FindingAttachments } from "../findings/feed-atom.ts";
+import { PROFILE_SUMMARY, PROFILES_SUBDIR, type RuntimeProfile } from "../findings/profile/run.ts";
+import { findFindings, findingDocs, type Finding } from "../findings/detect.ts";
+import { findingAnchor } from "../findings/format.ts";
 
 /** Marks a folder as a built site, so a rebuild may empty it and nothing else ever is. */
 const SITE_MARKER = ".runtime-bench-site";
@@ -31,6 +36,13 @@ export interface SiteBuildOptions {
   readonly feedDir?: string;
   /** The pool of each dedicated runner in one (.github/bench-runners.json), by runner name: a suite's series is shown from the member that runs it. */
   readonly pools?: ReadonlyMap<string, PoolMembership>;
+  /**
+   * Writes a finding's reproduction as a .tar.gz (its results given, one per runtime version);
+   * false where the suite has none. The CLI gives it, so the site imports no suite code.
+   */
+  readonly reproductionArchive?: (docs: readonly ResultDocument[], file: string) => Promise<boolean>;
+  /** Where `scripts/bench findings --profile` wrote each finding's CPU profiles; the site shows and links them. */
+  readonly profilesDir?: string;
   /** The build's timestamp (tests pass a fixed one). */
   readonly now?: Date;
 }
@@ -65,6 +77,41 @@ async function writeFiles(outDir: string, files: ReadonlyMap<string, string>): P
   for (const folder of folders) await mkdir(folder, { recursive: true });
   await Promise.all([...files].map(([path, text]) => writeFile(join(outDir, path), text)));
   return files.size;
+}
+
+/** What the site published beside a finding, for its feed entry. */
+function attachments(finding: Finding, downloads: ReadonlySet<string>, profiles: ReadonlyMap<string, unknown>): FindingAttachments {
+  const anchor = findingAnchor(finding);
+  return {
+    ...(downloads.has(anchor) ? { reproduction: reproductionPath(finding) } : {}),
+    ...(profiles.has(anchor) ? { profiles: `${profilesPath(finding)}/${PROFILE_SUMMARY}` } : {}),
+  };
+}
+
+/** Copies each finding's profiles (from `findings --profile`) into the site; returns their summaries by anchor. */
+async function publishProfiles(outDir: string, findings: readonly Finding[], profilesDir: string | undefined): Promise<Map<string, RuntimeProfile[]>> {
+  const published = new Map<string, RuntimeProfile[]>();
+  if (profilesDir === undefined) return published;
+  for (const finding of findings) {
+    const source = join(profilesDir, findingAnchor(finding), PROFILES_SUBDIR);
+    const summary = join(source, PROFILE_SUMMARY);
+    if (!existsSync(summary)) continue;
+    await cp(source, join(outDir, profilesPath(finding)), { recursive: true });
+    published.set(findingAnchor(finding), JSON.parse(readFileSync(summary, "utf8")) as RuntimeProfile[]);
+  }
+  return published;
+}
+
+/** Each finding's reproduction archive, where the suite has one; returns the anchors written. */
+async function writeReproductions(outDir: string, findings: readonly Finding[], docs: readonly ResultDocument[], archive: SiteBuildOptions["reproductionArchive"]): Promise<Set<string>> {
+  const written = new Set<string>();
+  if (!archive) return written;
+  for (const finding of findings) {
+    const file = join(outDir, reproductionPath(finding));
+    await mkdir(dirname(file), { recursive: true });
+    if (await archive(findingDocs(finding, docs), file)) written.add(findingAnchor(finding));
+  }
+  return written;
 }
 
 /** Builds the static site from the results in `dataDir` into `outDir`. */
@@ -112,12 +159,17 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildSum
   const frame: PageFrame = {
     template: readFileSync(join(SITE_SOURCE_DIR, "templates/page.html"), "utf8"),
     assetVersion: assets.version,
-    head: feed?.atomPath ? html`<link rel="alternate" type="application/atom+xml" title="runtime-bench regressions" href="${FEED_ATOM_FILE}">` : html``,
+    head: html`${feed?.atomPath ? html`<link rel="alternate" type="application/atom+xml" title="runtime-bench regressions" href="${FEED_ATOM_FILE}">` : ""}<link rel="alternate" type="application/atom+xml" title="runtime-bench findings" href="${FINDINGS_ATOM_FILE}">`,
     footer: html`<p>Built ${generatedAt.slice(0, 16).replace("T", " ")} UTC from ${loaded.results.length} results on ${loaded.testbeds.size} machine${loaded.testbeds.size === 1 ? "" : "s"}. Every chart's data can be downloaded as JSON and CSV. <a href="methodology.html">How we measure</a>.</p>`,
   };
   files.set("index.html", renderPage(frame, "overview", "Overview", overviewBody));
   files.set("scenario.html", renderPage(frame, "scenario", "Trends", scenarioBody));
   files.set("compare.html", renderPage(frame, "compare", "Compare", compareBody));
+  const findings = findFindings(loaded.results.map((r) => r.doc));
+  const downloads = await writeReproductions(outDir, findings, loaded.results.map((r) => r.doc), options.reproductionArchive);
+  const profiles = await publishProfiles(outDir, findings, options.profilesDir);
+  files.set("findings.html", renderPage(frame, "findings", "Findings", findingsBody(findings, downloads, profiles)));
+  files.set(FINDINGS_ATOM_FILE, findingsAtom(findings, (f) => attachments(f, downloads, profiles), generatedAt));
   files.set("regressions.html", renderPage(frame, "regressions", "Regressions", regressionsBody(feed)));
   files.set("methodology.html", renderPage(frame, "methodology", "Methodology", methodologyBody(scenarios, testbeds, catalog)));
   let written = await writeFiles(outDir, files);
@@ -131,7 +183,7 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildSum
     results: loaded.results.length,
     testbeds: loaded.testbeds.size,
     scenarios: overview.scenarios.length,
-    files: written + assets.files,
+    files: written + assets.files + downloads.size,
     feed: feed !== null,
     skipped: loaded.skipped,
     seconds: (performance.now() - started) / 1000,

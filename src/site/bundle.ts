@@ -1,11 +1,27 @@
 import { createHash } from "node:crypto";
-import { copyFile, mkdir, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { build, type Message } from "esbuild";
+import { build, type Message, type Plugin } from "esbuild";
+import type { Measurements } from "../core/measurements.ts";
 import { REPO_ROOT } from "../core/paths.ts";
 
 /** The browser source: page templates, styles and scripts, bundled into `<out>/assets/` at build time. */
 export const SITE_SOURCE_DIR = join(REPO_ROOT, "site");
+
+/**
+ * The browser takes from docs/measurements.json only what its verdicts use, the run-to-run shifts
+ * (src/compare/noise.ts): the rest, mostly prose for the documents, would more than double the
+ * compare page's worker.
+ */
+const measurementsForBrowser: Plugin = {
+  name: "measurements-for-browser",
+  setup(plugin) {
+    plugin.onLoad({ filter: /[\\/]docs[\\/]measurements\.json$/ }, async ({ path }) => {
+      const { entries } = JSON.parse(await readFile(path, "utf8")) as Measurements;
+      return { contents: JSON.stringify({ entries: { "run-to-run-shift": { shifts: entries["run-to-run-shift"].shifts } } }), loader: "json" };
+    });
+  },
+};
 
 function describe(messages: readonly Message[]): string {
   return messages.map((m) => `${m.location ? `${m.location.file}:${m.location.line}: ` : ""}${m.text}`).join("; ");
@@ -32,6 +48,7 @@ export async function bundleAssets(outDir: string): Promise<{ version: string; f
       platform: "browser",
       target: ["es2020"],
       outdir: assets,
+      plugins: [measurementsForBrowser],
     }),
     build({ ...common, entryPoints: [join(SITE_SOURCE_DIR, "styles.css")], outfile: join(assets, "site.css") }),
   ]);

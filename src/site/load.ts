@@ -30,6 +30,8 @@ export interface TestbedFacts {
   results: number;
   first: string;
   last: string;
+  /** The machine check of the latest run that recorded one. */
+  machine: { readonly check: NonNullable<ResultDocument["environment"]["machine"]>; readonly at: string } | null;
 }
 
 export interface LoadedData {
@@ -86,6 +88,7 @@ function noteTestbed(testbeds: Map<string, TestbedFacts>, id: string, doc: Resul
       results: 0,
       first: doc.run.started_at,
       last: doc.run.started_at,
+      machine: null,
     };
     testbeds.set(id, facts);
   }
@@ -102,6 +105,8 @@ function noteTestbed(testbeds: Map<string, TestbedFacts>, id: string, doc: Resul
   facts.results += 1;
   if (doc.run.started_at < facts.first) facts.first = doc.run.started_at;
   if (doc.run.started_at > facts.last) facts.last = doc.run.started_at;
+  const check = doc.environment.machine;
+  if (check && (!facts.machine || doc.run.started_at > facts.machine.at)) facts.machine = { check, at: doc.run.started_at };
 }
 
 /**

@@ -1,5 +1,5 @@
-import { RUN_TO_RUN_SHIFT, runToRunShift, type ShiftTable } from "../compare/noise.ts";
-import type { RunnerKind } from "../results/types.ts";
+import { shiftTableRows } from "../compare/noise.ts";
+import { MEASUREMENTS } from "../core/measurements.ts";
 import { displayPath } from "../core/json-file.ts";
 import type { DescribedScenario } from "../scenarios/manifest.ts";
 import { BOOTSTRAP_RESAMPLES } from "../stats/summary.ts";
@@ -13,6 +13,20 @@ const list = (values: Iterable<string>) => [...values].sort().join(", ");
 
 function definitionList(rows: readonly (readonly [string, SafeHtml | string | number | null])[]): SafeHtml {
   return html`<dl class="facts">${rows.filter(([, value]) => value !== null && value !== "").map(([term, value]) => html`<dt>${term}</dt><dd>${value}</dd>`)}</dl>`;
+}
+
+/** The settings docs/machine-tuning.md asks for, as the latest run found them. */
+function machineCheck(check: NonNullable<TestbedFacts["machine"]>["check"], at: string): SafeHtml {
+  const settings = [
+    `isolated CPUs ${check.isolated_cpus || "none"}`,
+    `nohz_full ${check.nohz_full_cpus || "none"}`,
+    `ASLR ${check.aslr ?? "unknown"}`,
+    `swap in use ${check.swap_used_bytes === null ? "unknown" : gib(check.swap_used_bytes)}`,
+    `load ${check.load_average.join(" ")}`,
+    `hardware counters ${check.perf_counters.readable ? "readable" : `unreadable (${check.perf_counters.reason})`}`,
+  ];
+  const verdict = check.unmet.length === 0 ? "meets docs/machine-tuning.md" : `differs from docs/machine-tuning.md: ${check.unmet.join("; ")}`;
+  return html`${settings.join("; ")}. <strong>${verdict}</strong> <span class="muted">(run of ${day(at)})</span>`;
 }
 
 function testbedSection(facts: TestbedFacts): SafeHtml {
@@ -31,6 +45,7 @@ function testbedSection(facts: TestbedFacts): SafeHtml {
     ["Operating system", list(facts.oses)],
     ["Kernel", list(facts.kernels)],
     ["Hardware fingerprint", html`<code>${env.fingerprint}</code>`],
+    ["Machine check", facts.machine ? machineCheck(facts.machine.check, facts.machine.at) : "not recorded (results older than the check)"],
     ["Tools", tools.join("; ")],
     ["Runtimes measured", list(facts.runtimes)],
     ["Results", `${facts.results} from ${facts.runs.size} runs, ${day(facts.first)} to ${day(facts.last)}`],
@@ -63,63 +78,10 @@ function scenarioSection({ scenario, metrics, profiles }: DescribedScenario, mea
 </section>`;
 }
 
-/** One line of `scripts/benchmark detection-power`: simulated series with a suite's full-profile trials. */
-interface DetectionPower {
-  suite: string;
-  trials: string;
-  noise: string;
-  smallestStep: string;
-  falseAlarmsPerVersion: string;
-  seriesWithFalseAlarm: string;
-}
-
-/** One line of `scripts/benchmark false-alarms`: back-to-back pairs of identical runs, compared without history. */
-interface RealFalseAlarms {
-  runs: string;
-  pairs: number;
-  rows: number;
-  verdicts: number;
-  note: string;
-}
-
-/** Measured on 2026-11-22 on the shared 2-core development machine (README, "Detection power of the full profile"). */
-const DETECTION_POWER: readonly DetectionPower[] = [
-  { suite: "startup", trials: "10 trials × 30", noise: "1 %", smallestStep: "8 %", falseAlarmsPerVersion: "0.46 % (51 of 11,000)", seriesWithFalseAlarm: "4.7 % (47 of 1,000)" },
-  { suite: "startup", trials: "10 trials × 30", noise: "3 %", smallestStep: "25 %", falseAlarmsPerVersion: "0.46 % (51 of 11,000)", seriesWithFalseAlarm: "4.7 % (47 of 1,000)" },
-  { suite: "startup", trials: "10 trials × 30", noise: "10 %", smallestStep: "100 %", falseAlarmsPerVersion: "0.46 % (51 of 11,000)", seriesWithFalseAlarm: "4.7 % (47 of 1,000)" },
-  { suite: "http", trials: "5 trials × 1", noise: "1 %", smallestStep: "10 %", falseAlarmsPerVersion: "0.25 % (28 of 11,000)", seriesWithFalseAlarm: "2.5 % (25 of 1,000)" },
-  { suite: "http", trials: "5 trials × 1", noise: "3 %", smallestStep: "30 %", falseAlarmsPerVersion: "0.25 % (28 of 11,000)", seriesWithFalseAlarm: "2.6 % (26 of 1,000)" },
-  { suite: "http", trials: "5 trials × 1", noise: "10 %", smallestStep: "150 %", falseAlarmsPerVersion: "0.25 % (27 of 11,000)", seriesWithFalseAlarm: "2.5 % (25 of 1,000)" },
-];
-
-/** Measured on 2026-11-22 on the 2-core development machine: shared, its load 15–25, then quiet, under 2.2 (README, "False alarms on real runs"). */
-const REAL_FALSE_ALARMS: readonly RealFalseAlarms[] = [
-  { runs: "http quick, json, node@22.11.0 and bun@1.2.0, all apps", pairs: 5, rows: 396, verdicts: 0, note: "these pairs set the shift (0 by construction); the old 5 % rule gave 49" },
-  { runs: "http quick, the same, held out", pairs: 2, rows: 162, verdicts: 0, note: "the old 5 % rule gave 19" },
-  { runs: "startup quick, 4 scenarios, node and bun", pairs: 4, rows: 64, verdicts: 0, note: "these pairs set the shift (0 by construction); the old 5 % rule gave 6" },
-  { runs: "startup quick, the same, held out", pairs: 1, rows: 16, verdicts: 0, note: "the old 5 % rule gave 0" },
-  { runs: "startup full, hello, node and bun", pairs: 5, rows: 20, verdicts: 0, note: "these pairs set the full profile's shift (0 by construction); the old 5 % rule gave 3" },
-  { runs: "quiet machine, http quick, json, node and bun, all apps", pairs: 5, rows: 405, verdicts: 0, note: "these pairs set the dedicated shift (0 by construction)" },
-  { runs: "quiet machine, http quick, the same, held out", pairs: 2, rows: 162, verdicts: 0, note: "judged as a dedicated machine; p90 latency moved 60.8 %, so its shift went from 60 % to 100 %" },
-  { runs: "quiet machine, startup quick, 4 scenarios", pairs: 5, rows: 80, verdicts: 0, note: "these pairs set the dedicated shift (0 by construction)" },
-  { runs: "quiet machine, startup quick, held out", pairs: 2, rows: 32, verdicts: 0, note: "judged as a dedicated machine" },
-  { runs: "quiet machine, fileio quick, native app", pairs: 7, rows: 448, verdicts: 0, note: "5 pairs set the dedicated shift, 2 held out gave 0 of 128; the earlier 75 % default gave 3" },
-  { runs: "quiet machine, database quick, sqlite and pg apps", pairs: 7, rows: 700, verdicts: 0, note: "all 7 set the dedicated shift (the last 2 moved further); the earlier 75 % default gave 16" },
-  { runs: "quiet machine, install small, npm and bun", pairs: 5, rows: 100, verdicts: 0, note: "3 pairs set the dedicated shift, 2 held out gave 0 of 40" },
-];
-
 const percent = (fraction: number) => `${Number((fraction * 100).toPrecision(3)).toLocaleString("en")} %`;
 
 function verdictSection(): SafeHtml {
-  const shiftOf = (table: ShiftTable, metric: string | null) => (metric === null ? table.default : (table.metrics?.[metric] ?? table.default));
-  const cell = (table: ShiftTable | undefined, suite: string, kind: RunnerKind, metric: string | null) =>
-    table
-      ? `${percent(shiftOf(table, metric))}${table.full ? ` (full profile: ${percent(shiftOf(table.full, metric))})` : ""}`
-      : `${percent(runToRunShift(suite, kind, "quick", metric ?? ""))}, not measured on this kind of machine`;
-  const shifts = Object.entries(RUN_TO_RUN_SHIFT).flatMap(([suite, kinds]) => {
-    const metrics = [...new Set(Object.values(kinds).flatMap((table) => Object.keys(table.metrics ?? {})))];
-    return [null, ...metrics].map((metric) => [suite, metric ?? "every other metric", cell(kinds.local, suite, "local", metric), cell(kinds.dedicated, suite, "dedicated", metric)]);
-  });
+  const { "false-alarms": falseAlarms, "detection-power": detectionPower } = MEASUREMENTS.entries;
   return html`<section class="prose" id="verdicts">
   <h2>How a change is judged</h2>
   <ul>
@@ -129,19 +91,19 @@ function verdictSection(): SafeHtml {
   </ul>
   <div class="table-scroll"><table class="data">
     <thead><tr><th scope="col">suite</th><th scope="col">metric</th><th scope="col">shift without history: local or hosted machine</th><th scope="col">dedicated machine</th></tr></thead>
-    <tbody>${shifts.map(([suite, metric, local, dedicated]) => html`<tr><td>${suite}</td><td>${metric}</td><td>${local}</td><td>${dedicated}</td></tr>`)}</tbody>
+    <tbody>${shiftTableRows().map(([suite, metric, local, dedicated]) => html`<tr><td>${suite}</td><td>${metric}</td><td>${local}</td><td>${dedicated}</td></tr>`)}</tbody>
   </table></div>
   <h3>False alarms on real runs</h3>
-  <p>The same versions measured twice, back to back, then compared without history: every faster or slower row is a false alarm. Measured on a 2-core development machine, first shared under heavy load (the local and hosted shifts), then quiet (the dedicated shifts).</p>
+  <p>The same versions measured twice, back to back, then compared without history: every faster or slower row is a false alarm. Measured on ${falseAlarms.where}, first shared under heavy load (the local and hosted shifts), then quiet (the dedicated shifts).</p>
   <div class="table-scroll"><table class="data">
-    <thead><tr><th scope="col">runs</th><th scope="col">pairs</th><th scope="col">rows</th><th scope="col">rows with a verdict</th><th scope="col">note</th></tr></thead>
-    <tbody>${REAL_FALSE_ALARMS.map((r) => html`<tr><td>${r.runs}</td><td>${r.pairs}</td><td>${r.rows}</td><td>${r.verdicts} (${percent(r.verdicts / r.rows)})</td><td>${r.note}</td></tr>`)}</tbody>
+    <thead><tr><th scope="col">runs</th><th scope="col">when</th><th scope="col">load average</th><th scope="col">held out</th><th scope="col">pairs</th><th scope="col">rows</th><th scope="col">rows with a verdict</th><th scope="col">note</th></tr></thead>
+    <tbody>${falseAlarms.rows.map((r) => html`<tr><td>${r.runs}</td><td>${r.when}</td><td>${r.load}</td><td>${r.held_out ? "yes" : "no: these pairs set the shift"}</td><td>${r.pairs}</td><td>${r.rows}</td><td>${r.verdicts} (${percent(r.verdicts / r.rows)})</td><td>${r.note}</td></tr>`)}</tbody>
   </table></div>
   <h3>Detection power of the full profile</h3>
-  <p>Simulated series of 12 versions, one full-profile run each, with a step from the 9th version, judged as the regressions feed judges them; noise is the relative standard deviation of a run's level, of each trial within it, and of each sample within a trial. A step is detected when the feed confirms it.</p>
+  <p>Measured on ${detectionPower.when}, on ${detectionPower.where}. Simulated series of 12 versions, one full-profile run each, with a step from the 9th version, judged as the regressions feed judges them; noise is the relative standard deviation of a run's level, of each trial within it, and of each sample within a trial. A step is detected when the feed confirms it.</p>
   <div class="table-scroll"><table class="data">
     <thead><tr><th scope="col">suite (full profile)</th><th scope="col">noise</th><th scope="col">smallest step confirmed in ≥ 95 % of series</th><th scope="col">false alarms per judged version</th><th scope="col">series with a false alarm</th></tr></thead>
-    <tbody>${DETECTION_POWER.map((r) => html`<tr><td>${r.suite} (${r.trials})</td><td>${r.noise}</td><td>${r.smallestStep}</td><td>${r.falseAlarmsPerVersion}</td><td>${r.seriesWithFalseAlarm}</td></tr>`)}</tbody>
+    <tbody>${detectionPower.rows.map((r) => html`<tr><td>${r.suite} (${r.trials})</td><td>${r.noise}</td><td>${r.smallest_step}</td><td>${r.false_alarms_per_version}</td><td>${r.series_with_false_alarm}</td></tr>`)}</tbody>
   </table></div>
 </section>`;
 }

@@ -103,6 +103,11 @@ export interface TrendData {
   metrics: Record<string, MetricInfo>;
   /** Every result of the series on the testbed, per runtime, oldest version first, then by date. */
   runtimes: Partial<Record<RuntimeName, Measurement[]>>;
+  /**
+   * Per runtime and metric, the smallest change the series confirms at 95 % from its own runs of
+   * the scenario version drawn (src/site/detectable.ts); null while it has too few runs.
+   */
+  detectable: Partial<Record<RuntimeName, Record<string, number | null>>>;
   changes: ChangeMarker[];
 }
 

@@ -1,12 +1,13 @@
 import { html, type SafeHtml } from "./html.ts";
 
-export type PageName = "overview" | "scenario" | "compare" | "regressions" | "methodology";
+export type PageName = "overview" | "scenario" | "compare" | "findings" | "regressions" | "methodology";
 
 /** Every page, in navigation order; scenario pages are reached from the overview, not the menu. */
 export const PAGES: readonly { name: PageName; file: string; nav: string | null }[] = [
   { name: "overview", file: "index.html", nav: "Overview" },
   { name: "scenario", file: "scenario.html", nav: "Trends" },
   { name: "compare", file: "compare.html", nav: "Compare" },
+  { name: "findings", file: "findings.html", nav: "Findings" },
   { name: "regressions", file: "regressions.html", nav: "Regressions" },
   { name: "methodology", file: "methodology.html", nav: "Methodology" },
 ];

@@ -6,6 +6,7 @@ import { FEED_ATOM_FILE, changeAnchor } from "../regressions/feed-atom.ts";
 import { FEED_JSON_FILE } from "../regressions/feed-json.ts";
 import { REGRESSIONS_SCHEMA_ID, type RegressionReport, type SeriesChange } from "../regressions/types.ts";
 import { paramsSlug } from "../core/params.ts";
+import { releaseNotes, type ReleaseNotes } from "../runtimes/catalog.ts";
 import { html, type SafeHtml } from "./html.ts";
 import { metricLabel } from "./labels.ts";
 
@@ -34,12 +35,18 @@ export function readFeed(feedDir: string): RegressionsFeed | null {
   return { report, jsonPath, atomPath: existsSync(atomPath) ? atomPath : null };
 }
 
-function scenarioLink(change: SeriesChange): string {
-  const query = new URLSearchParams({ scenario: `${change.suite}/${change.scenario}`, metric: change.metric, runner: change.runner });
-  if (change.app) query.set("app", change.app);
-  const params = paramsSlug(change.params);
+/** The trend page of a series: its scenario, metric, machine, and app and load point where it has them. */
+export function trendLink(cell: Pick<SeriesChange, "suite" | "scenario" | "metric" | "runner" | "app" | "params">): string {
+  const query = new URLSearchParams({ scenario: `${cell.suite}/${cell.scenario}`, metric: cell.metric, runner: cell.runner });
+  if (cell.app) query.set("app", cell.app);
+  const params = paramsSlug(cell.params);
   if (params) query.set("params", params);
   return `scenario.html?${query.toString()}`;
+}
+
+/** Links to what changed between two releases of a runtime, where its catalog knows its repository. */
+export function releaseNotesLinks(notes: ReleaseNotes | null): SafeHtml {
+  return notes ? html`<a href="${notes.changelog}">release notes</a> · <a href="${notes.compare}">commits</a>` : html``;
 }
 
 /** The columns of a change table: a title, and the cell (numeric cells align right). */
@@ -50,13 +57,14 @@ const COLUMNS: readonly { title: string; numeric?: boolean; cell: (change: Serie
     title: "scenario",
     cell: (c) => {
       const where = [c.app, paramsSlug(c.params)].filter(Boolean).join(" · ");
-      return html`<a href="${scenarioLink(c)}">${c.suite}/${c.scenario}</a>${where ? html`<div class="muted">${where}</div>` : ""}`;
+      return html`<a href="${trendLink(c)}">${c.suite}/${c.scenario}</a>${where ? html`<div class="muted">${where}</div>` : ""}`;
     },
   },
   { title: "metric", cell: (c) => html`${metricLabel(c.metric)} <span class="muted">(${c.unit}, ${c.better} is better)</span>` },
   { title: "ratio", numeric: true, cell: (c) => html`${formatChange(c.ratio)}` },
   { title: "95 % CI", numeric: true, cell: (c) => html`${formatInterval(c.ci95)}` },
   { title: "min. effect", numeric: true, cell: (c) => html`${formatPercent(c.min_effect)} <span class="muted">${c.min_effect_source}</span>` },
+  { title: "what changed", cell: (c) => releaseNotesLinks(releaseNotes(c.runtime, c.from_version, c.to_version)) },
   { title: "runner", cell: (c) => html`${c.runner}` },
   { title: "date", cell: (c) => html`${c.updated.slice(0, 10)}` },
   { title: "why", cell: (c) => html`${c.reason}${c.environment_drift ? html` <span class="badge">machine drifted</span>` : ""}` },

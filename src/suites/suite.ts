@@ -119,6 +119,37 @@ export interface CostEstimate {
   readonly seconds: number;
 }
 
+/**
+ * How to measure one cell again without the harness, with the plain runtime binary: what
+ * `scripts/bench repro` writes a folder for. Paths are absolute, inside this checkout.
+ */
+interface ReproductionBase {
+  /** Folders the app needs (the app, code it shares with its siblings, the protocol it speaks); copied as they are. */
+  readonly folders: readonly string[];
+  /** The folder the runtime starts in, and the entry file in it. */
+  readonly appDir: string;
+  readonly entry: string;
+  /** The runtime's flags for this scenario and app. */
+  readonly flags: readonly string[];
+}
+
+/** An app of the in-process protocol: its input, and how the headline figure follows from its report. */
+export interface InProcessReproduction extends ReproductionBase {
+  readonly kind: "in-process";
+  readonly input: { readonly params: Readonly<Record<string, unknown>>; readonly warmup: number; readonly iterations: number };
+  /** Per measured iteration: `rate` units over its wall time (a throughput), or the median of a sample the app reported. */
+  readonly figure: { readonly metric: string; readonly unit: string } & ({ readonly rate: number } | { readonly sample: string });
+}
+
+/** A server under load: its environment, and the load generator's arguments (`{url}` stands for the server's address). */
+export interface ServerReproduction extends ReproductionBase {
+  readonly kind: "server";
+  readonly env: Readonly<Record<string, string>>;
+  readonly load: { readonly tool: "oha"; readonly warmupArgs: readonly string[]; readonly args: readonly string[]; readonly metric: string; readonly unit: string };
+}
+
+export type Reproduction = InProcessReproduction | ServerReproduction;
+
 /** The cells of one scenario that `list` shows: an app and the runtimes it runs on. */
 export interface AppListing {
   readonly name: string;
@@ -158,6 +189,11 @@ export interface Suite<Config = unknown, P extends ProfileParams = ProfileParams
    * cost of each step. A suite without it is listed by `plan` with no estimate.
    */
   estimate?(scenario: SuiteScenario<Config, P>, runtime: RuntimeName, options: Options): CostEstimate;
+  /**
+   * For `repro` and `profile`: how to measure a result's cell again without the harness. A suite
+   * without it has no standalone reproduction; a cell it cannot reproduce alone is a UserError.
+   */
+  reproduction?(scenario: SuiteScenario<Config, P>, doc: ResultDocument): Reproduction;
   /** Starts the suite's part of a run. */
   start(context: SuiteContext<Options>): SuiteSession<Config, P>;
 }

@@ -190,9 +190,14 @@ export async function checkTable(table: Table, actual: readonly object[], expect
   };
 }
 
-/** The first line that differs between two canonical listings, named with `what` ("users row"), or null when they are equal. */
+/**
+ * What differs between two canonical listings, or null when they are equal: their counts when those
+ * differ ("999 users rows, expected 1000"), else the first line that differs, named with `what`
+ * ("users row 12 is …").
+ */
 export function firstDifference(what: string, got: readonly string[], want: readonly string[]): string | null {
-  for (let i = 0; i < Math.max(got.length, want.length); i++) {
+  if (got.length !== want.length) return `${got.length} ${what}s, expected ${want.length}`;
+  for (let i = 0; i < got.length; i++) {
     if (got[i] !== want[i]) return `${what} ${i + 1} is ${got[i] ?? "missing"}, expected ${want[i] ?? "nothing"}`;
   }
   return null;

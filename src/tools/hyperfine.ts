@@ -29,10 +29,11 @@ export interface HyperfineRun {
   readonly stdoutFile?: string;
 }
 
-export type HyperfineOutcome = { ok: true; wallMs: number[] } | { ok: false; error: string };
+/** `cpuS`: the mean user plus system CPU seconds of one run. */
+export type HyperfineOutcome = { ok: true; wallMs: number[]; cpuS: number } | { ok: false; error: string };
 
 interface HyperfineExport {
-  results: { times?: number[]; exit_codes?: (number | null)[] }[];
+  results: { times?: number[]; user?: number; system?: number; exit_codes?: (number | null)[] }[];
 }
 
 export async function runHyperfine(run: HyperfineRun): Promise<HyperfineOutcome> {
@@ -53,7 +54,9 @@ export async function runHyperfine(run: HyperfineRun): Promise<HyperfineOutcome>
   }
   const exported = JSON.parse(await readFile(exportPath, "utf8")) as HyperfineExport;
   const times = exported.results[0]?.times;
+  const cpuS = (exported.results[0]?.user ?? Number.NaN) + (exported.results[0]?.system ?? Number.NaN);
   if (!times || times.length === 0) return { ok: false, error: "hyperfine exported no times" };
+  if (!Number.isFinite(cpuS)) return { ok: false, error: "hyperfine exported no user and system times" };
   // Nanosecond resolution is all the clock gives; more digits are float noise.
-  return { ok: true, wallMs: times.map((seconds) => Math.round(seconds * 1e9) / 1e6) };
+  return { ok: true, wallMs: times.map((seconds) => Math.round(seconds * 1e9) / 1e6), cpuS: Math.round(cpuS * 1e6) / 1e6 };
 }

@@ -2,10 +2,16 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { tail } from "../process/children.ts";
 import { runWithUsage } from "./gnu-time.ts";
+import { APPS_DIR } from "../core/paths.ts";
+import { withInstructions, type Counted } from "./perf.ts";
+
+/** The protocol's runtime side, which every in-process app imports. */
+export const IN_PROCESS_PROTOCOL_DIR = join(APPS_DIR, "inprocess");
 
 /**
  * The in-process measuring protocol, harness side (the runtime side is apps/inprocess/protocol.js):
- * one fresh runtime process per trial, under GNU time for its peak RSS and CPU seconds. The input
+ * one fresh runtime process per trial, under GNU time for its peak RSS and CPU seconds (and under
+ * `perf stat` for the instructions it retired, where the machine can count them). The input
  * goes in RUNTIME_BENCH_INPUT; the report comes back in a file, so the app's console output cannot
  * corrupt it.
  */
@@ -42,8 +48,8 @@ export type InProcessOutcome =
   | {
       readonly ok: true;
       readonly report: InProcessReport;
-      /** User plus system CPU seconds of the whole process, and its peak resident set in MB. */
-      readonly usage: { readonly cpuS: number; readonly peakRssMb: number };
+      /** User plus system CPU seconds of the whole process, its peak resident set in MB, and the instructions it retired. */
+      readonly usage: { readonly cpuS: number; readonly peakRssMb: number; readonly instructions: Counted };
     }
   | {
       readonly ok: false;
@@ -51,6 +57,8 @@ export type InProcessOutcome =
       readonly error: string;
       /** The last 20 lines of the process's stderr. */
       readonly stderr: string;
+      /** Set when the process ran but reported a digest other than the expected one: the suite may know which file or row was wrong. */
+      readonly wrongDigest?: true;
     };
 
 const isNumberArray = (value: unknown): value is number[] =>
@@ -95,9 +103,10 @@ export async function runInProcessTrial(request: InProcessRequest): Promise<InPr
   try {
     const reportFile = join(dir, "report.json");
     const env = { ...request.env, RUNTIME_BENCH_INPUT: JSON.stringify(request.input), RUNTIME_BENCH_REPORT: reportFile };
-    const { result, usage } = await runWithUsage(request.argv, { cwd: request.cwd, env, timeoutMs: request.timeoutMs }, dir);
+    const counted = await withInstructions(request.argv, dir, (argv) => runWithUsage(argv, { cwd: request.cwd, env, timeoutMs: request.timeoutMs }, dir));
+    const { result, usage } = counted.result;
     const stderr = tail(result.stderr);
-    const fail = (reason: string): InProcessOutcome => ({ ok: false, error: withStderr(reason, result.stderr), stderr });
+    const fail = (reason: string): Extract<InProcessOutcome, { ok: false }> => ({ ok: false, error: withStderr(reason, result.stderr), stderr });
 
     if (result.spawnError !== undefined) return fail(`could not start ${request.argv[0]}: ${result.spawnError}`);
     if (result.timedOut) return fail(`timed out after ${request.timeoutMs / 1000} s`);
@@ -112,9 +121,9 @@ export async function runInProcessTrial(request: InProcessRequest): Promise<InPr
     // GNU time exits with the command's code; a report of success from a process that then failed is not one.
     if (result.code !== 0 || usage === null) return fail(`wrote a report but exited with ${exit}`);
     if (request.expectedDigest !== undefined && report.digest !== request.expectedDigest) {
-      return fail(`reported digest ${report.digest}, expected ${request.expectedDigest}`);
+      return { ...fail(`reported digest ${report.digest}, expected ${request.expectedDigest}`), wrongDigest: true };
     }
-    return { ok: true, report, usage: { cpuS: usage.userS + usage.systemS, peakRssMb: usage.peakRssMb } };
+    return { ok: true, report, usage: { cpuS: usage.userS + usage.systemS, peakRssMb: usage.peakRssMb, instructions: counted.instructions } };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -67,10 +67,10 @@ describe("arm64 under qemu-user, as far as this machine takes it", () => {
     assert.equal(provisioned.length, 3, "each runtime named with its binary");
     for (const line of provisioned) assert.equal(elfMachine(line.split(": ").pop()!.trim()), 0xb7, line);
 
-    const collected = await collectResults([out], tempDir("arm64-collect"));
+    const collected = await collectResults([out], tempDir("arm64-collect"), { runners: [] });
     assert.deepEqual(collected.added, []);
-    assert.equal(collected.problems.length, 6);
-    for (const problem of collected.problems) assert.match(problem, /measured under qemu-aarch64-static \(arm64 on x86_64\): an emulated result .* never published/);
+    const emulatedProblems = collected.problems.filter((problem) => /measured under qemu-aarch64-static \(arm64 on x86_64\): an emulated result .* never published/.test(problem));
+    assert.equal(emulatedProblems.length, 6, "each result refused as emulated");
     const site = loadResults(out);
     assert.equal(site.results.length, 0, "the site draws no emulated figure");
     assert.equal(site.skipped.filter((s) => /emulated/.test(s)).length, 6);

@@ -17,7 +17,11 @@ const GIT_IDENTITY = {
   GIT_COMMITTER_EMAIL: "collect@test.invalid",
 };
 
+/** The machines the fixtures' results claim, with the fingerprint makeResult gives them. */
+const RUNNERS = join(REPO_ROOT, "tests/fixtures/bench-runners.json");
+
 function run(command: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<BenchOutput> {
+  if (command === COMMIT_RESULTS) args = ["--runners", RUNNERS, ...args];
   return runProcess(command, args, { env: { ...process.env, ...GIT_IDENTITY, COMMIT_RESULTS_BACKOFF_SECONDS: "0", ...env } });
 }
 
@@ -100,7 +104,7 @@ describe("two collect jobs pushing the same artifacts", () => {
         'unset $(git rev-parse --local-env-vars)',
         `[ -e "${root}/raced" ] && exit 0`,
         `touch "${root}/raced"`,
-        `GITHUB_OUTPUT= "${COMMIT_RESULTS}" --repo "${second}" "${sets[1]}" "${sets[2]}" >"${secondLog}" 2>&1; echo "exit $?" >>"${secondLog}"`,
+        `GITHUB_OUTPUT= "${COMMIT_RESULTS}" --runners "${RUNNERS}" --repo "${second}" "${sets[1]}" "${sets[2]}" >"${secondLog}" 2>&1; echo "exit $?" >>"${secondLog}"`,
         "",
       ].join("\n"),
     );

@@ -39,10 +39,10 @@ describe("database suite: wrong rows, a server killed mid-run, Ctrl-C, --postgre
     assert.equal(wrong.status, "failed");
     assert.equal(wrong.params.engine, "sqlite");
     assert.equal(wrong.verification?.status, "failed");
-    assert.match(wrong.error!, /^read the wrong rows: line 3 is id=\d+\|name=Mallory Wrong\|.*, expected id=\d+\|name=(?!Mallory)/);
+    assert.match(wrong.error!, /^read the wrong rows: row 3 is id=\d+\|name=Mallory Wrong\|.*, expected id=\d+\|name=(?!Mallory)/);
     assert.deepEqual(wrong.metrics, {}, "a driver that read wrong rows is never measured");
 
-    // point-select on Bun 1.4.5, whose Bun.sql is the healthy app here (before 1.2.3 it stalls; README).
+    // point-select on Bun 1.4.5, whose Bun.sql is the healthy app here (before 1.2.3 it stalls; docs/suites/database.md).
     for (const concurrency of [1, 10]) {
       const killed = find("kills-server", concurrency);
       assert.equal(killed.status, "failed");

@@ -30,7 +30,7 @@ describe("fileio suite: wrong digests, crashes, skipped writes and interrupts", 
 
     const wrong = docs.get("read-many/wrong-digest")!;
     assert.equal(wrong.status, "failed");
-    assert.match(wrong.error!, /trial 1: reported digest [0-9a-f]{64}, expected [0-9a-f]{64}/);
+    assert.match(wrong.error!, /trial 1: what the app read from \S+ differs from the files there; reported digest [0-9a-f]{64}, expected [0-9a-f]{64}/);
     assert.deepEqual(wrong.metrics, {}, "a failed app is never published as a number");
 
     const crashed = docs.get("read-many/crashes")!;

@@ -24,6 +24,10 @@ describe("startup suite on real runtimes", () => {
       assert.equal(doc.metrics.wall_ms!.samples.length, 3 * 10, `${where}: 3 trials × 10 runs`);
       assert.ok(doc.metrics.wall_ms!.median > 1 && doc.metrics.wall_ms!.median < 5000, `${where}: plausible wall time`);
       assert.ok(doc.metrics.peak_rss_mb!.median > 5, `${where}: plausible peak RSS`);
+      assert.equal(doc.metrics.cpu_s!.samples.length, 3, `${where}: one CPU time per trial`);
+      assert.ok(doc.metrics.cpu_s!.median > 0, `${where}: CPU time`);
+      if (doc.environment.machine!.perf_counters.readable) assert.equal((doc.details?.instructions_trial_1 as number[]).length, 3, where);
+      else assert.match(String(doc.details?.instructions), /^unavailable: /, `${where}: instructions never a number where they cannot be counted`);
       const [lo, hi] = doc.metrics.wall_ms!.ci95;
       assert.ok(lo <= doc.metrics.wall_ms!.median && doc.metrics.wall_ms!.median <= hi);
       assert.match(doc.runtime.sha256, /^[0-9a-f]{64}$/);

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { REPO_ROOT } from "../../src/core/paths.ts";
 import { readResults } from "../../src/results/store.ts";
+import { describeAssignment, machineAssignment } from "../../src/tools/cpu-split.ts";
 import { bench, tempDir } from "../../benchmarks/lib/cli.ts";
 
 // Small scenarios (a few iterations, primes below 100,000) so the real apps run in seconds.
@@ -49,8 +50,14 @@ describe("workers suite", () => {
     const ok = [...docs.values()].filter((doc) => doc.status === "ok");
     // 4 apps on node, 5 on bun; each: round-trip, throughput copied, primes, and throughput transferred for the 2 postMessage apps.
     assert.equal(ok.length, 9 * 3 + 3, [...docs.values()].filter((doc) => doc.status !== "ok" && doc.status !== "unsupported").map((d) => `${key(d)}: ${d.error}`).join("\n"));
+    const hardwarePmu = readdirSync("/sys/bus/event_source/devices").some((pmu) => pmu === "cpu" || pmu === "cpu_core" || pmu.startsWith("armv8_pmuv3"));
     for (const doc of ok) {
       assert.equal(doc.verification?.status, "passed", key(doc));
+      assert.ok(doc.metrics.cpu_s!.median > 0, `${key(doc)}: the process's CPU time`);
+      assert.deepEqual(doc.details?.cpu_split, describeAssignment(machineAssignment(), ["parallel"]), "the threads get every core, always the same ones");
+      if (hardwarePmu) assert.ok((doc.details?.instructions_trial_1 as number) > 0, key(doc));
+      else assert.match(String(doc.details?.instructions), /^unavailable: perf (reports instructions <not supported>|is not installed)/, key(doc));
+      assert.equal(doc.environment.machine?.perf_counters.readable, hardwarePmu, "the machine check before the run is in every result");
       for (const [name, metric] of Object.entries(doc.metrics)) assert.ok(metric.median > 0 && Number.isFinite(metric.median), `${key(doc)} ${name}`);
       if (doc.scenario === "round-trip") {
         assert.equal(doc.metrics.rtt_us!.samples.length, 5, "one median round trip per iteration");
@@ -62,6 +69,8 @@ describe("workers suite", () => {
       }
     }
     assert.deepEqual(leftovers(out), [], "no process of the run is left");
+    const validation = await bench(["validate", out]);
+    assert.equal(validation.code, 0, validation.stderr);
   });
 
   it("fails an app whose answers are wrong or whose worker outlives its channel, with the reason", async () => {

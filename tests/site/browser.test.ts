@@ -245,7 +245,7 @@ describe("the trend site in Chromium, served below a sub-path", () => {
     const summary = (await page.$eval("#compare-summary", (p) => p.textContent ?? "")).match(/^(\d+) comparisons/);
     assert.equal(rows.length, Number(summary?.[1]), "a row for every comparison");
     assert.ok(rows.length >= 2 + 4 * 3, `every metric of every series both versions measured: ${rows.length} rows`);
-    for (const row of rows) assert.match(row, /×\d\.\d{3} \([+−]\d+\.\d %\)\[\d\.\d{3}, \d\.\d{3}\].*(faster|slower|no significant change)/);
+    for (const row of rows) assert.match(row, /×\d\.\d{3} \([+−]\d+\.\d %\)\[\d\.\d{3}, \d\.\d{3}\](≥ \d+\.\d %|needs 6 runs).*(faster|slower|no significant change)/);
     await page.click("a.preset:has-text('bun vs node, newest')");
     await page.waitForSelector("figure[data-chart=ratios][data-head^='bun@'][data-drawn]");
     assert.match(page.url(), /base=node%40[\d.]+&head=bun%40[\d.]+/);
@@ -266,7 +266,10 @@ describe("the trend site in Chromium, served below a sub-path", () => {
     const trend = await open("scenario.html?scenario=startup/hello&arch=x86_64&metric=wall_ms");
     await chartMarkup(trend.page, "figure[data-chart=trend]");
     assert.ok((await trend.page.$$("figure[data-chart=trend] g.rt-node path[data-marker=regression]")).length >= 1, "a regression marker on node's line");
-    assert.match((await trend.page.textContent("figure[data-chart=trend] .legend")) ?? "", /regression detected/);
+    const legend = (await trend.page.textContent("figure[data-chart=trend] .legend")) ?? "";
+    assert.match(legend, /regression detected/);
+    // Each line states the smallest change its series confirms, from its own runs.
+    assert.match(legend, /node detects ≥ \d+\.\d %/);
     await trend.page.close();
   });
 

@@ -2,7 +2,10 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, it } from "node:test";
-import { collectResults } from "../../src/collect/collect.ts";
+import { artifactName, collectResults, type CollectTrust } from "../../src/collect/collect.ts";
+import type { MatrixEntry } from "../../src/releases/matrix.ts";
+import { loadBenchRunners } from "../../src/releases/runners.ts";
+import { REPO_ROOT } from "../../src/core/paths.ts";
 import { loadResults } from "../../src/site/load.ts";
 import { listResultFiles } from "../../src/results/store.ts";
 import { writeResult } from "../../src/results/store.ts";
@@ -16,6 +19,9 @@ async function artifact(root: string, name: string, docs: ReturnType<typeof make
   return paths;
 }
 
+/** The machines the results claim, each with the fingerprint makeResult gives it. */
+const RUNNERS: CollectTrust = { runners: loadBenchRunners(join(REPO_ROOT, "tests/fixtures/bench-runners.json")) };
+
 const x64Node = makeResult();
 const x64Bun = makeResult({ runtime: { name: "bun", version: "1.2.0", package: "@oven/bun-linux-x64" } });
 const armNode = makeResult({ run: { runner: "bench-arm64-1", id: "20261101T000100Z-123456" }, environment: { arch: "arm64" } });
@@ -26,7 +32,7 @@ describe("collecting artifacts into data/", () => {
     const data = tempDir("data");
     await artifact(artifacts, "results-bench-x64-1-node-22.11.0", [x64Node, x64Bun]);
     await artifact(artifacts, "results-bench-arm64-1-node-22.11.0", [armNode]);
-    const first = await collectResults([artifacts], data);
+    const first = await collectResults([artifacts], data, RUNNERS);
     assert.deepEqual(first.problems, []);
     assert.deepEqual(first.added.sort(), [
       "bench-arm64-1/20261101T000100Z-123456/startup/hello/node-22.11.0.json",
@@ -34,7 +40,7 @@ describe("collecting artifacts into data/", () => {
       "bench-x64-1/20261101T000000Z-abcdef/startup/hello/node-22.11.0.json",
     ]);
     assert.deepEqual(JSON.parse(readFileSync(join(data, "bench-arm64-1/20261101T000100Z-123456/startup/hello/node-22.11.0.json"), "utf8")), armNode);
-    const second = await collectResults([artifacts], data);
+    const second = await collectResults([artifacts], data, RUNNERS);
     assert.deepEqual({ added: second.added, alreadyPresent: second.alreadyPresent, problems: second.problems }, { added: [], alreadyPresent: 3, problems: [] });
     assert.equal(listResultFiles([data]).length, 3);
   });
@@ -43,10 +49,12 @@ describe("collecting artifacts into data/", () => {
     const artifacts = tempDir("artifacts");
     const emulated = makeResult({ run: { id: "20261101T000200Z-0a0b0c" }, environment: { arch: "arm64", emulated: { emulator: "qemu-aarch64-static", host_arch: "x86_64" } } });
     await artifact(artifacts, "emulated", [emulated, x64Bun]);
-    const outcome = await collectResults([artifacts], tempDir("data"));
+    const outcome = await collectResults([artifacts], tempDir("data"), RUNNERS);
     assert.deepEqual(outcome.added, [], "nothing is written while any file is refused");
-    assert.equal(outcome.problems.length, 1);
-    assert.match(outcome.problems[0]!, /node-22\.11\.0\.json: measured under qemu-aarch64-static \(arm64 on x86_64\): an emulated result checks that a runtime runs, and is never published$/);
+    assert.ok(outcome.problems.every((problem) => problem.includes("node-22.11.0.json")), "bun's result is not the problem");
+    const emulatedProblems = outcome.problems.filter((problem) => problem.includes("measured under"));
+    assert.equal(emulatedProblems.length, 1);
+    assert.match(emulatedProblems[0]!, /node-22\.11\.0\.json: measured under qemu-aarch64-static \(arm64 on x86_64\): an emulated result checks that a runtime runs, and is never published$/);
     const site = loadResults(join(artifacts, "emulated"));
     assert.deepEqual(site.results.map((r) => r.measurement.runtime), ["bun"]);
     assert.equal(site.skipped.length, 1);
@@ -58,7 +66,7 @@ describe("collecting artifacts into data/", () => {
     const data = tempDir("data");
     await artifact(artifacts, "first", [x64Node]);
     await artifact(artifacts, "again", [x64Node]);
-    const outcome = await collectResults([artifacts], data);
+    const outcome = await collectResults([artifacts], data, RUNNERS);
     assert.equal(outcome.added.length, 1);
     assert.equal(outcome.files, 2);
   });
@@ -74,8 +82,9 @@ describe("collecting artifacts into data/", () => {
     writeFileSync(join(artifacts, "broken", "node-1.json"), "{not json");
     const [invalid] = await artifact(artifacts, "invalid", [armNode]);
     writeFileSync(invalid!, JSON.stringify({ ...armNode, metrics: {} }));
-    const outcome = await collectResults([artifacts], data);
-    assert.equal(outcome.problems.length, 4, outcome.problems.join("\n"));
+    const outcome = await collectResults([artifacts], data, RUNNERS);
+    assert.equal(outcome.problems.length, 5, outcome.problems.join("\n"));
+    assert.match(outcome.problems.join("\n"), /claims runner 'github-hosted', which \.github\/bench-runners\.json does not list/);
     assert.match(outcome.problems.join("\n"), /hosted runner's result; only dedicated/);
     assert.match(outcome.problems.join("\n"), /bun-1\.3\.0\.json: its contents belong at .*bun-1\.2\.0\.json/);
     assert.match(outcome.problems.join("\n"), /node-1\.json: not valid JSON/);
@@ -90,7 +99,7 @@ describe("collecting artifacts into data/", () => {
     await writeResult(data, x64Node);
     const before = readFileSync(join(data, "bench-x64-1/20261101T000000Z-abcdef/startup/hello/node-22.11.0.json"), "utf8");
     await artifact(artifacts, "rerun", [makeResult({ metrics: { wall_ms: { ...x64Node.metrics.wall_ms!, median: 1 } } })]);
-    const outcome = await collectResults([artifacts], data);
+    const outcome = await collectResults([artifacts], data, RUNNERS);
     assert.match(outcome.problems.join(), /already holds a different result, and results are never rewritten/);
     assert.equal(readFileSync(join(data, "bench-x64-1/20261101T000000Z-abcdef/startup/hello/node-22.11.0.json"), "utf8"), before);
   });
@@ -99,7 +108,62 @@ describe("collecting artifacts into data/", () => {
     const artifacts = tempDir("artifacts");
     await artifact(artifacts, "a", [x64Node]);
     await artifact(artifacts, "b", [makeResult({ reproduce: "something else" })]);
-    const outcome = await collectResults([artifacts], tempDir("data"));
+    const outcome = await collectResults([artifacts], tempDir("data"), RUNNERS);
     assert.match(outcome.problems.join(), /differs from .*another result for bench-x64-1\//);
+  });
+
+  describe("against the job that made each artifact", () => {
+    const job = (runner: string, arch: "x86_64" | "arm64", runtime: "node" | "bun", version: string): MatrixEntry => ({
+      runtime, version, runner, arch, labels: ["self-hosted", runner], suites: "startup", scenarios: "", apps: "", channel: "release", predecessor: "",
+    });
+    const jobs = [job("bench-x64-1", "x86_64", "node", "22.11.0"), job("bench-arm64-1", "arm64", "node", "22.11.0")];
+    const planned: CollectTrust = { ...RUNNERS, plan: { call: "call-0", jobs } };
+
+    it("adds what each planned job's artifact holds when every claim matches its job", async () => {
+      const artifacts = tempDir("artifacts");
+      await artifact(artifacts, artifactName("call-0", jobs[0]!), [x64Node]);
+      await artifact(artifacts, artifactName("call-0", jobs[1]!), [armNode]);
+      const outcome = await collectResults([artifacts], tempDir("data"), planned);
+      assert.deepEqual(outcome.problems, []);
+      assert.equal(outcome.added.length, 2);
+    });
+
+    it("refuses another runner, another architecture, an unplanned version and an unknown artifact, naming each, and leaves data/ as it was", async () => {
+      const artifacts = tempDir("artifacts");
+      const data = tempDir("data");
+      await writeResult(data, x64Bun);
+      const before = listResultFiles([data]).map((file) => [file, readFileSync(file, "utf8")]);
+      // The x86_64 machine's job publishes for the arm64 machine; the arm64 job claims x86_64
+      // hardware; a job of node 22.11.0 claims a version nobody planned; a job's own upload.
+      const [otherRunner] = await artifact(artifacts, artifactName("call-0", jobs[0]!), [makeResult({ run: { runner: "bench-arm64-1", id: "20261101T000000Z-aaaaa1" }, environment: { arch: "arm64" } })]);
+      const [otherArch] = await artifact(artifacts, artifactName("call-0", jobs[1]!), [makeResult({ run: { runner: "bench-arm64-1", id: "20261101T000000Z-aaaaa2" } })]);
+      const unplanned = makeResult({ run: { id: "20261101T000000Z-aaaaa3" }, runtime: { ...x64Node.runtime, version: "99.0.0" } });
+      const [otherVersion] = await artifact(artifacts, artifactName("call-0", jobs[0]!), [unplanned]);
+      const [unknown] = await artifact(artifacts, "results-call-0-bench-x64-1-node-99.0.0", [unplanned]);
+      const [unlisted] = await artifact(artifacts, artifactName("call-0", jobs[0]!), [makeResult({ run: { runner: "bench-x64-9", id: "20261101T000000Z-aaaaa4" } })]);
+      const [otherMachine] = await artifact(artifacts, artifactName("call-0", jobs[0]!), [makeResult({ run: { id: "20261101T000000Z-aaaaa5" }, environment: { fingerprint: "fedcba9876543210" } })]);
+      await artifact(artifacts, artifactName("call-0", jobs[0]!), [x64Node]);
+      const outcome = await collectResults([artifacts], data, planned);
+      const problems = outcome.problems.join("\n");
+      assert.equal(outcome.problems.length, 7, problems);
+      const named = (file: string, problem: string) => assert.ok(outcome.problems.includes(`${file}: ${problem}`), `${file}: ${problem}\nnot in\n${problems}`);
+      named(otherRunner!, "claims runner 'bench-arm64-1', but its job ran on bench-x64-1");
+      named(otherArch!, "claims architecture x86_64, but bench-arm64-1 is arm64 (.github/bench-runners.json)");
+      named(otherVersion!, "claims node 99.0.0, but its job measured node 22.11.0");
+      named(unknown!, "is in artifact 'results-call-0-bench-x64-1-node-99.0.0', which no job of call 'call-0' uploads");
+      named(unlisted!, "claims runner 'bench-x64-9', which .github/bench-runners.json does not list");
+      named(unlisted!, "claims runner 'bench-x64-9', but its job ran on bench-x64-1");
+      named(otherMachine!, "claims fingerprint fedcba9876543210, but bench-x64-1's is 0123456789abcdef (.github/bench-runners.json)");
+      assert.deepEqual(outcome.added, []);
+      assert.deepEqual(listResultFiles([data]).map((file) => [file, readFileSync(file, "utf8")]), before, "data/ unchanged");
+    });
+
+    it("refuses every result of a machine whose fingerprint is not yet recorded, naming the one it carries", async () => {
+      const artifacts = tempDir("artifacts");
+      const [file] = await artifact(artifacts, artifactName("call-0", jobs[0]!), [x64Node]);
+      const unrecorded: CollectTrust = { ...planned, runners: planned.runners.map(({ fingerprint: _, ...runner }) => runner) };
+      const outcome = await collectResults([artifacts], tempDir("data"), unrecorded);
+      assert.deepEqual(outcome.problems, [`${file}: bench-x64-1 has no fingerprint in .github/bench-runners.json; this result's is 0123456789abcdef (docs/self-hosted-runner.md, "Check the machine")`]);
+    });
   });
 });

@@ -62,16 +62,18 @@ test("insert-batch expects the initial users plus each batch, and reads expect t
   assert.deepEqual(point.lines, Array.from({ length: 4 }, () => canonicalRow(userRow(draw.id()))));
 });
 
-test("a table check names the first row that differs, and its count", async () => {
+test("a table check names its count when that is wrong, else the first row that differs", async () => {
   const want = [userRow(1), userRow(2), userRow(3)];
   const same = await checkTable("users", want.map((row) => ({ ...row })), want);
   assert.equal(same.difference, null);
   assert.equal(same.sha256, same.expected_sha256);
-  const changed = await checkTable("users", [userRow(1), { ...userRow(2), score: -1 }], want);
+  const changed = await checkTable("users", [userRow(1), { ...userRow(2), score: -1 }, userRow(3)], want);
   assert.match(changed.difference!, /^users row 2 is id=2\|.*\|score=-1, expected id=2\|/);
-  assert.equal(changed.rows, 2);
-  assert.equal(changed.expected_rows, 3);
-  assert.equal(firstDifference("line", ["a"], ["a", "b"]), "line 2 is missing, expected b");
+  const short = await checkTable("users", [userRow(1), userRow(2)], want);
+  assert.equal(short.difference, "2 users rows, expected 3");
+  assert.equal(short.rows, 2);
+  assert.equal(short.expected_rows, 3);
+  assert.equal(firstDifference("row", Array.from({ length: 999 }, String), Array.from({ length: 1000 }, String)), "999 rows, expected 1000");
 });
 
 test("the load scripts hold every row, quoted for each engine", () => {

@@ -59,6 +59,18 @@ test("written small files are checked for count, size and sampled content", asyn
   assert.match((await checkSmallFiles(dir, shape)) ?? "", /39 files after the trial, expected 40/);
 });
 
+test("after a wrong digest every written file is read back, so the one that differs is named even where the sample missed it", async () => {
+  const shape = { files: 40, file_bytes: 1024, large_bytes: 0, tree_packages: 0 };
+  const dir = join(scratch, "small-every");
+  await writeSmallFiles(dir, shape);
+  // With 40 files the sample reads every other one: file 1 is not among them.
+  const handle = await open(join(dir, smallFileName(1)), "r+");
+  await handle.write(new Uint8Array([1, 2, 3]), 0, 3, 100);
+  await handle.close();
+  assert.equal(await checkSmallFiles(dir, shape), null);
+  assert.match((await checkSmallFiles(dir, shape, "every")) ?? "", /^file-1\.bin: the bytes at offset 0 differ/);
+});
+
 test("a written large file is checked for size and sampled chunks", async () => {
   const bytes = 3 * 1024 * 1024 + 100;
   const path = join(scratch, "large", "large.bin");

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
-import { allowedCpus, parseCpuList, pinned, splitCpus } from "../../src/tools/cpu-split.ts";
+import { allowedCpus, parseCpuList, pinned } from "../../src/tools/cpu-split.ts";
 import { groupUsage, parsePeakRssMb, parseStat } from "../../src/tools/proc-stats.ts";
 
 test("CPU lists parse as the kernel writes them", () => {
@@ -10,11 +10,8 @@ test("CPU lists parse as the kernel writes them", () => {
   assert.deepEqual(allowedCpus("Name:\tx\nCpus_allowed_list:\t0-3\n"), [0, 1, 2, 3]);
 });
 
-test("the server gets one CPU and oha the rest; with one CPU nothing is pinned", () => {
-  assert.deepEqual(splitCpus([0, 1]), { server: [0], client: [1] });
-  assert.deepEqual(splitCpus([2, 3, 4, 5]), { server: [2], client: [3, 4, 5] });
-  assert.equal(splitCpus([0]), null);
-  assert.deepEqual(pinned([1, 2]), ["taskset", "-c", "1,2"]);
+test("pinned CPUs become a taskset prefix; nothing pinned, no prefix", () => {
+  assert.deepEqual(pinned([1, 2, 3, 5]), ["taskset", "-c", "1-3,5"]);
   assert.deepEqual(pinned(undefined), []);
 });
 

@@ -33,6 +33,8 @@ test("a trial verifies once, warms up, then times each measured iteration; conso
   assert.ok(outcome.report.samples.wall_ms!.every((ms) => ms >= 2), "each iteration's time covers its operation");
   assert.deepEqual(outcome.report.counts, { warmup: 2, iterations: 3 });
   assert.ok(outcome.usage.peakRssMb > 5 && outcome.usage.cpuS > 0, JSON.stringify(outcome.usage));
+  const { instructions } = outcome.usage;
+  assert.ok("value" in instructions ? instructions.value > 0 : /perf/.test(instructions.unavailable), JSON.stringify(instructions));
   assert.deepEqual(readdirSync(scratch).filter((name) => name.startsWith(".")), [], "report and usage files are removed");
 });
 

@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { planRun, planTable } from "../../src/cli/commands/plan.ts";
+import { planRun, planTable, withPredecessors } from "../../src/cli/commands/plan.ts";
+import { recordedReleases } from "../helpers/recorded-releases.ts";
 import { loadApps } from "../../src/apps/manifest.ts";
+import { notServed, type HttpAppFields } from "../../src/suites/http/index.ts";
 import { parseSpec } from "../../src/runtimes/spec.ts";
 import { selectScenarios } from "../../src/scenarios/select.ts";
 import { resolveScenarios } from "../../src/suites/resolve.ts";
@@ -13,8 +15,10 @@ describe("plan", () => {
   it("counts an HTTP scenario's cells from its apps and load points, and its time from its load phases", () => {
     const scenarios = resolved("http/json", "full");
     const profile = scenarios[0]!.scenario.profileParams as { trials: number; connections: number[]; warmup_s: number; duration_s: number; rate_duration_s: number };
-    // An app made for other scenarios has no cells on json.
-    const nodeApps = loadApps<{ scenarios?: string[] }>("http").filter((app) => app.manifest.runtimes.node && !app.manifest.scenarios).length;
+    const all = loadApps<HttpAppFields>("http");
+    // Apps made for other scenarios (a database, Next.js) have no cells on json.
+    const nodeApps = all.filter((app) => app.manifest.runtimes.node && notServed(app, "json", all) === null).length;
+    assert.ok(nodeApps < all.filter((app) => app.manifest.runtimes.node).length);
     const [plan] = planRun(scenarios, specs("node@22.11.0"), {});
     assert.equal(plan!.cells, nodeApps * profile.connections.length);
     assert.equal(plan!.trials, plan!.cells * profile.trials);
@@ -22,6 +26,15 @@ describe("plan", () => {
     assert.ok(plan!.seconds! > loadS && plan!.seconds! < loadS * 1.3, `${plan!.seconds} s against ${loadS} s of load`);
     const [oneApp] = planRun(scenarios, specs("node@22.11.0"), { app: ["native"] });
     assert.equal(oneApp!.cells, profile.connections.length);
+  });
+
+  it("counts each fixed rate as its own cell, and the rate ladder's steps at most, in the first rate's", () => {
+    const ssr = resolved("http/ssr", "full");
+    const profile = ssr[0]!.scenario.profileParams as unknown as { trials: number; rate: number[]; rate_ladder: number[]; rate_duration_s: number; warmup_s: number; duration_s: number };
+    const [plan] = planRun(ssr, specs("node@22.11.0"), {});
+    assert.equal(plan!.cells, profile.rate.length, "one app serves ssr, at one connection count");
+    const withoutLadder = planRun(ssr.map((s) => ({ ...s, scenario: { ...s.scenario, profileParams: { ...s.scenario.profileParams, rate_ladder: undefined } } })), specs("node@22.11.0"), {})[0]!;
+    assert.ok(Math.abs(plan!.seconds! - withoutLadder.seconds! - profile.trials * profile.rate_ladder.length * profile.rate_duration_s) < 1e-6);
   });
 
   it("leaves out runtimes a scenario does not run on, and versions below its minimum", () => {
@@ -41,5 +54,18 @@ describe("plan", () => {
     const plans = planRun(scenarios, specs("node@22.11.0"), {});
     assert.equal(plans[0]!.seconds, null);
     assert.match(planTable(plans, "quick", 1), /startup\s+1\s+\?\s+\?\s+no estimate[\s\S]*No estimate for startup/);
+  });
+
+  it("with the predecessors, plans the release job: each version beside the release before it, and its time per job", () => {
+    const releasesOf = (runtime: string) => recordedReleases(runtime as "node" | "deno");
+    const { specs: paired, notes } = withPredecessors(specs("node@22.11.0", "deno@2.1", "deno@1.46.0"), releasesOf);
+    assert.deepEqual(paired.map((s) => s.text), ["node@22.11.0", "node@22.10.0", "deno@2.1.14", "deno@2.1.12", "deno@1.46.0"]);
+    assert.deepEqual(notes, ["deno@1.46.0 has no earlier release: measured alone"]);
+    assert.throws(() => withPredecessors(specs("node@path:/opt/node"), releasesOf), /binary on disk/);
+    const scenarios = resolved("startup/hello", "full");
+    const alone = planRun(scenarios, specs("node@22.11.0"), {})[0]!;
+    const job = planRun(scenarios, paired.slice(0, 2), {});
+    assert.equal(job[0]!.seconds, 2 * alone.seconds!);
+    assert.match(planTable(job, "full", 2, 1), /1 release each beside its predecessor \(2 runtime versions\), one machine: about .+ per release job/);
   });
 });

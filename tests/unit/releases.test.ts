@@ -5,15 +5,16 @@ import { describe, it } from "node:test";
 import { parseRuntimeRequest, parseWindow } from "../../src/cli/commands/releases.ts";
 import { findBenchmarked, type Benchmarked } from "../../src/releases/benchmarked.ts";
 import { runtimeOfResultFile } from "../../src/results/store.ts";
-import { MAX_MATRIX_JOBS, toBenchmarkCalls, toMatrix, type MatrixEntry } from "../../src/releases/matrix.ts";
+import { MAX_MATRIX_JOBS, canaryBuild, toBenchmarkCalls, toMatrix, type MatrixEntry } from "../../src/releases/matrix.ts";
 import type { Release } from "../../src/releases/published.ts";
 import { assignScenarios, compactScenarios, planWork, type RunnerWork, type ScenarioCatalog, type WorkRequest } from "../../src/releases/pools.ts";
 import { chooseRunners, loadBenchConfig, loadBenchRunners, type BenchRunner } from "../../src/releases/runners.ts";
-import { releaseLine, selectBenchmarks, type RuntimeRequest, type SelectionInput, type Window } from "../../src/releases/select.ts";
+import { predecessorOf, releaseLine, selectBenchmarks, type RuntimeRequest, type SelectionInput, type Window } from "../../src/releases/select.ts";
 import type { Arch, RuntimeName } from "../../src/runtimes/catalog.ts";
 import { writeResult } from "../../src/results/store.ts";
 import { tempDir } from "../../benchmarks/lib/cli.ts";
 import { makeResult } from "../../benchmarks/lib/documents.ts";
+import { recordedReleases } from "../helpers/recorded-releases.ts";
 
 const X64: BenchRunner = { name: "bench-x64-1", arch: "x86_64", labels: ["self-hosted", "linux", "x64", "bench-x64-1"] };
 const ARM: BenchRunner = { name: "bench-arm64-1", arch: "arm64", labels: ["self-hosted", "linux", "arm64", "bench-arm64-1"] };
@@ -64,6 +65,20 @@ function select(overrides: Partial<SelectionInput>): string[] {
     ...overrides,
   });
   return selection.planned.map((p) => `${p.runtime}@${p.version}@${p.runner.name}`);
+}
+
+/** The jobs for these versions on these runners, whatever the data already holds. */
+function plannedFor(runners: BenchRunner[], specs: string[], withPredecessor = false) {
+  return selectBenchmarks({
+    runners,
+    requests: specs.map(parseRuntimeRequest),
+    releases: releasesOf,
+    benchmarked: benchmarked({}),
+    window: SINCE_LAST,
+    prereleases: false,
+    missingOnly: false,
+    withPredecessor,
+  }).planned;
 }
 
 describe("release lines", () => {
@@ -179,17 +194,9 @@ const workOf = (runners: readonly BenchRunner[], request: Partial<WorkRequest> =
 
 describe("the matrix", () => {
   it("carries runtime, version, runner, arch, labels and what the job runs", () => {
-    const planned = selectBenchmarks({
-      runners: [ARM],
-      requests: [parseRuntimeRequest("bun@1.4.0")],
-      releases: releasesOf,
-      benchmarked: benchmarked({}),
-      window: SINCE_LAST,
-      prereleases: false,
-      missingOnly: false,
-    }).planned;
+    const planned = plannedFor([ARM], ["bun@1.4.0"]);
     assert.deepEqual(toMatrix(planned, workOf([X64, ARM])), {
-      include: [{ runtime: "bun", version: "1.4.0", runner: "bench-arm64-1", arch: "arm64", labels: ARM.labels, suites: SUITE_NAMES.join(" "), scenarios: "", apps: "" }],
+      include: [{ runtime: "bun", version: "1.4.0", runner: "bench-arm64-1", arch: "arm64", labels: ARM.labels, suites: SUITE_NAMES.join(" "), scenarios: "", apps: "", channel: "release", predecessor: "" }],
     });
   });
 
@@ -205,16 +212,73 @@ describe("the matrix", () => {
     }).planned;
     assert.deepEqual(toBenchmarkCalls(planned), {
       include: [
-        { runners: "bench-x64-1 bench-arm64-1", runtimes: "node@26.1.0 bun@1.4.1" },
-        { runners: "bench-x64-1", runtimes: "node@24.5.0 bun@1.3.9" },
-        { runners: "bench-arm64-1", runtimes: "node@24.4.0" },
+        { call: "call-0", runners: "bench-x64-1 bench-arm64-1", runtimes: "node@26.1.0 bun@1.4.1" },
+        { call: "call-1", runners: "bench-x64-1", runtimes: "node@24.5.0 bun@1.3.9" },
+        { call: "call-2", runners: "bench-arm64-1", runtimes: "node@24.4.0" },
       ],
     });
   });
 
   it("refuses more jobs than GitHub runs in one matrix", () => {
-    const one = { runtime: "node" as const, version: "1.0.0", published: new Date(), runner: X64 };
+    const one = { runtime: "node" as const, version: "1.0.0", published: new Date(), runner: X64, predecessor: null };
     assert.throws(() => toMatrix(Array.from({ length: MAX_MATRIX_JOBS + 1 }, () => one), workOf([X64])), /matrix limit of 256/);
+  });
+});
+
+describe("the predecessor a release is measured beside", () => {
+  const node = recordedReleases("node");
+  const deno = recordedReleases("deno");
+
+  it("is the previous release of the line for a patch or a Node minor, whatever was published in between on other lines", () => {
+    assert.equal(predecessorOf("22.11.0", node), "22.10.0");
+    assert.equal(predecessorOf("24.18.1", node), "24.18.0");
+    assert.equal(predecessorOf("2.1.9", deno), "2.1.8");
+    // No 2.1.13 was published in this architecture's package: the release before is the one that was.
+    assert.equal(predecessorOf("2.1.14", deno), "2.1.12");
+    // 22.12.0 came out after 23.x releases: its baseline stays on its own line.
+    assert.equal(predecessorOf("22.12.0", node), "22.11.0");
+  });
+
+  it("is the newest release of the line before for the first release of a line: a Deno minor, a major", () => {
+    assert.equal(predecessorOf("2.1.0", deno), "2.0.6");
+    assert.equal(predecessorOf("2.0.0", deno), "1.46.3");
+    assert.equal(predecessorOf("24.0.0", node), "23.11.1");
+    assert.equal(predecessorOf("26.0.0", node), "25.9.0");
+  });
+
+  it("skips pre-releases, and gives a pre-release of a new line the newest release below it", () => {
+    const withRc = [{ version: "26.0.0-rc.1", published: new Date("2026-04-01") }, ...node];
+    assert.equal(predecessorOf("26.0.0", withRc), "25.9.0");
+    assert.equal(predecessorOf("26.0.0-rc.1", withRc), "25.9.0");
+  });
+
+  it("is none for the first release there is", () => {
+    assert.equal(predecessorOf("1.46.0", deno), null);
+  });
+
+  it("reaches the matrix of a release job only when asked for, per runner's architecture", () => {
+    const specs = ["node@24.5.0", "bun@1.4.0"];
+    const pick = (e: MatrixEntry) => `${e.runtime}@${e.version}@${e.runner}<-${e.predecessor}`;
+    const work = workOf([X64, ARM]);
+    assert.deepEqual(toMatrix(plannedFor([X64, ARM], specs, true), work).include.map(pick), [
+      "node@24.5.0@bench-x64-1<-24.4.0",
+      "bun@1.4.0@bench-x64-1<-1.3.9",
+      "bun@1.4.0@bench-arm64-1<-1.3.9",
+    ]);
+    assert.deepEqual(toMatrix(plannedFor([X64, ARM], specs), work).include.map(pick), ["node@24.5.0@bench-x64-1<-", "bun@1.4.0@bench-x64-1<-", "bun@1.4.0@bench-arm64-1<-"]);
+  });
+});
+
+describe("the canary matrix", () => {
+  it("measures each runtime's newest nightly or canary build against its newest release", () => {
+    const planned = plannedFor([X64], ["node@latest", "deno@latest", "bun@latest"]);
+    const pick = (e: MatrixEntry) => [e.runtime, e.channel, e.version, e.predecessor];
+    assert.deepEqual(toMatrix(planned, workOf([X64]), "canary").include.map(pick), [
+      ["node", "canary", "27-nightly", "26.1.0"],
+      ["deno", "canary", "canary", "2.6.2"],
+      ["bun", "canary", "canary", "1.4.1"],
+    ]);
+    assert.equal(canaryBuild("node", "24.5.0"), "25-nightly");
   });
 });
 
@@ -249,6 +313,8 @@ describe("the backfill of a merged scenario", () => {
           suites: "http",
           scenarios: "http/json",
           apps: "hono",
+          channel: "release",
+          predecessor: "",
         })),
       ),
     );

@@ -3,7 +3,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { before, describe, it } from "node:test";
 import { compareResults } from "../../src/compare/compare.ts";
-import { environmentKey } from "../../src/compare/series-key.ts";
+import { noiseFloor, spreadBySeries } from "../../src/compare/noise.ts";
+import { environmentKey, measurementsOf, seriesKey } from "../../src/compare/series-key.ts";
+import { detectableLabel } from "../../src/site/detectable.ts";
 import { UserError } from "../../src/core/errors.ts";
 import { writeResult } from "../../src/results/store.ts";
 import { aggregate } from "../../src/site/aggregate.ts";
@@ -84,6 +86,29 @@ describe("site data", () => {
     assert.equal(points[1]!.error, "server crashed");
     assert.equal(trends[0]!.scenario_version, 2);
     assert.equal(overview.scenarios[0]!.groups[0]!.figures[0]!.status, "failed", "the newest version failed: shown as such, not as an older number");
+  });
+
+  it("states beside each trend the smallest change each runtime's series confirms: compare's noise floor of the series against itself", async () => {
+    const loaded = loadResults(dataDir);
+    const { trends } = aggregate(loaded, new Map(), null, new Map(), "2026-01-02T00:00:00.000Z");
+    const trend = trends.find((t) => t.series.scenario === "hello" && t.testbed.arch === "x86_64")!;
+    const spreads = spreadBySeries(measurementsOf(loaded.results.map((r) => r.doc)));
+    for (const runtime of ["node", "bun"] as const) {
+      const doc = loaded.results.find((r) => r.testbed === trend.testbed.id && r.doc.runtime.name === runtime && r.series.scenario === "hello")!.doc;
+      for (const metric of ["wall_ms", "peak_rss_mb"]) {
+        const spread = spreads.get(seriesKey({ doc, metric, summary: doc.metrics[metric]! }))!;
+        assert.ok(spread, `${runtime} ${metric}: 12 runs give a spread`);
+        assert.equal(trend.detectable[runtime]![metric], noiseFloor(spread));
+      }
+    }
+    assert.ok(trend.detectable.node!.wall_ms! > 0 && trend.detectable.node!.wall_ms! < 1);
+    const dir = tempDir("site-short");
+    const run = (id: string) => ({ id: `2026110${id}T000000Z-abcdef`, started_at: `2026-11-0${id}T00:00:00.000Z` });
+    for (const id of ["1", "2", "3"]) await writeResult(dir, makeResult({ run: run(id), metrics: { wall_ms: metricOf([10, 11, 12]) } }));
+    const short = aggregate(loadResults(dir), new Map(), null, new Map(), "2026-11-04T00:00:00.000Z").trends[0]!;
+    assert.deepEqual(short.detectable, { node: { wall_ms: null } }, "3 runs are too few to tell");
+    assert.equal(detectableLabel(null), "needs 6 runs");
+    assert.equal(detectableLabel(0.0321), "≥ 3.2 %");
   });
 
   it("writes CSV with one line per metric, quoting what needs it", () => {

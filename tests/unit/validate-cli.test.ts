@@ -32,6 +32,8 @@ describe("scripts/bench validate", () => {
     const result = await bench(["validate"], { RUNTIME_BENCH_APPS_DIR: join(REPO_ROOT, "tests/fixtures/apps-malformed") });
     assert.equal(result.code, 1);
     assert.match(result.stderr, /tests\/fixtures\/apps-malformed\/http\/bad-processes\/app\.json: \/processes: must be integer/);
+    // Whether a database driver prepares its statements is declared, never defaulted.
+    assert.match(result.stderr, /tests\/fixtures\/apps-malformed\/database\/no-prepared-statements\/app\.json: \/: must have required property 'prepared_statements'/);
     assert.match((await bench(["validate", "--help"])).stdout, /1 when a manifest or a result is not/);
   });
 });

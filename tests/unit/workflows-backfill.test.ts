@@ -1,61 +1,13 @@
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { parse } from "yaml";
 import { REPO_ROOT } from "../../src/core/paths.ts";
 import { tempDir } from "../../benchmarks/lib/cli.ts";
+import { calls, recorder, runStep, step, workflow } from "../helpers/workflow-steps.ts";
 
-interface Step {
-  name?: string;
-  run?: string;
-  env?: Record<string, string>;
-}
-interface Workflow {
-  on: Record<string, { branches?: string[]; paths?: string[]; inputs?: Record<string, { type: string }> }>;
-  jobs: Record<string, { "runs-on"?: string; steps: Step[] }>;
-}
-
-const workflow = (file: string) => parse(readFileSync(join(REPO_ROOT, ".github", "workflows", file), "utf8")) as Workflow;
 const BACKFILL = workflow("backfill.yml");
 const BENCHMARK = workflow("benchmark.yml");
-
-function step(doc: Workflow, job: string, name: RegExp): Step {
-  const found = doc.jobs[job]!.steps.find((s) => name.test(s.name ?? ""));
-  assert.ok(found?.run, `no step ${name} in ${job}`);
-  return found;
-}
-
-/** An executable on a stub PATH that appends its arguments, one a line, then a blank line, to `log`. */
-function recorder(dir: string, name: string, log: string, body = ""): void {
-  writeFileSync(join(dir, name), `#!/usr/bin/env bash\nprintf '%s\\n' "$@" >>"${log}"\necho >>"${log}"\n${body}`);
-  chmodSync(join(dir, name), 0o755);
-}
-
-/** Calls recorded by `recorder`, each as its list of arguments. */
-function calls(log: string): string[][] {
-  let text = "";
-  try {
-    text = readFileSync(log, "utf8");
-  } catch {
-    return [];
-  }
-  return text.split("\n\n").filter(Boolean).map((call) => call.split("\n").filter((line) => line !== ""));
-}
-
-/** Runs a step's script the way the runner does (`bash -e`), with its env as given and GitHub's files in a temp folder. */
-function runStep(script: string, env: Record<string, string>, cwd: string, path: string): { code: number | null; output: string; summary: string } {
-  const dir = tempDir("step");
-  const files = { GITHUB_OUTPUT: join(dir, "output"), GITHUB_STEP_SUMMARY: join(dir, "summary"), RUNNER_TEMP: dir };
-  writeFileSync(files.GITHUB_STEP_SUMMARY, "");
-  const result = spawnSync("bash", ["--noprofile", "--norc", "-eo", "pipefail", "-c", script], {
-    cwd,
-    env: { PATH: `${path}:${process.env.PATH}`, HOME: dir, ...files, ...env },
-    encoding: "utf8",
-  });
-  return { code: result.status, output: result.stdout + result.stderr, summary: readFileSync(files.GITHUB_STEP_SUMMARY, "utf8") };
-}
 
 /** Runs backfill.yml's dispatch step for a push whose diff is `changed`, with git and gh stubbed. */
 function dispatch(changed: string[]): { code: number | null; gh: string[][]; output: string; summary: string } {
@@ -107,7 +59,7 @@ describe("the backfill of scenarios merged into the default branch", () => {
     assert.deepEqual(gh[0]!.slice(0, 4), ["workflow", "run", "benchmark.yml", "--ref"]);
     assert.equal(gh[0]![4], "main");
     // A change to a scenario of a suite with apps measures all its apps (scripts/ci/changed-scenarios).
-    assert.deepEqual(fields(gh[0]!), { runtimes: "node deno bun", backfill: "true", profile: "full", scenarios: "http/json", apps: "" });
+    assert.deepEqual(fields(gh[0]!), { runtimes: "node deno bun", backfill: "true", "missing-only": "true", profile: "full", scenarios: "http/json", apps: "" });
     assert.match(summary, /- http\/json/);
   });
 

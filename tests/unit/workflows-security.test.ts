@@ -5,6 +5,8 @@ import { describe, it } from "node:test";
 import { parse } from "yaml";
 import { REPO_ROOT } from "../../src/core/paths.ts";
 import { loadBenchRunners, type BenchRunner } from "../../src/releases/runners.ts";
+import { artifactName } from "../../src/collect/collect.ts";
+import type { MatrixEntry } from "../../src/releases/matrix.ts";
 
 /** The parts of a workflow file these rules read. */
 interface Step {
@@ -21,6 +23,7 @@ interface Job {
   concurrency?: Concurrency;
   steps?: Step[];
   with?: Record<string, unknown>;
+  strategy?: { matrix?: unknown };
 }
 interface Workflow {
   name?: string;
@@ -154,7 +157,8 @@ function pinProblems(workflows: Workflows, table = loadPinTable()): string[] {
   }
   for (const [action, pin] of Object.entries(table.pins)) {
     if (!used.has(action)) problems.push(`.github/action-pins.json: ${action} is pinned but no workflow uses it`);
-    if (!/node24/.test(pin.runs) && !pin.unverified) problems.push(`.github/action-pins.json: ${action} ${pin.version} runs on ${pin.runs}, not node24`);
+    if (!/node24/.test(pin.runs)) problems.push(`.github/action-pins.json: ${action} ${pin.version} runs on ${pin.runs}, not node24`);
+    if (pin.unverified !== undefined) problems.push(`.github/action-pins.json: ${action} ${pin.version} is not verified to be its release tag's commit: ${pin.unverified}`);
   }
   return problems;
 }
@@ -165,6 +169,7 @@ const GRANTS: Readonly<Record<string, Record<string, string>>> = {
   "benchmark.yml/collect": { contents: "write" },
   "benchmark.yml/pages": { contents: "read", pages: "write", "id-token": "write" },
   "pages.yml/site": { contents: "read", pages: "write", "id-token": "write" },
+  "canary.yml/benchmark": { contents: "write", pages: "write", "id-token": "write" },
   "release-watch.yml/benchmark": { contents: "write", pages: "write", "id-token": "write" },
   "scenario-pr-comment.yml/comment": { actions: "read", "pull-requests": "write" },
 };
@@ -302,9 +307,8 @@ function labelProblems(workflows: Workflows, runners: readonly BenchRunner[] = l
 }
 
 /**
- * Calls of benchmark.yml in one workflow run share its artifacts and cache: each call's artifact
- * names, download pattern and comparison-store keys carry its own name, which every caller sets
- * per call (its matrix index).
+ * Calls of benchmark.yml in one workflow run share its artifacts: each call's artifact names and
+ * download pattern carry its own name, which every caller sets per call (its matrix index).
  */
 function discriminatorProblems(workflows: Workflows): string[] {
   const problems: string[] = [];
@@ -319,13 +323,16 @@ function discriminatorProblems(workflows: Workflows): string[] {
       };
       if (step.uses?.startsWith("actions/upload-artifact@")) named("name");
       if (step.uses?.startsWith("actions/download-artifact@")) named("pattern");
-      if (/^actions\/cache\/(save|restore)@/.test(step.uses ?? "") && String(step.with?.key).startsWith("gab-store-")) named("key");
     }
   }
   for (const w of workflows.values()) {
     for (const [id, job] of Object.entries(w.doc.jobs)) {
       if (LOCAL_WORKFLOW.exec(job.uses ?? "")?.[1] !== "benchmark.yml") continue;
-      if (!String(job.with?.call ?? "").includes("strategy.job-index")) problems.push(`${w.file}/${id}: calls benchmark.yml without a call name per matrix entry (strategy.job-index)`);
+      // The name comes from the matrix (act leaves strategy.job-index empty); a single call names itself.
+      const call = String(job.with?.call ?? "");
+      if (job.strategy?.matrix !== undefined ? !call.includes("matrix.call") : !/^[A-Za-z0-9_-]+$/.test(call)) {
+        problems.push(`${w.file}/${id}: calls benchmark.yml without a call name ${job.strategy?.matrix !== undefined ? "per matrix entry (matrix.call)" : "of letters, digits, - and _"}`);
+      }
     }
   }
   return problems;
@@ -335,9 +342,82 @@ function discriminatorProblems(workflows: Workflows): string[] {
 function pagesTipProblems(workflows: Workflows): string[] {
   const pages = workflows.get("pages.yml")?.doc;
   const checkout = Object.values(pages?.jobs ?? {}).flatMap((job) => checkouts(job));
-  return checkout.length === 1 && checkout[0]!.with?.ref === "${{ github.event.repository.default_branch }}"
+  const tip = "${{ github.event.repository.default_branch || github.ref_name }}";
+  return checkout.length === 1 && checkout[0]!.with?.ref === tip ? [] : [`pages.yml: one checkout, of ref ${tip}`];
+}
+
+const runsApps = (job: Job) => (job.steps ?? []).findIndex((step) => /scripts\/bench run\b/.test(step.run ?? ""));
+
+/**
+ * Caches are restored by their exact key only (a prefix would take whatever a job saved under a
+ * matching name last), and a job that runs apps saves its caches before the step that runs them,
+ * never in a post-job step (`actions/cache` saves after every step).
+ */
+function cacheProblems(workflows: Workflows): string[] {
+  return jobs(workflows, workflows.keys()).flatMap(([where, job]) => {
+    const steps = job.steps ?? [];
+    const problems = steps.filter((step) => step.with?.["restore-keys"] !== undefined).map((step) => `${where}: ${step.uses?.split("@")[0]} restores by prefix (restore-keys); restore by the exact key`);
+    const measure = runsApps(job);
+    if (measure < 0) return problems;
+    steps.forEach((step, index) => {
+      if (/^actions\/cache@/.test(step.uses ?? "")) problems.push(`${where}: actions/cache saves after the apps ran; use cache/restore and cache/save before the step that runs them`);
+      if (/^actions\/cache\/save@/.test(step.uses ?? "") && index > measure) problems.push(`${where}: saves a cache after the apps ran`);
+    });
+    return problems;
+  });
+}
+
+/**
+ * Concurrency groups are repository-wide: a group that cancels what is in progress could cancel a
+ * benchmark or a collect of the same name. So no group on the default branch cancels, except a
+ * pull-request workflow's, whose group names its pull request's number.
+ */
+function cancellingGroupProblems(workflows: Workflows): string[] {
+  const pullRequests = pullRequestWorkflows(workflows);
+  return concurrencies(workflows).flatMap(([where, concurrency]) => {
+    if (typeof concurrency === "object" && concurrency["cancel-in-progress"] === false) return [];
+    const file = where.split("/")[0]!;
+    const group = typeof concurrency === "string" ? concurrency : String(concurrency.group ?? "");
+    return pullRequests.has(file) && group.includes("github.event.pull_request.number") ? [] : [`${where}: a group that may cancel a run in progress, outside a pull-request workflow's own group (…github.event.pull_request.number…)`];
+  });
+}
+
+const NODE_VERSION_FILE = join(REPO_ROOT, ".node-version");
+
+/** The harness runs on the Node its tests run on: every harness setup-node reads .node-version, which package.json's engines admit. */
+function harnessNodeProblems(workflows: Workflows, nodeVersion = readFileSync(NODE_VERSION_FILE, "utf8").trim()): string[] {
+  const problems = jobs(workflows, workflows.keys()).flatMap(([where, job]) =>
+    (job.steps ?? [])
+      .filter((step) => step.uses?.startsWith("actions/setup-node@") && !["${{ matrix.version }}", "${{ matrix.predecessor }}"].includes(step.with?.["node-version"] ?? ""))
+      .flatMap((step) => (step.with?.["node-version-file"] === ".node-version" && step.with["node-version"] === undefined ? [] : [`${where}: the harness's setup-node must read node-version-file: .node-version`])),
+  );
+  const engines = (JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { engines: { node: string } }).engines.node;
+  if (!/^\d+$/.test(nodeVersion) || Number(nodeVersion) < Number(/\d+/.exec(engines)![0])) problems.push(`.node-version: '${nodeVersion}' is not a major version that package.json's engines (${engines}) admit`);
+  return problems;
+}
+
+/** collect checks every result against the plan's jobs: the job that pushes passes it the plan and the call. */
+function collectTrustProblems(workflows: Workflows): string[] {
+  const collect = workflows.get("benchmark.yml")?.doc.jobs.collect;
+  const step = (collect?.steps ?? []).find((s) => s.run?.includes("scripts/ci/commit-results"));
+  return step && /--plan "\$RUNNER_TEMP\/plan\.json" --call "\$CALL"/.test(step.run!) && step.run!.includes('"$PLAN" >"$RUNNER_TEMP/plan.json"')
     ? []
-    : ["pages.yml: one checkout, of ref ${{ github.event.repository.default_branch }}"];
+    : ["benchmark.yml/collect: commit-results must get the plan's matrix (--plan) and the call (--call), so that collect checks each result against its job"];
+}
+
+/** collect finds each job's artifact by the name the bench job uploads it under: the same template. */
+function artifactNameProblems(workflows: Workflows): string[] {
+  const upload = (workflows.get("benchmark.yml")?.doc.jobs.bench?.steps ?? []).find((step) => step.uses?.startsWith("actions/upload-artifact@"));
+  const matrix = (key: string) => `\${{ matrix.${key} }}`;
+  const expected = artifactName("${{ needs.plan.outputs.call }}", { runner: matrix("runner"), runtime: matrix("runtime"), version: matrix("version") } as unknown as MatrixEntry);
+  return upload?.with?.name === expected ? [] : [`benchmark.yml/bench: uploads its results as '${String(upload?.with?.name)}', but collect looks for ${expected} (src/collect/collect.ts artifactName)`];
+}
+
+/** A code fence in a job summary is closed by any result string holding one: summaries print reports inside an escaped <pre>. */
+function summaryFenceProblems(workflows: Workflows): string[] {
+  return jobs(workflows, workflows.keys()).flatMap(([where, job]) =>
+    (job.steps ?? []).filter((step) => step.run?.includes("GITHUB_STEP_SUMMARY") && step.run.includes("```")).map((step) => `${where}: step '${step.name ?? step.uses}' fences text in its summary; print it HTML-escaped inside <pre>`),
+  );
 }
 
 const ALL_RULES = [
@@ -355,6 +435,12 @@ const ALL_RULES = [
   labelProblems,
   discriminatorProblems,
   pagesTipProblems,
+  cacheProblems,
+  cancellingGroupProblems,
+  harnessNodeProblems,
+  collectTrustProblems,
+  summaryFenceProblems,
+  artifactNameProblems,
 ];
 
 // ---- tests ----
@@ -363,7 +449,7 @@ describe("the workflows in .github/workflows", () => {
   const workflows = loadWorkflows();
 
   it("are the ones the issue asks for", () => {
-    assert.deepEqual([...workflows.keys()], ["backfill.yml", "benchmark.yml", "ci.yml", "pages.yml", "release-watch.yml", "scenario-pr-comment.yml", "scenario-pr.yml"]);
+    assert.deepEqual([...workflows.keys()], ["backfill.yml", "benchmark.yml", "canary.yml", "ci.yml", "pages.yml", "release-watch.yml", "scenario-pr-comment.yml", "scenario-pr.yml"]);
   });
 
   for (const rule of ALL_RULES) {
@@ -457,11 +543,11 @@ describe("the rules catch what they are about", () => {
   it("a hook that admits other workflows than those reaching the machines, a caller on an event it refuses, a second workflow on the machines", () => {
     const hook = readFileSync(HOOK_FILE, "utf8");
     assert.deepEqual(hookProblems(good, hook), []);
-    const wider = hook.replace("ADMITTED_WORKFLOWS=(benchmark.yml release-watch.yml)", "ADMITTED_WORKFLOWS=(benchmark.yml release-watch.yml ci.yml)");
-    assert.match(hookProblems(good, wider).join(), /admits benchmark\.yml ci\.yml release-watch\.yml, but jobs reach the machines from benchmark\.yml release-watch\.yml/);
+    const wider = hook.replace("ADMITTED_WORKFLOWS=(benchmark.yml canary.yml release-watch.yml)", "ADMITTED_WORKFLOWS=(benchmark.yml canary.yml release-watch.yml ci.yml)");
+    assert.match(hookProblems(good, wider).join(), /admits benchmark\.yml canary\.yml ci\.yml release-watch\.yml, but jobs reach the machines from benchmark\.yml canary\.yml release-watch\.yml/);
     const caller = "on:\n  push:\npermissions:\n  contents: read\njobs:\n  call:\n    uses: ./.github/workflows/benchmark.yml\n";
     const problems = hookProblems(withFile("caller.yml", caller), hook).join("\n");
-    assert.match(problems, /but jobs reach the machines from benchmark\.yml caller\.yml release-watch\.yml/);
+    assert.match(problems, /but jobs reach the machines from benchmark\.yml caller\.yml canary\.yml release-watch\.yml/);
     assert.match(problems, /caller\.yml: starts on push, which the job-started hook refuses/);
     const second = "on: workflow_dispatch\npermissions:\n  contents: read\njobs:\n  job:\n    runs-on: [self-hosted, bench-x64-1]\n    steps: []\n";
     assert.match(hookProblems(withFile("second.yml", second), hook).join(), /only benchmark\.yml may have them/);
@@ -483,17 +569,15 @@ describe("the rules catch what they are about", () => {
   it("artifacts, download pattern or comparison-store keys without the call's name, and a caller that gives none", () => {
     const benchmark = good.get("benchmark.yml")!.text;
     assert.deepEqual(discriminatorProblems(good), []);
-    const shared = benchmark.replace("pattern: results-${{ needs.plan.outputs.call }}-*", "pattern: results-*").replace(/key: gab-store-\$\{\{ github\.run_id \}\}-\$\{\{ github\.run_attempt \}\}-\$\{\{ needs\.plan\.outputs\.call \}\}/g, "key: gab-store-${{ github.run_id }}");
+    const shared = benchmark.replace("pattern: results-${{ needs.plan.outputs.call }}-*", "pattern: results-*");
     const problems = discriminatorProblems(withFile("benchmark.yml", shared)).join("\n");
     assert.match(problems, /benchmark\.yml\/collect: actions\/download-artifact pattern 'results-\*' lacks the call's name/);
-    assert.match(problems, /actions\/cache\/restore key 'gab-store-\$\{\{ github\.run_id \}\}' lacks/);
-    assert.match(problems, /actions\/cache\/save key/);
     const watch = good.get("release-watch.yml")!.text.replace(/\n *call: .*\n/, "\n");
     assert.match(discriminatorProblems(withFile("release-watch.yml", watch)).join(), /release-watch\.yml\/benchmark: calls benchmark\.yml without a call name/);
   });
 
   it("a site built from the triggering commit instead of the branch tip", () => {
-    const pages = good.get("pages.yml")!.text.replace("ref: ${{ github.event.repository.default_branch }}", "ref: ${{ github.sha }}");
+    const pages = good.get("pages.yml")!.text.replace("ref: ${{ github.event.repository.default_branch || github.ref_name }}", "ref: ${{ github.sha }}");
     assert.match(pagesTipProblems(withFile("pages.yml", pages)).join(), /pages\.yml: one checkout, of ref/);
   });
 
@@ -502,5 +586,48 @@ describe("the rules catch what they are about", () => {
     const problems = concurrencyProblems(withFile("bad.yml", bench)).join("\n");
     assert.match(problems, /queue must be single or max/);
     assert.match(problems, /needs concurrency/);
+  });
+
+  it("an unverified pin", () => {
+    const table = loadPinTable();
+    const unverified = { ...table, pins: { ...table.pins, "actions/checkout": { ...table.pins["actions/checkout"]!, unverified: "the tag could not be read" } } };
+    assert.match(pinProblems(good, unverified).join(), /actions\/checkout v7\.0\.1 is not verified to be its release tag's commit/);
+  });
+
+  it("a cache restored by prefix, saved after the apps ran, or saved by a post-job step in a job that runs apps", () => {
+    assert.deepEqual(cacheProblems(good), []);
+    const benchmark = good.get("benchmark.yml")!.text;
+    const prefixed = benchmark.replace("key: gab-store-${{ hashFiles('data/**') }}\n", "key: gab-store-${{ hashFiles('data/**') }}\n          restore-keys: gab-store-\n");
+    assert.match(cacheProblems(withFile("benchmark.yml", prefixed)).join(), /benchmark\.yml\/collect: actions\/cache\/restore restores by prefix/);
+    const combined = benchmark.replace("uses: actions/cache/restore@27d5ce7f107fe9357f9df03efb73ab90386fccae # v5.0.5\n        with:\n          path: ~/.cache/runtime-bench/tools", "uses: actions/cache@27d5ce7f107fe9357f9df03efb73ab90386fccae # v5.0.5\n        with:\n          path: ~/.cache/runtime-bench/tools");
+    assert.match(cacheProblems(withFile("benchmark.yml", combined)).join(), /benchmark\.yml\/bench: actions\/cache saves after the apps ran/);
+    const late = `on: workflow_dispatch\npermissions:\n  contents: read\njobs:\n  job:\n    runs-on: ubuntu-latest\n    steps:\n      - run: scripts/bench run --suite http\n      - uses: actions/cache/save@27d5ce7f107fe9357f9df03efb73ab90386fccae # v5.0.5\n        with:\n          path: x\n          key: y\n`;
+    assert.deepEqual(cacheProblems(withFile("late.yml", late)), ["late.yml/job: saves a cache after the apps ran"]);
+  });
+
+  it("a group that may cancel a run in progress, unless it is a pull-request workflow's own", () => {
+    assert.deepEqual(cancellingGroupProblems(good), []);
+    const hostile = (group: string) => prWorkflow(`    runs-on: ubuntu-latest\n${checkoutStep}`, "").replace("jobs:", `concurrency:\n  group: ${group}\n  cancel-in-progress: true\njobs:`);
+    assert.match(cancellingGroupProblems(withFile("bad.yml", hostile("bench-runner-bench-x64-1"))).join(), /bad\.yml: a group that may cancel a run in progress/);
+    assert.deepEqual(cancellingGroupProblems(withFile("ok.yml", hostile("pr-${{ github.event.pull_request.number }}"))), []);
+    const cancelling = good.get("benchmark.yml")!.text.replace("group: benchmark-collect\n      cancel-in-progress: false", "group: benchmark-collect\n      cancel-in-progress: true");
+    assert.match(cancellingGroupProblems(withFile("benchmark.yml", cancelling)).join(), /benchmark\.yml\/collect: a group that may cancel/);
+  });
+
+  it("a harness Node other than the tests', and a .node-version the engines refuse", () => {
+    assert.deepEqual(harnessNodeProblems(good), []);
+    const pinned = good.get("benchmark.yml")!.text.replace("node-version-file: .node-version", "node-version: 22");
+    assert.match(harnessNodeProblems(withFile("benchmark.yml", pinned)).join(), /benchmark\.yml\/plan: the harness's setup-node must read node-version-file: \.node-version/);
+    assert.match(harnessNodeProblems(good, "18").join(), /\.node-version: '18' is not a major version that package\.json's engines \(>=20\) admit/);
+  });
+
+  it("a collect that does not check results against the plan, and a fenced summary", () => {
+    const benchmark = good.get("benchmark.yml")!.text;
+    const unchecked = benchmark.replace(' --plan "$RUNNER_TEMP/plan.json" --call "$CALL"', "");
+    assert.match(collectTrustProblems(withFile("benchmark.yml", unchecked)).join(), /must get the plan's matrix/);
+    const fenced = benchmark.replace('echo "<pre>"', "echo '```'");
+    assert.match(summaryFenceProblems(withFile("benchmark.yml", fenced)).join(), /benchmark\.yml\/collect: step 'Regression report' fences text/);
+    const renamed = benchmark.replace("name: results-${{ needs.plan.outputs.call }}-${{ matrix.runner }}-", "name: results-${{ matrix.runner }}-");
+    assert.match(artifactNameProblems(withFile("benchmark.yml", renamed)).join(), /benchmark\.yml\/bench: uploads its results as 'results-\$\{\{ matrix\.runner \}\}-.*', but collect looks for results-\$\{\{ needs\.plan\.outputs\.call \}\}-/);
   });
 });

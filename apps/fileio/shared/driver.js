@@ -1,5 +1,5 @@
-// The file I/O scenarios, written once for every app: an app supplies only its API (see README,
-// "File I/O"), and this module turns params.operation into the in-process protocol's hooks.
+// The file I/O scenarios, written once for every app: an app supplies only its API (docs/suites/fileio.md,
+// "Adding an app"), and this module turns params.operation into the in-process protocol's hooks.
 // Everything outside the timed operation (emptying folders, dropping caches, computing digests)
 // uses the same synchronous node:fs calls whatever the app, so it costs every app the same.
 import { createHash } from "node:crypto";

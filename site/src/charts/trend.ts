@@ -28,6 +28,8 @@ export interface TrendLine {
   points: TrendPoint[];
   /** Results that are not numbers (failed, unsupported), drawn as crosses on the axis. */
   failures: { x: number; measurement: Measurement }[];
+  /** The smallest change this runtime's series confirms at 95 % from its own runs; null while too few. */
+  detectable: number | null;
 }
 
 export interface TrendModel {

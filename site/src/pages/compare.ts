@@ -1,4 +1,5 @@
 import { cellLabel, formatChange, formatInterval, formatPercent } from "../../../src/compare/format.ts";
+import { DETECTABLE_HELP, detectableLabel } from "../../../src/site/detectable.ts";
 import type { CompareRow } from "../../../src/compare/types.ts";
 import type { RuntimeName } from "../../../src/runtimes/catalog.ts";
 import { compareBundlePath, compareHistoryPath } from "../../../src/site/compare-data.ts";
@@ -135,6 +136,7 @@ function rowsTable(rows: readonly CompareRow[]): HTMLElement {
       // The interval under its ratio, in one column: the verdict stays in view at 1,280 px.
       { title: "head / base, 95 % CI", numeric: true, cell: (r) => h("span", {}, r.ratio === null ? "" : `×${r.ratio.toFixed(3)} (${formatChange(r.ratio)})`, r.ci95 ? h("div", { class: "muted" }, formatInterval(r.ci95)) : null) },
       { title: "×1", cell: (r) => ratioGlyph(r, span) },
+      { title: "series detects", numeric: true, cell: (r) => h("span", { class: "detectable", title: DETECTABLE_HELP.replace("this series", "these series") }, detectableLabel(r.noise_floor)) },
       // The minimum effect sits under the verdict it decides, not in a column of its own: the verdict stays in view at 1,280 px.
       { title: "verdict, min. effect", cell: (r) => h("span", {}, verdictCell(r), h("div", { class: "muted" }, `min. effect ${minEffectText(r)}`), r.reason ? h("div", { class: "muted" }, r.reason) : null) },
     ],

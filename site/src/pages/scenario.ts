@@ -1,5 +1,6 @@
 import { SITE_RUNTIMES, machineLabel, scenarioTestbeds, trendPath, type CatalogData, type Measurement, type TestbedRef, type TrendData } from "../../../src/site/model.ts";
 import { MIN_ZOOM_SPAN, drawTrend, type TrendAxis, type TrendLine, type TrendModel, type TrendPoint, type TrendZoom } from "../charts/trend.ts";
+import { DETECTABLE_HELP, detectableLabel } from "../../../src/site/detectable.ts";
 import { segmented, select, type Option } from "../controls.ts";
 import { fetchJson } from "../data.ts";
 import { byId, h, present } from "../dom.ts";
@@ -109,13 +110,16 @@ function trendModel(trend: TrendData, view: View): TrendModel {
         points.push({ x: time, figure, measurement: r, marker });
       }
     }
-    if (points.length > 0 || failures.length > 0) lines.push({ runtime, versions, points, failures });
+    const detectable = trend.detectable[runtime]?.[view.metric] ?? null;
+    if (points.length > 0 || failures.length > 0) lines.push({ runtime, versions, points, failures, detectable });
   }
   return { axis: view.axis, metricLabel: metricLabel(view.metric), unit: info.unit, better: info.better, testbed: trend.testbed, lines };
 }
 
 function legend(model: TrendModel): HTMLElement {
-  const keys: (HTMLElement | null)[] = model.lines.map((l) => h("span", { class: `key rt-${l.runtime}` }, h("span", { class: "swatch" }), l.runtime));
+  const keys: (HTMLElement | null)[] = model.lines.map((l) =>
+    h("span", { class: `key rt-${l.runtime}` }, h("span", { class: "swatch" }), l.runtime, " ", h("span", { class: "muted detectable", title: `${l.runtime}: ${DETECTABLE_HELP}` }, `detects ${detectableLabel(l.detectable)}`)),
+  );
   const anyMarker = (kind: string) => model.lines.some((l) => l.points.some((p) => p.marker?.kind === kind));
   keys.push(
     h("span", { class: "key" }, h("span", { class: "band" }), "95 % confidence band"),

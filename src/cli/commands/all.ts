@@ -1,10 +1,11 @@
 import { resolve } from "node:path";
-import { DEFAULT_DATA_DIR } from "../../core/paths.ts";
+import { DEFAULT_DATA_DIR, DEFAULT_PROFILES_DIR } from "../../core/paths.ts";
 import { defaultMinEffect } from "../../compare/noise.ts";
 import { FileSeriesCache } from "../../regressions/cache.ts";
 import { detectRegressions } from "../../regressions/detect.ts";
 import { writeFeed } from "../../regressions/feed-files.ts";
 import { readIndexedDocuments } from "../../results/run-index.ts";
+import { reproductionArchive } from "../../findings/repro/archive.ts";
 import { buildSite } from "../../site/build.ts";
 import { selectScenarios } from "../../scenarios/select.ts";
 import { suiteFor } from "../../suites/index.ts";
@@ -43,7 +44,7 @@ export const allCommand = defineCommand({
     const cache = FileSeriesCache.forDataDir(DEFAULT_DATA_DIR);
     await writeFeed(detectRegressions(history, { defaultMinEffect: defaultMinEffect(undefined), cache }), DEFAULT_FEED_DIR);
     cache.save();
-    const site = await buildSite({ dataDir: DEFAULT_DATA_DIR, feedDir: DEFAULT_FEED_DIR, outDir: DEFAULT_SITE_DIR, scenarios: allScenarios(), pools: benchPools() });
+    const site = await buildSite({ dataDir: DEFAULT_DATA_DIR, feedDir: DEFAULT_FEED_DIR, outDir: DEFAULT_SITE_DIR, scenarios: allScenarios(), pools: benchPools(), reproductionArchive, profilesDir: DEFAULT_PROFILES_DIR });
     process.stdout.write(`\n${describeBuild(site)}\n${openHint(site, "scripts/bench site --serve")}\n`);
     return exitCodeOf(outcome);
   },

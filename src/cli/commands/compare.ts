@@ -17,7 +17,7 @@ export const compareCommand = defineCommand({
     "  --json            print the rows as JSON",
     "  --markdown        print a table for a GitHub job summary or pull-request comment",
     "  --min-effect PCT  the change a verdict needs where a series has too little history (or RUNTIME_BENCH_MIN_EFFECT);",
-    "                    default: the run-to-run shift of the suite on that kind of machine (README, 'Verdicts without history')",
+    "                    default: the run-to-run shift of the suite on that kind of machine (docs/methodology.md, 'Verdicts without history')",
     "  --history DIR     results from which each series' noise floor is measured (default: data/, when it exists)",
     "",
     "A verdict of 'faster' or 'slower' needs the 95 % interval of HEAD/BASE to exclude 1 and the change to exceed",

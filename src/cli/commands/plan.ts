@@ -1,7 +1,11 @@
 import semver from "semver";
+import { UserError } from "../../core/errors.ts";
+import { publishedReleases, type Release } from "../../releases/published.ts";
+import { predecessorOf } from "../../releases/select.ts";
 import type { Profile } from "../../results/types.ts";
+import { machineArch, type RuntimeName } from "../../runtimes/catalog.ts";
 import { DEFAULT_RUNTIMES } from "../../runtimes/prepare.ts";
-import { parseSpec, type RuntimeSpec } from "../../runtimes/spec.ts";
+import { parseSpec, pickVersion, type RuntimeSpec } from "../../runtimes/spec.ts";
 import { selectScenarios } from "../../scenarios/select.ts";
 import { resolveScenarios, type ResolvedScenario } from "../../suites/resolve.ts";
 import { formatTable } from "../../ui/table.ts";
@@ -47,6 +51,24 @@ export function planRun(scenarios: readonly ResolvedScenario[], specs: readonly 
   return [...plans.values()];
 }
 
+/**
+ * The release job's subjects: each spec's version followed by its predecessor (the newest stable
+ * release below it), as the release watch measures them in one run. `releasesOf` lists a runtime's
+ * published releases; a version without a predecessor is measured alone, as its job would be.
+ */
+export function withPredecessors(specs: readonly RuntimeSpec[], releasesOf: (runtime: RuntimeName) => readonly Release[]): { specs: RuntimeSpec[]; notes: string[] } {
+  const notes: string[] = [];
+  const paired = specs.flatMap((spec) => {
+    if (spec.request.kind === "path") throw new UserError(`--with-predecessor: '${spec.text}' is a binary on disk, which has no published predecessor`);
+    const releases = releasesOf(spec.name);
+    const version = pickVersion(spec, releases.map((r) => r.version));
+    const predecessor = predecessorOf(version, releases);
+    if (predecessor === null) notes.push(`${spec.name}@${version} has no earlier release: measured alone`);
+    return [`${spec.name}@${version}`, ...(predecessor === null ? [] : [`${spec.name}@${predecessor}`])].map(parseSpec);
+  });
+  return { specs: paired, notes };
+}
+
 /** `3 h 12 min`, `4 min 30 s`, `45 s`. */
 export function formatDuration(seconds: number): string {
   const s = Math.round(seconds);
@@ -55,7 +77,8 @@ export function formatDuration(seconds: number): string {
   return `${s} s`;
 }
 
-export function planTable(plans: readonly SuitePlan[], profile: Profile, runtimes: number): string {
+/** `releases`: with --with-predecessor, how many releases the runtimes are (each beside its predecessor in one job). */
+export function planTable(plans: readonly SuitePlan[], profile: Profile, runtimes: number, releases?: number): string {
   const known = plans.filter((p) => p.seconds !== null);
   const total = known.reduce((sum, p) => sum + p.seconds!, 0);
   const rows = plans.map((p) =>
@@ -63,7 +86,11 @@ export function planTable(plans: readonly SuitePlan[], profile: Profile, runtime
   );
   rows.push(["total", "", String(known.reduce((n, p) => n + p.cells, 0)), String(known.reduce((n, p) => n + p.trials, 0)), formatDuration(total)]);
   const lines = [formatTable(["suite", "scenarios", "cells", "trials", "estimated time"], rows), ""];
-  lines.push(`Profile ${profile}, ${runtimes} runtime version${runtimes === 1 ? "" : "s"}, one machine: about ${formatDuration(total / Math.max(runtimes, 1))} per runtime version.`);
+  if (releases === undefined) {
+    lines.push(`Profile ${profile}, ${runtimes} runtime version${runtimes === 1 ? "" : "s"}, one machine: about ${formatDuration(total / Math.max(runtimes, 1))} per runtime version.`);
+  } else {
+    lines.push(`Profile ${profile}, ${releases} release${releases === 1 ? "" : "s"} each beside its predecessor (${runtimes} runtime versions), one machine: about ${formatDuration(total / Math.max(releases, 1))} per release job.`);
+  }
   lines.push("Trials and checks only: provisioning runtimes and installing apps add a few minutes the first time.");
   const missing = plans.filter((p) => p.seconds === null).map((p) => p.suite);
   if (missing.length > 0) lines.push(`No estimate for ${missing.join(", ")}: the total leaves them out.`);
@@ -75,31 +102,44 @@ const SUITE_OPTIONS = suiteOptionList();
 export const planCommand = defineCommand({
   name: "plan",
   summary: "Show the cells a run would measure and its estimated time per suite, from the profiles' parameters; measures nothing.",
-  usage: `plan [--profile quick|full|smoke] [--suite S]... [--scenario X]... [--runtime SPEC]...${SUITE_OPTIONS.map((o) => ` [--${o.name} V]...`).join("")}`,
+  usage: `plan [--profile quick|full|smoke] [--suite S]... [--scenario X]... [--runtime SPEC]... [--with-predecessor]${SUITE_OPTIONS.map((o) => ` [--${o.name} V]...`).join("")}`,
   help: [
     "  --profile P       quick (default), full, or smoke (quick with one trial)",
     "  --suite S         a suite (repeatable); default: every suite",
     "  --scenario X      a scenario, as NAME or SUITE/NAME (repeatable); default: every scenario of the suites",
     `  --runtime SPEC    as for run (repeatable; nothing is provisioned); default: ${DEFAULT_RUNTIMES.join(" ")}`,
+    "  --with-predecessor  each runtime beside its predecessor, as the release watch's job measures it (the",
+    "                    previous release of its line, or the newest of the line before; read from the registry)",
     ...SUITE_OPTIONS.map((o) => `  --${`${o.name} V`.padEnd(16)}${o.help} [${o.suites.join(", ")}]`),
     "",
     "Each suite estimates its own cost from the scenario's profile (load durations, runs, trials) and its",
-    "per-step costs; `scripts/bench plan --profile full --runtime node@latest` is one release's cost on one machine.",
+    "per-step costs; `scripts/bench plan --profile full --runtime node@latest --with-predecessor` is one release",
+    "job's cost on one machine.",
   ],
   options: {
     profile: { type: "string" },
     suite: { type: "string", multiple: true },
     scenario: { type: "string", multiple: true },
     runtime: { type: "string", multiple: true },
+    "with-predecessor": { type: "boolean" },
     ...Object.fromEntries(SUITE_OPTIONS.map((o) => [o.name, { type: "string", multiple: true }] as const)),
   },
   async run(values) {
     const raw = values as Record<string, string | string[] | undefined>;
     const suiteOptions = Object.fromEntries(SUITE_OPTIONS.map((o) => [o.name, (raw[o.name] as string[] | undefined) ?? []]));
     const profile = parseProfile(values.profile);
-    const specs = (values.runtime ?? [...DEFAULT_RUNTIMES]).map(parseSpec);
+    const requested = (values.runtime ?? [...DEFAULT_RUNTIMES]).map(parseSpec);
     const scenarios = resolveScenarios(selectScenarios({ suites: values.suite ?? [], scenarios: values.scenario ?? [] }), profile);
-    process.stdout.write(`${planTable(planRun(scenarios, specs, suiteOptions), profile, specs.length)}\n`);
+    let specs = requested;
+    if (values["with-predecessor"]) {
+      const names = [...new Set(requested.map((spec) => spec.name))];
+      const published = new Map(await Promise.all(names.map(async (name) => [name, await publishedReleases(name, machineArch())] as const)));
+      const paired = withPredecessors(requested, (name) => published.get(name)!);
+      for (const note of paired.notes) process.stderr.write(`runtime-bench: ${note}\n`);
+      specs = paired.specs;
+    }
+    const releases = values["with-predecessor"] ? requested.length : undefined;
+    process.stdout.write(`${planTable(planRun(scenarios, specs, suiteOptions), profile, specs.length, releases)}\n`);
     return 0;
   },
 });

@@ -9,6 +9,7 @@ import { DEFAULT_FEED_PAGE, FEED_ATOM_FILE } from "../../regressions/feed-atom.t
 import { writeFeed } from "../../regressions/feed-files.ts";
 import { FEED_JSON_FILE, regressionsJson } from "../../regressions/feed-json.ts";
 import { describeDrift, regressionsText } from "../../regressions/format.ts";
+import { judgeOnQuietest, quietestText } from "../../regressions/quietest.ts";
 import { readIndexedDocuments } from "../../results/run-index.ts";
 import { readRunnerResults } from "../../results/store.ts";
 import type { ResultDocument } from "../../results/types.ts";
@@ -32,11 +33,12 @@ export function sentinelDriftWarning(outDir: string, runDocs: readonly ResultDoc
 export const regressionsCommand = defineCommand({
   name: "regressions",
   summary: "Find regressions and improvements over the history: each new version of every series against the one before, judged by the series' own noise.",
-  usage: "regressions [--data DIR] [--json] [--series] [--feed-dir DIR] [--feed-page URL] [--min-effect PCT] [--no-cache]",
+  usage: "regressions [--data DIR] [--json] [--series] [--quietest] [--feed-dir DIR] [--feed-page URL] [--min-effect PCT] [--no-cache]",
   help: [
     "  --data DIR        results to read (default: data/)",
     "  --json            print the report as JSON (what the feed's regressions.json holds)",
     "  --series          also list every series with its versions, runs and noise floor",
+    "  --quietest        also judge each cell on the least noisy of its speed metrics (wall time, CPU time, instructions…), naming it",
     `  --feed-dir DIR    write the feed there: ${FEED_JSON_FILE} (the whole report) and ${FEED_ATOM_FILE} (confirmed changes, Atom 1.0)`,
     `  --feed-page URL   the page Atom entries link to, relative to the feed or absolute (default: ${DEFAULT_FEED_PAGE})`,
     `  --min-effect PCT  the change needed where a series has too little history (default ${DEFAULT_MIN_EFFECT * 100}, or RUNTIME_BENCH_MIN_EFFECT)`,
@@ -51,6 +53,7 @@ export const regressionsCommand = defineCommand({
     data: { type: "string" },
     json: { type: "boolean" },
     series: { type: "boolean" },
+    quietest: { type: "boolean" },
     "feed-dir": { type: "string" },
     "feed-page": { type: "string" },
     "min-effect": { type: "string" },
@@ -66,6 +69,7 @@ export const regressionsCommand = defineCommand({
     const feedDir = values["feed-dir"];
     const written = feedDir === undefined ? null : await writeFeed(report, feedDir, values["feed-page"]);
     process.stdout.write(values.json ? regressionsJson(report) : `${regressionsText(report, values.series ?? false)}\n`);
+    if (values.quietest && !values.json) process.stdout.write(`\neach cell on its quietest speed metric:\n${quietestText(judgeOnQuietest(report))}\n`);
     if (written && !values.json) process.stdout.write(`\nfeed written: ${written.json}, ${written.atom}\n`);
     return 0;
   },

@@ -2,6 +2,8 @@ import { resolve } from "node:path";
 import { UserError } from "../../core/errors.ts";
 import { DEFAULT_DATA_DIR } from "../../core/paths.ts";
 import { findBenchmarked } from "../../releases/benchmarked.ts";
+import { missingCells, type MeasuredVersions } from "../../releases/cells.ts";
+import { benchmarkedVersions } from "../../results/store.ts";
 import { plannedRows, toBenchmarkCalls, toMatrix } from "../../releases/matrix.ts";
 import { basename } from "node:path";
 import { assignScenarios, planWork, type ScenarioCatalog } from "../../releases/pools.ts";
@@ -55,7 +57,7 @@ export const releasesCommand = defineCommand({
   name: "releases",
   summary: "List published runtime versions to benchmark on the dedicated runners, as a table or a GitHub Actions matrix.",
   usage:
-    "releases [--missing] [--json | --calls] [--data DIR] [--runtime NAME|SPEC]... [--runner NAME]... [--suite S... | --scenario SUITE/NAME...] [--app A]... [--since DATE | --lines N | --backfill] [--prereleases]",
+    "releases [--missing] [--json | --calls] [--data DIR] [--runtime NAME|SPEC]... [--runner NAME]... [--suite S... | --scenario SUITE/NAME...] [--app A]... [--since DATE | --lines N | --backfill] [--prereleases] [--with-predecessor | --canary]",
   help: [
     "  --runtime NAME|SPEC  node, deno or bun: the releases in the window (default: all three);",
     "                       node@22.11.0, deno@2.1 or bun@latest: that one version, whatever the window (repeatable)",
@@ -63,14 +65,20 @@ export const releasesCommand = defineCommand({
     "  --suite S            only runners that run suite S (repeatable; a pool member runs its share of the scenarios)",
     "  --scenario SUITE/NAME  only runners that run the scenario, and only that scenario (repeatable)",
     "  --app A              narrow the jobs of suites with apps to app A (repeatable)",
-    "  --missing            only versions that have no result yet on that runner in --data (a pool member: in its scenarios)",
+    "  --missing            only versions that have no result yet on that runner in --data (a pool member: in its scenarios);",
+    "                       with --scenario, only the (scenario, runner, version) cells without one, each job narrowed to them",
     "  --data DIR           the results store to compare with (default: data/)",
     "  --since DATE         window: releases published on or after DATE",
     `  --lines N            window: the newest release of each of the newest N release lines (node: major; deno, bun: major.minor)`,
     "  --backfill           window: --lines with backfill_lines of .github/bench-runners.json (a merged scenario's history)",
     "  --prereleases        include pre-releases (skipped by default)",
-    "  --json               print {\"include\": [{runtime, version, runner, arch, labels, suites, scenarios, apps}, ...]} for strategy.matrix",
-    "  --calls              print {\"include\": [{runners, runtimes}, ...]}: the benchmark.yml calls (with missing-only)",
+    "  --with-predecessor   give each version its predecessor, measured beside it in the same job: the newest",
+    "                       stable release below it (the previous of its line, or the newest of the line before)",
+    "  --canary             each selected release is the baseline of its runtime's newest nightly or canary build",
+    "                       (the job's version becomes the setup action's input for that build; with --json)",
+    "  --json               print {\"include\": [{runtime, version, runner, arch, labels, suites, scenarios, apps,",
+    "                       channel, predecessor}, ...]} for strategy.matrix",
+    "  --calls              print {\"include\": [{call, runners, runtimes}, ...]}: the benchmark.yml calls (with missing-only)",
     "                       that run exactly those jobs, one per set of runners",
     "",
     "Default window: per runner, the releases published after the newest one it has results for, on the",
@@ -92,9 +100,13 @@ export const releasesCommand = defineCommand({
     lines: { type: "string" },
     backfill: { type: "boolean" },
     prereleases: { type: "boolean" },
+    "with-predecessor": { type: "boolean" },
+    canary: { type: "boolean" },
   },
   async run(values) {
     if (values.json && values.calls) throw new UserError("releases: give --json or --calls, not both");
+    if (values.canary && !values.json) throw new UserError("releases: --canary gives a matrix: add --json");
+    if (values.canary && values["with-predecessor"]) throw new UserError("releases: a canary's baseline is the newest release: give --canary or --with-predecessor, not both");
     const config = loadBenchConfig();
     const catalog = benchCatalog();
     const request = { suites: values.suite ?? [], scenarios: values.scenario ?? [], apps: values.app ?? [] };
@@ -110,6 +122,7 @@ export const releasesCommand = defineCommand({
         [...arches].map(async (arch) => published.set(`${runtime}/${arch}`, await publishedReleases(runtime, arch))),
       ),
     );
+    const byCell = (values.missing ?? false) && request.scenarios.length > 0;
     const selection = selectBenchmarks({
       runners,
       requests,
@@ -119,18 +132,31 @@ export const releasesCommand = defineCommand({
       ),
       window,
       prereleases: values.prereleases ?? false,
-      missingOnly: values.missing ?? false,
+      // Named scenarios (a backfill) are judged cell by cell below, not version by version.
+      missingOnly: (values.missing ?? false) && !byCell,
+      withPredecessor: values["with-predecessor"] ?? false,
     });
+    const planned = byCell ? missingCells(selection.planned, work, measuredIn(resolve(values.data ?? DEFAULT_DATA_DIR))) : selection.planned;
     for (const note of selection.notes) process.stderr.write(`runtime-bench: ${note}\n`);
     if (values.json) {
-      process.stdout.write(`${JSON.stringify(toMatrix(selection.planned, work))}\n`);
+      process.stdout.write(`${JSON.stringify(toMatrix(planned, work, values.canary ? "canary" : "release"))}\n`);
     } else if (values.calls) {
-      process.stdout.write(`${JSON.stringify(toBenchmarkCalls(selection.planned))}\n`);
-    } else if (selection.planned.length === 0) {
+      process.stdout.write(`${JSON.stringify(toBenchmarkCalls(planned))}\n`);
+    } else if (planned.length === 0) {
       process.stdout.write("nothing to benchmark\n");
     } else {
-      process.stdout.write(`${formatTable(["runtime", "version", "published", "runner", "labels", "runs"], plannedRows(selection.planned, work))}\n`);
+      process.stdout.write(`${formatTable(["runtime", "version", "published", "predecessor", "runner", "labels", "runs"], plannedRows(planned, work))}\n`);
     }
     return 0;
   },
 });
+
+/** The versions each (runner, scenario) has a result for, read once each from file names. */
+function measuredIn(dataDir: string): MeasuredVersions {
+  const read = new Map<string, ReturnType<typeof benchmarkedVersions>>();
+  return (runner, scenario, runtime) => {
+    const key = `${runner} ${scenario}`;
+    if (!read.has(key)) read.set(key, benchmarkedVersions(dataDir, runner, [scenario]));
+    return read.get(key)!.get(runtime) ?? new Set();
+  };
+}

@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import { UserError } from "../../core/errors.ts";
 import { DEFAULT_DATA_DIR } from "../../core/paths.ts";
 import { readEnvironment } from "../../env/fingerprint.ts";
+import { checkMachine, describeMachine } from "../../env/machine-check.ts";
 import { executeRun, type RunOutcome } from "../../orchestrate/execute.ts";
 import { newRunInfo } from "../../orchestrate/run-info.ts";
 import type { Profile } from "../../results/types.ts";
@@ -14,6 +15,8 @@ import { resolveScenarios } from "../../suites/resolve.ts";
 import type { AnySuite } from "../../suites/suite.ts";
 import { Progress } from "../../ui/progress.ts";
 import { formatDuration, fullTable, summaryTable } from "../../ui/summary.ts";
+import { DEFAULT_THRESHOLDS, findFindings } from "../../findings/detect.ts";
+import { findingsTable } from "../../findings/format.ts";
 import { defineCommand } from "../command.ts";
 import { count } from "../../ui/words.ts";
 import { sentinelDriftWarning } from "./regressions.ts";
@@ -79,14 +82,19 @@ export async function runBenchmarks(request: RunRequest): Promise<RunOutcome> {
   checkSuiteOptions(suiteOptions, [...new Set(scenarios.map((s) => s.suite))]);
   const specs = [...request.runtimes, ...(request.sentinel ? [request.sentinel] : [])];
   const runtimes = await prepareRuntimes(specs, (line) => progress.log(line));
+  const environment = readEnvironment();
+  const machine = await checkMachine(environment);
+  const runInfo = await newRunInfo(request.profile, request.sentinel);
+  progress.log(describeMachine(environment, machine));
+  if (runInfo.runner_kind === "dedicated" && machine.unmet.length > 0) progress.log("machine: collect will refuse to publish this run's results until the settings above are fixed (scripts/tune-machine)");
   const outcome = await executeRun(
     {
       scenarios,
       runtimes,
       profile: request.profile,
       outDir: request.outDir,
-      run: await newRunInfo(request.profile, request.sentinel),
-      environment: readEnvironment(),
+      run: runInfo,
+      environment: { ...environment, machine },
       suiteOptions,
     },
     progress,
@@ -97,6 +105,8 @@ export async function runBenchmarks(request: RunRequest): Promise<RunOutcome> {
     const table = fullTable(docs);
     const tablePath = await writeRunTable(request.outDir, run, `${table}\n`);
     process.stdout.write(`\n${summaryTable(docs)}\n\n`);
+    const findings = findFindings(docs);
+    if (findings.length > 0) process.stdout.write(`findings (a runtime ${DEFAULT_THRESHOLDS.outlierFactor}× or more off the others; scripts/bench repro makes a reproduction):\n${findingsTable(findings)}\n\n`);
     if (request.fullTable) process.stdout.write(`${table}\n\n`);
     process.stdout.write(`${count(outcome.results.length, "result")} written below ${runFolder(request.outDir, run)}; every metric of every cell: ${tablePath}\n`);
   }

@@ -1,8 +1,9 @@
 import { join, relative, resolve } from "node:path";
 import { UserError } from "../../core/errors.ts";
-import { DEFAULT_DATA_DIR, REPO_ROOT } from "../../core/paths.ts";
+import { DEFAULT_DATA_DIR, DEFAULT_PROFILES_DIR, REPO_ROOT } from "../../core/paths.ts";
 import { poolMemberships } from "../../releases/pools.ts";
 import { loadBenchRunners } from "../../releases/runners.ts";
+import { reproductionArchive } from "../../findings/repro/archive.ts";
 import { buildSite, type SiteBuildSummary } from "../../site/build.ts";
 import type { PoolMembership } from "../../site/model.ts";
 import { benchCatalog } from "./releases.ts";
@@ -56,11 +57,12 @@ export function allScenarios() {
 
 export const siteCommand = defineCommand({
   name: "site",
-  summary: "Build the static trend site (overview, trends, compare, regressions, methodology) from data/; --serve serves it on localhost.",
-  usage: "site [--data DIR] [--feed DIR] [--out DIR] [--serve [--base /PATH/] [--port N]]",
+  summary: "Build the static trend site (overview, trends, compare, findings, regressions, methodology) from data/; --serve serves it on localhost.",
+  usage: "site [--data DIR] [--feed DIR] [--profiles DIR] [--out DIR] [--serve [--base /PATH/] [--port N]]",
   help: [
     "  --data DIR    results to build from (default: data/)",
     "  --feed DIR    the regressions feed, as `scripts/bench regressions --feed-dir DIR` wrote it (default: site/feed/)",
+    "  --profiles DIR  the findings' CPU profiles, as `scripts/bench findings --profile` wrote them (default: profiles/)",
     "  --out DIR     where the site goes (default: site/dist/); emptied first, if it holds an earlier build",
     "  --serve       then serve it on 127.0.0.1 until Ctrl-C",
     "  --base PATH   serve it below this path, as a GitHub Pages project site is (default: /)",
@@ -71,6 +73,7 @@ export const siteCommand = defineCommand({
   options: {
     data: { type: "string" },
     feed: { type: "string" },
+    profiles: { type: "string" },
     out: { type: "string" },
     serve: { type: "boolean" },
     base: { type: "string" },
@@ -81,7 +84,7 @@ export const siteCommand = defineCommand({
     const outDir = resolve(values.out ?? DEFAULT_SITE_DIR);
     // Listening first: a port in use is found out before the build, not after it.
     const server = values.serve ? await serveSite(outDir, { base: values.base ?? "/", port: parsePort(values.port) }) : null;
-    const summary = await buildSite({ dataDir: values.data ?? DEFAULT_DATA_DIR, feedDir: values.feed ?? DEFAULT_FEED_DIR, outDir, scenarios: allScenarios(), pools: benchPools() });
+    const summary = await buildSite({ dataDir: values.data ?? DEFAULT_DATA_DIR, feedDir: values.feed ?? DEFAULT_FEED_DIR, outDir, scenarios: allScenarios(), pools: benchPools(), reproductionArchive, profilesDir: values.profiles ?? DEFAULT_PROFILES_DIR });
     process.stdout.write(`${describeBuild(summary)}\n`);
     if (!server) {
       const serveCommand = ["scripts/bench site --serve", values.data && `--data ${values.data}`, values.out && `--out ${values.out}`].filter(Boolean).join(" ");

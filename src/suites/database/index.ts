@@ -6,9 +6,10 @@ import { once } from "../../core/once.ts";
 import type { ParamValue } from "../../results/types.ts";
 import { runtimeEnv, scriptArgv } from "../../runtimes/command.ts";
 import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
-import { allowedCpus, pinned, splitCpus, TASKSET_TOOL, type CpuSplit } from "../../tools/cpu-split.ts";
+import { cpusOf, describeAssignment, machineAssignment, pinned, TASKSET_TOOL } from "../../tools/cpu-split.ts";
 import { checkTable, createPostgresDatabase, createSqliteDatabase, firstDifference, SQLITE_PRAGMAS, type BenchDatabase, type Engine, type TableCheck } from "../../tools/database-data.ts";
 import { GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
+import { instructionsDetails } from "../../tools/perf.ts";
 import { runInProcessTrial, type InProcessOutcome } from "../../tools/in-process.ts";
 import { connectPostgres, parsePostgresUrl, POSTGRES_TOOL, PostgresFailure, startPostgres, type PostgresServer } from "../../tools/postgres.ts";
 import { SQLITE3_TOOL } from "../../tools/sqlite3.ts";
@@ -46,7 +47,14 @@ interface DatabaseOptions {
   postgresUrl: string | null;
 }
 
-type DatabaseApp = App<{ engine: Engine }>;
+/** What a database app's manifest declares beyond the common fields (schemas/suites/database.schema.json, `$defs.app`). */
+interface DatabaseAppFields {
+  engine: Engine;
+  /** Whether the driver prepares its statements (once per connection) rather than sending each query as text. */
+  prepared_statements: boolean;
+}
+
+type DatabaseApp = App<DatabaseAppFields>;
 type DatabaseSubject = Subject<DatabaseConfig, DatabaseProfile>;
 const ENGINES: readonly Engine[] = ["sqlite", "postgres"];
 
@@ -123,10 +131,12 @@ export const databaseSuite = defineSuite<DatabaseConfig, DatabaseProfile, Databa
     wall_ms: { unit: "ms", better: "lower" },
     peak_rss_mb: { unit: "MB", better: "lower" },
     server_cpu_s: { unit: "s", better: "lower" },
+    /** User plus system CPU seconds of the app's process. */
+    cpu_s: { unit: "s", better: "lower" },
   },
   profiles: {
     quick: { trials: 2, warmup: 1, iterations: 5, ops: 100 },
-    full: { trials: 5, warmup: 10, iterations: 30, ops: 1000 },
+    full: { trials: 3, warmup: 5, iterations: 15, ops: 1000 },
   },
   tools: [POSTGRES_TOOL, SQLITE3_TOOL, GNU_TIME_TOOL, TASKSET_TOOL],
   options: {
@@ -144,7 +154,7 @@ export const databaseSuite = defineSuite<DatabaseConfig, DatabaseProfile, Databa
   },
 
   async prepare(note) {
-    for (const app of loadApps<{ engine: Engine }>("database")) {
+    for (const app of loadApps<DatabaseAppFields>("database")) {
       const failed = await installApp(app, "database", note);
       if (failed) throw new UserError(failed);
     }
@@ -153,7 +163,7 @@ export const databaseSuite = defineSuite<DatabaseConfig, DatabaseProfile, Databa
   estimate(scenario, runtime, options) {
     const { trials, warmup, iterations, ops } = scenario.profileParams;
     const workload = scenario.config.workload;
-    const apps = appsOf(loadApps<{ engine: Engine }>("database"), options).filter((app) => app.manifest.runtimes[runtime]);
+    const apps = appsOf(loadApps<DatabaseAppFields>("database"), options).filter((app) => app.manifest.runtimes[runtime]);
     // Each cell runs one process for its check (one iteration) and one per trial; a workload that writes restores the database before each.
     const runS = (engine: Engine, runIterations: number) => PROCESS_S + (WRITES.includes(workload) ? RESTORE_S : 0) + runIterations * ops * OPERATION_S[workload][engine];
     const cellS = (engine: Engine) => runS(engine, 1) + trials * runS(engine, 1 + warmup + iterations);
@@ -162,7 +172,7 @@ export const databaseSuite = defineSuite<DatabaseConfig, DatabaseProfile, Databa
   },
 
   listApps() {
-    return loadApps<{ engine: Engine }>("database").map((app) => ({ name: app.name, runtimes: Object.keys(app.manifest.runtimes) }));
+    return loadApps<DatabaseAppFields>("database").map((app) => ({ name: app.name, runtimes: Object.keys(app.manifest.runtimes) }));
   },
 
   start(context) {
@@ -171,7 +181,7 @@ export const databaseSuite = defineSuite<DatabaseConfig, DatabaseProfile, Databa
 });
 
 function databaseSession(context: SuiteContext<DatabaseOptions>) {
-  const apps = loadApps<{ engine: Engine }>("database");
+  const apps = loadApps<DatabaseAppFields>("database");
   const appOf = (subject: DatabaseSubject) => apps.find((app) => app.name === subject.app)!;
   const installs = new Map<string, Promise<string | null>>();
   let runs = 0;
@@ -179,7 +189,7 @@ function databaseSession(context: SuiteContext<DatabaseOptions>) {
   let sqlite: Promise<BenchDatabase> | null = null;
   let postgres: Promise<PostgresEngine> | null = null;
   let postgresStarts = 0;
-  const split: CpuSplit | null = splitCpus(allowedCpus());
+  const split = machineAssignment();
 
   const sqliteDatabase = () => {
     sqlite ??= (async () => {
@@ -199,7 +209,7 @@ function databaseSession(context: SuiteContext<DatabaseOptions>) {
         server = await connectPostgres(context.options.postgresUrl);
       } else {
         try {
-          server = await startPostgres({ dir: join(context.workDir, `postgres-${postgresStarts}`), cpus: split?.server });
+          server = await startPostgres({ dir: join(context.workDir, `postgres-${postgresStarts}`), cpus: cpusOf(split, "database") });
         } catch (error) {
           if (error instanceof PostgresFailure) throw new UserError(error.message);
           throw error;
@@ -231,12 +241,10 @@ function databaseSession(context: SuiteContext<DatabaseOptions>) {
     const dir = join(context.workDir, "app-runs", String(++runs));
     await mkdir(dir, { recursive: true });
     const workload = workloadOf(subject);
-    // The client gets the CPUs the server does not have; SQLite has no server to keep apart from.
-    const cpus = engine === "postgres" ? split?.client : undefined;
     const server = engine === "postgres" ? (await postgresEngine()).server : null;
     const cpuBefore = server?.cpuS() ?? Number.NaN;
     const outcome = await runInProcessTrial({
-      argv: [...pinned(cpus), ...scriptArgv(subject.runtime, subject.flags, entryFile(app, subject.runtime.identity.name))],
+      argv: [...pinned(cpusOf(split, "server")), ...scriptArgv(subject.runtime, subject.flags, entryFile(app, subject.runtime.identity.name))],
       cwd: app.dir,
       env: runtimeEnv(subject.runtime, context.workDir),
       input: {
@@ -271,10 +279,11 @@ function databaseSession(context: SuiteContext<DatabaseOptions>) {
     let error: string | null = null;
     if (report.digest !== expected.digest) {
       const lines = (await readFile(join(run.dir, DIGEST_LINES), "utf8").catch(() => "")).split("\n").slice(0, -1);
-      error = `read the wrong rows: ${firstDifference("line", lines, expected.lines) ?? `digest ${report.digest}, expected ${expected.digest}`}`;
+      const what = run.workload.scenario === "insert-batch" ? "batch result" : "row";
+      error = `read the wrong rows: ${firstDifference(what, lines, expected.lines) ?? `digest ${report.digest}, expected ${expected.digest}`}`;
     } else {
       const wrong = tables.find((check) => check.difference !== null);
-      if (wrong) error = `wrote the wrong rows: ${wrong.difference} (${wrong.rows} rows, expected ${wrong.expected_rows})`;
+      if (wrong) error = `wrote the wrong rows: ${wrong.difference}`;
     }
     if (error !== null) verification.status = "failed";
     return { verification, error };
@@ -334,17 +343,12 @@ function databaseSession(context: SuiteContext<DatabaseOptions>) {
         workload: run.workload,
         concurrency: subject.params.concurrency,
         pool_size: engine === "postgres" ? subject.params.concurrency : "none: one connection",
-        prepared_statements: true,
+        prepared_statements: app.manifest.prepared_statements,
         stall_timeout_s: STALL_S,
         app_dependencies: dependencyVersions(app),
         ...driver,
         ...(engine === "sqlite" ? { sqlite_pragmas: SQLITE_PRAGMAS } : { postgres_server: (await postgresEngine()).server.description }),
-        cpu_split:
-          engine === "sqlite"
-            ? "none: no server"
-            : split
-              ? { server: split.server.join(","), client: split.client.join(",") }
-              : "none: one CPU, server and client share it",
+        cpu_split: describeAssignment(split, engine === "sqlite" ? ["server"] : ["server", "database"]),
       };
       return error === null ? { status: "ok", verification, details } : { status: "failed", error, verification, details };
     },
@@ -368,9 +372,10 @@ function databaseSession(context: SuiteContext<DatabaseOptions>) {
         latency_p99_ms: [round(percentile(latency, 99))],
         wall_ms: wall.map((ms) => round(ms)),
         peak_rss_mb: [round(usage.peakRssMb, 2)],
+        cpu_s: [round(usage.cpuS, 2)],
       };
       if (subject.scenario.metrics.server_cpu_s) samples.server_cpu_s = [round(run.serverCpuS, 2)];
-      return { samples, details: { [`trial_${trialIndex + 1}_verification`]: verification } };
+      return { samples, details: { [`trial_${trialIndex + 1}_verification`]: verification, ...instructionsDetails([usage.instructions], trialIndex) } };
     },
 
     async finish(subject: DatabaseSubject) {

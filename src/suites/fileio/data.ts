@@ -136,11 +136,18 @@ export function bytesNeeded(operation: string, shape: DataShape, blockBytes: num
 /** Chunks whose content is sampled when checking a large file: the first, the last and six between. */
 const SAMPLED_CHUNKS = 8;
 
-async function sampleChunks(path: string, expected: (offset: number, length: number) => Uint8Array, bytes: number, label: string): Promise<string | null> {
+/**
+ * How much of what an app wrote the harness reads back: a sample after every trial (cheap enough not
+ * to slow the run), everything after a wrong digest (to name the file and offset that differ).
+ */
+export type CheckDepth = "sample" | "every";
+
+async function sampleChunks(path: string, expected: (offset: number, length: number) => Uint8Array, bytes: number, label: string, depth: CheckDepth): Promise<string | null> {
   const chunks = Math.ceil(bytes / CHUNK_BYTES);
   const handle = await open(path, "r");
   try {
-    const indexes = new Set(Array.from({ length: Math.min(SAMPLED_CHUNKS, chunks) }, (_, k) => Math.round((k * (chunks - 1)) / Math.max(1, SAMPLED_CHUNKS - 1))));
+    const sampled = depth === "every" ? chunks : Math.min(SAMPLED_CHUNKS, chunks);
+    const indexes = new Set(Array.from({ length: sampled }, (_, k) => Math.round((k * (chunks - 1)) / Math.max(1, sampled - 1))));
     for (const index of indexes) {
       const offset = index * CHUNK_BYTES;
       const length = Math.min(CHUNK_BYTES, bytes - offset);
@@ -155,26 +162,26 @@ async function sampleChunks(path: string, expected: (offset: number, length: num
 }
 
 /** Checks a large file the app wrote or copied: its size and a sample of its chunks. Null when right. */
-export async function checkLargeFile(path: string, bytes: number): Promise<string | null> {
+export async function checkLargeFile(path: string, bytes: number, depth: CheckDepth = "sample"): Promise<string | null> {
   const found = await stat(path).catch(() => null);
   if (!found) return `${path}: missing after the trial`;
   if (found.size !== bytes) return `${path}: ${found.size} bytes, expected ${bytes}`;
   const block = largeBlock();
-  return sampleChunks(path, (offset, length) => block.subarray(offset % BLOCK_BYTES, (offset % BLOCK_BYTES) + length), bytes, path);
+  return sampleChunks(path, (offset, length) => block.subarray(offset % BLOCK_BYTES, (offset % BLOCK_BYTES) + length), bytes, path, depth);
 }
 
 /** Checks the small files an app wrote: their count, every size, and the content of a sample. Null when right. */
-export async function checkSmallFiles(dir: string, shape: DataShape): Promise<string | null> {
+export async function checkSmallFiles(dir: string, shape: DataShape, depth: CheckDepth = "sample"): Promise<string | null> {
   const names = await readdir(dir).catch(() => []);
   if (names.length !== shape.files) return `${dir}: ${names.length} files after the trial, expected ${shape.files}`;
   for (let i = 0; i < shape.files; i++) {
     const found = await stat(join(dir, smallFileName(i))).catch(() => null);
     if (found?.size !== shape.file_bytes) return `${smallFileName(i)}: ${found ? `${found.size} bytes` : "missing"}, expected ${shape.file_bytes} bytes`;
   }
-  const step = Math.max(1, Math.floor(shape.files / 16));
+  const step = depth === "every" ? 1 : Math.max(1, Math.floor(shape.files / 16));
   for (let i = 0; i < shape.files; i = i === shape.files - 1 ? shape.files : Math.min(i + step, shape.files - 1)) {
     const content = smallFileContent(i, shape.file_bytes);
-    const problem = await sampleChunks(join(dir, smallFileName(i)), (offset, length) => content.subarray(offset, offset + length), shape.file_bytes, smallFileName(i));
+    const problem = await sampleChunks(join(dir, smallFileName(i)), (offset, length) => content.subarray(offset, offset + length), shape.file_bytes, smallFileName(i), depth);
     if (problem) return problem;
   }
   return null;

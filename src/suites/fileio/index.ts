@@ -6,12 +6,14 @@ import { cacheDir } from "../../core/paths.ts";
 import { suiteProfileOf, type ParamValue, type Profile, type SuiteProfile } from "../../results/types.ts";
 import { runtimeEnv, scriptArgv } from "../../runtimes/command.ts";
 import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
+import { cpusOf, describeAssignment, machineAssignment, pinned, TASKSET_TOOL } from "../../tools/cpu-split.ts";
 import { GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
-import { runInProcessTrial } from "../../tools/in-process.ts";
+import { instructionsDetails } from "../../tools/perf.ts";
+import { runInProcessTrial, type InProcessOutcome } from "../../tools/in-process.ts";
 import { TrialFailure, defineSuite, type CheckOutcome, type Subject, type SuiteContext, type SuiteScenario } from "../suite.ts";
 import { bytesNeeded, type DataShape } from "./data.ts";
 import { describeFilesystem, dropCachesRefusal, filesystemOf, freeBytes, type FilesystemInfo } from "./filesystem.ts";
-import { amountOf, OPERATIONS, Workspace, type Operation, type PreparedData } from "./workspace.ts";
+import { amountOf, OPERATIONS, Workspace, type Operation, type PreparedData, type TrialFolder } from "./workspace.ts";
 
 /** The `fileio` block of a scenario manifest (schemas/suites/fileio.schema.json#/$defs/config). */
 export interface FileioConfig {
@@ -49,12 +51,12 @@ const shapeOf = (profile: FileioProfile): DataShape => ({
 
 const PROFILES: Record<SuiteProfile, FileioProfile> = {
   quick: { trials: 2, warmup: 0, iterations: 3, cache: ["warm"], concurrency: ["all"], files: 1000, file_bytes: 1024, large_mib: 32, tree_packages: 300 },
-  full: { trials: 5, warmup: 2, iterations: 10, cache: ["warm", "cold"], concurrency: ["all", 64], files: 10_000, file_bytes: 1024, large_mib: 256, tree_packages: 1200 },
+  full: { trials: 3, warmup: 2, iterations: 5, cache: ["warm"], concurrency: [64], files: 10_000, file_bytes: 1024, large_mib: 256, tree_packages: 1200 },
 };
 
 const MANY_FILES: readonly Operation[] = ["read-many", "write-many"];
 
-/** What each app's write includes (the README says the same): a write is finished when the call returns. */
+/** What each app's write includes (docs/suites/fileio.md says the same): a write is finished when the call returns. */
 const WRITE_SEMANTICS = "closed, so handed to the operating system; fsync only where the result's params say fsync=true";
 
 /** Refuses, in one line, to generate data the disk has no room for. */
@@ -127,6 +129,18 @@ const COLD_S = 0.6;
  * the scenario's operation with one API family (an app) on the data the harness generated, checks
  * its digest against the harness's own, and the harness checks what it wrote afterwards.
  */
+/**
+ * A trial's failure as its process reported it. A wrong digest says that something differs, not
+ * what: the harness names it where it can, the first written file that is wrong (it reads back
+ * everything the app wrote), else the input the app read.
+ */
+async function explainFailure(outcome: Extract<InProcessOutcome, { ok: false }>, data: PreparedData, output: TrialFolder): Promise<string> {
+  if (!outcome.wrongDigest) return outcome.error;
+  const wrong = data.writes ? await output.check("every") : null;
+  const where = wrong ?? (data.writes ? `the files written under ${output.paths.output} check out, so the digest was taken wrongly` : `what the app read from ${data.input ?? "its input"} differs from the files there`);
+  return `${where}; ${outcome.error}`;
+}
+
 export const fileioSuite = defineSuite<FileioConfig, FileioProfile, { apps: readonly string[] }>({
   name: "fileio",
   metrics: {
@@ -137,7 +151,7 @@ export const fileioSuite = defineSuite<FileioConfig, FileioProfile, { apps: read
     cpu_s: { unit: "s", better: "lower" },
   },
   profiles: PROFILES,
-  tools: [GNU_TIME_TOOL],
+  tools: [GNU_TIME_TOOL, TASKSET_TOOL],
   options: { app: appOption("fileio") },
   // Every scenario with each runtime's own API: the other API families are measured by `run` and the profiles.
   defaultRun: { options: { app: ["native"] } },
@@ -208,18 +222,19 @@ export const fileioSuite = defineSuite<FileioConfig, FileioProfile, { apps: read
             ...(data.writes ? { writes: WRITE_SEMANTICS } : {}),
             warmup: subject.scenario.profileParams.warmup,
             iterations: subject.scenario.profileParams.iterations,
+            cpu_split: describeAssignment(machineAssignment(), ["server"]),
           },
         };
       },
 
-      async trial(subject) {
+      async trial(subject, trialIndex) {
         const profile = subject.scenario.profileParams;
         const app = appOf(subject);
         const data = await prepare(subject.scenario);
         const output = await workspace.output(data);
         try {
           const outcome = await runInProcessTrial({
-            argv: scriptArgv(subject.runtime, subject.flags, entryFile(app, subject.runtime.identity.name)),
+            argv: [...pinned(cpusOf(machineAssignment(), "server")), ...scriptArgv(subject.runtime, subject.flags, entryFile(app, subject.runtime.identity.name))],
             cwd: app.dir,
             env: runtimeEnv(subject.runtime, context.workDir),
             input: {
@@ -232,7 +247,7 @@ export const fileioSuite = defineSuite<FileioConfig, FileioProfile, { apps: read
             timeoutMs: TRIAL_TIMEOUT_MS,
             expectedDigest: data.digest,
           });
-          if (!outcome.ok) throw new TrialFailure(outcome.error, { stderr: outcome.stderr });
+          if (!outcome.ok) throw new TrialFailure(await explainFailure(outcome, data, output), { stderr: outcome.stderr });
           const wrong = await output.check();
           if (wrong) throw new TrialFailure(`what the app wrote is wrong: ${wrong}`);
           trialsPassed.set(subject, (trialsPassed.get(subject) ?? 0) + 1);
@@ -245,7 +260,7 @@ export const fileioSuite = defineSuite<FileioConfig, FileioProfile, { apps: read
               peak_rss_mb: [outcome.usage.peakRssMb],
               cpu_s: [outcome.usage.cpuS],
             },
-            details: chunks ? { chunks_per_read: chunks[0] } : {},
+            details: { ...(chunks ? { chunks_per_read: chunks[0] } : {}), ...instructionsDetails([outcome.usage.instructions], trialIndex) },
           };
         } finally {
           await output.remove();

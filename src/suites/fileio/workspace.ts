@@ -11,6 +11,7 @@ import {
   writeLargeFile,
   writeSmallFiles,
   writeTree,
+  type CheckDepth,
   type DataShape,
 } from "./data.ts";
 
@@ -32,7 +33,7 @@ interface OperationSpec {
   /** The output file an app writes, inside its output folder, where it writes one. */
   readonly target?: string;
   /** Checks what a trial left in its output folder; null when right. */
-  check?(output: string, shape: DataShape): Promise<string | null>;
+  check?(output: string, shape: DataShape, depth: CheckDepth): Promise<string | null>;
   amount(shape: DataShape): Amount;
 }
 
@@ -58,7 +59,7 @@ const SPECS: Record<Operation, OperationSpec> = {
   "write-many": {
     uses: ["files", "file_bytes"],
     prepare: async (_dir, shape) => ({ input: null, digest: smallFilesDigest(shape) }),
-    check: (output, shape) => checkSmallFiles(output, shape),
+    check: (output, shape, depth) => checkSmallFiles(output, shape, depth),
     amount: files,
   },
   "read-large": { uses: ["large_bytes"], prepare: largeInput, amount: megabytes },
@@ -66,14 +67,14 @@ const SPECS: Record<Operation, OperationSpec> = {
     uses: ["large_bytes"],
     prepare: async (_dir, shape) => ({ input: null, digest: largeFileDigest(shape.large_bytes) }),
     target: "large.bin",
-    check: (output, shape) => checkLargeFile(join(output, "large.bin"), shape.large_bytes),
+    check: (output, shape, depth) => checkLargeFile(join(output, "large.bin"), shape.large_bytes, depth),
     amount: megabytes,
   },
   "copy-large": {
     uses: ["large_bytes"],
     prepare: largeInput,
     target: "copy.bin",
-    check: (output, shape) => checkLargeFile(join(output, "copy.bin"), shape.large_bytes),
+    check: (output, shape, depth) => checkLargeFile(join(output, "copy.bin"), shape.large_bytes, depth),
     amount: megabytes,
   },
   "walk-tree": {
@@ -109,7 +110,7 @@ export interface PreparedData {
 export interface TrialFolder {
   /** The app's params for the paths: `input`, `output`, `target`. */
   readonly paths: Record<string, string>;
-  check(): Promise<string | null>;
+  check(depth?: CheckDepth): Promise<string | null>;
   remove(): Promise<void>;
 }
 
@@ -163,7 +164,7 @@ export class Workspace {
     if (spec.target) paths.target = join(output, spec.target);
     return {
       paths,
-      check: async () => (spec.check ? spec.check(output, data.shape) : null),
+      check: async (depth = "sample") => (spec.check ? spec.check(output, data.shape, depth) : null),
       remove: () => rm(output, { recursive: true, force: true }),
     };
   }

@@ -3,17 +3,18 @@ import { UserError } from "../../core/errors.ts";
 import { once } from "../../core/once.ts";
 import { appOption, appsOption, dependencyVersions, entryFile, installApp, loadApps, selectApps, type App, unsupportedApp } from "../../apps/manifest.ts";
 import type { ParamValue } from "../../results/types.ts";
+import type { RuntimeName } from "../../runtimes/catalog.ts";
 import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
 import { runtimeEnv, scriptArgv } from "../../runtimes/command.ts";
 import type { PrepareStep } from "../../scenarios/prepare.ts";
-import { machineSplit, pinned, TASKSET_TOOL, type CpuSplit } from "../../tools/cpu-split.ts";
+import { cpusOf, describeAssignment, machineAssignment, pinned, TASKSET_TOOL, type CpuAssignment } from "../../tools/cpu-split.ts";
 import { GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
 import { groupUsage } from "../../tools/proc-stats.ts";
 import { RunningServer, ServerFailure, serverFailureDetails, serverTrial } from "../../tools/server.ts";
 import { TrialFailure, defineSuite, type CheckOutcome, type Subject, type SuiteContext, type SuiteScenario } from "../suite.ts";
 import { POSTGRES_TOOL, PostgresFailure } from "../../tools/postgres.ts";
 import { startHttpDatabase, verifyUsersApi, type HttpDatabase } from "./database.ts";
-import { LoadError, OHA_TOOL, runOha, type LoadOutcome, type LoadSpec } from "./oha.ts";
+import { LoadError, OHA_TOOL, ohaArgs, runOha, type LoadOutcome, type LoadSpec } from "./oha.ts";
 import { describeRequest, requestBody, verificationSummary, verifyServer, type ScenarioRequest, type Verification, type VerifyStep } from "./verify.ts";
 
 interface Operation {
@@ -51,21 +52,33 @@ export interface HttpProfile {
  * app.json's http fields: `scenarios` names the only scenarios an app serves (and a scenario some
  * app names is served by those apps alone); `default_run` marks the apps `scripts/bench` measures.
  */
-type HttpAppFields = { processes: number; scenarios?: string[]; default_run?: boolean; build?: PrepareStep };
+export type HttpAppFields = { processes: number; scenarios?: string[]; default_run?: boolean; build?: PrepareStep };
 type HttpApp = App<HttpAppFields>;
 type HttpSubject = Subject<HttpConfig, HttpProfile>;
 
 const READY_TIMEOUT_MS = 30_000;
+/** A reproduction's load: one phase, long enough for a steady figure on any machine. */
+const REPRO_LOAD_S = 10;
+const REPRO_WARMUP_S = 2;
 /** oha counts as client-bound when its CPU time reaches this share of (wall time × its CPUs). */
 export const CLIENT_BOUND_SHARE = 0.9;
 /** A fixed rate counts as sustained when at least this share of it was delivered. */
 const RATE_SUSTAINED_SHARE = 0.95;
 
 
-/** The operation a subject puts under load: named in its params when the scenario has several. */
-function operationOf(subject: HttpSubject): Operation {
-  const { operations } = subject.scenario.config;
-  return operations.find((op) => op.name === subject.params.operation) ?? operations[0]!;
+/** The operation a load point puts under load: named in its params when the scenario has several. */
+function operationOf(config: HttpConfig, params: Readonly<Record<string, ParamValue>>): Operation {
+  return config.operations.find((op) => op.name === params.operation) ?? config.operations[0]!;
+}
+
+/** The runtime's flags for a scenario and app: the scenario's, then the app's. */
+function flagsOf(scenario: SuiteScenario<HttpConfig, HttpProfile>, app: HttpApp, runtime: RuntimeName): string[] {
+  return [...(scenario.manifest.runtimes[runtime]?.flags ?? []), ...(app.manifest.runtimes[runtime]?.flags ?? [])];
+}
+
+/** The variables a scenario gives its server: files of the scenario, by absolute path. */
+function serverEnvOf(scenario: SuiteScenario<HttpConfig, HttpProfile>): Record<string, string> {
+  return Object.fromEntries(Object.entries(scenario.config.server_env ?? {}).map(([name, path]) => [name, join(scenario.dir, path)]));
 }
 
 /** Why an app does not serve a scenario, or null when it does. */
@@ -82,9 +95,7 @@ function servingApps(apps: readonly HttpApp[], wanted: readonly string[], scenar
 }
 
 async function launch(subject: HttpSubject, app: HttpApp, context: SuiteContext, cpus: readonly number[] | undefined, db: HttpDatabase | null): Promise<RunningServer> {
-  const serverEnv = Object.fromEntries(
-    Object.entries(subject.scenario.config.server_env ?? {}).map(([name, path]) => [name, join(subject.scenario.dir, path)]),
-  );
+  const serverEnv = serverEnvOf(subject.scenario);
   return RunningServer.start({
     argv: [...pinned(cpus), ...scriptArgv(subject.runtime, subject.flags, entryFile(app, subject.runtime.identity.name))],
     cwd: app.dir,
@@ -127,8 +138,8 @@ async function verifyFresh(subject: HttpSubject, app: HttpApp, context: SuiteCon
 
 
 /** The result's load description: everything that shapes what the server sees. */
-function loadDetails(subject: HttpSubject, app: HttpApp, split: CpuSplit | null): Record<string, unknown> {
-  const operation = operationOf(subject);
+function loadDetails(subject: HttpSubject, app: HttpApp, split: CpuAssignment): Record<string, unknown> {
+  const operation = operationOf(subject.scenario.config, subject.params);
   const profile = subject.scenario.profileParams;
   return {
     request: describeRequest(operation.request),
@@ -140,8 +151,8 @@ function loadDetails(subject: HttpSubject, app: HttpApp, split: CpuSplit | null)
     warmup_s: profile.warmup_s,
     duration_s: profile.duration_s,
     rate_duration_s: profile.rate_duration_s,
-    cpu_split: split ? { server: split.server.join(","), client: split.client.join(",") } : "none: one CPU, server and oha share it",
-    client_threads: split ? split.client.length : 1,
+    cpu_split: describeAssignment(split, subject.scenario.config.database ? ["server", "client", "database"] : ["server", "client"]),
+    client_threads: cpusOf(split, "client")?.length ?? 1,
     app_processes: app.manifest.processes,
     app_dependencies: dependencyVersions(app),
   };
@@ -158,16 +169,16 @@ function tally(outcome: LoadOutcome, status: number): { good: number; total: num
   return { good, total, unexpected };
 }
 
-async function measure(subject: HttpSubject, context: SuiteContext, server: RunningServer, split: CpuSplit | null, db: HttpDatabase | null) {
+async function measure(subject: HttpSubject, context: SuiteContext, server: RunningServer, split: CpuAssignment, db: HttpDatabase | null) {
   const profile = subject.scenario.profileParams;
-  const operation = operationOf(subject);
+  const operation = operationOf(subject.scenario.config, subject.params);
   const body = requestBody(operation.request);
   const base: Omit<LoadSpec, "durationS"> = {
     request: { method: operation.request.method, url: server.url + operation.request.path, ...(body === undefined ? {} : { body }) },
     connections: Number(subject.params.connections),
     keepalive: subject.params.keepalive === true,
-    threads: split ? split.client.length : 1,
-    pin: pinned(split?.client),
+    threads: cpusOf(split, "client")?.length ?? 1,
+    pin: pinned(cpusOf(split, "client")),
   };
   const gate = (phase: string, outcome: LoadOutcome) => {
     const counted = tally(outcome, operation.status);
@@ -248,7 +259,7 @@ async function measure(subject: HttpSubject, context: SuiteContext, server: Runn
 /**
  * What a trial costs beyond its load phases (start a server, wait until it answers, stop its
  * process tree), and what one verification costs (the same, plus the scenario's requests): from a
- * quick run on the shared 2-core development machine (README, "What a run costs").
+ * quick run on the shared 2-core development machine (docs/measurements.json, "plan-accuracy").
  */
 const SERVER_LIFECYCLE_S = 1.5;
 const VERIFICATION_S = 2;
@@ -279,7 +290,7 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
   },
   profiles: {
     quick: { trials: 2, warmup_s: 0.3, duration_s: 0.8, connections: [10], keepalive: [true], rate: 1000, rate_duration_s: 0.8 },
-    full: { trials: 5, warmup_s: 3, duration_s: 10, connections: [10, 100, 256], keepalive: [true], rate: 1000, rate_duration_s: 10 },
+    full: { trials: 4, warmup_s: 2, duration_s: 4, connections: [100], keepalive: [true], rate: 1000, rate_duration_s: 4 },
   },
   tools: [OHA_TOOL, GNU_TIME_TOOL, TASKSET_TOOL, POSTGRES_TOOL],
   options: { app: appOption("http") },
@@ -302,10 +313,41 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
     const profile = scenario.profileParams;
     const all = loadApps<HttpAppFields>("http");
     const apps = servingApps(all, options.apps, scenario.name).filter((app) => app.manifest.runtimes[runtime]);
-    const loadPoints = scenario.config.operations.length * profile.connections.length * profile.keepalive.length * [profile.rate].flat().length;
+    const loadPoints = scenario.config.operations.length * profile.connections.length * profile.keepalive.length;
+    const rates = [profile.rate].flat().length;
     const trialS = SERVER_LIFECYCLE_S + profile.warmup_s + profile.duration_s + profile.rate_duration_s;
+    // The rate ladder climbs in the first rate's cells, at most every step (it stops at the first step missed).
+    const ladderS = scenario.metrics.max_sustained_rps && profile.rate_ladder ? profile.rate_ladder.length * profile.rate_duration_s : 0;
+    const pointS = profile.trials * (rates * trialS + ladderS);
     // Each app is verified once before its load points and once after, whatever their number.
-    return { cells: apps.length * loadPoints, seconds: apps.length * (loadPoints * profile.trials * trialS + 2 * VERIFICATION_S) };
+    return { cells: apps.length * loadPoints * rates, seconds: apps.length * (loadPoints * pointS + 2 * VERIFICATION_S) };
+  },
+
+  reproduction(scenario, doc) {
+    const app = loadApps<HttpAppFields>("http").find((candidate) => candidate.name === doc.app);
+    if (!app) throw new UserError(`repro: the http suite has no app '${doc.app}'`);
+    if (scenario.config.database) throw new UserError(`repro: http/${scenario.name} needs its PostgreSQL database, which a standalone reproduction does not start`);
+    const operation = operationOf(scenario.config, doc.params);
+    const body = requestBody(operation.request);
+    const runtime = doc.runtime.name;
+    const load = (durationS: number) =>
+      ohaArgs({
+        request: { method: operation.request.method, url: `{url}${operation.request.path}`, ...(body === undefined ? {} : { body }) },
+        connections: Number(doc.params.connections),
+        keepalive: doc.params.keepalive === true,
+        threads: 1,
+        durationS,
+        pin: [],
+      });
+    return {
+      kind: "server",
+      folders: [app.dir, join(app.dir, "..", "shared")],
+      appDir: app.dir,
+      entry: entryFile(app, runtime),
+      flags: flagsOf(scenario, app, runtime),
+      env: serverEnvOf(scenario),
+      load: { tool: "oha", warmupArgs: load(REPRO_WARMUP_S), args: load(REPRO_LOAD_S), metric: "rps", unit: "req/s" },
+    };
   },
 
   listApps() {
@@ -326,7 +368,7 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
     let database: Promise<HttpDatabase> | null = null;
     const databaseOf = (subject: HttpSubject): Promise<HttpDatabase | null> => {
       if (!subject.scenario.config.database) return Promise.resolve(null);
-      database ??= startHttpDatabase(context.workDir, machineSplit()?.server, context.log);
+      database ??= startHttpDatabase(context.workDir, cpusOf(machineAssignment(), "database"), context.log);
       return database;
     };
     // Scenarios already reported as served by none of the chosen apps: once, not once per runtime.
@@ -357,8 +399,7 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
         for (const app of serving) {
           // An app that does not run on this runtime still gets its load points: its unsupported
           // cells then sit in the same series as the results of the runtimes it runs on.
-          const start = app.manifest.runtimes[runtime.identity.name];
-          const flags = [...(scenario.manifest.runtimes[runtime.identity.name]?.flags ?? []), ...(start?.flags ?? [])];
+          const flags = flagsOf(scenario, app, runtime.identity.name);
           for (const operation of operations) {
             for (const connections of profile.connections) {
               for (const keepalive of profile.keepalive) {
@@ -381,17 +422,17 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
         const installError = await once(installs, app.dir, () => installApp(app, "http", context.log, app.manifest.build ? [app.manifest.build] : []));
         if (installError) return { status: "failed", error: installError };
         const outcome = await verifyOnce("before", subject);
-        return outcome.status === "ok" ? { ...outcome, details: loadDetails(subject, app, machineSplit()) } : outcome;
+        return outcome.status === "ok" ? { ...outcome, details: loadDetails(subject, app, machineAssignment()) } : outcome;
       },
 
       async trial(subject, trialIndex) {
-        const split = machineSplit();
+        const split = machineAssignment();
         // Restored outside the timed region: every trial starts from the same table.
         let db: Awaited<ReturnType<typeof databaseOf>>;
         const launchRestored = async () => {
           db = await databaseOf(subject);
           await db?.restore();
-          return launch(subject, appOf(subject), context, split?.server, db);
+          return launch(subject, appOf(subject), context, cpusOf(split, "server"), db);
         };
         const measured = await serverTrial(launchRestored, (server) => measure(subject, context, server, split, db), [LoadError, PostgresFailure]);
         clientBoundTrials.set(subject, [...(clientBoundTrials.get(subject) ?? []), measured.clientBound]);

@@ -8,6 +8,7 @@ import type { RuntimeName } from "../../runtimes/catalog.ts";
 import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
 import { runCommand, tail } from "../../process/children.ts";
 import { NPM_CI_STEP, runPrepareStep } from "../../scenarios/prepare.ts";
+import { cpusOf, describeAssignment, machineAssignment, pinned, TASKSET_TOOL } from "../../tools/cpu-split.ts";
 import { GNU_TIME, GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
 import { HYPERFINE_TOOL, runHyperfine } from "../../tools/hyperfine.ts";
 import { TrialFailure, defineSuite, type Subject, type SuiteScenario } from "../suite.ts";
@@ -109,8 +110,8 @@ function lockedPackages(scenario: InstallScenario): number {
  * One install of a fixture: a manager's start, then a cost per package that depends on the
  * state, for a manager written in JavaScript and run by Node (npm, pnpm, Yarn) and for one built
  * into its runtime (bun, deno). Fitted to the medians of a quick run of `small` (77 packages) on
- * the shared 2-core machine: `repeat`, which installs nothing, gives the start. The README's
- * earlier figures (a busier machine) made an estimate 31 % above that run's 272 s; these are the
+ * the shared 2-core machine: `repeat`, which installs nothing, gives the start. The install
+ * suite's earlier figures (a busier machine; docs/measurements.json, "install-quick") made an estimate 31 % above that run's 272 s; these are the
  * run's own, and `webapp` (553 packages) is extrapolated from them.
  */
 const START_S = { script: 1, builtin: 0.07 };
@@ -149,12 +150,14 @@ export const installSuite = defineSuite<InstallConfig, InstallProfile, InstallOp
   metrics: {
     wall_ms: { unit: "ms", better: "lower" },
     peak_rss_mb: { unit: "MB", better: "lower" },
+    /** User plus system CPU seconds of the install, its children included. */
+    cpu_s: { unit: "s", better: "lower" },
   },
   profiles: {
     quick: { trials: 3, runs: 1, states: [...STATES] },
-    full: { trials: 10, runs: 1, states: [...STATES] },
+    full: { trials: 3, runs: 1, states: [...STATES] },
   },
-  tools: [HYPERFINE_TOOL, GNU_TIME_TOOL],
+  tools: [HYPERFINE_TOOL, GNU_TIME_TOOL, TASKSET_TOOL],
   options: {
     app: appOption("install"),
     registry: { help: "install: 'local' (default: a verdaccio on loopback, primed before timing) or 'upstream' (the registry npm is configured with)" },
@@ -217,7 +220,7 @@ export const installSuite = defineSuite<InstallConfig, InstallProfile, InstallOp
             if (previous) await (await previous.running.catch(() => null))?.stop();
             const storage = registryStorageDir(snapshotKey(scenario.name, files));
             context.log(`install/${scenario.name}: local registry (storage ${storage})`);
-            return LocalRegistry.start(storage, await upstreamUrl(), join(root, "registry", scenario.name));
+            return LocalRegistry.start(storage, await upstreamUrl(), join(root, "registry", scenario.name), pinned(cpusOf(machineAssignment(), "registry")));
           })(),
         };
       }
@@ -348,6 +351,7 @@ export const installSuite = defineSuite<InstallConfig, InstallProfile, InstallOp
             prepare: script,
             registry: context.options.registry === "upstream" ? `upstream: ${await upstreamUrl()}` : `local: verdaccio ${verdaccioVersion()} on loopback, primed, uplink closed while timing`,
             lockfile: manager.manifest.lockfile,
+            cpu_split: describeAssignment(machineAssignment(), context.options.registry === "local" ? ["installer", "registry"] : ["installer"]),
             ...(unmatched.length > 0 ? { unmatched } : {}),
           },
         };
@@ -364,6 +368,7 @@ export const installSuite = defineSuite<InstallConfig, InstallProfile, InstallOp
         const script = prepareScript(state, manager, paths, fixtureOf(subject, preparation));
         const wall: number[] = [];
         const rss: number[] = [];
+        const cpu: number[] = [];
         let tree: InstalledTree | null = null;
         let size = { mb: 0, files: 0 };
         for (let run = 0; run < subject.scenario.profileParams.runs; run++) {
@@ -372,7 +377,7 @@ export const installSuite = defineSuite<InstallConfig, InstallProfile, InstallOp
           const stdoutFile = join(root, `${name}.out`);
           const refusedBefore = local?.gate.refused ?? 0;
           const timed = await runHyperfine({
-            argv: [GNU_TIME, "-f", "%M", "-o", rssFile, ...command.argv],
+            argv: [...pinned(cpusOf(machineAssignment(), "installer")), GNU_TIME, "-f", "%M", "-o", rssFile, ...command.argv],
             cwd: paths.project,
             env: command.env,
             warmup: 0,
@@ -394,12 +399,13 @@ export const installSuite = defineSuite<InstallConfig, InstallProfile, InstallOp
           if (problem) throw new TrialFailure(`install exited 0 but left a ${problem}`, { packages: tree.packages.length });
           size = folderSize(join(paths.project, "node_modules"));
           wall.push(...timed.wallMs);
+          cpu.push(timed.cpuS);
           const kib = Number((await readFile(rssFile, "utf8")).trim().split("\n").pop());
           rss.push((kib * 1024) / 1e6);
         }
         if (tree) trees.set(subject, tree);
         return {
-          samples: { wall_ms: wall, peak_rss_mb: rss },
+          samples: { wall_ms: wall, peak_rss_mb: rss, cpu_s: cpu },
           details: {
             packages: tree?.packages.length,
             node_modules_mb: size.mb,

@@ -66,7 +66,8 @@ export class LocalRegistry {
     readonly storage: string,
   ) {}
 
-  static async start(storage: string, upstream: string, configDir: string): Promise<LocalRegistry> {
+  /** `pin` is the argv prefix that keeps verdaccio on its own CPUs. */
+  static async start(storage: string, upstream: string, configDir: string, pin: readonly string[] = []): Promise<LocalRegistry> {
     await mkdir(storage, { recursive: true });
     await mkdir(configDir, { recursive: true });
     const gate = await UpstreamGate.start(upstream);
@@ -76,7 +77,7 @@ export class LocalRegistry {
     try {
       // verdaccio takes its address as a flag; the port is chosen by RunningServer and passed in $PORT.
       const server = await RunningServer.start({
-        argv: ["/bin/sh", "-c", 'exec "$0" "$1" --config "$2" --listen "$HOST:$PORT"', process.execPath, bin, config],
+        argv: [...pin, "/bin/sh", "-c", 'exec "$0" "$1" --config "$2" --listen "$HOST:$PORT"', process.execPath, bin, config],
         cwd: configDir,
         env: { ...process.env, NODE_OPTIONS: "" },
         readyTimeoutMs: 60_000,

@@ -2,6 +2,7 @@ import { runCommand, tail } from "../../process/children.ts";
 import { runtimeEnv, scriptArgv } from "../../runtimes/command.ts";
 import { GNU_TIME_TOOL, measurePeakRss } from "../../tools/gnu-time.ts";
 import { HYPERFINE_TOOL, runHyperfine } from "../../tools/hyperfine.ts";
+import { instructionsDetails, withInstructions, type Counted } from "../../tools/perf.ts";
 import { TrialFailure, defineSuite, type CheckOutcome, type Subject, type SuiteContext } from "../suite.ts";
 
 /** The `startup` block of a scenario manifest (schemas/suites/startup.schema.json#/$defs/config). */
@@ -47,7 +48,7 @@ async function check(subject: StartupSubject, context: SuiteContext): Promise<Ch
 /**
  * What one execution of a scenario costs on average, with hyperfine's and GNU time's own work:
  * from two quick runs of the four scenarios on node and bun on the shared 2-core development
- * machine under heavy load (README, "What a run costs"); `hello` takes about a third of it,
+ * machine under heavy load (docs/measurements.json, "plan-accuracy"); `hello` takes about a third of it,
  * `npm-package` twice. A quiet machine is several times faster.
  */
 const EXECUTION_S = 0.6;
@@ -58,6 +59,8 @@ export const startupSuite = defineSuite<StartupConfig, StartupProfile>({
   metrics: {
     wall_ms: { unit: "ms", better: "lower" },
     peak_rss_mb: { unit: "MB", better: "lower" },
+    /** User plus system CPU seconds of one start, the mean of a trial's runs. */
+    cpu_s: { unit: "s", better: "lower" },
   },
   profiles: {
     quick: { trials: 3, warmup: 3, runs: 10, memory_runs: 3 },
@@ -94,12 +97,16 @@ export const startupSuite = defineSuite<StartupConfig, StartupProfile>({
         });
         if (!timed.ok) throw new TrialFailure(timed.error);
         const rss: number[] = [];
+        // The untimed memory runs also count instructions, where perf can.
+        const instructions: Counted[] = [];
         for (let i = 0; i < profile.memory_runs; i++) {
-          const measured = await measurePeakRss(argv, options, context.workDir);
+          const counted = await withInstructions(argv, context.workDir, (memoryArgv) => measurePeakRss(memoryArgv, options, context.workDir));
+          const measured = counted.result;
           if (measured.code !== 0) throw new TrialFailure(`memory run exited with ${measured.code}: ${measured.stderr}`);
           rss.push(measured.peakRssMb);
+          instructions.push(counted.instructions);
         }
-        return { samples: { wall_ms: timed.wallMs, peak_rss_mb: rss } };
+        return { samples: { wall_ms: timed.wallMs, peak_rss_mb: rss, cpu_s: [timed.cpuS] }, details: instructionsDetails(instructions, trialIndex) };
       },
 
       recheck: (subject) => check(subject, context),

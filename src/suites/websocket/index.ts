@@ -4,7 +4,7 @@ import { once } from "../../core/once.ts";
 import type { ParamValue } from "../../results/types.ts";
 import { runtimeEnv, scriptArgv } from "../../runtimes/command.ts";
 import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
-import { machineSplit, pinned, TASKSET_TOOL, type CpuSplit } from "../../tools/cpu-split.ts";
+import { cpusOf, describeAssignment, machineAssignment, pinned, TASKSET_TOOL, type CpuAssignment } from "../../tools/cpu-split.ts";
 import { GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
 import { groupUsage } from "../../tools/proc-stats.ts";
 import { HOST, RunningServer, ServerFailure, serverFailureDetails, serverTrial } from "../../tools/server.ts";
@@ -111,7 +111,7 @@ async function verifyFresh(subject: WebSocketSubject, app: WebSocketApp, context
 
 
 /** The result's load description: everything that shapes what the server sees. */
-function loadDetails(subject: WebSocketSubject, app: WebSocketApp, split: CpuSplit | null): Record<string, unknown> {
+function loadDetails(subject: WebSocketSubject, app: WebSocketApp, split: CpuAssignment): Record<string, unknown> {
   const { config, profileParams: profile } = subject.scenario;
   return {
     path: path(config),
@@ -124,7 +124,7 @@ function loadDetails(subject: WebSocketSubject, app: WebSocketApp, split: CpuSpl
     load_client: "wsclient",
     ...(wantsFixedRate(subject.scenario) ? { fixed_rate_client: "k6", rate: profile.rate, rate_connections: profile.rate_connections, rate_duration_s: profile.rate_duration_s } : {}),
     compression: "none (permessage-deflate never offered)",
-    cpu_split: split ? { server: split.server.join(","), client: split.client.join(",") } : "none: one CPU, server and clients share it",
+    cpu_split: describeAssignment(split, ["server", "client"]),
     server: app.manifest.servers[subject.runtime.identity.name],
     app_dependencies: dependencyVersions(app),
   };
@@ -161,10 +161,10 @@ function tally(report: EchoReport | BroadcastReport): { good: number; expected: 
   return { good, expected: report.expected_deliveries, problems };
 }
 
-async function measure(subject: WebSocketSubject, context: SuiteContext, server: RunningServer, split: CpuSplit | null) {
+async function measure(subject: WebSocketSubject, context: SuiteContext, server: RunningServer, split: CpuAssignment) {
   const profile = subject.scenario.profileParams;
-  const pin = pinned(split?.client);
-  const clientCpus = split ? split.client.length : 1;
+  const pin = pinned(cpusOf(split, "client"));
+  const clientCpus = cpusOf(split, "client")?.length ?? 1;
   const gate = (phase: string, report: EchoReport | BroadcastReport) => {
     if (server.exited) throw new ServerFailure(`server ${server.exited} during ${phase}`, server.output());
     const counted = tally(report);
@@ -262,7 +262,7 @@ export const websocketSuite = defineSuite<WebSocketConfig, WebSocketProfile, { a
   },
   profiles: {
     quick: { trials: 2, warmup_s: 0.5, duration_s: 1.5, connections: [50], window: 1, rate: 1000, rate_connections: 10, rate_duration_s: 1.5 },
-    full: { trials: 5, warmup_s: 3, duration_s: 10, connections: [100, 1000], window: 1, rate: 1000, rate_connections: 10, rate_duration_s: 10 },
+    full: { trials: 3, warmup_s: 2, duration_s: 5, connections: [100, 1000], window: 1, rate: 1000, rate_connections: 10, rate_duration_s: 5 },
   },
   tools: [WSCLIENT_TOOL, K6_TOOL, GNU_TIME_TOOL, TASKSET_TOOL],
   options: { app: appOption("websocket") },
@@ -321,13 +321,13 @@ export const websocketSuite = defineSuite<WebSocketConfig, WebSocketProfile, { a
         const installError = await once(installs, app.dir, () => installApp(app, "websocket", context.log));
         if (installError) return { status: "failed", error: installError };
         const outcome = await verifyOnce("before", subject);
-        return outcome.status === "ok" ? { ...outcome, details: loadDetails(subject, app, machineSplit()) } : outcome;
+        return outcome.status === "ok" ? { ...outcome, details: loadDetails(subject, app, machineAssignment()) } : outcome;
       },
 
       async trial(subject, trialIndex) {
-        const split = machineSplit();
+        const split = machineAssignment();
         const measured = await serverTrial(
-          () => launch(subject, appOf(subject), context, split?.server),
+          () => launch(subject, appOf(subject), context, cpusOf(split, "server")),
           (server) => measure(subject, context, server, split),
           [ClientError],
         );

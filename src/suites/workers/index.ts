@@ -1,4 +1,5 @@
 import { availableParallelism, cpus } from "node:os";
+import { join } from "node:path";
 import { appOption, appsOption, dependencyVersions, entryFile, installApp, loadApps, selectApps, unsupportedApp, type App } from "../../apps/manifest.ts";
 import { UserError } from "../../core/errors.ts";
 import type { ParamValue } from "../../results/types.ts";
@@ -6,9 +7,11 @@ import { runtimeEnv, scriptArgv } from "../../runtimes/command.ts";
 import type { RuntimeName } from "../../runtimes/catalog.ts";
 import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
 import { median, quantile } from "../../stats/summary.ts";
+import { cpusOf, describeAssignment, machineAssignment, pinned, TASKSET_TOOL } from "../../tools/cpu-split.ts";
 import { GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
-import { runInProcessTrial } from "../../tools/in-process.ts";
-import { TrialFailure, defineSuite, type CheckOutcome, type Subject, type SuiteScenario } from "../suite.ts";
+import { instructionsDetails } from "../../tools/perf.ts";
+import { IN_PROCESS_PROTOCOL_DIR, runInProcessTrial } from "../../tools/in-process.ts";
+import { TrialFailure, defineSuite, type CheckOutcome, type InProcessReproduction, type Subject, type SuiteScenario } from "../suite.ts";
 
 /** The `workers` block of a scenario manifest (schemas/suites/workers.schema.json#/$defs/config). */
 export interface WorkersConfig {
@@ -71,6 +74,27 @@ export function expectedDigest(config: WorkersConfig, params: Readonly<Record<st
   }
 }
 
+/** What the app is given besides the iteration counts: the scenario's kind, the load point, and the answer a count must reach. */
+function appParams(config: WorkersConfig, params: Readonly<Record<string, ParamValue>>): Record<string, unknown> {
+  return { scenario: config.kind, ...params, ...(config.kind === "parallel-primes" ? { expected: config.expected } : {}) };
+}
+
+/** The runtime's flags for a scenario and app: the scenario's, then the app's. */
+function flagsOf(scenario: SuiteScenario<WorkersConfig, WorkersProfile>, app: WorkersApp, runtime: RuntimeName): string[] {
+  return [...(scenario.manifest.runtimes[runtime]?.flags ?? []), ...(app.manifest.runtimes[runtime]?.flags ?? [])];
+}
+
+/** The headline figure a standalone reproduction prints, from the app's own report (as metricsOf computes it). */
+function reproFigure(config: WorkersConfig, params: Readonly<Record<string, ParamValue>>): InProcessReproduction["figure"] {
+  switch (config.kind) {
+    case "round-trip":
+      return { metric: "rtt_us", unit: "µs", sample: "rtt_us" };
+    case "throughput":
+      return { metric: "throughput_mb_s", unit: "MB/s", rate: (Number(params.batch) * Number(params.size)) / MB };
+    case "parallel-primes":
+      return { metric: "speedup", unit: "×", sample: "speedup" };
+  }
+}
 
 /**
  * The trial's samples by metric: one per measured iteration (its batch's median round trip, its
@@ -181,12 +205,14 @@ export const workersSuite = defineSuite<WorkersConfig, WorkersProfile, { apps: r
     efficiency: { unit: "fraction", better: "higher" },
     wall_ms: { unit: "ms", better: "lower" },
     peak_rss_mb: { unit: "MB", better: "lower" },
+    /** User plus system CPU seconds of the whole process (every thread). */
+    cpu_s: { unit: "s", better: "lower" },
   },
   profiles: {
     quick: { trials: 1, warmup: 3, iterations: 15 },
-    full: { trials: 5, warmup: 20, iterations: 200 },
+    full: { trials: 3, warmup: 10, iterations: 100 },
   },
-  tools: [GNU_TIME_TOOL],
+  tools: [GNU_TIME_TOOL, TASKSET_TOOL],
   options: { app: appOption("workers") },
   parseOptions: appsOption,
   // node:worker_threads, which all three runtimes have: the other channels are measured by `run` and the profiles.
@@ -208,6 +234,22 @@ export const workersSuite = defineSuite<WorkersConfig, WorkersProfile, { apps: r
     return { cells: measured.length, seconds };
   },
 
+  reproduction(scenario, doc) {
+    const app = loadApps<WorkersAppFields>("workers").find((candidate) => candidate.name === doc.app);
+    if (!app) throw new UserError(`repro: the workers suite has no app '${doc.app}'`);
+    const runtime = doc.runtime.name;
+    const { warmup, iterations } = scenario.profileParams;
+    return {
+      kind: "in-process",
+      folders: [app.dir, join(app.dir, "..", "shared"), IN_PROCESS_PROTOCOL_DIR],
+      appDir: app.dir,
+      entry: entryFile(app, runtime),
+      flags: flagsOf(scenario, app, runtime),
+      input: { params: appParams(scenario.config, doc.params), warmup, iterations },
+      figure: reproFigure(scenario.config, doc.params),
+    };
+  },
+
   listApps() {
     return loadApps<WorkersAppFields>("workers").map((app) => ({ name: app.name, runtimes: Object.keys(app.manifest.runtimes) }));
   },
@@ -223,7 +265,7 @@ export const workersSuite = defineSuite<WorkersConfig, WorkersProfile, { apps: r
       subjects(scenario: SuiteScenario<WorkersConfig, WorkersProfile>, runtime: IdentifiedRuntime) {
         const subjects: WorkersSubject[] = [];
         for (const app of selectApps(apps, context.options.apps)) {
-          const flags = [...(scenario.manifest.runtimes[runtime.identity.name]?.flags ?? []), ...(app.manifest.runtimes[runtime.identity.name]?.flags ?? [])];
+          const flags = flagsOf(scenario, app, runtime.identity.name);
           for (const params of appPoints(app, scenario.config, runtime.identity.name)) subjects.push({ scenario, runtime, app: app.name, params, flags });
         }
         return subjects;
@@ -250,20 +292,21 @@ export const workersSuite = defineSuite<WorkersConfig, WorkersProfile, { apps: r
             ...(typeof workers === "number" ? { workers_beyond_cpus: workers > cpuCount } : {}),
             warmup: profile.warmup,
             iterations: profile.iterations,
+            cpu_split: describeAssignment(machineAssignment(), ["parallel"]),
           },
         };
       },
 
-      async trial(subject) {
+      async trial(subject, trialIndex) {
         const profile = subject.scenario.profileParams;
         const app = appOf(subject);
         const config = subject.scenario.config;
         const outcome = await runInProcessTrial({
-          argv: scriptArgv(subject.runtime, subject.flags, entryFile(app, subject.runtime.identity.name)),
+          argv: [...pinned(cpusOf(machineAssignment(), "parallel")), ...scriptArgv(subject.runtime, subject.flags, entryFile(app, subject.runtime.identity.name))],
           cwd: app.dir,
           env: runtimeEnv(subject.runtime, context.workDir),
           input: {
-            params: { scenario: config.kind, ...subject.params, ...(config.kind === "parallel-primes" ? { expected: config.expected } : {}) },
+            params: appParams(config, subject.params),
             workDir: context.workDir,
             warmup: profile.warmup,
             iterations: profile.iterations,
@@ -274,7 +317,10 @@ export const workersSuite = defineSuite<WorkersConfig, WorkersProfile, { apps: r
         });
         if (!outcome.ok) throw new TrialFailure(outcome.error, { stderr: outcome.stderr });
         trialsPassed.set(subject, (trialsPassed.get(subject) ?? 0) + 1);
-        return { samples: metricsOf(config, subject.params, outcome.report.samples, outcome.usage.peakRssMb) };
+        return {
+          samples: { ...metricsOf(config, subject.params, outcome.report.samples, outcome.usage.peakRssMb), cpu_s: [outcome.usage.cpuS] },
+          details: instructionsDetails([outcome.usage.instructions], trialIndex),
+        };
       },
 
       // Every trial verified inside its process (an answer that is wrong fails the trial); this records it.

@@ -1,0 +1,4 @@
+/** `scripts/docs`: regenerates docs/measurements.md and the README's figures table from docs/measurements.json. */
+import { writeGeneratedDocs } from "./measurements.ts";
+
+writeGeneratedDocs();

@@ -1,0 +1,73 @@
+import { UserError } from "../../core/errors.ts";
+import { DEFAULT_DATA_DIR, DEFAULT_PROFILES_DIR } from "../../core/paths.ts";
+import { join, resolve } from "node:path";
+import { cellLabel } from "../../compare/format.ts";
+import { DEFAULT_THRESHOLDS, findFindings, findingDocs, type Finding } from "../../findings/detect.ts";
+import { findingAnchor, findingsTable } from "../../findings/format.ts";
+import { profileReproduction } from "../../findings/profile/run.ts";
+import { reproducedCell } from "../../findings/repro/select.ts";
+import { writeReproduction } from "../../findings/repro/write.ts";
+import type { ResultDocument } from "../../results/types.ts";
+import { suiteFor } from "../../suites/index.ts";
+import { profileReport } from "./profile.ts";
+import { readIndexedDocuments } from "../../results/run-index.ts";
+import { readDocuments } from "../../results/store.ts";
+import { defineCommand } from "../command.ts";
+
+function factorOption(text: string | undefined, fallback: number, name: string): number {
+  if (text === undefined) return fallback;
+  const factor = Number(text);
+  if (!Number.isFinite(factor) || factor <= 1) throw new UserError(`findings: --${name} '${text}' is not a factor above 1 (e.g. 3)`);
+  return factor;
+}
+
+/** Each finding whose suite has a reproduction, run again under its runtimes' profilers into `dir/<anchor>`. */
+async function profileFindings(findings: readonly Finding[], docs: readonly ResultDocument[], dir: string): Promise<void> {
+  const note = (line: string) => process.stderr.write(`runtime-bench: ${line}\n`);
+  for (const finding of findings) {
+    if (!suiteFor(finding.suite).reproduction) {
+      note(`${cellLabel(finding)}: the ${finding.suite} suite has no reproduction to profile yet`);
+      continue;
+    }
+    const { selected, docs: cell } = reproducedCell(findingDocs(finding, docs), "findings");
+    const folder = writeReproduction(selected, cell, join(dir, findingAnchor(finding)));
+    process.stdout.write(`\n${cellLabel(finding)}:\n${profileReport(await profileReproduction(folder, note), folder.dir)}`);
+  }
+}
+
+export const findingsCommand = defineCommand({
+  name: "findings",
+  summary: "List what a runtime team would want to know: runtimes far off the others on a cell, and releases far off the one before, largest first.",
+  usage: "findings [PATH...] [--json] [--outlier-factor X] [--step-factor X] [--profile [--profiles DIR]]",
+  help: [
+    "  PATH               result files or folders (default: data/, through its run index)",
+    "  --json             print the findings as JSON",
+    `  --outlier-factor X a runtime this many times off its nearest other on a cell's headline metric (default ${DEFAULT_THRESHOLDS.outlierFactor})`,
+    `  --step-factor X    adjacent releases of a series this many times apart (default ${DEFAULT_THRESHOLDS.stepFactor})`,
+    "  --profile          also run each finding again under its runtimes' CPU profilers (scripts/bench profile), into --profiles",
+    "  --profiles DIR     where --profile writes, one folder per finding, and where the site looks (default: profiles/)",
+    "",
+    "Each needs the 95 % interval of its ratio to exclude 1. Each runtime is judged by its newest version on each",
+    "machine; `scripts/bench repro RESULT` makes a standalone reproduction of one.",
+  ],
+  options: {
+    json: { type: "boolean" },
+    "outlier-factor": { type: "string" },
+    "step-factor": { type: "string" },
+    profile: { type: "boolean" },
+    profiles: { type: "string" },
+  },
+  allowPositionals: true,
+  async run(values, positionals) {
+    const thresholds = {
+      outlierFactor: factorOption(values["outlier-factor"], DEFAULT_THRESHOLDS.outlierFactor, "outlier-factor"),
+      stepFactor: factorOption(values["step-factor"], DEFAULT_THRESHOLDS.stepFactor, "step-factor"),
+    };
+    const docs = positionals.length > 0 ? readDocuments(positionals, "findings") : readIndexedDocuments(DEFAULT_DATA_DIR);
+    const findings = findFindings(docs, thresholds);
+    if (values.json) process.stdout.write(`${JSON.stringify(findings, null, 2)}\n`);
+    else process.stdout.write(findings.length === 0 ? "no findings\n" : `${findingsTable(findings)}\n`);
+    if (values.profile) await profileFindings(findings, docs, resolve(values.profiles ?? DEFAULT_PROFILES_DIR));
+    return 0;
+  },
+});

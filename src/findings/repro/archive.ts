@@ -1,0 +1,35 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import { runCommand, tail } from "../../process/children.ts";
+import type { ResultDocument } from "../../results/types.ts";
+import { UserError } from "../../core/errors.ts";
+import { SUITES } from "../../suites/index.ts";
+import { reproducedCell } from "./select.ts";
+import { writeReproduction } from "./write.ts";
+
+/**
+ * A cell's reproduction packed as `file` (.tar.gz, one folder named after the file), for the site
+ * to offer beside a finding; false where its suite has no reproduction.
+ */
+export async function reproductionArchive(docs: readonly ResultDocument[], file: string): Promise<boolean> {
+  if (docs.length === 0 || !SUITES.find((suite) => suite.name === docs[0]!.suite)?.reproduction) return false;
+  let cell: ReturnType<typeof reproducedCell>;
+  try {
+    cell = reproducedCell(docs, "site");
+  } catch (error) {
+    // Results of a scenario this checkout no longer has (or has at another version): no reproduction, not a broken site.
+    if (error instanceof UserError) return false;
+    throw error;
+  }
+  const scratch = await mkdtemp(join(tmpdir(), "runtime-bench-repro-"));
+  try {
+    const name = basename(file).replace(/\.tar\.gz$/, "");
+    writeReproduction(cell.selected, cell.docs, join(scratch, name));
+    const packed = await runCommand("tar", ["-czf", file, "-C", scratch, name]);
+    if (packed.code !== 0) throw new Error(`tar could not pack ${file}: ${tail(packed.stderr, 3)}`);
+    return true;
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}

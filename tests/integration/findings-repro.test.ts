@@ -1,0 +1,81 @@
+import assert from "node:assert/strict";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { before, describe, it } from "node:test";
+import { runCommand } from "../../src/process/children.ts";
+import type { ResultDocument } from "../../src/results/types.ts";
+import { provision } from "../../src/runtimes/provision.ts";
+import { bench, tempDir } from "../../benchmarks/lib/cli.ts";
+import { makeResult, metricOf } from "../../benchmarks/lib/documents.ts";
+
+const RUNTIMES = { node: "22.11.0", deno: "2.1.4", bun: "1.2.0" } as const;
+type Name = keyof typeof RUNTIMES;
+
+/** A result as a run writes it, with the figure the project measured; the reproduction reads only its cell. */
+function result(name: Name, suite: string, scenario: string, app: string, params: ResultDocument["params"], metric: string, unit: string, value: number): ResultDocument {
+  return makeResult({
+    runtime: { name, version: RUNTIMES[name], spec: `${name}@${RUNTIMES[name]}` },
+    suite,
+    scenario,
+    app,
+    params,
+    metrics: { [metric]: metricOf([value, value * 1.02, value * 0.98], unit, "higher") },
+  });
+}
+
+function write(dir: string, docs: readonly ResultDocument[]): string[] {
+  return docs.map((doc) => {
+    const file = join(dir, `${doc.runtime.name}.json`);
+    writeFileSync(file, JSON.stringify(doc));
+    return file;
+  });
+}
+
+describe("standalone reproductions, run with the real runtimes", () => {
+  const binaries = new Map<Name, string>();
+  before(async () => {
+    for (const name of Object.keys(RUNTIMES) as Name[]) binaries.set(name, (await provision(`${name}@${RUNTIMES[name]}`)).binary);
+  });
+
+  it("workers/throughput: each runtime's script prints the headline figure and the version that ran", async () => {
+    const dir = tempDir("repro-workers");
+    const point = { payload: "bytes", size: 65536, batch: 64, transfer: false };
+    const files = write(dir, (Object.keys(RUNTIMES) as Name[]).map((name) => result(name, "workers", "throughput", "worker-threads", point, "throughput_mb_s", "MB/s", 500)));
+    const out = join(dir, "repro");
+    const made = await bench(["repro", ...files, "--out", out]);
+    assert.equal(made.code, 0, made.stderr);
+    assert.match(readFileSync(join(out, "README.md"), "utf8"), /\| deno 2\.1\.4 \| 500\.0 MB\/s \|/);
+    for (const name of Object.keys(RUNTIMES) as Name[]) {
+      const run = await runCommand(join(out, `run-${name}-${RUNTIMES[name]}.sh`), [binaries.get(name)!], { timeoutMs: 120_000 });
+      assert.equal(run.code, 0, `${name}: ${run.stderr}`);
+      assert.match(run.stdout, new RegExp(`^throughput_mb_s: [0-9.]+ MB/s \\(median of 3\\) on ${name} ${RUNTIMES[name].replace(/\./g, "\\.")}$`, "m"));
+    }
+  });
+
+  it("a script without its runtime says so in one line", async () => {
+    const dir = tempDir("repro-missing");
+    const files = write(dir, [result("node", "workers", "throughput", "worker-threads", { payload: "string", size: 1024, batch: 64, transfer: false }, "throughput_mb_s", "MB/s", 100)]);
+    await bench(["repro", ...files, "--out", join(dir, "repro")]);
+    const run = await runCommand(join(dir, "repro", "run-node-22.11.0.sh"), ["/nonexistent/node"]);
+    assert.equal(run.code, 2);
+    assert.equal(run.stderr.trim(), "node not found: give its binary as the first argument");
+  });
+
+  it("http/compute: the server under oha; profile keeps node's CPU profile and its top functions, and says why deno 2.1.4 has none", async () => {
+    const dir = tempDir("repro-http");
+    const point = { connections: 10, keepalive: true, rate: 100 };
+    const files = write(dir, (["node", "deno"] as const).map((name) => result(name, "http", "compute", "native", point, "rps", "req/s", 1000)));
+    const out = join(dir, "repro");
+    const profiled = await bench(["profile", ...files, "--out", out]);
+    assert.equal(profiled.code, 0, profiled.stderr);
+    assert.match(profiled.stdout, /^node@22\.11\.0: rps: [0-9.]+ req\/s \(median of 1\) on node 22\.11\.0; [1-9] profile file\(s\)$/m);
+    // Deno 2.1.4 panics under --cpu-prof: recorded as unavailable, with the reason, never as a profile.
+    assert.match(profiled.stdout, /^deno@2\.1\.4: unavailable: deno 2\.1\.4 failed under --cpu-prof \(exit \d+\): .+$/m);
+    assert.match(profiled.stdout, /node@22\.11\.0: function\s+self ms\s+%/);
+    const summary = JSON.parse(readFileSync(join(out, "profiles", "summary.json"), "utf8")) as { runtime: string; files: string[]; top: { name: string }[]; unavailable?: string }[];
+    assert.deepEqual(summary.map((p) => [p.runtime, p.unavailable === undefined]), [["node", true], ["deno", false]]);
+    const node = summary[0]!;
+    assert.ok(node.top.some((f) => /^(leastFactor|primeReport|handle) \(/.test(f.name)), "the app's own functions are among node's top ones");
+    for (const file of node.files) assert.ok(existsSync(join(out, "profiles", file)), file);
+  });
+});

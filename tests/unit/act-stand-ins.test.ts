@@ -1,0 +1,70 @@
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { UserError } from "../../src/core/errors.ts";
+import { REPO_ROOT } from "../../src/core/paths.ts";
+import { readJsonFile } from "../../src/core/json-file.ts";
+import { runStandIn, STAND_INS, writeStandIns } from "../../src/act/stand-ins.ts";
+import { tempDir } from "../../benchmarks/lib/cli.ts";
+
+/** The stand-ins' behaviour that the end-to-end tests (tests/e2e/act-*.test.ts) do not reach. */
+const { pins } = readJsonFile(join(REPO_ROOT, ".github/action-pins.json")) as { pins: Record<string, { sha: string }> };
+
+function step(state: string, workspace: string, inputs: Record<string, string>) {
+  const output = join(workspace, "output.txt");
+  writeFileSync(output, "");
+  return {
+    env: { RUNTIME_BENCH_ACT_STATE: state, GITHUB_WORKSPACE: workspace, GITHUB_RUN_ID: "3", GITHUB_OUTPUT: output, RUNTIME_BENCH_ACT_INPUTS: JSON.stringify(inputs) },
+    output: () => readFileSync(output, "utf8"),
+  };
+}
+
+describe("scripts/act's stand-ins", () => {
+  it("map every pinned action at its pinned commit, and refuse a pin without a stand-in", () => {
+    const state = tempDir("stand-ins");
+    const mappings = writeStandIns(state, pins);
+    assert.deepEqual(mappings, Object.entries(pins).map(([repo, { sha }]) => `${repo}@${sha}=${join(state, "actions", repo)}`));
+    for (const name of Object.keys(STAND_INS)) assert.ok(existsSync(join(state, "actions", name, "action.yml")), `${name} has an action.yml`);
+    assert.match(readFileSync(join(state, "actions/actions/deploy-pages/action.yml"), "utf8"), /page_url:\n    value: \$\{\{ steps\.stand-in\.outputs\.page_url \}\}/);
+    assert.throws(() => writeStandIns(state, { ...pins, "someone/else": { sha: "0".repeat(40) } }), (error: Error) => error instanceof UserError && /someone\/else/.test(error.message));
+  });
+
+  it("cache: save keeps the first entry of a key; restore takes the exact key, else the newest entry of a restore key", async () => {
+    const state = tempDir("stand-in-cache");
+    const workspace = tempDir("stand-in-workspace");
+    const save = async (key: string, content: string, mtime: number) => {
+      writeFileSync(join(workspace, "kept.txt"), content);
+      await runStandIn("actions/cache/save", step(state, workspace, { path: "kept.txt", key }).env);
+      utimesSync(join(state, "cache", key), mtime, mtime);
+    };
+    await save("store-1", "one", 1000);
+    await save("store-2", "two", 2000);
+    await save("store-2", "ignored", 3000);
+    const restore = async (inputs: Record<string, string>) => {
+      writeFileSync(join(workspace, "kept.txt"), "none");
+      const { env, output } = step(state, workspace, { path: "kept.txt", ...inputs });
+      await runStandIn("actions/cache/restore", env);
+      return [readFileSync(join(workspace, "kept.txt"), "utf8"), /cache-hit<<\w+\n(\w+)/.exec(output())?.[1]];
+    };
+    assert.deepEqual(await restore({ key: "store-1" }), ["one", "true"]);
+    assert.deepEqual(await restore({ key: "store-9", "restore-keys": "other-\nstore-" }), ["two", "false"]);
+    assert.deepEqual(await restore({ key: "store-9" }), ["none", "false"]);
+    const records = readFileSync(join(state, "records.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line) as { action: string; restored?: string | null });
+    assert.deepEqual(records.filter((r) => r.action === "actions/cache/restore").map((r) => r.restored), ["store-1", "store-2", null]);
+  });
+
+  it("artifacts: a name is uploaded once per run, and a pattern downloads each match into its own folder", async () => {
+    const state = tempDir("stand-in-artifacts");
+    const workspace = tempDir("stand-in-workspace");
+    for (const name of ["results-a-1", "results-a-2", "results-b-1"]) {
+      mkdirSync(join(workspace, name));
+      writeFileSync(join(workspace, name, "r.json"), name);
+      await runStandIn("actions/upload-artifact", step(state, workspace, { name, path: name }).env);
+    }
+    await assert.rejects(runStandIn("actions/upload-artifact", step(state, workspace, { name: "results-a-1", path: "results-a-1" }).env), /already exists/);
+    await runStandIn("actions/download-artifact", step(state, workspace, { pattern: "results-a-*", path: "got" }).env);
+    assert.deepEqual(["results-a-1", "results-a-2"].map((name) => readFileSync(join(workspace, "got", name, "r.json"), "utf8")), ["results-a-1", "results-a-2"]);
+    assert.equal(existsSync(join(workspace, "got", "results-b-1")), false);
+  });
+});
