@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { rotate } from "../src/orchestrate/order.ts";
 import { installInterruptHandling } from "../src/process/children.ts";
-import type { Profile } from "../src/results/types.ts";
+import { suiteProfileOf, type Profile } from "../src/results/types.ts";
 import { prepareRuntimes } from "../src/runtimes/prepare.ts";
 import { selectScenarios } from "../src/scenarios/select.ts";
 import { median } from "../src/stats/summary.ts";
@@ -64,7 +64,7 @@ try {
       rows.push([label(subject), median(medians).toFixed(1), spread(medians), spread(iterations.get(subject)!), medians.map((v) => v.toFixed(1)).join(" ")]);
     }
   }
-  const shape = fileioSuite.profiles[profile];
+  const shape = fileioSuite.profiles[suiteProfileOf(profile)];
   process.stdout.write(
     `fileio spread: ${TRIALS} interleaved trials, ${profile} profile (${shape.files} files of ${shape.file_bytes} B, ${shape.large_mib} MiB, ` +
       `${shape.warmup} warm-up and ${shape.iterations} timed iterations a trial), warm cache, ${new Date().toISOString().slice(0, 10)}\n\n`,

@@ -10,6 +10,9 @@ import type { Better, ResultDocument, ResultStatus, RunnerKind } from "../../src
 import { writeResult } from "../../src/results/store.ts";
 import { seededRandom } from "../../src/stats/random.ts";
 import { bootstrapInterval, mean, median, stddev } from "../../src/stats/summary.ts";
+import { defaultSelection } from "../../src/cli/commands/all.ts";
+import { selectScenarios } from "../../src/scenarios/select.ts";
+import { resolveScenarios } from "../../src/suites/resolve.ts";
 import { makeResult } from "./documents.ts";
 
 export interface SyntheticRunner {
@@ -284,3 +287,32 @@ export async function ensureFiveYearHistory(dataDir: string): Promise<void> {
   const written = await writeSyntheticResults(dataDir, FIVE_YEAR_PLAN);
   process.stderr.write(`generated ${written} result documents in ${((performance.now() - started) / 1000).toFixed(0)} s into ${dataDir}\n`);
 }
+
+/**
+ * The shape of what `scripts/bench` with no arguments leaves a new user: every scenario of the
+ * default selection with its suite's real metrics, one version of each runtime, one local machine.
+ * Levels are arbitrary; the shape (a single version, metrics of every suite) is what a page must draw.
+ */
+export function defaultRunSeries(): SyntheticSeries[] {
+  const selection = defaultSelection();
+  const scenarios = resolveScenarios(selectScenarios({ suites: [], scenarios: selection.scenarios }), "quick");
+  return scenarios.map(({ suite, scenario }) => ({
+    suite: suite.name,
+    scenario: scenario.name,
+    // A suite measured on one app names it; http's default apps differ by scenario, and the series only needs a key.
+    app: selection.suiteOptions[suite.name]?.app?.length === 1 ? selection.suiteOptions[suite.name]!.app![0]! : null,
+    params: {},
+    metrics: Object.entries(scenario.metrics).map(([name, m]) => ({ name, unit: m.unit, better: m.better, base: defaultRunLevel(name, m.unit), samples: 5 })),
+  }));
+}
+
+/**
+ * A level for a default-run metric. Two are 0, as a quick run on a busy machine leaves them: the
+ * database's CPU time rounds to 0 s, and no rate of the ladder is sustained.
+ */
+function defaultRunLevel(metric: string, unit: string): number {
+  if (metric === "database_cpu_s" || metric === "max_sustained_rps") return 0;
+  return unit === "fraction" ? 0.9 : 20;
+}
+
+export const LOCAL_RUNNER: SyntheticRunner = { name: "local-laptop", kind: "local", arch: "x86_64", cpu_model: "Laptop CPU", fingerprint: "0011223344556677" };

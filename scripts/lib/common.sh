@@ -116,6 +116,12 @@ ensure_test_tools() {
   command -v shellcheck >/dev/null 2>&1 || missing+=(shellcheck)
   # The workflows' report step writes JSON with jq (GitHub's images have it); a test runs that step.
   command -v jq >/dev/null 2>&1 || missing+=(jq)
+  # The arm64 smoke test runs linux-arm64 runtimes under qemu-user (correctness only, never published).
+  command -v qemu-aarch64-static >/dev/null 2>&1 || missing+=(qemu-user-static)
+  local arm64_lib
+  for arm64_lib in libc6-arm64-cross libstdc++6-arm64-cross libgcc-s1-arm64-cross libatomic1-arm64-cross; do
+    dpkg -s "$arm64_lib" >/dev/null 2>&1 || missing+=("$arm64_lib")
+  done
   [ ${#missing[@]} -eq 0 ] || apt_install "${missing[@]}"
   ensure_actionlint
   ensure_act

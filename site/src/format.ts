@@ -1,6 +1,6 @@
 import type { Better } from "../../src/results/types.ts";
 import { formatNumber } from "../../src/ui/table.ts";
-export { metricLabel } from "../../src/site/labels.ts";
+export { metricLabel, metricTitle } from "../../src/site/labels.ts";
 
 export function betterText(better: Better): string {
   return better === "lower" ? "lower is better" : "higher is better";

@@ -51,6 +51,7 @@ const jobVersions = (job: MatrixEntry) => `${job.runtime} ${job.version}${job.pr
  * against what the repository itself planned and declared.
  */
 const RESULT_CHECKS: readonly ((claim: Claim) => string | undefined)[] = [
+  emulatedRefusal,
   ({ doc }) => (doc.run.runner_kind === "dedicated" ? undefined : `a ${doc.run.runner_kind} runner's result; only dedicated runners' results are published`),
   ({ doc, runner }) => (runner ? undefined : `claims runner '${doc.run.runner}', which .github/bench-runners.json does not list`),
   ({ doc, job }) => (!job || job.runner === doc.run.runner ? undefined : `claims runner '${doc.run.runner}', but its job ran on ${job.runner}`),
@@ -95,6 +96,12 @@ async function existingDocument(path: string): Promise<unknown> {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     return null; // present but unreadable: never equal to a result, so reported as a conflict
   }
+}
+
+/** Why an emulated result is never published, or null for one measured on its own architecture. */
+export function emulatedRefusal({ doc }: Pick<Claim, "doc">): string | undefined {
+  const emulated = doc.environment.emulated;
+  return emulated ? `measured under ${emulated.emulator} (${doc.environment.arch} on ${emulated.host_arch}): an emulated result checks that a runtime runs, and is never published` : undefined;
 }
 
 /**

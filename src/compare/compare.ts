@@ -101,6 +101,16 @@ export function rowOf(base: readonly Measurement[], head: readonly Measurement[]
  * model, hardware fingerprint) are rows with verdict `not comparable` and no ratio. `scripts/bench
  * compare` prints exactly these rows; the site's compare page calls this function too.
  */
+/**
+ * A ratio of medians, and its bootstrap interval, need samples above zero on both sides (a
+ * database's CPU time can round to 0 s, a rate ladder can sustain no rate): why not, or null.
+ */
+function zeroSamples(base: readonly Measurement[], head: readonly Measurement[]): string | null {
+  const hasZero = (side: readonly Measurement[]) => side.some((m) => m.summary.samples.includes(0));
+  const sides = [hasZero(base) ? "base" : null, hasZero(head) ? "head" : null].filter((side) => side !== null);
+  return sides.length > 0 ? `the ${sides.join(" and ")} ha${sides.length > 1 ? "ve" : "s"} samples of 0: no ratio` : null;
+}
+
 export function compareResults(base: readonly ResultDocument[], head: readonly ResultDocument[], options: CompareOptions = {}): CompareRow[] {
   const spreads = spreadBySeries(measurementsOf(options.history ?? []));
   const headByKey = groupBy(measurementsOf(head), matchKey);
@@ -133,6 +143,11 @@ export function compareResults(base: readonly ResultDocument[], head: readonly R
           // A ratio to a clock's tick is no measurement: the row says so instead of judging it.
           const { median, unit, resolution } = coarse.summary;
           rows.push({ ...rowOf(b, h), ratio: null, ci95: null, ...effect, verdict: "inconclusive", reason: `below resolution: a median of ${median} ${unit} is at or below the measurement's ${resolution ?? 0} ${unit}` });
+          continue;
+        }
+        const zero = zeroSamples(b, h);
+        if (zero) {
+          rows.push({ ...rowOf(b, h), ratio: null, ci95: null, ...effect, verdict: "not comparable", reason: zero });
           continue;
         }
         const change = measureChange(b, h, effect.min_effect);

@@ -8,7 +8,8 @@ import type { Better, ParamValue, ResultDocument } from "../results/types.ts";
  * `faster` / `slower` are in the metric's own direction (for a `higher`-is-better metric, a larger
  * HEAD is `faster`); `inconclusive` means the data cannot back a verdict either way (too few
  * trials, or a change the interval shows but the machine's run-to-run shift could have made; the
- * row's `reason` says which); `not comparable` means the two sides were measured on different machines.
+ * row's `reason` says which); `not comparable` means the two sides were measured on different machines,
+ * or one side has samples of 0 (no ratio).
  */
 export type Verdict = "faster" | "slower" | "no significant change" | "inconclusive" | "not comparable";
 

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { cpus, release, totalmem } from "node:os";
 import { machineArch, type Arch } from "../runtimes/catalog.ts";
+import { emulation } from "../runtimes/emulation.ts";
 import type { MachineCheck } from "./machine-check.ts";
 
 /** The machine a result was measured on. Results are only ever compared within one fingerprint. */
@@ -17,6 +18,8 @@ export interface Environment {
   turbo: string | null;
   loopback_mtu: number | null;
   fingerprint: string;
+  /** Present when the runtimes were another architecture's (`arch`), run under an emulator on this machine: never a figure to publish. */
+  emulated?: { emulator: string; host_arch: Arch };
   /** The machine check before the run (absent from results of harnesses older than it). */
   machine?: MachineCheck;
 }
@@ -46,8 +49,10 @@ function turboState(): string | null {
 export function readEnvironment(): Environment {
   const cpuList = cpus();
   const mtu = readTrimmed("/sys/class/net/lo/mtu");
+  const emulated = emulation();
   const pinned = {
-    arch: machineArch(),
+    // The runtimes' architecture: this machine's, unless they run under an emulator.
+    arch: emulated?.arch ?? machineArch(),
     os: osName(),
     kernel: release(),
     cpu_model: (cpuList[0]?.model ?? "unknown").trim(),
@@ -61,5 +66,5 @@ export function readEnvironment(): Environment {
   // The kernel and OS change with updates; the fingerprint pins the hardware and its tuning only.
   const hardware = [pinned.arch, pinned.cpu_model, pinned.cpus, pinned.memory_bytes, pinned.governor, pinned.smt, pinned.turbo];
   const fingerprint = createHash("sha256").update(JSON.stringify(hardware)).digest("hex").slice(0, 16);
-  return { ...pinned, fingerprint };
+  return { ...pinned, fingerprint, ...(emulated ? { emulated: { emulator: emulated.emulator, host_arch: emulated.host_arch } } : {}) };
 }

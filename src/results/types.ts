@@ -7,7 +7,15 @@ export const RESULT_SCHEMA_ID = "runtime-bench/result/v1";
 export type Better = "lower" | "higher";
 export type ResultStatus = "ok" | "failed" | "unsupported";
 export type RunnerKind = "local" | "hosted" | "dedicated";
-export type Profile = "quick" | "full";
+/** A suite's own profiles: each scenario defines both. */
+export type SuiteProfile = "quick" | "full";
+/** What a run measures with: a suite profile, or `smoke` (the quick profile, one trial: does it run at all, never a figure to publish). */
+export type Profile = SuiteProfile | "smoke";
+
+/** The suite profile a run's profile takes its parameters from. */
+export function suiteProfileOf(profile: Profile): SuiteProfile {
+  return profile === "smoke" ? "quick" : profile;
+}
 export type { ParamValue };
 
 export interface MetricSummary {

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { RUNTIMES } from "./catalog.ts";
+import { emulatedArgv } from "./emulation.ts";
 import type { IdentifiedRuntime } from "./identify.ts";
 
 // Variables that would change how a runtime under test behaves if inherited from the harness.
@@ -12,6 +13,7 @@ export function runtimeEnv(runtime: IdentifiedRuntime, workDir: string): NodeJS.
   return {
     ...env,
     ...RUNTIMES[runtime.identity.name].env,
+    ...runtime.emulation?.env,
     // Deno keeps its compile cache here; one per run so no earlier run's cache leaks in.
     DENO_DIR: join(workDir, `deno-dir-${runtime.identity.version}`),
   };
@@ -20,5 +22,5 @@ export function runtimeEnv(runtime: IdentifiedRuntime, workDir: string): NodeJS.
 /** The argv that runs `file` (relative to the working folder) on a runtime with these flags. */
 export function scriptArgv(runtime: IdentifiedRuntime, flags: readonly string[], file: string): string[] {
   const definition = RUNTIMES[runtime.identity.name];
-  return [runtime.provisioned.binary, ...definition.scriptArgs(flags, file)];
+  return emulatedArgv(runtime.emulation, [runtime.provisioned.binary, ...definition.scriptArgs(flags, file)]);
 }

@@ -7,6 +7,7 @@ import { pipeline } from "node:stream/promises";
 import { UserError } from "../core/errors.ts";
 import { runCommand, tail } from "../process/children.ts";
 import { RUNTIMES, type RuntimeName } from "./catalog.ts";
+import { emulatedArgv, emulation, emulationProblem, type Emulation } from "./emulation.ts";
 import type { ProvisionedRuntime } from "./provision.ts";
 
 /** What is really run, as the result records it: reported by the binary itself, not by the spec. */
@@ -25,15 +26,21 @@ export interface IdentifiedRuntime {
   readonly identity: RuntimeIdentity;
   /** What the run calls this subject (`base`, `node-22.11.0`): unique within a run, recorded in each result. */
   readonly label: string;
+  /** Set when the binary is another architecture's, run under an emulator. */
+  readonly emulation?: Emulation;
 }
 
 export async function identify(provisioned: ProvisionedRuntime): Promise<IdentifiedRuntime> {
   const { spec, binary } = provisioned;
   const definition = RUNTIMES[spec.name];
+  const emulated = emulation();
+  const cannot = emulated && emulationProblem(emulated);
+  if (cannot) throw new UserError(cannot);
   // Deno keeps a cache even for an eval: a folder of the probe's own, so the user's ~/.cache/deno is never touched.
   const denoDir = await mkdtemp(join(tmpdir(), "runtime-bench-probe-"));
-  const probe = await runCommand(binary, definition.probeArgs, {
-    env: { ...process.env, ...definition.env, DENO_DIR: denoDir },
+  const [command, ...args] = emulatedArgv(emulated, [binary, ...definition.probeArgs]);
+  const probe = await runCommand(command!, args, {
+    env: { ...process.env, ...definition.env, ...emulated?.env, DENO_DIR: denoDir },
     timeoutMs: 60_000,
   }).finally(() => rm(denoDir, { recursive: true, force: true }));
   let reported: { version?: unknown; engine?: unknown } = {};
@@ -61,6 +68,7 @@ export async function identify(provisioned: ProvisionedRuntime): Promise<Identif
       spec: spec.text,
       package: provisioned.packageName,
     },
+    ...(emulated ? { emulation: emulated } : {}),
   };
 }
 

@@ -7,7 +7,8 @@ import { pipeline } from "node:stream/promises";
 import { UserError } from "../core/errors.ts";
 import { cacheDir } from "../core/paths.ts";
 import { runCommand, tail } from "../process/children.ts";
-import { RUNTIMES, machineArch } from "./catalog.ts";
+import { RUNTIMES } from "./catalog.ts";
+import { targetArch } from "./emulation.ts";
 import { fetchFromRegistry, fetchPackageMetadata, type PublishedVersion } from "./registry.ts";
 import { pickVersion, parseSpec, type RuntimeSpec } from "./spec.ts";
 
@@ -44,7 +45,7 @@ export async function provision(specText: string, note: ProgressNote = () => {})
     }
     return { spec, binary, source: "path", resolvedVersion: null, packageName: null };
   }
-  const packageName = definition.packageName(machineArch());
+  const packageName = definition.packageName(targetArch());
   // An exact version already in the cache needs no network at all.
   if (spec.request.kind === "exact") {
     const cached = join(packageDir(packageName, spec.request.version), definition.binaryInPackage);

@@ -5,7 +5,7 @@ import { displayPath, readJsonFile } from "../core/json-file.ts";
 import { SCHEMAS_DIR, SUITES_DIR } from "../core/paths.ts";
 import { checkAgainst } from "../core/schema.ts";
 import type { RuntimeName } from "../runtimes/catalog.ts";
-import type { Better, Profile } from "../results/types.ts";
+import type { Better, SuiteProfile } from "../results/types.ts";
 
 export const MANIFEST_FILE = "scenario.json";
 
@@ -36,7 +36,7 @@ export interface ScenarioManifest {
   /** Narrows the suite's metrics to these, with their unit or direction overridden where given. */
   metrics?: Record<string, Partial<MetricDefinition>>;
   /** Overrides of the suite's default profiles, key by key. */
-  profiles?: Partial<Record<Profile, Partial<ProfileParams>>>;
+  profiles?: Partial<Record<SuiteProfile, Partial<ProfileParams>>>;
   prepare?: { command: string[]; creates: string };
 }
 
@@ -54,7 +54,7 @@ export interface Scenario {
 export interface DescribedScenario {
   readonly scenario: Scenario;
   readonly metrics: Readonly<Record<string, MetricDefinition>>;
-  readonly profiles: Readonly<Record<Profile, ProfileParams>>;
+  readonly profiles: Readonly<Record<SuiteProfile, ProfileParams>>;
 }
 
 /** The schemas of a suite's own settings, found by convention: `schemas/suites/<suite>.schema.json`. */

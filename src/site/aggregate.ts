@@ -19,6 +19,17 @@ import {
   runsScenario,
 } from "./model.ts";
 
+
+/** What a reader opens the site for first: startup and HTTP lead the overview and the scenario list. */
+const LEADING_SUITES = ["startup", "http"];
+
+function leadingSuitesFirst(a: string, b: string): number {
+  const rank = (id: string) => {
+    const at = LEADING_SUITES.indexOf(id.split("/")[0]!);
+    return at === -1 ? LEADING_SUITES.length : at;
+  };
+  return rank(a) - rank(b) || a.localeCompare(b);
+}
 /** What the build knows of a scenario from its manifest in this checkout. */
 export interface ManifestFacts {
   readonly description: string;
@@ -221,7 +232,7 @@ export function aggregate(
     else byScenario.set(id, [trend]);
   }
   const preferred = preferredFirst(loaded.testbeds);
-  const scenarioIds = [...infos.keys()].sort();
+  const scenarioIds = [...infos.keys()].sort(leadingSuitesFirst);
   const preferredOf = (id: string) => preferredFor(infos.get(id)!, loaded.testbeds);
   const overview: OverviewData = {
     generated_at: generatedAt,

@@ -9,16 +9,36 @@ const KNOWN_METRICS: Record<string, string> = {
   server_cpu_s: "Server CPU time",
   client_cpu_s: "Load generator CPU time",
   rps: "Requests per second",
+  max_sustained_rps: "Highest sustained requests per second",
+  throughput_mb_s: "Throughput",
+  messages_per_s: "Messages per second",
+  cpu_s: "CPU time",
+  database_cpu_s: "Database CPU time",
+  rtt_us: "Round-trip time",
+  speedup: "Speed-up",
   ops_per_s: "Operations per second",
   success_rate: "Success rate",
 };
 
-/** `latency_p99_ms` → `p99 latency`, `p999` → `p99.9`; other names lose their unit suffix and underscores. */
+const percentileText = (digits: string) => `p${digits.length > 2 ? `${digits.slice(0, 2)}.${digits.slice(2)}` : digits}`;
+
+/**
+ * `latency_p99_ms` → `p99 latency`, `rtt_p999_us` → `p99.9 round-trip time`; other names lose their
+ * unit suffix and underscores. Words only: where the unit is known, `metricTitle` adds it.
+ */
 export function metricLabel(name: string): string {
   const known = KNOWN_METRICS[name];
   if (known) return known;
-  const percentile = /^(?:latency_)?p(\d+)_ms$/.exec(name)?.[1];
-  if (percentile) return `p${percentile.length > 2 ? `${percentile.slice(0, 2)}.${percentile.slice(2)}` : percentile} latency`;
-  const words = name.replace(/_(ms|s|mb|kb|bytes|per_s)$/, "").replace(/_/g, " ");
+  const percentile = /^(rate_)?(latency|rtt)?_?p(\d+)_(ms|us)$/.exec(name);
+  if (percentile) {
+    const what = percentile[2] === "rtt" ? "round-trip time" : "latency";
+    return `${percentileText(percentile[3]!)} ${what}${percentile[1] ? " at a fixed rate" : ""}`;
+  }
+  const words = name.replace(/_(mb_s|ms|us|s|mb|kb|bytes|per_s)$/, "").replace(/_/g, " ");
   return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** `Throughput (MB/s)`: a metric's words with its unit, for controls and axis titles. */
+export function metricTitle(name: string, unit: string): string {
+  return `${metricLabel(name)} (${unit})`;
 }

@@ -181,6 +181,10 @@ export function loadResults(dataDir: string, pools: ReadonlyMap<string, PoolMemb
       skipped.push(`${path}: not a ${RESULT_SCHEMA_ID} document`);
       continue;
     }
+    if (doc.environment?.emulated) {
+      skipped.push(`${path}: emulated (${doc.environment.emulated.emulator}), never published`);
+      continue;
+    }
     try {
       results.push(toSiteResult(doc, testbeds, interner, pools));
     } catch {

@@ -1,7 +1,7 @@
 import { UserError } from "../core/errors.ts";
 import { displayPath } from "../core/json-file.ts";
 import { checkAgainst } from "../core/schema.ts";
-import type { Profile } from "../results/types.ts";
+import { suiteProfileOf, type Profile, type SuiteProfile } from "../results/types.ts";
 import { suiteSchemas, type DescribedScenario, type MetricDefinition, type ProfileParams, type Scenario } from "../scenarios/manifest.ts";
 import { suiteFor } from "./index.ts";
 import type { AnySuite, SuiteScenario } from "./suite.ts";
@@ -32,7 +32,7 @@ export function narrowedAway(suite: AnySuite, scenario: Scenario): string[] {
 }
 
 /** A profile of a scenario: the suite's defaults, then the manifest's overrides, checked by the suite's profile schema. */
-export function scenarioProfile(suite: AnySuite, scenario: Scenario, profile: Profile): ProfileParams {
+export function scenarioProfile(suite: AnySuite, scenario: Scenario, profile: SuiteProfile): ProfileParams {
   const merged = { ...suite.profiles[profile], ...scenario.manifest.profiles?.[profile] } as ProfileParams;
   const problems = checkAgainst(suiteSchemas(suite.name).profile, merged, `/profiles/${profile}`);
   if (problems.length > 0) throw new UserError(`${displayPath(scenario.manifestPath)}: ${problems.join("; ")}`);
@@ -59,7 +59,7 @@ export function resolveScenarios(scenarios: readonly Scenario[], profile: Profil
     const [described] = describeScenarios([scenario]);
     return {
       suite,
-      scenario: { ...scenario, config: scenario.suiteConfig, profileParams: described!.profiles[profile], metrics: described!.metrics },
+      scenario: { ...scenario, config: scenario.suiteConfig, profileParams: profile === "smoke" ? { ...described!.profiles[suiteProfileOf(profile)], trials: 1 } : described!.profiles[profile], metrics: described!.metrics },
     };
   });
 }

@@ -1,7 +1,7 @@
 import type { RuntimeName } from "../runtimes/catalog.ts";
 import type { IdentifiedRuntime } from "../runtimes/identify.ts";
 import type { MetricDefinition, ProfileParams, Scenario } from "../scenarios/manifest.ts";
-import type { ParamValue, Profile, ResultDocument } from "../results/types.ts";
+import type { ParamValue, Profile, ResultDocument, SuiteProfile } from "../results/types.ts";
 
 export type { MetricDefinition, ProfileParams } from "../scenarios/manifest.ts";
 export { TrialFailure } from "../core/errors.ts";
@@ -156,7 +156,7 @@ export interface Suite<Config = unknown, P extends ProfileParams = ProfileParams
   /** Every metric the suite can record; a manifest may narrow or override them, never has to repeat them. */
   readonly metrics: Readonly<Record<string, MetricDefinition>>;
   /** Default profiles; a manifest's `profiles` override them key by key. */
-  readonly profiles: Readonly<Record<Profile, P>>;
+  readonly profiles: Readonly<Record<SuiteProfile, P>>;
   /** The external programs it needs: `setup` installs or checks exactly these. */
   readonly tools: readonly Tool[];
   /** Its own options for `run` (and `list`), by long name without the dashes. */

@@ -6,35 +6,36 @@
  */
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
-import { REPO_ROOT } from "../../src/core/paths.ts";
+import { REPO_ROOT, cacheDir } from "../../src/core/paths.ts";
 import { bench, tempDir } from "../../benchmarks/lib/cli.ts";
 import { makeResult } from "../../benchmarks/lib/documents.ts";
 import { writeResult } from "../../src/results/store.ts";
-import { SCALE_SERIES, SYNTHETIC_RUNNERS, writeSyntheticResults, type SyntheticRunner } from "../../benchmarks/lib/synthetic-results.ts";
+import { FIVE_YEAR_PLAN, LOCAL_RUNNER, SCALE_SERIES, SYNTHETIC_RUNNERS, defaultRunSeries, writeSyntheticResults } from "../../benchmarks/lib/synthetic-results.ts";
 
 const ARTIFACTS = join(REPO_ROOT, "tests/artifacts/site");
 const BASE = "/runtime-bench/";
-const LOCAL_RUNNER: SyntheticRunner = { name: "local-laptop", kind: "local", arch: "x86_64", cpu_model: "Laptop CPU", fingerprint: "0011223344556677" };
 const PAGES = ["index.html", "scenario.html", "compare.html", "regressions.html", "methodology.html"] as const;
 const VIEWS = [
   { name: "desktop", width: 1280, height: 900 },
   { name: "phone", width: 390, height: 844 },
 ] as const;
 
-let server: ChildProcess;
+const servers: ChildProcess[] = [];
 let siteUrl: string;
 let browser: BrowserContext;
 
 /** `scripts/bench site --serve` on a free port; resolves with the URL it prints. */
 function startServer(dataDir: string, feedDir: string, outDir: string): Promise<string> {
-  server = spawn(join(REPO_ROOT, "scripts/bench"), ["site", "--data", dataDir, "--feed", feedDir, "--out", outDir, "--serve", "--base", BASE, "--port", "0"], {
+  const server = spawn(join(REPO_ROOT, "scripts/bench"), ["site", "--data", dataDir, "--feed", feedDir, "--out", outDir, "--serve", "--base", BASE, "--port", "0"], {
     cwd: REPO_ROOT,
     stdio: ["ignore", "pipe", "pipe"],
   });
+  servers.push(server);
   let output = "";
   return new Promise((resolve, reject) => {
     const onData = (chunk: Buffer) => {
@@ -54,7 +55,7 @@ interface Opened {
   problems: string[];
 }
 
-async function open(path: string, options: { width?: number; height?: number; colorScheme?: "light" | "dark" } = {}): Promise<Opened> {
+async function open(path: string, options: { width?: number; height?: number; colorScheme?: "light" | "dark"; site?: string } = {}): Promise<Opened> {
   const page = await browser.newPage();
   await page.setViewportSize({ width: options.width ?? 1280, height: options.height ?? 900 });
   await page.emulateMedia({ colorScheme: options.colorScheme ?? "light" });
@@ -67,7 +68,7 @@ async function open(path: string, options: { width?: number; height?: number; co
   page.on("response", (response) => {
     if (response.status() >= 400) problems.push(`${response.status()}: ${response.url()}`);
   });
-  await page.goto(new URL(path, siteUrl).href);
+  await page.goto(new URL(path, options.site ?? siteUrl).href);
   await ready(page);
   return { page, problems };
 }
@@ -130,7 +131,7 @@ before(async () => {
 
 after(async () => {
   await browser?.close();
-  server?.kill("SIGTERM");
+  for (const server of servers) server.kill("SIGTERM");
 });
 
 describe("the trend site in Chromium, served below a sub-path", () => {
@@ -291,3 +292,146 @@ describe("the trend site in Chromium, served below a sub-path", () => {
     await page.close();
   });
 });
+
+/**
+ * The five-year history (108,000 documents, benchmarks/lib) takes minutes to write: it is kept in
+ * the cache, under a key of the code that writes it, so only the first run pays for it.
+ */
+async function fiveYearHistory(): Promise<string> {
+  const hash = createHash("sha256");
+  for (const file of ["benchmarks/lib/synthetic-results.ts", "benchmarks/lib/documents.ts", "schemas/result.schema.json"]) hash.update(readFileSync(join(REPO_ROOT, file)));
+  const dir = join(cacheDir(), `site-test-history-${hash.digest("hex").slice(0, 16)}`);
+  if (existsSync(dir) && readdirSync(dir).length > 0) return dir;
+  const partial = `${dir}.partial-${process.pid}`;
+  rmSync(partial, { recursive: true, force: true });
+  await writeSyntheticResults(partial, FIVE_YEAR_PLAN);
+  renameSync(partial, dir);
+  return dir;
+}
+
+/** What `scripts/bench` with no arguments leaves a new user: one version of each runtime, every default scenario. */
+async function defaultRunData(): Promise<string> {
+  const dir = tempDir("site-browser-default-run");
+  await writeSyntheticResults(dir, {
+    runners: [LOCAL_RUNNER],
+    versionsPerRuntime: 1,
+    runsPerVersion: 1,
+    series: defaultRunSeries(),
+    from: new Date("2026-11-01T00:00:00Z"),
+    to: new Date("2026-11-02T00:00:00Z"),
+    failureRate: 0.03,
+    seed: 7,
+  });
+  return dir;
+}
+
+const DATA_SETS = [
+  { name: "default-run", data: defaultRunData, versions: 1 },
+  { name: "five-year", data: fiveYearHistory, versions: 150 },
+] as const;
+
+for (const set of DATA_SETS) {
+  describe(`the site with the ${set.name} data`, () => {
+    let site: string;
+    before(async () => {
+      const dataDir = await set.data();
+      const feedDir = tempDir(`site-browser-feed-${set.name}`);
+      const feed = await bench(["regressions", "--data", dataDir, "--feed-dir", feedDir]);
+      assert.equal(feed.code, 0, feed.stderr);
+      site = await startServer(dataDir, feedDir, tempDir(`site-browser-out-${set.name}`));
+      mkdirSync(ARTIFACTS, { recursive: true });
+    });
+
+    it("opens every page, and the trend of every scenario, with no console error and no empty choice", async () => {
+      const catalog = (await (await fetch(new URL("data/catalog.json", site))).json()) as { scenarios: { suite: string; scenario: string }[] };
+      const trends = catalog.scenarios.map((c) => `scenario.html?scenario=${c.suite}/${c.scenario}`);
+      // Every trend of the short history; a sample of the long one, where each page draws 450 points.
+      for (const path of [...PAGES, ...(set.versions === 1 ? trends : trends.filter((_, i) => i % 8 === 0))]) {
+        const { page, problems } = await open(path, { site });
+        assert.deepEqual(problems, [], path);
+        const empty = await page.$$eval("[data-control] option, [data-control] label span", (items) => items.filter((item) => (item.textContent ?? "").trim() === "").length);
+        assert.equal(empty, 0, `${path}: a control offers an empty choice`);
+        const negative = await page.$$eval("figure[data-chart] .axis text", (texts) => texts.map((t) => t.textContent ?? "").filter((t) => /^[-−]\d/.test(t)));
+        assert.deepEqual(negative, [], `${path}: an axis runs below zero`);
+        await page.close();
+      }
+    });
+
+    it("leads the overview with startup and HTTP, and labels metrics as words with their unit", async () => {
+      const { page, problems } = await open("index.html", { site });
+      const headings = await page.$$eval("h2.suite-heading", (h2s) => h2s.map((h2) => h2.textContent));
+      assert.deepEqual(headings.slice(0, 2), ["startup", "http"]);
+      if (set.name === "default-run") {
+        const metrics = await page.$$eval("select[name=metric] option", (options) => options.map((o) => o.textContent));
+        assert.ok(metrics.includes("Throughput (MB/s)"), metrics.join(", "));
+      }
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+
+    it("opens compare on two different subjects, newest bun against newest node, with its verdicts within 1,280 px", async () => {
+      const { page, problems } = await open("compare.html", { site, width: 1280 });
+      await page.waitForSelector("figure[data-chart=ratios][data-drawn]");
+      const [base, head] = await page.$eval("figure[data-chart=ratios]", (f) => [f.getAttribute("data-base"), f.getAttribute("data-head")]);
+      assert.notEqual(base, head);
+      assert.match(base ?? "", /^node@/);
+      assert.match(head ?? "", /^bun@/);
+      const overflow = await page.$eval("figure[data-chart=ratios] .table-scroll", (box) => box.scrollWidth - box.clientWidth);
+      assert.ok(overflow <= 0, `the compare table is ${overflow}px wider than its card`);
+      const verdict = await page.$eval("figure[data-chart=ratios] thead th:last-child", (th) => {
+        const card = th.closest(".card")!.getBoundingClientRect();
+        return card.right - th.getBoundingClientRect().right;
+      });
+      assert.ok(verdict >= 0, `the verdict column ends ${-verdict}px past its card`);
+      await page.screenshot({ path: join(ARTIFACTS, `compare-opening-${set.name}.png`) });
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+
+    // One version per runtime leaves nothing to zoom into: the control is not offered.
+    if (set.versions > 1) it("zooms a trend by dragging and by keyboard, keeps the zoom in the permalink, and resets it", async (t) => {
+      const { page, problems } = await open("scenario.html?scenario=startup/hello", { site });
+      await page.waitForSelector("figure[data-chart=trend][data-drawn]");
+      const box = (await (await page.$("figure[data-chart=trend] rect.hit"))!.boundingBox())!;
+      await page.mouse.move(box.x + box.width * 0.3, box.y + box.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width * 0.45, box.y + box.height / 2, { steps: 4 });
+      await page.mouse.move(box.x + box.width * 0.6, box.y + box.height / 2, { steps: 4 });
+      await page.mouse.up();
+      await page.waitForFunction(() => location.search.includes("zoom="));
+      const zoom = new URL(page.url()).searchParams.get("zoom")!;
+      const [from, to] = zoom.split("..").map(Number) as [number, number];
+      assert.ok(from > 0.2 && from < 0.4 && to > 0.5 && to < 0.7, `the dragged range: ${zoom}`);
+      const zoomed = await chartMarkup(page, "figure[data-chart=trend]");
+
+      await page.reload();
+      await ready(page);
+      assert.equal(new URL(page.url()).searchParams.get("zoom"), zoom, "the zoom survives a reload");
+      assert.equal(await chartMarkup(page, "figure[data-chart=trend]"), zoomed, "and draws the same chart");
+      assert.equal(await page.$eval("input[name=zoom-from]", (input) => (input as HTMLInputElement).value), String(Math.round(from * 1000)));
+      await page.screenshot({ path: join(ARTIFACTS, `trend-zoomed-after-reload-${set.name}.png`), fullPage: true });
+
+      // How long one slider step takes to redraw (a figure for the report, never asserted: tests do not judge speed).
+      const perStep = await page.$eval("input[name=zoom-from]", async (input) => {
+        // No named functions in here: the page runs this source as it is, without the test's helpers.
+        const slider = input as HTMLInputElement;
+        const start = performance.now();
+        for (let i = 0; i < 20; i++) {
+          slider.value = String(Number(slider.value) + (i % 2 === 0 ? 5 : -5));
+          slider.dispatchEvent(new Event("input"));
+          await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+        }
+        return (performance.now() - start) / 20;
+      });
+      t.diagnostic(`${set.name}: ${perStep.toFixed(1)} ms per zoom slider step, redraw included`);
+      await page.focus("input[name=zoom-to]");
+      for (let i = 0; i < 20; i++) await page.keyboard.press("ArrowLeft");
+      await page.waitForFunction((before) => new URL(location.href).searchParams.get("zoom") !== before, zoom);
+      assert.ok(Number(new URL(page.url()).searchParams.get("zoom")!.split("..")[1]) < to, "the keyboard narrows the range");
+      await page.click("button.zoom-reset");
+      await page.waitForFunction(() => !location.search.includes("zoom="));
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+  });
+}

@@ -6,6 +6,7 @@ import { artifactName, collectResults, type CollectTrust } from "../../src/colle
 import type { MatrixEntry } from "../../src/releases/matrix.ts";
 import { loadBenchRunners } from "../../src/releases/runners.ts";
 import { REPO_ROOT } from "../../src/core/paths.ts";
+import { loadResults } from "../../src/site/load.ts";
 import { listResultFiles } from "../../src/results/store.ts";
 import { writeResult } from "../../src/results/store.ts";
 import { tempDir } from "../../benchmarks/lib/cli.ts";
@@ -42,6 +43,22 @@ describe("collecting artifacts into data/", () => {
     const second = await collectResults([artifacts], data, RUNNERS);
     assert.deepEqual({ added: second.added, alreadyPresent: second.alreadyPresent, problems: second.problems }, { added: [], alreadyPresent: 3, problems: [] });
     assert.equal(listResultFiles([data]).length, 3);
+  });
+
+  it("refuses an emulated result, even a dedicated runner's, and the site leaves it out", async () => {
+    const artifacts = tempDir("artifacts");
+    const emulated = makeResult({ run: { id: "20261101T000200Z-0a0b0c" }, environment: { arch: "arm64", emulated: { emulator: "qemu-aarch64-static", host_arch: "x86_64" } } });
+    await artifact(artifacts, "emulated", [emulated, x64Bun]);
+    const outcome = await collectResults([artifacts], tempDir("data"), RUNNERS);
+    assert.deepEqual(outcome.added, [], "nothing is written while any file is refused");
+    assert.ok(outcome.problems.every((problem) => problem.includes("node-22.11.0.json")), "bun's result is not the problem");
+    const emulatedProblems = outcome.problems.filter((problem) => problem.includes("measured under"));
+    assert.equal(emulatedProblems.length, 1);
+    assert.match(emulatedProblems[0]!, /node-22\.11\.0\.json: measured under qemu-aarch64-static \(arm64 on x86_64\): an emulated result checks that a runtime runs, and is never published$/);
+    const site = loadResults(join(artifacts, "emulated"));
+    assert.deepEqual(site.results.map((r) => r.measurement.runtime), ["bun"]);
+    assert.equal(site.skipped.length, 1);
+    assert.match(site.skipped[0]!, /emulated \(qemu-aarch64-static\), never published$/);
   });
 
   it("counts the same result in two artifacts once", async () => {

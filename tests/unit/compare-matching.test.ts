@@ -46,6 +46,16 @@ describe("compare: matching BASE and HEAD", () => {
     assert.deepEqual(pairs, ["node@22.10.0→node@22.11.0", "bun@1.1.0→bun@1.2.0"]);
   });
 
+  it("gives no ratio where a side has samples of 0 (a CPU time rounded to 0 s), and says so", () => {
+    const base = [syntheticResult({ index: 0, level: 0, version: "26.10.0", metric: "database_cpu_s" })];
+    const head = [syntheticResult({ index: 1, level: 0.4, runtime: "bun", version: "1.4.5", metric: "database_cpu_s" })];
+    const [row] = compareResults(base, head);
+    assert.equal(row!.base_median, 0);
+    assert.deepEqual([row!.ratio, row!.ci95, row!.verdict, row!.reason], [null, null, "not comparable", "the base has samples of 0: no ratio"]);
+    const [some] = compareResults([makeResult({ metrics: { database_cpu_s: { ...makeResult().metrics.wall_ms!, unit: "s", samples: [0, 0.01, 0.02], median: 0.01 } } })], head);
+    assert.equal(some!.reason, "the base has samples of 0: no ratio", "a median above 0 with a sample of 0 has resamples of 0");
+  });
+
   it("reports results from different machines as not comparable, with no ratio", () => {
     const base = syntheticResult({ index: 0, level: 30 });
     const otherRunner = syntheticResult({ index: 1, level: 30, runner: "bench-x64-2" });

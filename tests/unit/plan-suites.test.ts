@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
+import { defaultSelection } from "../../src/cli/commands/all.ts";
 import { planRun } from "../../src/cli/commands/plan.ts";
 import { loadApps, type App } from "../../src/apps/manifest.ts";
 import type { Profile } from "../../src/results/types.ts";
@@ -122,6 +123,31 @@ describe("plan counts the cells run measures, and its time grows with the profil
     const quick = resolved("websocket/broadcast", "quick");
     assertGrows(quick, "node", [{ duration_s: 10 }, { warmup_s: 3 }, { connections: [50, 500] }]);
     assertGrows(resolved("websocket/echo", "quick"), "node", [{ rate_duration_s: 10 }]);
+  });
+
+  it("http: only the apps that serve a scenario, and in the default run one app per scenario, marked in its manifest", async () => {
+    const defaults = defaultSelection().suiteOptions.http!;
+    const httpScenarios = selectScenarios({ suites: ["http"], scenarios: [] }).map((s) => s.name);
+    assert.ok(httpScenarios.includes("ssr") && httpScenarios.includes("api-db"));
+    for (const name of httpScenarios) {
+      const selected = resolved(`http/${name}`, "quick");
+      const apps = new Set((await written(selected, "node", defaults)).map((s) => s.app));
+      assert.equal(apps.size, 1, `http/${name} is measured by one app in the default run: ${[...apps].join(", ")}`);
+      const everyApp = await written(selected, "node");
+      assert.equal(planned(selected, "node").cells, everyApp.filter(runsOn(appsOn("http", "node"))).length, `http/${name}: plan counts what run measures`);
+    }
+    assert.deepEqual(new Set((await written(resolved("http/ssr", "quick"), "bun", defaults)).map((s) => s.app)), new Set(["nextjs"]));
+    assert.equal((await written(resolved("http/fortunes", "quick"), "deno", { app: ["native"] })).length, 0, "native does not serve fortunes: no cells");
+    assert.equal(planned(resolved("http/api-db", "quick"), "node", { app: ["native"] }).cells, 0);
+    const { suite, scenario } = resolved("http/fortunes", "quick");
+    const lines: string[] = [];
+    const workDir = mkdtempSync(join(tmpdir(), "plan-suites-"));
+    const session = suite.start({ profile: "quick", workDir, log: (line) => lines.push(line), options: suite.parseOptions!({ app: ["native"] }) });
+    for (const name of ["node", "deno"] as const) session.subjects(scenario, { identity: { name, version: "99.0.0" } } as IdentifiedRuntime);
+    await session.close?.();
+    rmSync(workDir, { recursive: true, force: true });
+    assert.equal(lines.length, 1, "said once, not once per runtime");
+    assert.match(lines[0]!, /^http\/fortunes: none of the chosen apps serves it, so nothing is measured \(served by .*express-pg.*\)$/);
   });
 
   it("install: every manager the runtime runs, in every state of the profile", async () => {

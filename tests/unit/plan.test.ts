@@ -16,7 +16,7 @@ describe("plan", () => {
     const scenarios = resolved("http/json", "full");
     const profile = scenarios[0]!.scenario.profileParams as { trials: number; connections: number[]; warmup_s: number; duration_s: number; rate_duration_s: number };
     const all = loadApps<HttpAppFields>("http");
-    // Apps made for other scenarios (a database, Next.js) get unsupported results, without trials.
+    // Apps made for other scenarios (a database, Next.js) have no cells on json.
     const nodeApps = all.filter((app) => app.manifest.runtimes.node && notServed(app, "json", all) === null).length;
     assert.ok(nodeApps < all.filter((app) => app.manifest.runtimes.node).length);
     const [plan] = planRun(scenarios, specs("node@22.11.0"), {});

@@ -7,6 +7,12 @@ import { linearScale, timeTicks, type LinearScale } from "./scale.ts";
 
 export type TrendAxis = "version" | "date";
 
+/** A zoom: the share of each panel's x range shown, from and to, each in [0, 1]. */
+export type TrendZoom = readonly [from: number, to: number];
+
+/** Narrower than this share of the range, a zoom shows too few points to read. */
+export const MIN_ZOOM_SPAN = 0.01;
+
 export interface TrendPoint {
   /** Index of the version in the line's `versions` (version axis), or a time in ms (date axis). */
   x: number;
@@ -42,6 +48,10 @@ interface Panel {
   width: number;
   height: number;
   x: (value: number) => number;
+  /** The x value at a horizontal position: `x` inverted. */
+  invert: (position: number) => number;
+  /** The x values shown (after the zoom): points outside are clipped. */
+  domain: readonly [number, number];
   title: string | null;
 }
 
@@ -69,6 +79,75 @@ function versionTicks(versions: readonly string[], room: number): number[] {
   return versions.map((_, i) => i).filter((i) => i % step === 0);
 }
 
+/** The points inside a domain, with one neighbour on each side so that lines run to the edge. */
+function withinDomain(points: readonly TrendPoint[], [low, high]: readonly [number, number]): TrendPoint[] {
+  const first = points.findIndex((p) => p.x >= low);
+  if (first === -1) return points.length > 0 ? [points[points.length - 1]!] : [];
+  let last = first;
+  while (last < points.length && points[last]!.x <= high) last += 1;
+  return points.slice(Math.max(0, first - 1), Math.min(points.length, last + 1));
+}
+
+/**
+ * Dragging across a panel selects a range of its x axis: on release, `onZoom` gets it as a share
+ * of the range shown before (so it applies to every panel alike). Returns whether the last
+ * pointer gesture was a drag, which the click that follows it must ignore.
+ */
+function listenForDrag(svg: SVGSVGElement, panels: readonly Panel[], width: number, height: number, zoom: TrendZoom | null, onZoom: (zoom: TrendZoom) => void): () => boolean {
+  let start: { panel: Panel; x: number } | null = null;
+  let wasDrag = false;
+  const band = s("rect", { class: "zoom-band", y: 0, height: px(height), width: 0, visibility: "hidden" });
+  svg.append(band);
+  const svgX = (event: PointerEvent) => {
+    const box = svg.getBoundingClientRect();
+    return ((event.clientX - box.left) / box.width) * width;
+  };
+  // A share of the range shown, from a position: the same share on every panel.
+  const share = (panel: Panel, x: number) => {
+    const [d0, d1] = panel.domain;
+    return d1 > d0 ? Math.max(0, Math.min(1, (panel.invert(x) - d0) / (d1 - d0))) : 0;
+  };
+  svg.addEventListener("pointerdown", (event) => {
+    if (event.button !== 0) return;
+    const x = svgX(event);
+    const panel = panels.find((p) => x >= p.left && x <= p.left + p.width);
+    wasDrag = false;
+    if (!panel) return;
+    start = { panel, x };
+    band.setAttribute("y", String(px(panel.top)));
+    band.setAttribute("height", String(px(panel.height)));
+  });
+  svg.addEventListener("pointermove", (event) => {
+    if (!start) return;
+    const x = Math.max(start.panel.left, Math.min(start.panel.left + start.panel.width, svgX(event)));
+    if (Math.abs(x - start.x) < DRAG_PX) return;
+    wasDrag = true;
+    band.setAttribute("x", String(px(Math.min(x, start.x))));
+    band.setAttribute("width", String(px(Math.abs(x - start.x))));
+    band.setAttribute("visibility", "visible");
+  });
+  const finish = (event: PointerEvent) => {
+    if (!start) return;
+    const { panel, x: from } = start;
+    start = null;
+    band.setAttribute("visibility", "hidden");
+    if (!wasDrag) return;
+    const [a, b] = [share(panel, from), share(panel, svgX(event))].sort((p, q) => p - q) as [number, number];
+    const [low, high] = zoom ?? [0, 1];
+    const next: TrendZoom = [low + a * (high - low), low + b * (high - low)];
+    if (next[1] - next[0] >= MIN_ZOOM_SPAN) onZoom(next);
+  };
+  svg.addEventListener("pointerup", finish);
+  svg.addEventListener("pointercancel", () => {
+    start = null;
+    band.setAttribute("visibility", "hidden");
+  });
+  return () => wasDrag;
+}
+
+/** A pointer that moves less than this is a click, not a drag. */
+const DRAG_PX = 6;
+
 function pathThrough(points: readonly (readonly [number, number])[]): string {
   return points.map(([x, y], i) => `${i === 0 ? "M" : "L"}${px(x)},${px(y)}`).join("");
 }
@@ -78,16 +157,22 @@ function markerPointsUp(marker: ChangeMarker, better: Better): boolean {
   return (marker.kind === "regression") === (better === "lower");
 }
 
-function layoutPanels(model: TrendModel, width: number): { panels: Panel[]; height: number } {
+/** The part of [min, max] a zoom keeps. */
+function zoomed(min: number, max: number, zoom: TrendZoom | null): [number, number] {
+  if (!zoom) return [min, max];
+  return [min + zoom[0] * (max - min), min + zoom[1] * (max - min)];
+}
+
+function layoutPanels(model: TrendModel, width: number, zoom: TrendZoom | null): { panels: Panel[]; height: number } {
   const plotWidth = width - MARGIN.left - MARGIN.right;
   if (model.axis === "date") {
     const times = model.lines.flatMap((l) => [...l.points.map((p) => p.x), ...l.failures.map((f) => f.x)]);
-    const min = Math.min(...times);
-    const max = Math.max(...times);
-    const span = Math.max(max - min, 86_400_000);
+    const [min, max] = zoomed(Math.min(...times), Math.max(...times), zoom);
+    const span = Math.max(max - min, 3_600_000);
     const height = width < 560 ? 260 : 340;
     const x = (t: number) => MARGIN.left + ((t - min + span * 0.02) / (span * 1.04)) * plotWidth;
-    return { panels: [{ lines: model.lines, left: MARGIN.left, top: MARGIN.top, width: plotWidth, height: height - MARGIN.top - MARGIN.bottom, x, title: null }], height };
+    const invert = (position: number) => min - span * 0.02 + ((position - MARGIN.left) / plotWidth) * span * 1.04;
+    return { panels: [{ lines: model.lines, left: MARGIN.left, top: MARGIN.top, width: plotWidth, height: height - MARGIN.top - MARGIN.bottom, x, invert, domain: [min, max], title: null }], height };
   }
   // One panel per runtime, sharing the value axis: each runtime has its own versions.
   const count = model.lines.length;
@@ -97,9 +182,12 @@ function layoutPanels(model: TrendModel, width: number): { panels: Panel[]; heig
   const panels = model.lines.map((line, i): Panel => {
     const left = side ? MARGIN.left + i * (panelWidth + PANEL_GAP) : MARGIN.left;
     const top = side ? MARGIN.top : MARGIN.top + i * (panelHeight + MARGIN.top + MARGIN.bottom);
-    const n = Math.max(1, line.versions.length - 1);
+    const [first, last] = zoomed(0, Math.max(0, line.versions.length - 1), zoom);
+    const n = Math.max(last - first, 1e-9);
     const inset = Math.min(12, panelWidth * 0.04);
-    return { lines: [line], left, top, width: panelWidth, height: panelHeight, x: (index: number) => left + inset + (index / n) * (panelWidth - 2 * inset), title: line.runtime };
+    const x = (index: number) => left + inset + ((index - first) / n) * (panelWidth - 2 * inset);
+    const invert = (position: number) => first + ((position - left - inset) / (panelWidth - 2 * inset)) * n;
+    return { lines: [line], left, top, width: panelWidth, height: panelHeight, x, invert, domain: [first, last], title: line.runtime };
   });
   const height = side ? MARGIN.top + panelHeight + MARGIN.bottom : count * (panelHeight + MARGIN.top + MARGIN.bottom);
   return { panels, height };
@@ -111,13 +199,17 @@ function layoutPanels(model: TrendModel, width: number): { panels: Panel[]; heig
  * panel (their versions have nothing in common) on one shared value axis; against run dates, all
  * lines share one panel. Hovering, touching or arrow keys show a point's details; a click pins them.
  */
-export function drawTrend(model: TrendModel, width: number): HTMLElement {
-  const figures = model.lines.flatMap((l) => l.points.map((p) => p.figure));
+export function drawTrend(model: TrendModel, width: number, zoom: TrendZoom | null = null, onZoom: (zoom: TrendZoom) => void = () => {}): HTMLElement {
+  const { panels, height } = layoutPanels(model, width, zoom);
+  // The value axis fits what the zoom shows (the whole line when that is nothing).
+  const visible = panels.flatMap((panel) => panel.lines.flatMap((l) => l.points.filter((p) => p.x >= panel.domain[0] && p.x <= panel.domain[1]).map((p) => p.figure)));
+  const figures = visible.length > 0 ? visible : model.lines.flatMap((l) => l.points.map((p) => p.figure));
   const low = Math.min(...figures.map((f) => Math.min(f[0], f[1])));
   const high = Math.max(...figures.map((f) => Math.max(f[0], f[2])));
   const pad = (high - low) * 0.06 || Math.abs(high) * 0.05 || 1;
-  const makeY = (top: number, height: number) => linearScale(low - pad, high + pad, top + height, top, Math.max(3, Math.floor(height / 46)));
-  const { panels, height } = layoutPanels(model, width);
+  // Every metric here is a time, a rate, a size or a share: an axis never runs below zero unless a value does.
+  const floor = low >= 0 ? Math.max(0, low - pad) : low - pad;
+  const makeY = (top: number, height: number) => linearScale(floor, high + pad, top + height, top, Math.max(3, Math.floor(height / 46)));
 
   const svg = s("svg", {
     viewBox: `0 0 ${px(width)} ${px(height)}`,
@@ -150,7 +242,9 @@ export function drawTrend(model: TrendModel, width: number): HTMLElement {
     if (panel.left === MARGIN.left) axis.append(s("text", { class: "axis-title", x: 4, y: px(panel.top - 10) }, `${model.unit} · ${betterText(model.better)}`));
     if (model.axis === "version") {
       const line = panel.lines[0]!;
-      for (const i of versionTicks(line.versions, Math.max(2, Math.floor(panel.width / 64)))) {
+      const first = Math.ceil(panel.domain[0]);
+      const shown = line.versions.slice(first, Math.floor(panel.domain[1]) + 1);
+      for (const i of versionTicks(shown, Math.max(2, Math.floor(panel.width / 64))).map((i) => i + first)) {
         const tx = panel.x(i);
         axis.append(
           s("line", { class: "baseline", x1: px(tx), x2: px(tx), y1: px(bottom), y2: px(bottom + 4) }),
@@ -160,9 +254,7 @@ export function drawTrend(model: TrendModel, width: number): HTMLElement {
       axis.append(s("text", { class: "axis-title", x: px(panel.left + panel.width / 2), y: px(bottom + 32), "text-anchor": "middle" }, `${line.runtime} version`));
     } else {
       const [first, last] = [panel.left, panel.left + panel.width];
-      const times = panel.lines.flatMap((l) => l.points.map((p) => p.x));
-      const span = { min: Math.min(...times), max: Math.max(...times) };
-      for (const tick of timeTicks(span.min, span.max, Math.max(2, Math.floor(panel.width / 80)))) {
+      for (const tick of timeTicks(panel.domain[0], panel.domain[1], Math.max(2, Math.floor(panel.width / 80)))) {
         const tx = panel.x(tick.time);
         if (tx < first || tx > last) continue;
         axis.append(
@@ -175,8 +267,12 @@ export function drawTrend(model: TrendModel, width: number): HTMLElement {
     if (panel.title) axis.append(s("text", { class: `facet-title rt-${panel.title}`, x: px(panel.left + panel.width), y: px(panel.top - 10), "text-anchor": "end" }, panel.title));
     svg.append(axis);
 
-    for (const line of panel.lines) {
-      const g = s("g", { class: `rt-${line.runtime}`, "data-runtime": line.runtime });
+    // One trend chart per page: the panel's index is id enough, and the same drawing gives the same markup.
+    const clipId = `trend-clip-${panels.indexOf(panel)}`;
+    svg.append(s("clipPath", { id: clipId }, s("rect", { x: px(panel.left), y: px(panel.top - 12), width: px(panel.width), height: px(panel.height + 24) })));
+    for (const whole of panel.lines) {
+      const line = { ...whole, points: withinDomain(whole.points, panel.domain), failures: whole.failures.filter((f) => f.x >= panel.domain[0] && f.x <= panel.domain[1]) };
+      const g = s("g", { class: `rt-${line.runtime}`, "data-runtime": line.runtime, "clip-path": `url(#${clipId})` });
       const upper = line.points.map((p): [number, number] => [panel.x(p.x), y(p.figure[2])]);
       const lower = line.points.map((p): [number, number] => [panel.x(p.x), y(p.figure[1])]).reverse();
       if (line.points.length > 0) {
@@ -205,6 +301,7 @@ export function drawTrend(model: TrendModel, width: number): HTMLElement {
     svg.append(s("rect", { class: "hit", x: px(panel.left), y: px(panel.top), width: px(panel.width), height: px(panel.height), "data-panel": panels.indexOf(panel) }));
   }
   svg.append(focusLayer);
+  const dragged = listenForDrag(svg, panels, width, height, zoom, onZoom);
 
   let current: Located | null = null;
   let pinned = false;
@@ -251,7 +348,8 @@ export function drawTrend(model: TrendModel, width: number): HTMLElement {
     let best: Located | null = null;
     let bestDistance = Infinity;
     for (const line of panel.lines) {
-      line.points.forEach((_, index) => {
+      line.points.forEach((point, index) => {
+        if (point.x < panel.domain[0] || point.x > panel.domain[1]) return;
         const candidate = locate(panel, line, index, y);
         // Against versions one line fills a panel, so only x matters; against dates, both do.
         const distance = Math.abs(candidate.cx - mx) + (model.axis === "date" ? Math.abs(candidate.cy - my) * 0.5 : 0);
@@ -272,6 +370,7 @@ export function drawTrend(model: TrendModel, width: number): HTMLElement {
   });
   svg.addEventListener("pointerleave", hide);
   svg.addEventListener("click", (event) => {
+    if (dragged()) return;
     const target = nearest(event as PointerEvent);
     if (!target) return;
     setPinned(!pinned || current?.line !== target.line || current.index !== target.index);
@@ -295,7 +394,10 @@ export function drawTrend(model: TrendModel, width: number): HTMLElement {
     event.preventDefault();
     lineIndex = (lineIndex + withPoints.length) % withPoints.length;
     const { panel, line } = withPoints[lineIndex]!;
-    index = Math.max(0, Math.min(line.points.length - 1, index));
+    // Within the zoom: the keys walk the points shown.
+    const shown = line.points.flatMap((p, i) => (p.x >= panel.domain[0] && p.x <= panel.domain[1] ? [i] : []));
+    if (shown.length === 0) return;
+    index = Math.max(shown[0]!, Math.min(shown[shown.length - 1]!, index));
     show(locate(panel, line, index, scales.get(panel)!));
   });
   listenForUnpin();

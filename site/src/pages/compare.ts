@@ -35,7 +35,24 @@ function parseSide(text: string | undefined): Side | null {
   return match ? { runtime: match[1] as RuntimeName, version: match[2]! } : null;
 }
 
-/** The reader's choice from the query string; by default, each runtime's newest version against the one before. */
+/**
+ * The pair a reader most wants first: the newest Bun against the newest Node (or the two runtimes
+ * measured, in that order of preference), or, with one runtime measured, its two newest versions.
+ */
+function defaultPair(versions: CatalogData["versions"][string]): { base: Side; head: Side } {
+  const measured = DEFAULT_PAIR_ORDER.filter((r) => (versions[r] ?? []).length > 0);
+  const newest = (runtime: RuntimeName, back = 0): Side => {
+    const list = versions[runtime]!;
+    return { runtime, version: list[Math.max(0, list.length - 1 - back)]! };
+  };
+  if (measured.length >= 2) return { base: newest(measured[0]!), head: newest(measured[1]!) };
+  return { base: newest(measured[0]!, 1), head: newest(measured[0]!) };
+}
+
+/** Node is the usual baseline, Bun the usual challenger: base first. */
+const DEFAULT_PAIR_ORDER: readonly RuntimeName[] = ["node", "bun", "deno"];
+
+/** The reader's choice from the query string, side by side; by default, `defaultPair`. */
 function resolveChoice(query: Record<string, string>, catalog: CatalogData): Choice | null {
   const testbeds = catalog.testbeds.filter((t) => Object.keys(catalog.versions[t.id] ?? {}).length > 0);
   const testbed = testbeds.find((t) => t.id === query.testbed) ?? testbeds.find((t) => t.runner === query.testbed) ?? testbeds[0];
@@ -44,12 +61,9 @@ function resolveChoice(query: Record<string, string>, catalog: CatalogData): Cho
   const valid = (side: Side | null): side is Side => side !== null && (versions[side.runtime] ?? []).includes(side.version);
   const wantedBase = parseSide(query.base);
   const wantedHead = parseSide(query.head);
-  const first = SITE_RUNTIMES.find((r) => (versions[r] ?? []).length > 0)!;
-  const newest = (runtime: RuntimeName) => versions[runtime]!.at(-1)!;
-  const head: Side = valid(wantedHead) ? wantedHead : { runtime: first, version: newest(first) };
-  const ofHead = versions[head.runtime]!;
-  const previous = ofHead[Math.max(0, ofHead.indexOf(head.version) - 1)]!;
-  const base: Side = valid(wantedBase) ? wantedBase : { runtime: head.runtime, version: previous };
+  const fallback = defaultPair(versions);
+  const head: Side = valid(wantedHead) ? wantedHead : fallback.head;
+  const base: Side = valid(wantedBase) ? wantedBase : fallback.base;
   return { testbed, base, head, show: query.show === "changes" ? "changes" : "all" };
 }
 
@@ -99,21 +113,42 @@ function pooled(median: number, unit: string, runs: number): HTMLElement {
   return h("span", { title: `median of ${runs} run${runs === 1 ? "" : "s"}, samples pooled` }, `${formatNumber(median)} ${unit}`);
 }
 
+function minEffectText(row: CompareRow): string {
+  const source = row.min_effect_source === "noise floor" ? "noise" : row.min_effect_source === "run-to-run shift" ? "shift" : row.min_effect_source;
+  return `${formatPercent(row.min_effect)} ${source}`;
+}
+
+/** A load point (`connections=10,keepalive=true,…`) is one long word: it may wrap after each comma. */
+function breakable(text: string): HTMLElement {
+  const parts = text.split(",");
+  return h("span", {}, ...parts.flatMap((part, i) => (i < parts.length - 1 ? [`${part},`, h("wbr")] : [part])));
+}
+
 /** Every comparison as a table row, with its interval drawn on a log scale shared by all rows. */
 function rowsTable(rows: readonly CompareRow[]): HTMLElement {
   const span = ratioDomain(rows);
   return dataTable(
     [
-      { title: "scenario", cell: (r) => cellLabel(r) },
+      { title: "scenario", cell: (r) => breakable(cellLabel(r)) },
       { title: "metric", cell: (r) => metricLabel(r.metric) },
       { title: "base", numeric: true, cell: (r) => pooled(r.base_median, r.unit, r.base_runs) },
       { title: "head", numeric: true, cell: (r) => pooled(r.head_median, r.unit, r.head_runs) },
-      { title: "head / base", numeric: true, cell: (r) => (r.ratio === null ? "" : `×${r.ratio.toFixed(3)} (${formatChange(r.ratio)})`) },
-      { title: "95 % CI", numeric: true, cell: (r) => (r.ci95 ? `${formatInterval(r.ci95)}${r.alpha === undefined ? "" : ` paired: ${formatConfidence(r.alpha)}, ${r.pairs} pairs`}` : "") },
+      // The interval under its ratio, in one column: the verdict stays in view at 1,280 px.
+      {
+        title: "head / base, 95 % CI",
+        numeric: true,
+        cell: (r) =>
+          h(
+            "span",
+            {},
+            r.ratio === null ? "" : `×${r.ratio.toFixed(3)} (${formatChange(r.ratio)})`,
+            r.ci95 ? h("div", { class: "muted" }, `${formatInterval(r.ci95)}${r.alpha === undefined ? "" : ` paired: ${formatConfidence(r.alpha)}, ${r.pairs} pairs`}`) : null,
+          ),
+      },
       { title: "×1", cell: (r) => ratioGlyph(r, span) },
       { title: "series detects", numeric: true, cell: (r) => h("span", { class: "detectable", title: DETECTABLE_HELP.replace("this series", "these series") }, detectableLabel(r.noise_floor)) },
-      { title: "min. effect", numeric: true, cell: (r) => `${formatPercent(r.min_effect)} ${r.min_effect_source === "noise floor" ? "noise" : r.min_effect_source === "run-to-run shift" ? "shift" : r.min_effect_source}` },
-      { title: "verdict", cell: (r) => (r.reason ? h("span", {}, verdictCell(r), h("div", { class: "muted" }, r.reason)) : verdictCell(r)) },
+      // The minimum effect sits under the verdict it decides, not in a column of its own: the verdict stays in view at 1,280 px.
+      { title: "verdict, min. effect", cell: (r) => h("span", {}, verdictCell(r), h("div", { class: "muted" }, `min. effect ${minEffectText(r)}`), r.reason ? h("div", { class: "muted" }, r.reason) : null) },
     ],
     rows,
     { stacked: true },

@@ -4,7 +4,7 @@ import { drawBars, type BarChartModel } from "../charts/bars.ts";
 import { segmented, select } from "../controls.ts";
 import { fetchJson } from "../data.ts";
 import { byId, h, present } from "../dom.ts";
-import { formatDate, formatDateTime, formatInterval, formatValue, metricLabel } from "../format.ts";
+import { formatDate, formatDateTime, formatInterval, formatValue, metricLabel, metricTitle } from "../format.ts";
 import { markChartDrawn, onWidthChange } from "../render.ts";
 import { pageLink, readState, writeState, type PageState } from "../state.ts";
 import { dataTable, downloadLinks, tableFallback } from "../table.ts";
@@ -101,7 +101,8 @@ export async function overviewPage(): Promise<void> {
   const root = byId("overview");
   const controls = byId("overview-controls");
   const suites = [...new Set(data.scenarios.map((c) => c.suite))];
-  const metrics = [...new Set(data.scenarios.flatMap((c) => Object.keys(c.metrics)))];
+  const units = new Map(data.scenarios.flatMap((c) => Object.entries(c.metrics).map(([name, info]) => [name, info.unit] as const)));
+  const metrics = [...units.keys()];
   const arches = [...new Set(data.scenarios.flatMap((c) => c.groups.map((g) => g.testbed.arch)))];
 
   const render = () => {
@@ -109,7 +110,7 @@ export async function overviewPage(): Promise<void> {
     controls.replaceChildren(
       ...present(
       arches.length > 1 ? segmented("Architecture", "arch", [["both", "Both"], ...arches.map((a): [string, string] => [a, a])], state.arch!, (value) => update({ arch: value })) : null,
-      select("Metric", "metric", [["", "Headline metric of each scenario"], ...metrics.map((m): [string, string] => [m, metricLabel(m)])], state.metric!, (value) => update({ metric: value })),
+      select("Metric", "metric", [["", "Headline metric of each scenario"], ...metrics.map((m): [string, string] => [m, metricTitle(m, units.get(m)!)])], state.metric!, (value) => update({ metric: value })),
       suites.length > 1 ? select("Suite", "suite", [["", "All suites"], ...suites.map((s): [string, string] => [s, s])], state.suite!, (value) => update({ suite: value })) : null,
       ),
     );

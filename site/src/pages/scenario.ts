@@ -1,10 +1,10 @@
 import { SITE_RUNTIMES, machineLabel, scenarioTestbeds, trendPath, type CatalogData, type Measurement, type TestbedRef, type TrendData } from "../../../src/site/model.ts";
+import { MIN_ZOOM_SPAN, drawTrend, type TrendAxis, type TrendLine, type TrendModel, type TrendPoint, type TrendZoom } from "../charts/trend.ts";
 import { DETECTABLE_HELP, detectableLabel } from "../../../src/site/detectable.ts";
-import { drawTrend, type TrendAxis, type TrendLine, type TrendModel, type TrendPoint } from "../charts/trend.ts";
 import { segmented, select, type Option } from "../controls.ts";
 import { fetchJson } from "../data.ts";
 import { byId, h, present } from "../dom.ts";
-import { betterText, formatDateTime, formatInterval, formatValue, metricLabel } from "../format.ts";
+import { betterText, formatDateTime, formatInterval, formatValue, metricLabel, metricTitle } from "../format.ts";
 import { markChartDrawn, onWidthChange } from "../render.ts";
 import { readState, writeState } from "../state.ts";
 import { dataTable, downloadLinks, tableFallback } from "../table.ts";
@@ -21,6 +21,20 @@ interface View {
   params: string;
   metric: string;
   axis: TrendAxis;
+  /** The share of the x axis shown, or null for all of it. */
+  zoom: TrendZoom | null;
+}
+
+/** `0.25..0.5` in a permalink: the share of the x axis shown. */
+function parseZoom(text: string | undefined): TrendZoom | null {
+  const match = /^(\d*\.?\d+)\.\.(\d*\.?\d+)$/.exec(text ?? "");
+  if (!match) return null;
+  const [from, to] = [Number(match[1]), Number(match[2])];
+  return from >= 0 && to <= 1 && to - from >= MIN_ZOOM_SPAN ? [from, to] : null;
+}
+
+function zoomText(zoom: TrendZoom | null): string {
+  return zoom ? `${Number(zoom[0].toFixed(4))}..${Number(zoom[1].toFixed(4))}` : "";
 }
 
 const scenarioId = (s: ScenarioEntry) => `${s.suite}/${s.scenario}`;
@@ -46,7 +60,7 @@ function resolveView(query: Record<string, string>, catalog: CatalogData): View 
       ? query.params
       : (loads.find((s) => s.measured.includes(testbed.id)) ?? loads[0]!).params;
   const metric = query.metric && scenario.metrics[query.metric] ? query.metric : scenario.primary;
-  return { scenario, testbed, testbeds, app: app === "" ? null : app, params, metric, axis: query.x === "date" ? "date" : "version" };
+  return { scenario, testbed, testbeds, app: app === "" ? null : app, params, metric, axis: query.x === "date" ? "date" : "version", zoom: parseZoom(query.zoom) };
 }
 
 function writeView(view: View): void {
@@ -59,6 +73,7 @@ function writeView(view: View): void {
     params: view.params,
     metric: view.metric,
     x: view.axis,
+    zoom: zoomText(view.zoom),
   }, { x: "version" });
 }
 
@@ -145,6 +160,62 @@ function failureSummary(model: TrendModel): HTMLElement | null {
   return parts.length > 0 ? h("p", { class: "summary-line" }, parts.join(" · ")) : null;
 }
 
+/** What a share of the x axis stands for: a version of the first line, or a date. */
+function zoomEndLabel(model: TrendModel, share: number): string {
+  if (model.axis === "date") {
+    const times = model.lines.flatMap((l) => l.points.map((p) => p.x));
+    const [min, max] = [Math.min(...times), Math.max(...times)];
+    return new Date(min + share * (max - min)).toISOString().slice(0, 10);
+  }
+  const line = model.lines.find((l) => l.versions.length > 0);
+  return line ? `${line.runtime} ${line.versions[Math.round(share * (line.versions.length - 1))]!}` : "";
+}
+
+const ZOOM_STEPS = 1000;
+
+/**
+ * The zoom as a control: two sliders (from, to) over the x axis, usable with the arrow keys, and
+ * a reset. Dragging across the chart sets the same zoom.
+ */
+function zoomControls(model: TrendModel, zoom: TrendZoom | null, onZoom: (zoom: TrendZoom | null) => void): { element: HTMLElement; update: (zoom: TrendZoom | null) => void } {
+  const slider = (name: string, label: string) => h("input", { type: "range", name, min: 0, max: ZOOM_STEPS, step: 1, "aria-label": label });
+  const from = slider("zoom-from", "Zoom: start of the range shown");
+  const to = slider("zoom-to", "Zoom: end of the range shown");
+  const text = h("span", { class: "zoom-range", "aria-live": "polite" });
+  const reset = h("button", { type: "button", class: "zoom-reset" }, "Reset zoom");
+  const update = (next: TrendZoom | null) => {
+    const [a, b] = next ?? [0, 1];
+    from.value = String(Math.round(a * ZOOM_STEPS));
+    to.value = String(Math.round(b * ZOOM_STEPS));
+    text.textContent = next ? `${zoomEndLabel(model, a)} – ${zoomEndLabel(model, b)}` : "all of it";
+    reset.disabled = next === null;
+  };
+  const changed = (moved: "from" | "to") => {
+    let [a, b] = [Number(from.value) / ZOOM_STEPS, Number(to.value) / ZOOM_STEPS];
+    // The other end gives way, so the range never closes up.
+    if (b - a < MIN_ZOOM_SPAN) {
+      if (moved === "from") b = Math.min(1, a + MIN_ZOOM_SPAN);
+      else a = Math.max(0, b - MIN_ZOOM_SPAN);
+    }
+    onZoom(a <= 0 && b >= 1 ? null : [a, b]);
+  };
+  from.addEventListener("input", () => changed("from"));
+  to.addEventListener("input", () => changed("to"));
+  reset.addEventListener("click", () => onZoom(null));
+  update(zoom);
+  const element = h(
+    "div",
+    { class: "zoom", "data-control": "zoom" },
+    h("span", { class: "label" }, "Zoom"),
+    h("label", {}, "from ", from),
+    h("label", {}, "to ", to),
+    text,
+    reset,
+    h("span", { class: "hint" }, "or drag across the chart"),
+  );
+  return { element, update };
+}
+
 function options<T extends string>(values: readonly T[], label: (value: T) => string): Option[] {
   return values.map((v) => [v, label(v)]);
 }
@@ -181,23 +252,26 @@ export async function scenarioPage(): Promise<void> {
         params: current.params,
         metric: current.metric,
         x: current.axis,
+        zoom: zoomText(current.zoom),
         ...query,
       }, catalog)!;
       view = next;
       void render(next).catch(showError);
     };
     const metricNames = Object.keys(scenario.metrics);
+    const metricOptions = options(metricNames, (m) => metricTitle(m, scenario.metrics[m]!.unit));
+    const arches = [...new Set(current.testbeds.map((t) => t.arch))];
     controls.replaceChildren(
       ...present(
-      select("Scenario", "scenario", options(catalog.scenarios.map(scenarioId), (id) => id.replace("/", " / ")), scenarioId(scenario), (value) => change({ scenario: value, app: "", params: "", metric: "" })),
-      segmented("Architecture", "arch", options([...new Set(current.testbeds.map((t) => t.arch))], (a) => a), testbed.arch, (value) => change({ arch: value, runner: "" })),
+      select("Scenario", "scenario", options(catalog.scenarios.map(scenarioId), (id) => id.replace("/", " / ")), scenarioId(scenario), (value) => change({ scenario: value, app: "", params: "", metric: "", zoom: "" })),
+      arches.length > 1 ? segmented("Architecture", "arch", options(arches, (a) => a), testbed.arch, (value) => change({ arch: value, runner: "" })) : null,
       archTestbeds.length > 1 ? select("Runner", "runner", archTestbeds.map((t): Option => [t.id, machineLabel(t)]), testbed.id, (value) => change({ runner: value })) : null,
       apps.length > 1 || apps[0] !== "" ? select("App", "app", options(apps, (a) => a || "none"), appValue(current.app), (value) => change({ app: value, params: "" })) : null,
       loads.length > 1 || loads[0] !== "" ? select("Load", "params", options(loads, (p) => p.replace(/,/g, ", ") || "default"), current.params, (value) => change({ params: value })) : null,
       metricNames.length > 4
-        ? select("Metric", "metric", options(metricNames, metricLabel), current.metric, (value) => change({ metric: value }))
-        : segmented("Metric", "metric", options(metricNames, metricLabel), current.metric, (value) => change({ metric: value })),
-      segmented("X axis", "x", [["version", "By version"], ["date", "By run date"]], current.axis, (value) => change({ x: value })),
+        ? select("Metric", "metric", metricOptions, current.metric, (value) => change({ metric: value }))
+        : segmented("Metric", "metric", metricOptions, current.metric, (value) => change({ metric: value })),
+      segmented("X axis", "x", [["version", "By version"], ["date", "By run date"]], current.axis, (value) => change({ x: value, zoom: "" })),
       ),
     );
 
@@ -223,11 +297,27 @@ export async function scenarioPage(): Promise<void> {
       if (!table.hasChildNodes()) table.append(pointsTable(model));
     });
     const hasNumbers = model.lines.some((l) => l.points.length > 0);
+    let drawnWidth = 0;
+    const draw = () => {
+      chartHolder.replaceChildren(drawTrend(model, drawnWidth, current.zoom, setZoom));
+      markChartDrawn(figure);
+    };
+    // A zoom redraws the chart alone (once per frame while a slider moves) and rewrites the permalink.
+    let frame = 0;
+    const setZoom = (zoom: TrendZoom | null) => {
+      // As the permalink holds it, so that a reload draws exactly this chart.
+      current.zoom = parseZoom(zoomText(zoom));
+      writeView(current);
+      zoomControl.update(zoom);
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(() => drawnWidth > 0 && draw());
+    };
+    const zoomControl = zoomControls(model, current.zoom, setZoom);
     root.replaceChildren(
       h(
         "section",
         { class: "card" },
-        ...present(figure, failureSummary(model)),
+        ...present(figure, model.lines.some((l) => l.points.length > 1) ? zoomControl.element : null, failureSummary(model)),
         h(
           "div",
           { class: "chart-foot" },
@@ -242,8 +332,8 @@ export async function scenarioPage(): Promise<void> {
       return;
     }
     onWidthChange(chartHolder, (width) => {
-      chartHolder.replaceChildren(drawTrend(model, width));
-      markChartDrawn(figure);
+      drawnWidth = width;
+      draw();
     });
   };
   const showError = (error: unknown) => {

@@ -102,9 +102,9 @@ const SUITE_OPTIONS = suiteOptionList();
 export const planCommand = defineCommand({
   name: "plan",
   summary: "Show the cells a run would measure and its estimated time per suite, from the profiles' parameters; measures nothing.",
-  usage: `plan [--profile quick|full] [--suite S]... [--scenario X]... [--runtime SPEC]... [--with-predecessor]${SUITE_OPTIONS.map((o) => ` [--${o.name} V]...`).join("")}`,
+  usage: `plan [--profile quick|full|smoke] [--suite S]... [--scenario X]... [--runtime SPEC]... [--with-predecessor]${SUITE_OPTIONS.map((o) => ` [--${o.name} V]...`).join("")}`,
   help: [
-    "  --profile P       quick (default) or full",
+    "  --profile P       quick (default), full, or smoke (quick with one trial)",
     "  --suite S         a suite (repeatable); default: every suite",
     "  --scenario X      a scenario, as NAME or SUITE/NAME (repeatable); default: every scenario of the suites",
     `  --runtime SPEC    as for run (repeatable; nothing is provisioned); default: ${DEFAULT_RUNTIMES.join(" ")}`,

@@ -37,8 +37,8 @@ export interface RunRequest {
 }
 
 export function parseProfile(value: string | undefined): Profile {
-  if (value === undefined || value === "quick" || value === "full") return value ?? "quick";
-  throw new UserError(`unknown profile '${value}': use quick or full`);
+  if (value === undefined || value === "quick" || value === "full" || value === "smoke") return value ?? "quick";
+  throw new UserError(`unknown profile '${value}': use quick, full or smoke`);
 }
 
 /** Every suite's own options, once each (suites with apps share --app), with the suites that take it. */
@@ -137,13 +137,13 @@ function parseTrialBudget(text: string): number {
 export const runCommand = defineCommand({
   name: "run",
   summary: "Measure scenarios on runtimes (provisioning them first) and write one result file per cell.",
-  usage: `run [--suite S]... [--scenario X]... [--runtime SPEC]... [--profile quick|full] [--out DIR] [--sentinel SPEC]${SUITE_OPTIONS.map((o) => ` [--${o.name} V]...`).join("")}`,
+  usage: `run [--suite S]... [--scenario X]... [--runtime SPEC]... [--profile quick|full|smoke] [--out DIR] [--sentinel SPEC]${SUITE_OPTIONS.map((o) => ` [--${o.name} V]...`).join("")}`,
   help: [
     "  --suite S         a suite to run (repeatable); default: every suite",
     "  --scenario X      a scenario, as NAME or SUITE/NAME (repeatable); default: every scenario of the suites",
     `  --runtime SPEC    node@22.11.0, deno@2.1, bun@latest or NAME@path:/abs/bin (repeatable); default: ${DEFAULT_RUNTIMES.join(" ")}`,
     "                    LABEL=SPEC names the subject (base=node@22.11.0); two builds of one version run side by side",
-    "  --profile P       quick (default) or full: trials, runs and load levels come from each suite and scenario manifest",
+    "  --profile P       quick (default) or full: trials, runs and load levels come from each suite and scenario manifest; smoke: quick with one trial, to check that a runtime runs (docs/arm64-smoke.md)",
     "  --out DIR         where results go (default: data/)",
     "  --sentinel SPEC   a pinned reference runtime measured alongside, to detect drift of the machine",
     "  --trial-budget N  extra trials adaptive runs (two builds of one runtime side by side) may add in all; default: each cell's cap",

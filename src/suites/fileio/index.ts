@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { appOption, appsOption, entryFile, loadApps, selectApps, type App, unsupportedApp } from "../../apps/manifest.ts";
 import { UserError } from "../../core/errors.ts";
 import { cacheDir } from "../../core/paths.ts";
-import type { ParamValue, Profile } from "../../results/types.ts";
+import { suiteProfileOf, type ParamValue, type Profile, type SuiteProfile } from "../../results/types.ts";
 import { runtimeEnv, scriptArgv } from "../../runtimes/command.ts";
 import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
 import { cpusOf, describeAssignment, machineAssignment, pinned, TASKSET_TOOL } from "../../tools/cpu-split.ts";
@@ -50,7 +50,7 @@ const shapeOf = (profile: FileioProfile): DataShape => ({
   tree_packages: profile.tree_packages,
 });
 
-const PROFILES: Record<Profile, FileioProfile> = {
+const PROFILES: Record<SuiteProfile, FileioProfile> = {
   quick: { trials: 2, warmup: 0, iterations: 3, cache: ["warm"], concurrency: ["all"], files: 1000, file_bytes: 1024, large_mib: 32, tree_packages: 300 },
   full: { trials: 3, warmup: 2, iterations: 5, cache: ["warm"], concurrency: [64], files: 10_000, file_bytes: 1024, large_mib: 256, tree_packages: 1200 },
 };
@@ -185,7 +185,7 @@ export const fileioSuite = defineSuite<FileioConfig, FileioProfile, { apps: read
     const filesystem: FilesystemInfo = describeFilesystem(root);
     const space = (operation: Operation, shape: DataShape) => ensureSpace(root, context.profile, operation, shape, filesystem.block_bytes);
     // Refuse before anything is generated when the suite's own profile cannot fit; each scenario's own shape is checked again before its data is generated.
-    for (const operation of OPERATIONS) space(operation, shapeOf(PROFILES[context.profile]));
+    for (const operation of OPERATIONS) space(operation, shapeOf(PROFILES[suiteProfileOf(context.profile)]));
     const workspace = new Workspace(root, (operation, shape) => {
       space(operation, shape);
       context.log(`fileio: generating the ${operation} data in ${root}`);

@@ -48,8 +48,11 @@ export interface HttpProfile {
   [key: string]: unknown;
 }
 
-/** app.json's http fields: `scenarios` names the only scenarios an app serves (and a scenario some app names is served by those apps alone). */
-export type HttpAppFields = { processes: number; scenarios?: string[]; build?: PrepareStep };
+/**
+ * app.json's http fields: `scenarios` names the only scenarios an app serves (and a scenario some
+ * app names is served by those apps alone); `default_run` marks the apps `scripts/bench` measures.
+ */
+export type HttpAppFields = { processes: number; scenarios?: string[]; default_run?: boolean; build?: PrepareStep };
 type HttpApp = App<HttpAppFields>;
 type HttpSubject = Subject<HttpConfig, HttpProfile>;
 
@@ -84,6 +87,11 @@ export function notServed(app: HttpApp, scenario: string, apps: readonly HttpApp
   if (listed) return listed.includes(scenario) ? null : `app ${app.name} serves only ${listed.join(", ")}`;
   const dedicated = apps.filter((other) => other.manifest.scenarios?.includes(scenario)).map((other) => other.name);
   return dedicated.length > 0 ? `scenario ${scenario} is served only by the apps made for it: ${dedicated.join(", ")}` : null;
+}
+
+/** The chosen apps that serve a scenario: an app has no cells on a scenario it does not serve. */
+function servingApps(apps: readonly HttpApp[], wanted: readonly string[], scenario: string): HttpApp[] {
+  return selectApps(apps, wanted).filter((app) => notServed(app, scenario, apps) === null);
 }
 
 async function launch(subject: HttpSubject, app: HttpApp, context: SuiteContext, cpus: readonly number[] | undefined, db: HttpDatabase | null): Promise<RunningServer> {
@@ -286,8 +294,12 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
   },
   tools: [OHA_TOOL, GNU_TIME_TOOL, TASKSET_TOOL, POSTGRES_TOOL],
   options: { app: appOption("http") },
-  // Each scenario on each runtime's own server: the frameworks are measured by `run` and the profiles.
-  defaultRun: { options: { app: ["native"] } },
+  // Each scenario on the app its manifest marks for the default run (native, or one made for the
+  // scenario): the other frameworks are measured by `run` and the profiles. Read when asked for,
+  // so that a broken app manifest fails only the commands that load the apps.
+  get defaultRun() {
+    return { options: { app: loadApps<HttpAppFields>("http").filter((app) => app.manifest.default_run).map((app) => app.name) } };
+  },
   parseOptions: appsOption,
 
   async prepare(note) {
@@ -300,8 +312,7 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
   estimate(scenario, runtime, options) {
     const profile = scenario.profileParams;
     const all = loadApps<HttpAppFields>("http");
-    // An app that does not serve the scenario gets its cells recorded as unsupported, without a trial.
-    const apps = selectApps(all, options.apps).filter((app) => app.manifest.runtimes[runtime] && notServed(app, scenario.name, all) === null);
+    const apps = servingApps(all, options.apps, scenario.name).filter((app) => app.manifest.runtimes[runtime]);
     const loadPoints = scenario.config.operations.length * profile.connections.length * profile.keepalive.length;
     const rates = [profile.rate].flat().length;
     const trialS = SERVER_LIFECYCLE_S + profile.warmup_s + profile.duration_s + profile.rate_duration_s;
@@ -360,6 +371,8 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
       database ??= startHttpDatabase(context.workDir, cpusOf(machineAssignment(), "database"), context.log);
       return database;
     };
+    // Scenarios already reported as served by none of the chosen apps: once, not once per runtime.
+    const unservedNoted = new Set<string>();
     // Client-bound flags of every trial so far, per subject: a result is client-bound if any trial was.
     const clientBoundTrials = new Map<HttpSubject, boolean[]>();
 
@@ -377,7 +390,13 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
         const { max_sustained_rps: _ladder, ...withoutLadder } = scenario.metrics;
         const laddered = profile.rate_ladder ? scenario : { ...scenario, metrics: withoutLadder };
         const firstRate = [profile.rate].flat()[0];
-        for (const app of selectApps(apps, context.options.apps)) {
+        const serving = servingApps(apps, context.options.apps, scenario.name);
+        if (serving.length === 0 && !unservedNoted.has(scenario.name)) {
+          unservedNoted.add(scenario.name);
+          const servers = apps.filter((app) => notServed(app, scenario.name, apps) === null).map((app) => app.name);
+          context.log(`http/${scenario.name}: none of the chosen apps serves it, so nothing is measured (served by ${servers.join(", ")})`);
+        }
+        for (const app of serving) {
           // An app that does not run on this runtime still gets its load points: its unsupported
           // cells then sit in the same series as the results of the runtimes it runs on.
           const flags = flagsOf(scenario, app, runtime.identity.name);
@@ -398,8 +417,6 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
 
       async check(subject) {
         const app = appOf(subject);
-        const unserved = notServed(app, subject.scenario.name, apps);
-        if (unserved) return { status: "unsupported", error: unserved };
         const unsupported = unsupportedApp(app, subject.runtime);
         if (unsupported !== null) return { status: "unsupported", error: unsupported };
         const installError = await once(installs, app.dir, () => installApp(app, "http", context.log, app.manifest.build ? [app.manifest.build] : []));
