@@ -23,6 +23,7 @@ export interface Engines {
   postgresStarts: number;
 }
 
+/** The run's engines before the first subject makes one. */
 export function noEngines(context: SuiteContext<DatabaseOptions>, split: CpuAssignment): Engines {
   return { context, split, sqlite: null, postgres: null, postgresStarts: 0 };
 }
