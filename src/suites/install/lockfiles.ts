@@ -13,8 +13,9 @@ import { installInterruptHandling } from "../../process/children.ts";
 import { provision } from "../../runtimes/provision.ts";
 import { parseSpec } from "../../runtimes/spec.ts";
 import { loadScenario, scenarioDirs } from "../../scenarios/manifest.ts";
-import { committedLockfiles, freshProject, installManagers, installUntimed, loadManagers, type InstallConfig } from "./index.ts";
-import { installCommand, pathsIn } from "./managers.ts";
+import type { InstallConfig } from "./manifest.ts";
+import { committedLockfiles, installCommand, installManagers, loadManagers, pathsIn } from "./managers.ts";
+import { freshProject, installUntimed } from "./project.ts";
 import { CANONICAL_REGISTRY, LocalRegistry, configuredRegistry, registryStorageDir, snapshotKey, withRegistry } from "./registry.ts";
 import { readInstalledTree, treeProblem } from "./tree.ts";
 

@@ -1,8 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { App } from "../../apps/manifest.ts";
+import { loadApps, type App } from "../../apps/manifest.ts";
 import type { RuntimeName } from "../../runtimes/catalog.ts";
 import { RUNTIMES } from "../../runtimes/catalog.ts";
+import { NPM_CI_STEP, runPrepareStep } from "../../scenarios/prepare.ts";
 import { shellQuote } from "../../tools/hyperfine.ts";
 
 /** The install suite's own fields of an app manifest (schemas/suites/install.schema.json#/$defs/app). */
@@ -21,6 +22,22 @@ export interface ManagerFields {
 
 /** A manager as the suite holds it: its folder, its fields, and how each runtime starts it. */
 export type Manager = App<ManagerFields>;
+
+export function loadManagers(): Manager[] {
+  return loadApps<ManagerFields>("install");
+}
+
+/** The lockfiles a scenario folder commits, one per manager. */
+export function committedLockfiles(scenarioDir: string, managers: readonly Manager[]): string[] {
+  return managers.map((manager) => join(scenarioDir, manager.manifest.lockfile));
+}
+
+/** Installs the pinned npm, pnpm and Yarn into their app folders (bun and deno need nothing). */
+export async function installManagers(managers: readonly Manager[], note: (line: string) => void): Promise<void> {
+  for (const manager of managers) {
+    if (existsSync(join(manager.dir, "package-lock.json"))) await runPrepareStep(manager.dir, NPM_CI_STEP, `install manager ${manager.name}`, note);
+  }
+}
 
 export const STATES = ["clean", "cache", "lockfile", "cache+lockfile", "repeat"] as const;
 export type InstallState = (typeof STATES)[number];

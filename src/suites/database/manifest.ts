@@ -1,0 +1,61 @@
+import type { App } from "../../apps/manifest.ts";
+import { selectApps } from "../../apps/manifest.ts";
+import type { Engine } from "../../tools/database-data.ts";
+import type { Subject, SuiteScenario } from "../suite.ts";
+import type { Workload, WorkloadParams } from "./expected.ts";
+
+/** The `database` block of a scenario manifest (schemas/suites/database.schema.json#/$defs/config). */
+export interface DatabaseConfig {
+  workload: Workload;
+  rows?: number;
+  concurrency?: number[];
+}
+
+/** A profile of a database scenario (schemas/suites/database.schema.json#/$defs/profile). */
+export interface DatabaseProfile {
+  trials: number;
+  warmup: number;
+  iterations: number;
+  ops: number;
+  [key: string]: unknown;
+}
+
+export interface DatabaseOptions {
+  apps: readonly string[];
+  engines: readonly Engine[];
+  postgresUrl: string | null;
+}
+
+/** What a database app's manifest declares beyond the common fields (schemas/suites/database.schema.json, `$defs.app`). */
+export interface DatabaseAppFields {
+  engine: Engine;
+  /** Whether the driver prepares its statements (once per connection) rather than sending each query as text. */
+  prepared_statements: boolean;
+}
+
+export type DatabaseApp = App<DatabaseAppFields>;
+export type DatabaseSubject = Subject<DatabaseConfig, DatabaseProfile>;
+export type DatabaseScenario = SuiteScenario<DatabaseConfig, DatabaseProfile>;
+export const ENGINES: readonly Engine[] = ["sqlite", "postgres"];
+export const WRITES: readonly Workload[] = ["insert-batch", "update-tx"];
+
+export function workloadOf(subject: DatabaseSubject): WorkloadParams {
+  const config = subject.scenario.config;
+  return { scenario: config.workload, ops: subject.scenario.profileParams.ops, rows: config.rows ?? 1 };
+}
+
+/** The app a subject runs. */
+export function appOf(apps: readonly DatabaseApp[], subject: DatabaseSubject): DatabaseApp {
+  return apps.find((app) => app.name === subject.app)!;
+}
+
+/** The apps a run measures: those the --app and --engine filters keep. */
+export function appsOf(apps: readonly DatabaseApp[], options: DatabaseOptions): DatabaseApp[] {
+  const engines = options.engines.length > 0 ? options.engines : ENGINES;
+  return selectApps(apps, options.apps).filter((app) => engines.includes(app.manifest.engine));
+}
+
+/** An app's concurrency levels, one result each: an embedded engine answers one query at a time on one connection, so concurrency is a server's. */
+export function levelsOf(config: DatabaseConfig, engine: Engine): number[] {
+  return engine === "postgres" ? (config.concurrency ?? [1]) : [1];
+}
