@@ -138,16 +138,17 @@ export function compareResults(base: readonly ResultDocument[], head: readonly R
         const b = baseByMachine.get(machine)!;
         const h = headByMachine.get(machine)!;
         const effect = minimumEffect(spreads, b[0]!, h[0]!, options.defaultMinEffect);
-        const zero = zeroSamples(b, h);
-        if (zero) {
-          rows.push({ ...rowOf(b, h), ratio: null, ci95: null, ...effect, verdict: "not comparable", reason: zero });
-          continue;
-        }
-        const coarse = [...b, ...h].find((m) => !aboveResolution(m));
+        // A metric with a stated resolution (a clock's tick) is judged by it; any other with samples of 0, below.
+        const coarse = [...b, ...h].find((m) => m.summary.resolution !== undefined && !aboveResolution(m));
         if (coarse !== undefined) {
           // A ratio to a clock's tick is no measurement: the row says so instead of judging it.
           const { median, unit, resolution } = coarse.summary;
           rows.push({ ...rowOf(b, h), ratio: null, ci95: null, ...effect, verdict: "inconclusive", reason: `below resolution: a median of ${median} ${unit} is at or below the measurement's ${resolution ?? 0} ${unit}` });
+          continue;
+        }
+        const zero = zeroSamples(b, h);
+        if (zero) {
+          rows.push({ ...rowOf(b, h), ratio: null, ci95: null, ...effect, verdict: "not comparable", reason: zero });
           continue;
         }
         const change = measureChange(b, h, effect.min_effect);
