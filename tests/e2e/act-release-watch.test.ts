@@ -55,7 +55,11 @@ async function watchToSite(scratch: Scratch, registry: RegistrySnapshot, event: 
 
   // One call, one bench job: node 22.11.0 beside 22.10.0 on bench-local, named for its call in its artifact.
   const setups = records.filter((r) => r.action === "actions/setup-node" && r.job === "bench");
-  assert.deepEqual(setups.map((r) => r.inputs["node-version"]), [PREDECESSOR, MISSING, "20"], "the predecessor, the runtime under test, then the harness's Node");
+  assert.deepEqual(
+    setups.map((r) => r.inputs["node-version"] || r.inputs["node-version-file"]),
+    [PREDECESSOR, MISSING, ".node-version"],
+    "the predecessor, the runtime under test, then the harness's Node (by the file the tests' Node is named in)",
+  );
   const uploads = records.filter((r) => r.action === "actions/upload-artifact");
   assert.deepEqual(uploads.map((r) => r.inputs.name), [`results-call-0-${LOCAL}-node-${MISSING}`]);
   const downloads = records.filter((r) => r.action === "actions/download-artifact");
