@@ -19,7 +19,7 @@ import { FIVE_YEAR_PLAN, LOCAL_RUNNER, SCALE_SERIES, SYNTHETIC_RUNNERS, defaultR
 
 const ARTIFACTS = join(REPO_ROOT, "tests/artifacts/site");
 const BASE = "/runtime-bench/";
-const PAGES = ["index.html", "scenario.html", "compare.html", "regressions.html", "methodology.html"] as const;
+const PAGES = ["index.html", "scenario.html", "compare.html", "findings.html", "regressions.html", "methodology.html"] as const;
 const VIEWS = [
   { name: "desktop", width: 1280, height: 900 },
   { name: "phone", width: 390, height: 844 },
