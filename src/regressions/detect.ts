@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { DEFAULT_MIN_EFFECT, noiseFloor, runToRunSpread } from "../compare/noise.ts";
-import { pairedRow } from "../compare/paired.ts";
+import { comparePaired, pairedRow } from "../compare/paired.ts";
+import { cellLabel } from "../compare/format.ts";
 import { aboveResolution, measurementsOf, type Measurement } from "../compare/series-key.ts";
 import type { MinEffectSource } from "../compare/types.ts";
 import { significantChange, type MeasuredChange } from "../compare/verdict.ts";
@@ -176,9 +177,50 @@ export function seriesInputKey(series: Series, fallback: number, driftByRun: Rea
  * judged against the series' own noise. Changes measured in runs whose drift sentinel moved are held
  * back as unconfirmed. `scripts/bench regressions` prints this report and writes it as the feed.
  */
+/** The labels benchmark.yml gives a canary build and the release it is measured against in one run (docs/release-job.md). */
+export const CANARY_LABEL = "canary";
+export const CANARY_BASELINE_LABEL = "release";
+
+/**
+ * A canary build against its release, paired within each run that measured both: a change the
+ * canary would ship, seen before it does. A canary's version (`2.7.0+<commit>`) is no release, so
+ * its results never join a series; these changes are the feed's only use of them.
+ */
+function canaryChanges(docs: readonly ResultDocument[]): SeriesChange[] {
+  const canaries = docs.filter((doc) => doc.label === CANARY_LABEL);
+  const runs = new Set(canaries.map((doc) => `${doc.run.runner} ${doc.run.id}`));
+  const baselines = docs.filter((doc) => doc.label === CANARY_BASELINE_LABEL && runs.has(`${doc.run.runner} ${doc.run.id}`));
+  return comparePaired(baselines, canaries)
+    .filter((row) => row.verdict === "faster" || row.verdict === "slower")
+    .map((row): SeriesChange => {
+      const measured = canaries.filter((doc) => doc.runtime.name === row.head_runtime && doc.runtime.version === row.head_version);
+      const { suite, scenario, scenario_version, app, params, metric, unit, better } = row;
+      return {
+        ...{ suite, scenario, scenario_version, app, params, metric, unit, better },
+        series: `canary ${row.base_runner} ${row.head_runtime} ${cellLabel(row)} ${metric}`,
+        runner: row.base_runner,
+        runtime: row.head_runtime,
+        kind: row.verdict === "slower" ? "regression" : "improvement",
+        from_version: row.base_version,
+        to_version: row.head_version,
+        ratio: row.ratio!,
+        ci95: row.ci95!,
+        noise_floor: null,
+        min_effect: row.min_effect,
+        min_effect_source: row.min_effect_source,
+        status: "confirmed",
+        reason: `canary build paired with release ${row.base_version} in one run (${row.pairs} pairs of trials)`,
+        environment_drift: false,
+        run_ids: [...new Set(measured.map((doc) => doc.run.id))],
+        updated: measured.reduce((latest, doc) => (doc.run.started_at > latest ? doc.run.started_at : latest), ""),
+        channel: "canary",
+      };
+    });
+}
+
 export function detectRegressions(docs: readonly ResultDocument[], options: RegressionOptions = {}): RegressionReport {
   const fallback = options.defaultMinEffect ?? DEFAULT_MIN_EFFECT;
-  const measurements = measurementsOf(docs).filter(aboveResolution);
+  const measurements = measurementsOf(docs.filter((doc) => doc.label !== CANARY_LABEL)).filter(aboveResolution);
   const drifted = judgeDrift(measurements, fallback);
   const driftByRun = new Map(drifted.map((d) => [runRefOf(d.runner, d.run_id), d]));
   const results = buildSeries(measurements, new Set(driftByRun.keys())).map((series) => {
@@ -193,7 +235,7 @@ export function detectRegressions(docs: readonly ResultDocument[], options: Regr
   return {
     schema: REGRESSIONS_SCHEMA_ID,
     generated_at: (options.now ?? new Date()).toISOString(),
-    changes: results.flatMap((r) => r.changes).sort((a, b) => b.updated.localeCompare(a.updated) || a.series.localeCompare(b.series)),
+    changes: [...results.flatMap((r) => r.changes), ...canaryChanges(docs)].sort((a, b) => b.updated.localeCompare(a.updated) || a.series.localeCompare(b.series)),
     drifted_runs: drifted,
     series: results.map((r) => r.summary).sort((a, b) => a.series.localeCompare(b.series)),
   };

@@ -26,7 +26,8 @@ export const releaseNotesAtomLinks = (notes: ReleaseNotes | null) =>
 
 function entry(change: SeriesChange, page: string): string {
   const anchor = changeAnchor(change);
-  const title = `${change.kind === "regression" ? "Regression" : "Improvement"}: ${seriesLabel(change)} ${change.from_version} → ${change.to_version} ${describeChange(change)}`;
+  const kind = change.kind === "regression" ? "Regression" : "Improvement";
+  const title = `${change.channel === "canary" ? `Canary ${kind.toLowerCase()}` : kind}: ${seriesLabel(change)} ${change.from_version} → ${change.to_version} ${describeChange(change)}`;
   const floor = change.noise_floor === null ? "too little history for a noise floor" : `noise floor ${formatPercent(change.noise_floor)}`;
   const summary = `${change.to_version} against ${change.from_version}: ratio ${change.ratio.toFixed(3)}, 95 % CI ${formatInterval(change.ci95)}, ${floor}. ${change.reason}.`;
   return [

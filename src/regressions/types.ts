@@ -47,6 +47,8 @@ export interface SeriesChange extends SeriesIdentity {
   run_ids: string[];
   /** Start of the newest run this judgement rests on (the feed's `updated`). */
   updated: string;
+  /** `canary`: a nightly or canary build against the newest release, paired in one run, before it ships; absent: a release against the one before. */
+  channel?: "canary";
 }
 
 /** A run whose pinned sentinel runtime moved beyond its own noise: its figures are not trusted alone. */

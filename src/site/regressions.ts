@@ -51,7 +51,11 @@ export function releaseNotesLinks(notes: ReleaseNotes | null): SafeHtml {
 
 /** The columns of a change table: a title, and the cell (numeric cells align right). */
 const COLUMNS: readonly { title: string; numeric?: boolean; cell: (change: SeriesChange) => SafeHtml }[] = [
-  { title: "change", cell: (c) => html`<span class="verdict verdict-${c.kind}">${c.kind}</span>${c.status === "unconfirmed" ? html` <span class="badge">unconfirmed</span>` : ""}` },
+  {
+    title: "change",
+    cell: (c) =>
+      html`<span class="verdict verdict-${c.kind}">${c.kind}</span>${c.channel === "canary" ? html` <span class="badge">canary, not yet released</span>` : ""}${c.status === "unconfirmed" ? html` <span class="badge">unconfirmed</span>` : ""}`,
+  },
   { title: "runtime", cell: (c) => html`<span class="rt rt-${c.runtime}">${c.runtime}</span> ${c.from_version} → ${c.to_version}` },
   {
     title: "scenario",

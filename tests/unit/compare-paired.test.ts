@@ -188,4 +188,21 @@ describe("regressions feed: a release measured beside its predecessor", () => {
     assert.equal(paired[0]!.verdict, "slower");
     assert.equal(rows.length, 1, "the cell's separate-runs row gives way to the paired one");
   });
+
+  it("a canary build against its release in one run is a canary change; its version never joins a series", () => {
+    const trials = [[100, 101, 99], [120, 118, 122], [90, 91, 89], [110, 111, 109]];
+    const run = { id: "20261125T010000Z-cccccc", trials: 4 };
+    const release = subjectResult("release", trials, { run: { ...makeResult().run, ...run } });
+    const canary = subjectResult("canary", trials.map((t, k) => t.map((v) => v * [1.3, 1.31, 1.29, 1.3][k]!)), {
+      run: { ...makeResult().run, ...run },
+      runtime: { ...makeResult().runtime, version: "22.12.0-nightly20261124abcdef", spec: "node@path:/opt/node-nightly/bin/node", sha256: "b".repeat(64) },
+    });
+    const { changes, series } = detectRegressions([release, canary]);
+    assert.deepEqual(
+      changes.map((c) => [c.channel, c.kind, c.from_version, c.to_version, c.status]),
+      [["canary", "regression", "22.11.0", "22.12.0-nightly20261124abcdef", "confirmed"]],
+    );
+    assert.match(changes[0]!.reason, /^canary build paired with release 22\.11\.0 in one run \(4 pairs of trials\)$/);
+    assert.ok(series.every((s) => !s.versions.some((v) => v.includes("nightly"))), "the canary's version is in no series");
+  });
 });
