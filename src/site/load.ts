@@ -1,6 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import { UserError } from "../core/errors.ts";
 import { paramsSlug } from "../core/params.ts";
+import { CANARY_LABEL } from "../regressions/detect.ts";
 import { readIndexedResults } from "../results/run-index.ts";
 import { RESULT_SCHEMA_ID, type ResultDocument } from "../results/types.ts";
 import { testbedId, type Figure, type Measurement, type MetricInfo, type PoolMembership, type SeriesKey, type TestbedRef } from "./model.ts";
@@ -179,6 +180,10 @@ export function loadResults(dataDir: string, pools: ReadonlyMap<string, PoolMemb
     }
     if (doc.schema !== RESULT_SCHEMA_ID) {
       skipped.push(`${path}: not a ${RESULT_SCHEMA_ID} document`);
+      continue;
+    }
+    if (doc.label === CANARY_LABEL) {
+      skipped.push(`${path}: a canary build, judged against its release on the regressions page, never a point of a release's trend`);
       continue;
     }
     if (doc.environment?.emulated) {

@@ -29,7 +29,7 @@ export function describeBuild(summary: SiteBuildSummary): string {
     `site built in ${summary.seconds.toFixed(1)} s: ${count(summary.results, "result")}, ${count(summary.scenarios, "scenario")}, ${count(summary.testbeds, "machine")}, ${count(summary.files, "file")} in ${shown(summary.outDir)}`,
   ];
   if (!summary.feed) lines.push("no regressions feed yet (scripts/bench regressions --feed-dir site/feed computes it); the Regressions page says so");
-  if (summary.skipped.length > 0) lines.push(`${count(summary.skipped.length, "file")} below the data folder ${summary.skipped.length === 1 ? "is not a result document and was" : "are not result documents and were"} skipped, e.g. ${summary.skipped[0]}`);
+  if (summary.skipped.length > 0) lines.push(`${count(summary.skipped.length, "file")} below the data folder ${summary.skipped.length === 1 ? "was" : "were"} not published, e.g. ${summary.skipped[0]}`);
   return lines.join("\n");
 }
 
