@@ -13,7 +13,7 @@ import { after, before, describe, it } from "node:test";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { REPO_ROOT, cacheDir } from "../../src/core/paths.ts";
 import { bench, tempDir } from "../../benchmarks/lib/cli.ts";
-import { makeResult } from "../../benchmarks/lib/documents.ts";
+import { makeResult, metricOf } from "../../benchmarks/lib/documents.ts";
 import { writeResult } from "../../src/results/store.ts";
 import { FIVE_YEAR_PLAN, LOCAL_RUNNER, SCALE_SERIES, SYNTHETIC_RUNNERS, defaultRunSeries, writeSyntheticResults } from "../../benchmarks/lib/synthetic-results.ts";
 
@@ -271,6 +271,35 @@ describe("the trend site in Chromium, served below a sub-path", () => {
     // Each line states the smallest change its series confirms, from its own runs.
     assert.match(legend, /node detects ≥ \d+\.\d %/);
     await trend.page.close();
+  });
+
+  it("lists a runtime far off the others on the Findings page, with every figure, its trend and its reproduction", async () => {
+    // A site of its own: one cell on which Deno is far off Node and Bun.
+    const findingsData = tempDir("site-browser-findings");
+    const [x86] = SYNTHETIC_RUNNERS;
+    for (const [name, mbs] of Object.entries({ node: 6433, bun: 6364, deno: 24 })) {
+      await writeResult(findingsData, makeResult({
+        run: { id: `20251230T000000Z-00000${["node", "bun", "deno"].indexOf(name)}`, runner: x86!.name, runner_kind: x86!.kind, started_at: "2025-12-30T00:00:00.000Z" },
+        environment: { arch: x86!.arch, cpu_model: x86!.cpu_model, fingerprint: x86!.fingerprint },
+        runtime: { name: name as "node", version: "99.0.0" },
+        suite: "workers",
+        scenario: "throughput",
+        app: "worker-threads",
+        params: { payload: "bytes", size: 1048576, batch: 64, transfer: false },
+        metrics: { throughput_mb_s: metricOf([mbs, mbs * 1.01, mbs * 0.99], "MB/s", "higher") },
+      }));
+    }
+    const site = await startServer(findingsData, tempDir("site-browser-findings-feed"), tempDir("site-browser-findings-out"));
+    const { page, problems } = await open("findings.html", { site });
+    const rows = await page.$$eval("table.findings tbody tr[id]", (trs) => trs.map((tr) => Array.from((tr as HTMLTableRowElement).cells, (td) => (td.textContent ?? "").replace(/\s+/g, " ").trim()).join(" | ")));
+    assert.equal(rows.length, 1, rows.join("\n"));
+    assert.match(rows[0]!, /^1 \| deno 99\.0\.0\s*far off the others \| workers\/throughput.* \| 26\d\.\d× slower.* \| deno 99\.0\.0: 24\.0 MB\/s.*node 99\.0\.0: 6433 MB\/s.*bun 99\.0\.0: 6364 MB\/s.* \| reproduction$/);
+    const download = await page.getAttribute("table.findings a[download]", "href");
+    assert.ok((await page.request.get(new URL(download!, site).href)).ok(), "the reproduction archive is served");
+    assert.ok((await page.request.get(new URL("findings.atom", site).href)).ok());
+    await page.screenshot({ path: join(ARTIFACTS, "findings-with-a-finding.png"), fullPage: true });
+    assert.deepEqual(problems, []);
+    await page.close();
   });
 
   it("documents every runner and scenario on the methodology page", async () => {
