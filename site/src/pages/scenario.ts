@@ -220,6 +220,37 @@ function options<T extends string>(values: readonly T[], label: (value: T) => st
   return values.map((v) => [v, label(v)]);
 }
 
+/** The page's title, heading, description and breadcrumbs for a scenario. */
+function showHeading(scenario: View["scenario"]): void {
+  document.title = `${scenario.suite}/${scenario.scenario} · runtime-bench`;
+  byId("scenario-title").textContent = `${scenario.suite} / ${scenario.scenario}`;
+  byId("scenario-description").textContent = scenario.description ?? "How each runtime moved, release by release.";
+  byId("crumbs").replaceChildren(h("a", { href: "index.html" }, "Overview"), h("span", {}, scenario.suite), h("span", {}, scenario.scenario));
+}
+
+/** The view's selectors, each shown only when it offers a choice; `change` applies one (as query fields). */
+function viewControls(catalog: CatalogData, current: View, change: (query: Record<string, string>) => void): HTMLElement[] {
+  const { scenario, testbed } = current;
+  const series = scenario.series.filter((s) => s.testbeds.includes(testbed.id));
+  const apps = [...new Set(series.map((s) => appValue(s.app)))];
+  const loads = series.filter((s) => appValue(s.app) === appValue(current.app)).map((s) => s.params);
+  const archTestbeds = current.testbeds.filter((t) => t.arch === testbed.arch);
+  const metricNames = Object.keys(scenario.metrics);
+  const metricOptions = options(metricNames, (m) => metricTitle(m, scenario.metrics[m]!.unit));
+  const arches = [...new Set(current.testbeds.map((t) => t.arch))];
+  return present(
+    select("Scenario", "scenario", options(catalog.scenarios.map(scenarioId), (id) => id.replace("/", " / ")), scenarioId(scenario), (value) => change({ scenario: value, app: "", params: "", metric: "", zoom: "" })),
+    arches.length > 1 ? segmented("Architecture", "arch", options(arches, (a) => a), testbed.arch, (value) => change({ arch: value, runner: "" })) : null,
+    archTestbeds.length > 1 ? select("Runner", "runner", archTestbeds.map((t): Option => [t.id, machineLabel(t)]), testbed.id, (value) => change({ runner: value })) : null,
+    apps.length > 1 || apps[0] !== "" ? select("App", "app", options(apps, (a) => a || "none"), appValue(current.app), (value) => change({ app: value, params: "" })) : null,
+    loads.length > 1 || loads[0] !== "" ? select("Load", "params", options(loads, (p) => p.replace(/,/g, ", ") || "default"), current.params, (value) => change({ params: value })) : null,
+    metricNames.length > 4
+      ? select("Metric", "metric", metricOptions, current.metric, (value) => change({ metric: value }))
+      : segmented("Metric", "metric", metricOptions, current.metric, (value) => change({ metric: value })),
+    segmented("X axis", "x", [["version", "By version"], ["date", "By run date"]], current.axis, (value) => change({ x: value, zoom: "" })),
+  );
+}
+
 export async function scenarioPage(): Promise<void> {
   const catalog = await fetchJson<CatalogData>("data/catalog.json");
   const root = byId("scenario");
@@ -234,15 +265,7 @@ export async function scenarioPage(): Promise<void> {
   const render = async (current: View) => {
     writeView(current);
     const { scenario, testbed } = current;
-    document.title = `${scenario.suite}/${scenario.scenario} · runtime-bench`;
-    byId("scenario-title").textContent = `${scenario.suite} / ${scenario.scenario}`;
-    byId("scenario-description").textContent = scenario.description ?? "How each runtime moved, release by release.";
-    byId("crumbs").replaceChildren(h("a", { href: "index.html" }, "Overview"), h("span", {}, scenario.suite), h("span", {}, scenario.scenario));
-
-    const series = scenario.series.filter((s) => s.testbeds.includes(testbed.id));
-    const apps = [...new Set(series.map((s) => appValue(s.app)))];
-    const loads = series.filter((s) => appValue(s.app) === appValue(current.app)).map((s) => s.params);
-    const archTestbeds = current.testbeds.filter((t) => t.arch === testbed.arch);
+    showHeading(scenario);
     const change = (query: Record<string, string>) => {
       const next = resolveView({
         scenario: scenarioId(current.scenario),
@@ -258,22 +281,7 @@ export async function scenarioPage(): Promise<void> {
       view = next;
       void render(next).catch(showError);
     };
-    const metricNames = Object.keys(scenario.metrics);
-    const metricOptions = options(metricNames, (m) => metricTitle(m, scenario.metrics[m]!.unit));
-    const arches = [...new Set(current.testbeds.map((t) => t.arch))];
-    controls.replaceChildren(
-      ...present(
-      select("Scenario", "scenario", options(catalog.scenarios.map(scenarioId), (id) => id.replace("/", " / ")), scenarioId(scenario), (value) => change({ scenario: value, app: "", params: "", metric: "", zoom: "" })),
-      arches.length > 1 ? segmented("Architecture", "arch", options(arches, (a) => a), testbed.arch, (value) => change({ arch: value, runner: "" })) : null,
-      archTestbeds.length > 1 ? select("Runner", "runner", archTestbeds.map((t): Option => [t.id, machineLabel(t)]), testbed.id, (value) => change({ runner: value })) : null,
-      apps.length > 1 || apps[0] !== "" ? select("App", "app", options(apps, (a) => a || "none"), appValue(current.app), (value) => change({ app: value, params: "" })) : null,
-      loads.length > 1 || loads[0] !== "" ? select("Load", "params", options(loads, (p) => p.replace(/,/g, ", ") || "default"), current.params, (value) => change({ params: value })) : null,
-      metricNames.length > 4
-        ? select("Metric", "metric", metricOptions, current.metric, (value) => change({ metric: value }))
-        : segmented("Metric", "metric", metricOptions, current.metric, (value) => change({ metric: value })),
-      segmented("X axis", "x", [["version", "By version"], ["date", "By run date"]], current.axis, (value) => change({ x: value, zoom: "" })),
-      ),
-    );
+    controls.replaceChildren(...viewControls(catalog, current, change));
 
     const key = { suite: scenario.suite, scenario: scenario.scenario, app: current.app, params: current.params };
     const path = trendPath(testbed.id, key, "json");
