@@ -1,5 +1,6 @@
 import { compareVersions } from "../compare/series-key.ts";
 import type { RegressionReport } from "../regressions/types.ts";
+import type { MetricDefinition } from "../results/types.ts";
 import { paramsSlug } from "../core/params.ts";
 import type { RuntimeName } from "../runtimes/catalog.ts";
 import { detectableChanges } from "./detectable.ts";
@@ -9,7 +10,6 @@ import {
   type CatalogData,
   type ChangeMarker,
   type Measurement,
-  type MetricInfo,
   type OverviewData,
   type OverviewGroup,
   type ScenarioInfo,
@@ -33,7 +33,7 @@ function leadingSuitesFirst(a: string, b: string): number {
 /** What the build knows of a scenario from its manifest in this checkout. */
 export interface ManifestFacts {
   readonly description: string;
-  readonly metrics: Readonly<Record<string, MetricInfo>>;
+  readonly metrics: Readonly<Record<string, MetricDefinition>>;
 }
 
 /** One series on one testbed, with its results: the unit every page is cut from. */
@@ -99,7 +99,7 @@ function scenarioInfos(results: readonly SiteResult[], manifests: ReadonlyMap<st
     const id = scenarioId(r.series.suite, r.series.scenario);
     newest.set(id, Math.max(newest.get(id) ?? 0, r.scenarioVersion));
   }
-  const measured = new Map<string, Map<string, MetricInfo>>();
+  const measured = new Map<string, Map<string, MetricDefinition>>();
   for (const r of results) {
     const id = scenarioId(r.series.suite, r.series.scenario);
     if (r.scenarioVersion !== newest.get(id)) continue;

@@ -1,4 +1,5 @@
-import type { Measurement, MetricInfo, OverviewData, SeriesKey, TestbedRef, TrendData } from "./model.ts";
+import type { MetricDefinition } from "../results/types.ts";
+import type { Measurement, OverviewData, SeriesKey, TestbedRef, TrendData } from "./model.ts";
 
 const COLUMNS = [
   "arch", "runner", "runner_kind", "testbed", "suite", "scenario", "app", "params", "runtime", "version", "started_at", "run",
@@ -12,7 +13,7 @@ function csvField(value: string | number | null): string {
 }
 
 /** One line per metric of an ok result, one line (without numbers) for a failed or unsupported one. */
-function measurementLines(testbed: TestbedRef, series: SeriesKey, metrics: Readonly<Record<string, MetricInfo>>, points: readonly Measurement[]): string[] {
+function measurementLines(testbed: TestbedRef, series: SeriesKey, metrics: Readonly<Record<string, MetricDefinition>>, points: readonly Measurement[]): string[] {
   const lines: string[] = [];
   // The fields of the testbed and series are the same on every line, and a point's on each of its metrics' lines: quoted once.
   const fields = (values: readonly (string | number | null)[]) => values.map(csvField).join(",");

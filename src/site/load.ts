@@ -2,8 +2,8 @@ import { existsSync, statSync } from "node:fs";
 import { UserError } from "../core/errors.ts";
 import { paramsSlug } from "../core/params.ts";
 import { readIndexedResults } from "../results/run-index.ts";
-import { RESULT_SCHEMA_ID, type ResultDocument } from "../results/types.ts";
-import { testbedId, type Figure, type Measurement, type MetricInfo, type PoolMembership, type SeriesKey, type TestbedRef } from "./model.ts";
+import { RESULT_SCHEMA_ID, type MetricDefinition, type ResultDocument } from "../results/types.ts";
+import { testbedId, type Figure, type Measurement, type PoolMembership, type SeriesKey, type TestbedRef } from "./model.ts";
 
 /** One result document as the site keeps it: the chart's view of it, and the document itself for comparisons. */
 export interface SiteResult {
@@ -11,7 +11,7 @@ export interface SiteResult {
   readonly series: SeriesKey;
   readonly scenarioVersion: number;
   readonly measurement: Measurement;
-  readonly metrics: Readonly<Record<string, MetricInfo>>;
+  readonly metrics: Readonly<Record<string, MetricDefinition>>;
   /** The document without what no page reads (tools, details, verification), for comparisons. */
   readonly doc: ResultDocument;
 }
@@ -150,7 +150,7 @@ class Interner {
 function toSiteResult(doc: ResultDocument, testbeds: Map<string, TestbedFacts>, interner: Interner, pools: ReadonlyMap<string, PoolMembership>): SiteResult {
   const testbed = testbedId(doc.run.runner, doc.environment.fingerprint);
   noteTestbed(testbeds, testbed, doc, pools);
-  const metrics: Record<string, MetricInfo> = {};
+  const metrics: Record<string, MetricDefinition> = {};
   for (const name in doc.metrics) metrics[name] = { unit: doc.metrics[name]!.unit, better: doc.metrics[name]!.better };
   return {
     testbed,

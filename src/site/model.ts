@@ -3,7 +3,7 @@
  * imported by both sides (src/site/ and site/src/), so neither can drift from the other.
  * Nothing here may import runtime code: the browser bundle includes this file.
  */
-import type { Better, Profile, ResultStatus, RunnerKind } from "../results/types.ts";
+import type { MetricDefinition, Profile, ResultStatus, RunnerKind } from "../results/types.ts";
 import type { Arch, RuntimeName } from "../runtimes/catalog.ts";
 
 /** The order runtimes appear in on every page (and the order of their colours). */
@@ -62,11 +62,6 @@ export interface SeriesKey {
   params: string;
 }
 
-export interface MetricInfo {
-  unit: string;
-  better: Better;
-}
-
 /** One metric of one result: median, 95 % interval of the median, and how many samples it rests on. */
 export type Figure = [median: number, ci95Low: number, ci95High: number, samples: number];
 
@@ -100,7 +95,7 @@ export interface TrendData {
   series: SeriesKey;
   testbed: TestbedRef;
   scenario_version: number;
-  metrics: Record<string, MetricInfo>;
+  metrics: Record<string, MetricDefinition>;
   /** Every result of the series on the testbed, per runtime, oldest version first, then by date. */
   runtimes: Partial<Record<RuntimeName, Measurement[]>>;
   /**
@@ -124,7 +119,7 @@ export interface ScenarioInfo {
   description: string | null;
   /** The newest scenario version in the data: results of older versions are not drawn. */
   scenario_version: number;
-  metrics: Record<string, MetricInfo>;
+  metrics: Record<string, MetricDefinition>;
   /** The metric a card shows first: the manifest's first. */
   primary: string;
 }
