@@ -3,14 +3,14 @@ import { UserError } from "../core/errors.ts";
 import { paramsSlug } from "../core/params.ts";
 import { readIndexedResults } from "../results/run-index.ts";
 import { RESULT_SCHEMA_ID, type MetricDefinition, type ResultDocument } from "../results/types.ts";
-import { testbedId, type Figure, type Measurement, type PoolMembership, type SeriesKey, type TestbedRef } from "./model.ts";
+import { testbedId, type Figure, type ReducedResult, type PoolMembership, type SeriesKey, type TestbedRef } from "./model.ts";
 
 /** One result document as the site keeps it: the chart's view of it, and the document itself for comparisons. */
 export interface SiteResult {
   readonly testbed: string;
   readonly series: SeriesKey;
   readonly scenarioVersion: number;
-  readonly measurement: Measurement;
+  readonly reduced: ReducedResult;
   readonly metrics: Readonly<Record<string, MetricDefinition>>;
   /** The document without what no page reads (tools, details, verification), for comparisons. */
   readonly doc: ResultDocument;
@@ -51,7 +51,7 @@ function firstLine(text: string): string {
   return line.length > 200 ? `${line.slice(0, 199)}…` : line;
 }
 
-function toMeasurement(doc: ResultDocument): Measurement {
+function reduceResult(doc: ResultDocument): ReducedResult {
   const values: Record<string, Figure> = {};
   if (doc.status === "ok") {
     for (const [name, metric] of Object.entries(doc.metrics)) {
@@ -156,7 +156,7 @@ function toSiteResult(doc: ResultDocument, testbeds: Map<string, TestbedFacts>, 
     testbed,
     series: { suite: doc.suite, scenario: doc.scenario, app: doc.app, params: paramsSlug(doc.params) },
     scenarioVersion: doc.scenario_version,
-    measurement: toMeasurement(doc),
+    reduced: reduceResult(doc),
     metrics,
     doc: interner.compact(doc),
   };

@@ -66,7 +66,7 @@ export interface SeriesKey {
 export type Figure = [median: number, ci95Low: number, ci95High: number, samples: number];
 
 /** One result document, reduced to what a chart shows and a reader needs to trace it. */
-export interface Measurement {
+export interface ReducedResult {
   runtime: RuntimeName;
   version: string;
   started_at: string;
@@ -97,7 +97,7 @@ export interface TrendData {
   scenario_version: number;
   metrics: Record<string, MetricDefinition>;
   /** Every result of the series on the testbed, per runtime, oldest version first, then by date. */
-  runtimes: Partial<Record<RuntimeName, Measurement[]>>;
+  runtimes: Partial<Record<RuntimeName, ReducedResult[]>>;
   /**
    * Per runtime and metric, the smallest change the series confirms at 95 % from its own runs of
    * the scenario version drawn (src/site/detectable.ts); null while it has too few runs.
@@ -109,7 +109,7 @@ export interface TrendData {
 /** One architecture's group of bars on an overview card: the newest version of each runtime. */
 export interface OverviewGroup {
   testbed: TestbedRef;
-  figures: Measurement[];
+  figures: ReducedResult[];
 }
 
 export interface ScenarioInfo {

@@ -1,6 +1,6 @@
 import type { Better } from "../../../src/results/types.ts";
 import type { RuntimeName } from "../../../src/runtimes/catalog.ts";
-import type { ChangeMarker, Figure, Measurement, TestbedRef } from "../../../src/site/model.ts";
+import type { ChangeMarker, Figure, ReducedResult, TestbedRef } from "../../../src/site/model.ts";
 import { h, px, s } from "../dom.ts";
 import { betterText, formatDateTime, formatInterval, formatTick, formatValue } from "../format.ts";
 import { linearScale, timeTicks, type LinearScale } from "./scale.ts";
@@ -17,7 +17,7 @@ export interface TrendPoint {
   /** Index of the version in the line's `versions` (version axis), or a time in ms (date axis). */
   x: number;
   figure: Figure;
-  measurement: Measurement;
+  result: ReducedResult;
   marker: ChangeMarker | null;
 }
 
@@ -27,7 +27,7 @@ export interface TrendLine {
   versions: string[];
   points: TrendPoint[];
   /** Results that are not numbers (failed, unsupported), drawn as crosses on the axis. */
-  failures: { x: number; measurement: Measurement }[];
+  failures: { x: number; result: ReducedResult }[];
   /** The smallest change this runtime's series confirms at 95 % from its own runs; null while too few. */
   detectable: number | null;
 }
@@ -313,7 +313,7 @@ function drawSeries(model: TrendModel, panel: Panel, whole: TrendLine, y: Linear
   }
   for (const f of line.failures) {
     const fx = panel.x(f.x);
-    g.append(s("path", { class: "failed-mark", d: `M${px(fx - 3)},${px(bottom - 9)}l6,6m0,-6l-6,6` }, s("title", {}, `${line.runtime} ${f.measurement.version}: ${f.measurement.status}${f.measurement.error ? ` (${f.measurement.error})` : ""}`)));
+    g.append(s("path", { class: "failed-mark", d: `M${px(fx - 3)},${px(bottom - 9)}l6,6m0,-6l-6,6` }, s("title", {}, `${line.runtime} ${f.result.version}: ${f.result.status}${f.result.error ? ` (${f.result.error})` : ""}`)));
   }
   g.append(...drawMarkers(model, panel, line, y));
   return g;
@@ -475,7 +475,7 @@ function listenForUnpin(): void {
 }
 
 function fillTooltip(tooltip: HTMLElement, model: TrendModel, runtime: RuntimeName, point: TrendPoint, pinned: boolean): void {
-  const m = point.measurement;
+  const m = point.result;
   const [median, low, high, samples] = point.figure;
   const copy = h("button", { type: "button" }, "Copy command");
   copy.addEventListener("click", () => {
