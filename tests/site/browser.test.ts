@@ -326,7 +326,14 @@ async function fiveYearHistory(): Promise<string> {
   const partial = `${dir}.partial-${process.pid}`;
   rmSync(partial, { recursive: true, force: true });
   await writeSyntheticResults(partial, FIVE_YEAR_PLAN);
-  renameSync(partial, dir);
+  try {
+    renameSync(partial, dir);
+  } catch (error) {
+    // Another run (another checkout sharing the cache) wrote the same history first: that one serves.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "ENOTEMPTY" && code !== "EEXIST") throw error;
+    rmSync(partial, { recursive: true, force: true });
+  }
   return dir;
 }
 
