@@ -1,25 +1,25 @@
 import { UserError, errorMessage } from "../core/errors.ts";
 import { installInterruptHandling, interruptCleanup, interruptExitCode, isInterrupted } from "../process/children.ts";
 import { invoke, type Command } from "./command.ts";
-import { allCommand } from "./commands/all.ts";
-import { collectCommand } from "./commands/collect.ts";
-import { compareCommand } from "./commands/compare.ts";
-import { exportCommand } from "./commands/export.ts";
-import { findingsCommand } from "./commands/findings.ts";
-import { listCommand } from "./commands/list.ts";
-import { planCommand } from "./commands/plan.ts";
-import { profileCommand } from "./commands/profile.ts";
-import { regressionsCommand } from "./commands/regressions.ts";
-import { releasesCommand } from "./commands/releases.ts";
-import { reproCommand } from "./commands/repro.ts";
-import { runCommand } from "./commands/run.ts";
-import { toolsCommand } from "./commands/tools.ts";
-import { setupCommand } from "./commands/setup.ts";
-import { siteCommand } from "./commands/site.ts";
-import { validateCommand } from "./commands/validate.ts";
+import { allSubcommand } from "./commands/all.ts";
+import { collectSubcommand } from "./commands/collect.ts";
+import { compareSubcommand } from "./commands/compare.ts";
+import { exportSubcommand } from "./commands/export.ts";
+import { findingsSubcommand } from "./commands/findings.ts";
+import { listSubcommand } from "./commands/list.ts";
+import { planSubcommand } from "./commands/plan.ts";
+import { profileSubcommand } from "./commands/profile.ts";
+import { regressionsSubcommand } from "./commands/regressions.ts";
+import { releasesSubcommand } from "./commands/releases.ts";
+import { reproSubcommand } from "./commands/repro.ts";
+import { runSubcommand } from "./commands/run.ts";
+import { toolsSubcommand } from "./commands/tools.ts";
+import { setupSubcommand } from "./commands/setup.ts";
+import { siteSubcommand } from "./commands/site.ts";
+import { validateSubcommand } from "./commands/validate.ts";
 
 /** Every subcommand; `scripts/bench` with no arguments runs `all`. */
-const COMMANDS: readonly Command[] = [allCommand, runCommand, setupCommand, listCommand, planCommand, validateCommand, siteCommand, compareCommand, findingsCommand, reproCommand, profileCommand, regressionsCommand, exportCommand, releasesCommand, collectCommand, toolsCommand] as unknown as Command[];
+const COMMANDS: readonly Command[] = [allSubcommand, runSubcommand, setupSubcommand, listSubcommand, planSubcommand, validateSubcommand, siteSubcommand, compareSubcommand, findingsSubcommand, reproSubcommand, profileSubcommand, regressionsSubcommand, exportSubcommand, releasesSubcommand, collectSubcommand, toolsSubcommand] as unknown as Command[];
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

@@ -81,6 +81,28 @@ function unsupportedReason(selected: ResolvedScenario, runtime: IdentifiedRuntim
   return null;
 }
 
+/** The suites' sessions of a run, started together and closed together. */
+interface Sessions {
+  readonly bySuite: Map<AnySuite, SuiteSession>;
+  /** Each suite's parsed options. */
+  readonly options: Map<AnySuite, unknown>;
+  close(): Promise<void>;
+}
+
+/** What every scenario of a run shares while it is measured. */
+interface Run {
+  readonly plan: RunPlan;
+  readonly progress: Progress;
+  readonly sessions: Sessions;
+  /** Each scenario's subjects by runtime: listed once, for the progress total, and measured in that order. */
+  readonly subjects: ReadonlyMap<ResolvedScenario, readonly { runtime: IdentifiedRuntime; subjects: readonly Subject[] }[]>;
+  readonly budget: TrialBudget;
+  /** Writes the cells not yet written. */
+  readonly save: (selected: ResolvedScenario, cells: readonly Cell[]) => Promise<void>;
+  /** The scenario being measured: what an interrupt saves before it stops the sessions and removes the work folder. */
+  current: { selected: ResolvedScenario; cells: Cell[] } | null;
+}
+
 /**
  * Runs every selected scenario on every runtime: check, interleaved trials, check again, write.
  * Results of a scenario are written as soon as it ends; an interrupt writes what the current
@@ -88,70 +110,35 @@ function unsupportedReason(selected: ResolvedScenario, runtime: IdentifiedRuntim
  */
 export async function executeRun(plan: RunPlan, progress: Progress): Promise<RunOutcome> {
   const results: RunOutcome["results"] = [];
-  const toolsBySuite = new Map<AnySuite, Record<string, string>>();
-  for (const suite of new Set(plan.scenarios.map((s) => s.suite))) {
-    const versions = await Promise.all(suite.tools.map(async (tool) => [tool.name, await tool.version()] as const));
-    toolsBySuite.set(suite, Object.fromEntries(versions));
-  }
+  const toolsBySuite = await toolVersions(plan.scenarios);
   const workDir = await mkdtemp(join(tmpdir(), "runtime-bench-"));
-  const workDirRemoved = leavesUntilCleaned(`the work folder ${workDir}`);
-  const removeWorkDir = async () => {
-    // A server that a failing check is still stopping works in the folder: it goes first.
-    await cleanupsSettled();
-    await rm(workDir, { recursive: true, force: true });
-    workDirRemoved();
-  };
-  // Starting a session does no work yet; its subjects are known up front, so the progress line counts against the whole run.
-  const sessions = new Map<AnySuite, SuiteSession>();
-  const optionsBySuite = new Map<AnySuite, unknown>();
-  for (const suite of new Set(plan.scenarios.map((s) => s.suite))) {
-    const options = suite.parseOptions?.(plan.suiteOptions[suite.name] ?? {}) ?? {};
-    optionsBySuite.set(suite, options);
-    sessions.set(suite, suite.start({ profile: plan.profile, workDir, log: (line) => progress.log(line), options }) as SuiteSession);
-  }
-  const closeSessions = async () => {
-    for (const session of sessions.values()) await session.close?.();
-    sessions.clear();
-  };
-  // Listed once, for the progress total, and measured in that order.
-  const subjects = new Map(plan.scenarios.map((s) => [s, plan.runtimes.map((runtime) => ({ runtime, subjects: sessions.get(s.suite)!.subjects(s.scenario, runtime) }))]));
+  const removeWorkDir = workDirRemover(workDir);
+  const sessions = startSessions(plan, workDir, progress);
+  const subjects = new Map(plan.scenarios.map((s) => [s, plan.runtimes.map((runtime) => ({ runtime, subjects: sessions.bySuite.get(s.suite)!.subjects(s.scenario, runtime) }))]));
   progress.addWork(plan.scenarios.reduce((sum, s) => sum + trialsOf(s.scenario) * subjects.get(s)!.reduce((n, r) => n + r.subjects.length, 0), 0));
   const suiteSeconds = new Map<string, number>();
-  const budget: TrialBudget = { remaining: plan.trialBudget ?? Infinity };
-
-  const save = async (selected: ResolvedScenario, cells: readonly Cell[]) => {
-    const tools = toolsBySuite.get(selected.suite) ?? {};
-    for (const cell of cells) {
-      // An interrupt during a save saves the rest: each cell is written once.
-      if (cell.saved) continue;
-      cell.saved = true;
-      const doc = toDocument(plan, selected, cell, { ...tools, ...cell.tools });
-      results.push({ path: await writeResult(plan.outDir, doc), doc });
-    }
-  };
-
-  // The scenario being measured: what an interrupt saves before it stops the sessions and removes the work folder.
-  let current: { selected: ResolvedScenario; cells: Cell[] } | null = null;
-  let saving: Promise<void> = Promise.resolve();
-  setInterruptHandler(() => {
-    saving = (async () => {
-      if (current) {
-        for (const cell of current.cells) {
-          const trials = cell.trials;
-          if (cell.status !== "pending") continue;
-          const why = cell.trialsDone === trials ? `interrupted after all ${trials} trials, before the check after measuring` : `interrupted after ${cell.trialsDone} of ${trials} trials`;
-          endCell(cell, "failed", why, { interrupted_after_trials: cell.trialsDone });
-        }
-        await save(current.selected, current.cells);
+  const run: Run = {
+    plan,
+    progress,
+    sessions,
+    subjects,
+    budget: { remaining: plan.trialBudget ?? Infinity },
+    save: async (selected, cells) => {
+      const tools = toolsBySuite.get(selected.suite) ?? {};
+      for (const cell of cells) {
+        // An interrupt during a save saves the rest: each cell is written once.
+        if (cell.saved) continue;
+        cell.saved = true;
+        const doc = toDocument(plan, selected, cell, { ...tools, ...cell.tools });
+        results.push({ path: await writeResult(plan.outDir, doc), doc });
       }
-      await closeSessions();
-      await removeWorkDir();
-    })();
-    return saving;
-  });
+    },
+    current: null,
+  };
+  const interruptSaved = saveOnInterrupt(run, removeWorkDir);
   // After Ctrl-C the run ends once the interrupt's save has, so what it reports is what was written.
   const interruptedOutcome = async (): Promise<RunOutcome> => {
-    await saving;
+    await interruptSaved();
     return { results, interrupted: true, suiteSeconds };
   };
 
@@ -159,60 +146,144 @@ export async function executeRun(plan: RunPlan, progress: Progress): Promise<Run
     for (const selected of plan.scenarios) {
       if (isInterrupted()) break;
       const started = performance.now();
-      const trials = trialsOf(selected.scenario);
-      const session = sessions.get(selected.suite)!;
-      const cells = await checkedCells(selected, session, optionsBySuite.get(selected.suite), subjects.get(selected)!, progress);
-      current = { selected, cells };
-      const measuredCells = cells.filter((c) => c.status === "pending");
-      progress.skip(trials * (cells.length - measuredCells.length));
-      // The sentinel is measured for drift, never judged against the runtimes under test.
-      const schedule = new TrialSchedule(trials, measuredCells.filter((c) => c.subject.runtime.identity.spec !== plan.run.sentinel), budget);
-      for (let t = 0; schedule.another(t, measuredCells.length); t++) {
-        if (t >= trials) {
-          progress.addWork(measuredCells.length);
-          for (const cell of cells) cell.trials = t + 1;
-        }
-        for (const cell of rotate(measuredCells, t)) {
-          if (isInterrupted()) return interruptedOutcome();
-          if (cell.status !== "pending") {
-            progress.end();
-            continue;
-          }
-          progress.begin(`${selected.scenario.suite}/${selected.scenario.name}${label(cell.subject)} trial ${t + 1}/${cell.trials}`);
-          await runTrial(session, cell, t, progress);
-          progress.end();
-        }
-      }
-      const sequential = schedule.record();
-      if (sequential) for (const cell of cells) cell.sequential = sequential;
-      for (const cell of measuredCells) {
-        if (cell.status !== "pending" || !session.recheck) continue;
-        const after = await session.recheck(cell.subject);
-        if (after.status !== "ok") endCell(cell, "failed", `check after measuring failed: ${after.error}`, after.details);
-        // Both checks are kept: the one after measuring, with the one before it under `before`.
-        if (after.verification) cell.verification = cell.verification ? { ...after.verification, before: cell.verification } : after.verification;
-      }
-      for (const cell of measuredCells) {
-        const finished = await session.finish?.(cell.subject);
-        if (finished?.details) Object.assign(cell.details, finished.details);
-        if (finished?.tools) Object.assign(cell.tools, finished.tools);
-      }
-      for (const cell of cells) if (cell.status === "pending") endCell(cell, "ok");
-      if (isInterrupted()) return interruptedOutcome();
-      await save(selected, cells);
-      current = null;
+      if (!(await measureScenario(run, selected))) return interruptedOutcome();
       suiteSeconds.set(selected.suite.name, (suiteSeconds.get(selected.suite.name) ?? 0) + (performance.now() - started) / 1000);
     }
   } finally {
     // After an interrupt its handler closes and removes; the run's own flow must not race it.
     if (!isInterrupted()) {
       setInterruptHandler(undefined);
-      await closeSessions();
+      await sessions.close();
       await removeWorkDir();
     }
     progress.finish();
   }
   return isInterrupted() ? interruptedOutcome() : { results, interrupted: false, suiteSeconds };
+}
+
+/** Each suite's tool versions (tool name → version), asked once per run. */
+async function toolVersions(scenarios: readonly ResolvedScenario[]): Promise<Map<AnySuite, Record<string, string>>> {
+  const toolsBySuite = new Map<AnySuite, Record<string, string>>();
+  for (const suite of new Set(scenarios.map((s) => s.suite))) {
+    const versions = await Promise.all(suite.tools.map(async (tool) => [tool.name, await tool.version()] as const));
+    toolsBySuite.set(suite, Object.fromEntries(versions));
+  }
+  return toolsBySuite;
+}
+
+/** Registers the run's work folder as left until cleaned, and returns what removes it. */
+function workDirRemover(workDir: string): () => Promise<void> {
+  const workDirRemoved = leavesUntilCleaned(`the work folder ${workDir}`);
+  return async () => {
+    // A server that a failing check is still stopping works in the folder: it goes first.
+    await cleanupsSettled();
+    await rm(workDir, { recursive: true, force: true });
+    workDirRemoved();
+  };
+}
+
+/** Starting a session does no work yet; its subjects are known up front, so the progress line counts against the whole run. */
+function startSessions(plan: RunPlan, workDir: string, progress: Progress): Sessions {
+  const bySuite = new Map<AnySuite, SuiteSession>();
+  const options = new Map<AnySuite, unknown>();
+  for (const suite of new Set(plan.scenarios.map((s) => s.suite))) {
+    const suiteOptions = suite.parseOptions?.(plan.suiteOptions[suite.name] ?? {}) ?? {};
+    options.set(suite, suiteOptions);
+    bySuite.set(suite, suite.start({ profile: plan.profile, workDir, log: (line) => progress.log(line), options: suiteOptions }) as SuiteSession);
+  }
+  return {
+    bySuite,
+    options,
+    close: async () => {
+      for (const session of bySuite.values()) await session.close?.();
+      bySuite.clear();
+    },
+  };
+}
+
+/**
+ * On an interrupt: ends the current scenario's pending cells as failed, saves them, closes the
+ * sessions and removes the work folder. Returns what waits for that save to end.
+ */
+function saveOnInterrupt(run: Run, removeWorkDir: () => Promise<void>): () => Promise<void> {
+  let saving: Promise<void> = Promise.resolve();
+  setInterruptHandler(() => {
+    saving = (async () => {
+      if (run.current) {
+        for (const cell of run.current.cells) {
+          const trials = cell.trials;
+          if (cell.status !== "pending") continue;
+          const why = cell.trialsDone === trials ? `interrupted after all ${trials} trials, before the check after measuring` : `interrupted after ${cell.trialsDone} of ${trials} trials`;
+          endCell(cell, "failed", why, { interrupted_after_trials: cell.trialsDone });
+        }
+        await run.save(run.current.selected, run.current.cells);
+      }
+      await run.sessions.close();
+      await removeWorkDir();
+    })();
+    return saving;
+  });
+  return () => saving;
+}
+
+/** Checks, measures, checks again and saves one scenario; false when an interrupt stopped it (its handler saves). */
+async function measureScenario(run: Run, selected: ResolvedScenario): Promise<boolean> {
+  const session = run.sessions.bySuite.get(selected.suite)!;
+  const cells = await checkedCells(selected, session, run.sessions.options.get(selected.suite), run.subjects.get(selected)!, run.progress);
+  run.current = { selected, cells };
+  const measuredCells = cells.filter((c) => c.status === "pending");
+  run.progress.skip(trialsOf(selected.scenario) * (cells.length - measuredCells.length));
+  if (!(await runTrials(run, selected, cells, measuredCells))) return false;
+  await closeCells(session, cells, measuredCells);
+  if (isInterrupted()) return false;
+  await run.save(selected, cells);
+  run.current = null;
+  return true;
+}
+
+/** The scenario's trials, interleaved across its cells; false when an interrupt stopped them. */
+async function runTrials(run: Run, selected: ResolvedScenario, cells: readonly Cell[], measuredCells: readonly Cell[]): Promise<boolean> {
+  const { progress } = run;
+  const session = run.sessions.bySuite.get(selected.suite)!;
+  const trials = trialsOf(selected.scenario);
+  // The sentinel is measured for drift, never judged against the runtimes under test.
+  const schedule = new TrialSchedule(trials, measuredCells.filter((c) => c.subject.runtime.identity.spec !== run.plan.run.sentinel), run.budget);
+  for (let t = 0; schedule.another(t, measuredCells.length); t++) {
+    if (t >= trials) {
+      progress.addWork(measuredCells.length);
+      for (const cell of cells) cell.trials = t + 1;
+    }
+    for (const cell of rotate(measuredCells, t)) {
+      if (isInterrupted()) return false;
+      if (cell.status !== "pending") {
+        progress.end();
+        continue;
+      }
+      progress.begin(`${selected.scenario.suite}/${selected.scenario.name}${label(cell.subject)} trial ${t + 1}/${cell.trials}`);
+      await runTrial(session, cell, t, progress);
+      progress.end();
+    }
+  }
+  const sequential = schedule.record();
+  if (sequential) for (const cell of cells) cell.sequential = sequential;
+  return true;
+}
+
+/** After the trials: the check after measuring, the suite's finishing details, and every cell still pending ends ok. */
+async function closeCells(session: SuiteSession, cells: readonly Cell[], measuredCells: readonly Cell[]): Promise<void> {
+  for (const cell of measuredCells) {
+    if (cell.status !== "pending" || !session.recheck) continue;
+    const after = await session.recheck(cell.subject);
+    if (after.status !== "ok") endCell(cell, "failed", `check after measuring failed: ${after.error}`, after.details);
+    // Both checks are kept: the one after measuring, with the one before it under `before`.
+    if (after.verification) cell.verification = cell.verification ? { ...after.verification, before: cell.verification } : after.verification;
+  }
+  for (const cell of measuredCells) {
+    const finished = await session.finish?.(cell.subject);
+    if (finished?.details) Object.assign(cell.details, finished.details);
+    if (finished?.tools) Object.assign(cell.tools, finished.tools);
+  }
+  for (const cell of cells) if (cell.status === "pending") endCell(cell, "ok");
 }
 
 function label(subject: Subject): string {

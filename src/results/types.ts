@@ -1,6 +1,7 @@
 import type { ParamValue } from "../core/params.ts";
 import type { RuntimeIdentity } from "../runtimes/identify.ts";
 import type { Environment } from "../env/fingerprint.ts";
+import type { SampleSummary } from "../stats/summary.ts";
 
 export const RESULT_SCHEMA_ID = "runtime-bench/result/v1";
 
@@ -18,18 +19,20 @@ export function suiteProfileOf(profile: Profile): SuiteProfile {
 }
 export type { ParamValue };
 
-export interface MetricSummary {
+/** A metric as a suite or scenario defines it, and as a result records it beside its figures. */
+export interface MetricDefinition {
   unit: string;
   better: Better;
-  samples: number[];
-  median: number;
-  mean: number;
-  stddev: number;
-  min: number;
-  max: number;
-  ci95: [number, number];
-  /** The measurement's resolution, in `unit`, where it is coarse enough to matter (MetricDefinition). */
+  /**
+   * The smallest step the measurement shows, in the metric's unit (k6's whole milliseconds, the
+   * kernel's 10 ms CPU ticks): a median at or below it is recorded, never exported or judged.
+   */
   resolution?: number;
+}
+
+/** One metric of a result: its definition, its samples and their summary. */
+export interface MetricSummary extends MetricDefinition, SampleSummary {
+  samples: number[];
   /** Samples each trial added, in trial order, where trials add unequal numbers; absent: `samples` splits evenly into `run.trials`. */
   trial_samples?: number[];
 }

@@ -5,23 +5,13 @@ import { displayPath, readJsonFile } from "../core/json-file.ts";
 import { SCHEMAS_DIR, SUITES_DIR } from "../core/paths.ts";
 import { checkAgainst } from "../core/schema.ts";
 import type { RuntimeName } from "../runtimes/catalog.ts";
-import type { Better, SuiteProfile } from "../results/types.ts";
+import type { MetricDefinition, SuiteProfile } from "../results/types.ts";
 
 export const MANIFEST_FILE = "scenario.json";
 
 export interface RuntimeSupport {
   min_version?: string;
   flags?: string[];
-}
-
-export interface MetricDefinition {
-  unit: string;
-  better: Better;
-  /**
-   * The smallest step the measurement shows, in the metric's unit (k6's whole milliseconds, the
-   * kernel's 10 ms CPU ticks): a median at or below it is recorded, never exported or judged.
-   */
-  resolution?: number;
 }
 
 export interface ProfileParams {

@@ -1,5 +1,6 @@
 import { compareVersions } from "../compare/series-key.ts";
 import type { RegressionReport } from "../regressions/types.ts";
+import type { MetricDefinition } from "../results/types.ts";
 import { paramsSlug } from "../core/params.ts";
 import type { RuntimeName } from "../runtimes/catalog.ts";
 import { detectableChanges } from "./detectable.ts";
@@ -8,8 +9,7 @@ import {
   SITE_RUNTIMES,
   type CatalogData,
   type ChangeMarker,
-  type Measurement,
-  type MetricInfo,
+  type ReducedResult,
   type OverviewData,
   type OverviewGroup,
   type ScenarioInfo,
@@ -33,7 +33,7 @@ function leadingSuitesFirst(a: string, b: string): number {
 /** What the build knows of a scenario from its manifest in this checkout. */
 export interface ManifestFacts {
   readonly description: string;
-  readonly metrics: Readonly<Record<string, MetricInfo>>;
+  readonly metrics: Readonly<Record<string, MetricDefinition>>;
 }
 
 /** One series on one testbed, with its results: the unit every page is cut from. */
@@ -64,8 +64,8 @@ function compareSeries(a: SeriesKey, b: SeriesKey): number {
  * Oldest version first, then by start time. Versions are ranked once (semver parsing in a sort of
  * 100,000 results would dominate the build), in the order src/compare/series-key.ts defines.
  */
-function measurementOrder(results: readonly SiteResult[]): (a: Measurement, b: Measurement) => number {
-  const versions = [...new Set(results.map((r) => r.measurement.version))].sort(compareVersions);
+function resultOrder(results: readonly SiteResult[]): (a: ReducedResult, b: ReducedResult) => number {
+  const versions = [...new Set(results.map((r) => r.reduced.version))].sort(compareVersions);
   const rank = new Map(versions.map((v, i) => [v, i]));
   return (a, b) => rank.get(a.version)! - rank.get(b.version)! || (a.started_at < b.started_at ? -1 : a.started_at > b.started_at ? 1 : 0);
 }
@@ -99,7 +99,7 @@ function scenarioInfos(results: readonly SiteResult[], manifests: ReadonlyMap<st
     const id = scenarioId(r.series.suite, r.series.scenario);
     newest.set(id, Math.max(newest.get(id) ?? 0, r.scenarioVersion));
   }
-  const measured = new Map<string, Map<string, MetricInfo>>();
+  const measured = new Map<string, Map<string, MetricDefinition>>();
   for (const r of results) {
     const id = scenarioId(r.series.suite, r.series.scenario);
     if (r.scenarioVersion !== newest.get(id)) continue;
@@ -153,15 +153,15 @@ function trendOf(
   group: SeriesOnTestbed,
   info: ScenarioInfo,
   changes: ChangeMarker[],
-  order: (a: Measurement, b: Measurement) => number,
+  order: (a: ReducedResult, b: ReducedResult) => number,
   generatedAt: string,
 ): TrendData {
   const runtimes: TrendData["runtimes"] = {};
   const detectable: TrendData["detectable"] = {};
   for (const name of SITE_RUNTIMES) {
-    const results = group.results.filter((r) => r.measurement.runtime === name);
+    const results = group.results.filter((r) => r.reduced.runtime === name);
     if (results.length === 0) continue;
-    runtimes[name] = results.map((r) => r.measurement).sort(order);
+    runtimes[name] = results.map((r) => r.reduced).sort(order);
     detectable[name] = detectableChanges(results.filter((r) => r.scenarioVersion === info.scenario_version).map((r) => r.doc));
   }
   return {
@@ -177,8 +177,8 @@ function trendOf(
 }
 
 /** The newest version of each runtime, with its newest ok result (or, when it has none, its newest result). */
-function newestFigures(trend: TrendData): Measurement[] {
-  const figures: Measurement[] = [];
+function newestFigures(trend: TrendData): ReducedResult[] {
+  const figures: ReducedResult[] = [];
   for (const name of SITE_RUNTIMES) {
     const points = trend.runtimes[name];
     if (!points || points.length === 0) continue;
@@ -219,7 +219,7 @@ export function aggregate(
     else comparable.set(r.testbed, [r]);
   }
   const markers = changeMarkers(report, environmentKeys);
-  const order = measurementOrder(current);
+  const order = resultOrder(current);
   const trends = [...groups.entries()].map(([key, group]) =>
     trendOf(group, infos.get(scenarioId(group.series.suite, group.series.scenario))!, markers.get(key) ?? [], order, generatedAt),
   );
@@ -258,7 +258,7 @@ export function aggregate(
   const versions: CatalogData["versions"] = {};
   for (const trend of trends) {
     const perRuntime = (versions[trend.testbed.id] ??= {});
-    for (const [name, points] of Object.entries(trend.runtimes) as [RuntimeName, Measurement[]][]) {
+    for (const [name, points] of Object.entries(trend.runtimes) as [RuntimeName, ReducedResult[]][]) {
       const known = new Set(perRuntime[name] ?? []);
       for (const p of points) if (p.status === "ok") known.add(p.version);
       perRuntime[name] = [...known].sort(compareVersions);

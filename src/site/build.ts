@@ -147,10 +147,10 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildSum
   }
   for (const [testbed, results] of comparable) {
     for (const [runtime, versions] of Object.entries(catalog.versions[testbed] ?? {}) as [RuntimeName, string[]][]) {
-      const ofRuntime = results.filter((r) => r.measurement.runtime === runtime);
+      const ofRuntime = results.filter((r) => r.reduced.runtime === runtime);
       files.set(compareHistoryPath(testbed, runtime), JSON.stringify(historyOf(loaded.testbeds.get(testbed)!.ref, runtime, ofRuntime.map((r) => r.doc))));
       const byVersion = new Map(versions.map((v) => [v, [] as ResultDocument[]]));
-      for (const r of ofRuntime) byVersion.get(r.measurement.version)?.push(r.doc);
+      for (const r of ofRuntime) byVersion.get(r.reduced.version)?.push(r.doc);
       for (const [version, docs] of byVersion) files.set(compareBundlePath(testbed, runtime, version), JSON.stringify(bundleOf(testbed, runtime, version, docs)));
     }
   }

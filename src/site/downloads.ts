@@ -1,4 +1,5 @@
-import type { Measurement, MetricInfo, OverviewData, SeriesKey, TestbedRef, TrendData } from "./model.ts";
+import type { MetricDefinition } from "../results/types.ts";
+import type { ReducedResult, OverviewData, SeriesKey, TestbedRef, TrendData } from "./model.ts";
 
 const COLUMNS = [
   "arch", "runner", "runner_kind", "testbed", "suite", "scenario", "app", "params", "runtime", "version", "started_at", "run",
@@ -12,7 +13,7 @@ function csvField(value: string | number | null): string {
 }
 
 /** One line per metric of an ok result, one line (without numbers) for a failed or unsupported one. */
-function measurementLines(testbed: TestbedRef, series: SeriesKey, metrics: Readonly<Record<string, MetricInfo>>, points: readonly Measurement[]): string[] {
+function resultLines(testbed: TestbedRef, series: SeriesKey, metrics: Readonly<Record<string, MetricDefinition>>, points: readonly ReducedResult[]): string[] {
   const lines: string[] = [];
   // The fields of the testbed and series are the same on every line, and a point's on each of its metrics' lines: quoted once.
   const fields = (values: readonly (string | number | null)[]) => values.map(csvField).join(",");
@@ -36,11 +37,11 @@ function csv(lines: readonly string[]): string {
 
 export function trendCsv(trend: TrendData): string {
   const points = Object.values(trend.runtimes).flat();
-  return csv(measurementLines(trend.testbed, trend.series, trend.metrics, points));
+  return csv(resultLines(trend.testbed, trend.series, trend.metrics, points));
 }
 
 export type OverviewCard = OverviewData["scenarios"][number];
 
 export function overviewCardCsv(card: OverviewCard): string {
-  return csv(card.groups.flatMap((group) => measurementLines(group.testbed, card.headline, card.metrics, group.figures)));
+  return csv(card.groups.flatMap((group) => resultLines(group.testbed, card.headline, card.metrics, group.figures)));
 }

@@ -3,16 +3,16 @@ import { UserError } from "../core/errors.ts";
 import { paramsSlug } from "../core/params.ts";
 import { CANARY_LABEL } from "../regressions/detect.ts";
 import { readIndexedResults } from "../results/run-index.ts";
-import { RESULT_SCHEMA_ID, type ResultDocument } from "../results/types.ts";
-import { testbedId, type Figure, type Measurement, type MetricInfo, type PoolMembership, type SeriesKey, type TestbedRef } from "./model.ts";
+import { RESULT_SCHEMA_ID, type MetricDefinition, type ResultDocument } from "../results/types.ts";
+import { testbedId, type Figure, type ReducedResult, type PoolMembership, type SeriesKey, type TestbedRef } from "./model.ts";
 
 /** One result document as the site keeps it: the chart's view of it, and the document itself for comparisons. */
 export interface SiteResult {
   readonly testbed: string;
   readonly series: SeriesKey;
   readonly scenarioVersion: number;
-  readonly measurement: Measurement;
-  readonly metrics: Readonly<Record<string, MetricInfo>>;
+  readonly reduced: ReducedResult;
+  readonly metrics: Readonly<Record<string, MetricDefinition>>;
   /** The document without what no page reads (tools, details, verification), for comparisons. */
   readonly doc: ResultDocument;
 }
@@ -52,7 +52,7 @@ function firstLine(text: string): string {
   return line.length > 200 ? `${line.slice(0, 199)}…` : line;
 }
 
-function toMeasurement(doc: ResultDocument): Measurement {
+function reduceResult(doc: ResultDocument): ReducedResult {
   const values: Record<string, Figure> = {};
   if (doc.status === "ok") {
     for (const [name, metric] of Object.entries(doc.metrics)) {
@@ -151,13 +151,13 @@ class Interner {
 function toSiteResult(doc: ResultDocument, testbeds: Map<string, TestbedFacts>, interner: Interner, pools: ReadonlyMap<string, PoolMembership>): SiteResult {
   const testbed = testbedId(doc.run.runner, doc.environment.fingerprint);
   noteTestbed(testbeds, testbed, doc, pools);
-  const metrics: Record<string, MetricInfo> = {};
+  const metrics: Record<string, MetricDefinition> = {};
   for (const name in doc.metrics) metrics[name] = { unit: doc.metrics[name]!.unit, better: doc.metrics[name]!.better };
   return {
     testbed,
     series: { suite: doc.suite, scenario: doc.scenario, app: doc.app, params: paramsSlug(doc.params) },
     scenarioVersion: doc.scenario_version,
-    measurement: toMeasurement(doc),
+    reduced: reduceResult(doc),
     metrics,
     doc: interner.compact(doc),
   };

@@ -3,7 +3,7 @@
  * imported by both sides (src/site/ and site/src/), so neither can drift from the other.
  * Nothing here may import runtime code: the browser bundle includes this file.
  */
-import type { Better, Profile, ResultStatus, RunnerKind } from "../results/types.ts";
+import type { MetricDefinition, Profile, ResultStatus, RunnerKind } from "../results/types.ts";
 import type { Arch, RuntimeName } from "../runtimes/catalog.ts";
 
 /** The order runtimes appear in on every page (and the order of their colours). */
@@ -62,16 +62,11 @@ export interface SeriesKey {
   params: string;
 }
 
-export interface MetricInfo {
-  unit: string;
-  better: Better;
-}
-
 /** One metric of one result: median, 95 % interval of the median, and how many samples it rests on. */
 export type Figure = [median: number, ci95Low: number, ci95High: number, samples: number];
 
 /** One result document, reduced to what a chart shows and a reader needs to trace it. */
-export interface Measurement {
+export interface ReducedResult {
   runtime: RuntimeName;
   version: string;
   started_at: string;
@@ -100,9 +95,9 @@ export interface TrendData {
   series: SeriesKey;
   testbed: TestbedRef;
   scenario_version: number;
-  metrics: Record<string, MetricInfo>;
+  metrics: Record<string, MetricDefinition>;
   /** Every result of the series on the testbed, per runtime, oldest version first, then by date. */
-  runtimes: Partial<Record<RuntimeName, Measurement[]>>;
+  runtimes: Partial<Record<RuntimeName, ReducedResult[]>>;
   /**
    * Per runtime and metric, the smallest change the series confirms at 95 % from its own runs of
    * the scenario version drawn (src/site/detectable.ts); null while it has too few runs.
@@ -114,7 +109,7 @@ export interface TrendData {
 /** One architecture's group of bars on an overview card: the newest version of each runtime. */
 export interface OverviewGroup {
   testbed: TestbedRef;
-  figures: Measurement[];
+  figures: ReducedResult[];
 }
 
 export interface ScenarioInfo {
@@ -124,7 +119,7 @@ export interface ScenarioInfo {
   description: string | null;
   /** The newest scenario version in the data: results of older versions are not drawn. */
   scenario_version: number;
-  metrics: Record<string, MetricInfo>;
+  metrics: Record<string, MetricDefinition>;
   /** The metric a card shows first: the manifest's first. */
   primary: string;
 }

@@ -59,7 +59,8 @@ export function bootstrapInterval(
   return [quantileSorted(estimates, alpha), quantileSorted(estimates, 1 - alpha)];
 }
 
-export interface Summary {
+/** The statistics of a sample: its median with a 95 % bootstrap interval, mean, spread and range. */
+export interface SampleSummary {
   median: number;
   mean: number;
   stddev: number;
@@ -68,7 +69,7 @@ export interface Summary {
   ci95: [number, number];
 }
 
-export function summarize(samples: readonly number[]): Summary {
+export function summarize(samples: readonly number[]): SampleSummary {
   if (samples.length === 0) throw new Error("cannot summarize an empty sample");
   return {
     median: median(samples),

@@ -2,7 +2,8 @@ import { UserError } from "../core/errors.ts";
 import { displayPath } from "../core/json-file.ts";
 import { checkAgainst } from "../core/schema.ts";
 import { suiteProfileOf, type Profile, type SuiteProfile } from "../results/types.ts";
-import { suiteSchemas, type DescribedScenario, type MetricDefinition, type ProfileParams, type Scenario } from "../scenarios/manifest.ts";
+import { suiteSchemas, type DescribedScenario, type ProfileParams, type Scenario } from "../scenarios/manifest.ts";
+import type { MetricDefinition } from "../results/types.ts";
 import { suiteFor } from "./index.ts";
 import type { AnySuite, SuiteScenario } from "./suite.ts";
 

@@ -1,9 +1,10 @@
 import type { RuntimeName } from "../runtimes/catalog.ts";
 import type { IdentifiedRuntime } from "../runtimes/identify.ts";
-import type { MetricDefinition, ProfileParams, Scenario } from "../scenarios/manifest.ts";
+import type { MetricDefinition } from "../results/types.ts";
+import type { ProfileParams, Scenario } from "../scenarios/manifest.ts";
 import type { ParamValue, Profile, ResultDocument, SuiteProfile } from "../results/types.ts";
 
-export type { MetricDefinition, ProfileParams } from "../scenarios/manifest.ts";
+export type { ProfileParams } from "../scenarios/manifest.ts";
 export { TrialFailure } from "../core/errors.ts";
 
 /**

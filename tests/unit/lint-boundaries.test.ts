@@ -80,3 +80,15 @@ test("the browser bundle reaches no Node import and no module outside BROWSER_SA
   assert.equal(reached.length, 1, JSON.stringify(reached));
   assert.match(reached[0]!.message, /browser bundle reaches this module: no Node imports/);
 });
+
+test("a function over 100 lines fails the lint; blank lines and comments do not count", async () => {
+  const body = (lines: number) => Array.from({ length: lines }, (_, i) => `  total += ${i};`).join("\n");
+  // The signature, `let`, 96 statements, the return and the closing brace: 100 lines, with comments and blank lines between.
+  const padded = Array.from({ length: 96 }, (_, i) => `  total += ${i};\n\n  // why, not what`).join("\n");
+  const within = await lintScratch("src/core/scratch-long-ok.ts", `export function within(): number {\n  let total = 0;\n${padded}\n  return total;\n}\n`);
+  assert.deepEqual(within, []);
+  const over = await lintScratch("benchmarks/scratch-long.ts", `export function over(): number {\n  let total = 0;\n${body(97)}\n  return total;\n}\n`);
+  assert.equal(over.length, 1, JSON.stringify(over));
+  assert.equal(over[0]!.ruleId, "max-lines-per-function");
+  assert.match(over[0]!.message, /too many lines \(101\)\. Maximum allowed is 100/);
+});

@@ -46,7 +46,7 @@ describe("site data", () => {
     const { results, testbeds } = loadResults(dataDir);
     const x86 = [...testbeds.values()].find((t) => t.ref.arch === "x86_64")!.ref;
     const docsOf = (runtime: string, version?: string) =>
-      results.filter((r) => r.testbed === x86.id && r.measurement.runtime === runtime && (version === undefined || r.measurement.version === version)).map((r) => r.doc);
+      results.filter((r) => r.testbed === x86.id && r.reduced.runtime === runtime && (version === undefined || r.reduced.version === version)).map((r) => r.doc);
     const nodeVersions = [...new Set(docsOf("node").map((d) => d.runtime.version))];
     const [base, head] = [docsOf("node", nodeVersions[2]), docsOf("node", nodeVersions[4])];
     const bunHead = docsOf("bun", "1.0.3");

@@ -1,6 +1,6 @@
 import type { Better } from "../../../src/results/types.ts";
 import type { RuntimeName } from "../../../src/runtimes/catalog.ts";
-import type { ChangeMarker, Figure, Measurement, TestbedRef } from "../../../src/site/model.ts";
+import type { ChangeMarker, Figure, ReducedResult, TestbedRef } from "../../../src/site/model.ts";
 import { h, px, s } from "../dom.ts";
 import { betterText, formatDateTime, formatInterval, formatTick, formatValue } from "../format.ts";
 import { linearScale, timeTicks, type LinearScale } from "./scale.ts";
@@ -17,7 +17,7 @@ export interface TrendPoint {
   /** Index of the version in the line's `versions` (version axis), or a time in ms (date axis). */
   x: number;
   figure: Figure;
-  measurement: Measurement;
+  result: ReducedResult;
   marker: ChangeMarker | null;
 }
 
@@ -27,7 +27,7 @@ export interface TrendLine {
   versions: string[];
   points: TrendPoint[];
   /** Results that are not numbers (failed, unsupported), drawn as crosses on the axis. */
-  failures: { x: number; measurement: Measurement }[];
+  failures: { x: number; result: ReducedResult }[];
   /** The smallest change this runtime's series confirms at 95 % from its own runs; null while too few. */
   detectable: number | null;
 }
@@ -193,6 +193,21 @@ function layoutPanels(model: TrendModel, width: number, zoom: TrendZoom | null):
   return { panels, height };
 }
 
+/** A drawn trend chart: what its pointer and keyboard handlers read. */
+interface Chart {
+  readonly model: TrendModel;
+  readonly panels: readonly Panel[];
+  /** Each panel's value axis. */
+  readonly scales: ReadonlyMap<Panel, LinearScale>;
+  readonly svg: SVGSVGElement;
+  readonly wrapper: HTMLElement;
+  readonly tooltip: HTMLElement;
+  /** Where the focused point's crosshair and ring are drawn. */
+  readonly focusLayer: SVGGElement;
+  readonly width: number;
+  readonly height: number;
+}
+
 /**
  * A trend chart: median lines with 95 % confidence bands, one line per runtime, detected changes
  * as triangles, failed results as crosses on the axis. Against versions, each runtime gets its own
@@ -201,16 +216,7 @@ function layoutPanels(model: TrendModel, width: number, zoom: TrendZoom | null):
  */
 export function drawTrend(model: TrendModel, width: number, zoom: TrendZoom | null = null, onZoom: (zoom: TrendZoom) => void = () => {}): HTMLElement {
   const { panels, height } = layoutPanels(model, width, zoom);
-  // The value axis fits what the zoom shows (the whole line when that is nothing).
-  const visible = panels.flatMap((panel) => panel.lines.flatMap((l) => l.points.filter((p) => p.x >= panel.domain[0] && p.x <= panel.domain[1]).map((p) => p.figure)));
-  const figures = visible.length > 0 ? visible : model.lines.flatMap((l) => l.points.map((p) => p.figure));
-  const low = Math.min(...figures.map((f) => Math.min(f[0], f[1])));
-  const high = Math.max(...figures.map((f) => Math.max(f[0], f[2])));
-  const pad = (high - low) * 0.06 || Math.abs(high) * 0.05 || 1;
-  // Every metric here is a time, a rate, a size or a share: an axis never runs below zero unless a value does.
-  const floor = low >= 0 ? Math.max(0, low - pad) : low - pad;
-  const makeY = (top: number, height: number) => linearScale(floor, high + pad, top + height, top, Math.max(3, Math.floor(height / 46)));
-
+  const makeY = valueAxis(model, panels);
   const svg = s("svg", {
     viewBox: `0 0 ${px(width)} ${px(height)}`,
     width: px(width),
@@ -222,103 +228,140 @@ export function drawTrend(model: TrendModel, width: number, zoom: TrendZoom | nu
   const tooltip = h("div", { class: "tooltip", hidden: true, role: "status" });
   const wrapper = h("div", { class: "trend" }, svg, tooltip);
   const focusLayer = s("g", {});
-
-  const locate = (panel: Panel, line: TrendLine, index: number, y: LinearScale): Located => {
-    const point = line.points[index]!;
-    return { panel, line, index, cx: panel.x(point.x), cy: y(point.figure[0]) };
-  };
   const scales = new Map<Panel, LinearScale>();
-
-  for (const panel of panels) {
+  panels.forEach((panel, index) => {
     const y = makeY(panel.top, panel.height);
     scales.set(panel, y);
-    const bottom = panel.top + panel.height;
-    const axis = s("g", { class: "axis" });
-    for (const tick of y.ticks) {
-      axis.append(s("line", { class: "gridline", x1: px(panel.left), x2: px(panel.left + panel.width), y1: px(y(tick)), y2: px(y(tick)) }));
-      if (panel.left === MARGIN.left) axis.append(s("text", { x: MARGIN.left - 6, y: px(y(tick) + 4), "text-anchor": "end" }, formatTick(tick)));
-    }
-    axis.append(s("line", { class: "baseline", x1: px(panel.left), x2: px(panel.left + panel.width), y1: px(bottom), y2: px(bottom) }));
-    if (panel.left === MARGIN.left) axis.append(s("text", { class: "axis-title", x: 4, y: px(panel.top - 10) }, `${model.unit} · ${betterText(model.better)}`));
-    if (model.axis === "version") {
-      const line = panel.lines[0]!;
-      const first = Math.ceil(panel.domain[0]);
-      const shown = line.versions.slice(first, Math.floor(panel.domain[1]) + 1);
-      for (const i of versionTicks(shown, Math.max(2, Math.floor(panel.width / 64))).map((i) => i + first)) {
-        const tx = panel.x(i);
-        axis.append(
-          s("line", { class: "baseline", x1: px(tx), x2: px(tx), y1: px(bottom), y2: px(bottom + 4) }),
-          s("text", { x: px(tx), y: px(bottom + 16), "text-anchor": "middle" }, line.versions[i]!),
-        );
-      }
-      axis.append(s("text", { class: "axis-title", x: px(panel.left + panel.width / 2), y: px(bottom + 32), "text-anchor": "middle" }, `${line.runtime} version`));
-    } else {
-      const [first, last] = [panel.left, panel.left + panel.width];
-      for (const tick of timeTicks(panel.domain[0], panel.domain[1], Math.max(2, Math.floor(panel.width / 80)))) {
-        const tx = panel.x(tick.time);
-        if (tx < first || tx > last) continue;
-        axis.append(
-          s("line", { class: "baseline", x1: px(tx), x2: px(tx), y1: px(bottom), y2: px(bottom + 4) }),
-          s("text", { x: px(tx), y: px(bottom + 16), "text-anchor": "middle" }, tick.label),
-        );
-      }
-      axis.append(s("text", { class: "axis-title", x: px(panel.left + panel.width / 2), y: px(bottom + 32), "text-anchor": "middle" }, "run date (UTC)"));
-    }
-    if (panel.title) axis.append(s("text", { class: `facet-title rt-${panel.title}`, x: px(panel.left + panel.width), y: px(panel.top - 10), "text-anchor": "end" }, panel.title));
-    svg.append(axis);
-
+    svg.append(drawAxes(model, panel, y));
     // One trend chart per page: the panel's index is id enough, and the same drawing gives the same markup.
-    const clipId = `trend-clip-${panels.indexOf(panel)}`;
+    const clipId = `trend-clip-${index}`;
     svg.append(s("clipPath", { id: clipId }, s("rect", { x: px(panel.left), y: px(panel.top - 12), width: px(panel.width), height: px(panel.height + 24) })));
-    for (const whole of panel.lines) {
-      const line = { ...whole, points: withinDomain(whole.points, panel.domain), failures: whole.failures.filter((f) => f.x >= panel.domain[0] && f.x <= panel.domain[1]) };
-      const g = s("g", { class: `rt-${line.runtime}`, "data-runtime": line.runtime, "clip-path": `url(#${clipId})` });
-      const upper = line.points.map((p): [number, number] => [panel.x(p.x), y(p.figure[2])]);
-      const lower = line.points.map((p): [number, number] => [panel.x(p.x), y(p.figure[1])]).reverse();
-      if (line.points.length > 0) {
-        g.append(
-          s("path", { class: "band-area", d: `${pathThrough([...upper, ...lower])}Z` }),
-          s("path", { class: "line", d: pathThrough(line.points.map((p) => [panel.x(p.x), y(p.figure[0])])) }),
-        );
-      }
-      if (line.points.length <= DOTS_UP_TO) {
-        for (const p of line.points) g.append(s("circle", { class: "dot", cx: px(panel.x(p.x)), cy: px(y(p.figure[0])), r: 2.6 }));
-      }
-      for (const f of line.failures) {
-        const fx = panel.x(f.x);
-        g.append(s("path", { class: "failed-mark", d: `M${px(fx - 3)},${px(bottom - 9)}l6,6m0,-6l-6,6` }, s("title", {}, `${line.runtime} ${f.measurement.version}: ${f.measurement.status}${f.measurement.error ? ` (${f.measurement.error})` : ""}`)));
-      }
-      for (const p of line.points) {
-        if (!p.marker) continue;
-        const up = markerPointsUp(p.marker, model.better);
-        const mx = panel.x(p.x);
-        const my = y(p.figure[0]) + (up ? -11 : 11);
-        const d = up ? `M${px(mx)},${px(my - 5)}l5,8h-10z` : `M${px(mx)},${px(my + 5)}l5,-8h-10z`;
-        g.append(s("path", { class: `marker-${p.marker.kind}`, d, "data-marker": p.marker.kind }, s("title", {}, `${line.runtime} ${p.marker.version}: ${p.marker.summary}`)));
-      }
-      svg.append(g);
-    }
-    svg.append(s("rect", { class: "hit", x: px(panel.left), y: px(panel.top), width: px(panel.width), height: px(panel.height), "data-panel": panels.indexOf(panel) }));
-  }
+    for (const line of panel.lines) svg.append(drawSeries(model, panel, line, y, clipId));
+    svg.append(s("rect", { class: "hit", x: px(panel.left), y: px(panel.top), width: px(panel.width), height: px(panel.height), "data-panel": index }));
+  });
   svg.append(focusLayer);
   const dragged = listenForDrag(svg, panels, width, height, zoom, onZoom);
+  const chart: Chart = { model, panels, scales, svg, wrapper, tooltip, focusLayer, width, height };
+  const focus = pointFocus(chart);
+  listenForPointer(chart, focus, dragged);
+  listenForKeys(chart, focus);
+  listenForUnpin();
+  return wrapper;
+}
 
+/** The value axis every panel shares, made for a panel's top and height: it fits what the zoom shows (the whole line when that is nothing). */
+function valueAxis(model: TrendModel, panels: readonly Panel[]): (top: number, height: number) => LinearScale {
+  const visible = panels.flatMap((panel) => panel.lines.flatMap((l) => l.points.filter((p) => p.x >= panel.domain[0] && p.x <= panel.domain[1]).map((p) => p.figure)));
+  const figures = visible.length > 0 ? visible : model.lines.flatMap((l) => l.points.map((p) => p.figure));
+  const low = Math.min(...figures.map((f) => Math.min(f[0], f[1])));
+  const high = Math.max(...figures.map((f) => Math.max(f[0], f[2])));
+  const pad = (high - low) * 0.06 || Math.abs(high) * 0.05 || 1;
+  // Every metric here is a time, a rate, a size or a share: an axis never runs below zero unless a value does.
+  const floor = low >= 0 ? Math.max(0, low - pad) : low - pad;
+  return (top, height) => linearScale(floor, high + pad, top + height, top, Math.max(3, Math.floor(height / 46)));
+}
+
+/** A panel's axes: value gridlines, the baseline with its version or date ticks, the titles. */
+function drawAxes(model: TrendModel, panel: Panel, y: LinearScale): SVGGElement {
+  const bottom = panel.top + panel.height;
+  const axis = s("g", { class: "axis" });
+  for (const tick of y.ticks) {
+    axis.append(s("line", { class: "gridline", x1: px(panel.left), x2: px(panel.left + panel.width), y1: px(y(tick)), y2: px(y(tick)) }));
+    if (panel.left === MARGIN.left) axis.append(s("text", { x: MARGIN.left - 6, y: px(y(tick) + 4), "text-anchor": "end" }, formatTick(tick)));
+  }
+  axis.append(s("line", { class: "baseline", x1: px(panel.left), x2: px(panel.left + panel.width), y1: px(bottom), y2: px(bottom) }));
+  if (panel.left === MARGIN.left) axis.append(s("text", { class: "axis-title", x: 4, y: px(panel.top - 10) }, `${model.unit} · ${betterText(model.better)}`));
+  const xTick = (tx: number, text: string) => [
+    s("line", { class: "baseline", x1: px(tx), x2: px(tx), y1: px(bottom), y2: px(bottom + 4) }),
+    s("text", { x: px(tx), y: px(bottom + 16), "text-anchor": "middle" }, text),
+  ];
+  const xTitle = (text: string) => s("text", { class: "axis-title", x: px(panel.left + panel.width / 2), y: px(bottom + 32), "text-anchor": "middle" }, text);
+  if (model.axis === "version") {
+    const line = panel.lines[0]!;
+    const first = Math.ceil(panel.domain[0]);
+    const shown = line.versions.slice(first, Math.floor(panel.domain[1]) + 1);
+    for (const i of versionTicks(shown, Math.max(2, Math.floor(panel.width / 64))).map((i) => i + first)) axis.append(...xTick(panel.x(i), line.versions[i]!));
+    axis.append(xTitle(`${line.runtime} version`));
+  } else {
+    const [first, last] = [panel.left, panel.left + panel.width];
+    for (const tick of timeTicks(panel.domain[0], panel.domain[1], Math.max(2, Math.floor(panel.width / 80)))) {
+      const tx = panel.x(tick.time);
+      if (tx < first || tx > last) continue;
+      axis.append(...xTick(tx, tick.label));
+    }
+    axis.append(xTitle("run date (UTC)"));
+  }
+  if (panel.title) axis.append(s("text", { class: `facet-title rt-${panel.title}`, x: px(panel.left + panel.width), y: px(panel.top - 10), "text-anchor": "end" }, panel.title));
+  return axis;
+}
+
+/** One runtime's series in a panel, clipped to it: the band, the median line, its dots, failures and change markers. */
+function drawSeries(model: TrendModel, panel: Panel, whole: TrendLine, y: LinearScale, clipId: string): SVGGElement {
+  const bottom = panel.top + panel.height;
+  const line = { ...whole, points: withinDomain(whole.points, panel.domain), failures: whole.failures.filter((f) => f.x >= panel.domain[0] && f.x <= panel.domain[1]) };
+  const g = s("g", { class: `rt-${line.runtime}`, "data-runtime": line.runtime, "clip-path": `url(#${clipId})` });
+  const upper = line.points.map((p): [number, number] => [panel.x(p.x), y(p.figure[2])]);
+  const lower = line.points.map((p): [number, number] => [panel.x(p.x), y(p.figure[1])]).reverse();
+  if (line.points.length > 0) {
+    g.append(
+      s("path", { class: "band-area", d: `${pathThrough([...upper, ...lower])}Z` }),
+      s("path", { class: "line", d: pathThrough(line.points.map((p) => [panel.x(p.x), y(p.figure[0])])) }),
+    );
+  }
+  if (line.points.length <= DOTS_UP_TO) {
+    for (const p of line.points) g.append(s("circle", { class: "dot", cx: px(panel.x(p.x)), cy: px(y(p.figure[0])), r: 2.6 }));
+  }
+  for (const f of line.failures) {
+    const fx = panel.x(f.x);
+    g.append(s("path", { class: "failed-mark", d: `M${px(fx - 3)},${px(bottom - 9)}l6,6m0,-6l-6,6` }, s("title", {}, `${line.runtime} ${f.result.version}: ${f.result.status}${f.result.error ? ` (${f.result.error})` : ""}`)));
+  }
+  g.append(...drawMarkers(model, panel, line, y));
+  return g;
+}
+
+/** A line's detected changes: a triangle beside the point, pointing the way the value moved. */
+function drawMarkers(model: TrendModel, panel: Panel, line: TrendLine, y: LinearScale): SVGPathElement[] {
+  return line.points.flatMap((p) => {
+    if (!p.marker) return [];
+    const up = markerPointsUp(p.marker, model.better);
+    const mx = panel.x(p.x);
+    const my = y(p.figure[0]) + (up ? -11 : 11);
+    const d = up ? `M${px(mx)},${px(my - 5)}l5,8h-10z` : `M${px(mx)},${px(my + 5)}l5,-8h-10z`;
+    return [s("path", { class: `marker-${p.marker.kind}`, d, "data-marker": p.marker.kind }, s("title", {}, `${line.runtime} ${p.marker.version}: ${p.marker.summary}`))];
+  });
+}
+
+function locate(panel: Panel, line: TrendLine, index: number, y: LinearScale): Located {
+  const point = line.points[index]!;
+  return { panel, line, index, cx: panel.x(point.x), cy: y(point.figure[0]) };
+}
+
+/** The point shown in the tooltip, and whether it is pinned there. */
+interface PointFocus {
+  current(): Located | null;
+  pinned(): boolean;
+  show(target: Located): void;
+  hide(): void;
+  setPinned(value: boolean): void;
+}
+
+function pointFocus(chart: Chart): PointFocus {
+  const { model, tooltip, focusLayer, width, height } = chart;
   let current: Located | null = null;
   let pinned = false;
   const setPinned = (value: boolean) => {
-    if (value && pinnedChart?.wrapper !== wrapper) {
+    if (value && pinnedChart?.wrapper !== chart.wrapper) {
       pinnedChart?.unpin();
-      pinnedChart = { wrapper, unpin: () => setPinned(false) };
+      pinnedChart = { wrapper: chart.wrapper, unpin: () => setPinned(false) };
     }
-    if (!value && pinnedChart?.wrapper === wrapper) pinnedChart = null;
+    if (!value && pinnedChart?.wrapper === chart.wrapper) pinnedChart = null;
     pinned = value;
     if (!value) hide();
   };
-
   const show = (target: Located) => {
     current = target;
     const point = target.line.points[target.index]!;
-    const y = scales.get(target.panel)!;
+    const y = chart.scales.get(target.panel)!;
     focusLayer.replaceChildren(
       s("line", { class: "crosshair", x1: px(target.cx), x2: px(target.cx), y1: px(target.panel.top), y2: px(target.panel.top + target.panel.height) }),
       s("circle", { class: `focus-ring rt-${target.line.runtime}`, cx: px(target.cx), cy: px(y(point.figure[0])), r: 5 }),
@@ -338,57 +381,70 @@ export function drawTrend(model: TrendModel, width: number, zoom: TrendZoom | nu
     focusLayer.replaceChildren();
     tooltip.hidden = true;
   };
-  const nearest = (event: PointerEvent): Located | null => {
-    const box = svg.getBoundingClientRect();
-    const mx = ((event.clientX - box.left) / box.width) * width;
-    const my = ((event.clientY - box.top) / box.height) * height;
-    const panel = panels.find((p) => mx >= p.left - PANEL_GAP / 2 && mx <= p.left + p.width + PANEL_GAP / 2 && my >= p.top - 10 && my <= p.top + p.height + 10);
-    if (!panel) return null;
-    const y = scales.get(panel)!;
-    let best: Located | null = null;
-    let bestDistance = Infinity;
-    for (const line of panel.lines) {
-      line.points.forEach((point, index) => {
-        if (point.x < panel.domain[0] || point.x > panel.domain[1]) return;
-        const candidate = locate(panel, line, index, y);
-        // Against versions one line fills a panel, so only x matters; against dates, both do.
-        const distance = Math.abs(candidate.cx - mx) + (model.axis === "date" ? Math.abs(candidate.cy - my) * 0.5 : 0);
-        if (distance < bestDistance) {
-          bestDistance = distance;
-          best = candidate;
-        }
-      });
-    }
-    return best;
-  };
+  return { current: () => current, pinned: () => pinned, show, hide, setPinned };
+}
 
-  svg.addEventListener("pointermove", (event) => {
-    if (pinned) return;
-    const target = nearest(event);
-    if (target) show(target);
-    else hide();
+/** The shown point nearest a pointer, in the panel under it. */
+function nearestPoint(chart: Chart, event: PointerEvent): Located | null {
+  const box = chart.svg.getBoundingClientRect();
+  const mx = ((event.clientX - box.left) / box.width) * chart.width;
+  const my = ((event.clientY - box.top) / box.height) * chart.height;
+  const panel = chart.panels.find((p) => mx >= p.left - PANEL_GAP / 2 && mx <= p.left + p.width + PANEL_GAP / 2 && my >= p.top - 10 && my <= p.top + p.height + 10);
+  if (!panel) return null;
+  const y = chart.scales.get(panel)!;
+  let best: Located | null = null;
+  let bestDistance = Infinity;
+  for (const line of panel.lines) {
+    line.points.forEach((point, index) => {
+      if (point.x < panel.domain[0] || point.x > panel.domain[1]) return;
+      const candidate = locate(panel, line, index, y);
+      // Against versions one line fills a panel, so only x matters; against dates, both do.
+      const distance = Math.abs(candidate.cx - mx) + (chart.model.axis === "date" ? Math.abs(candidate.cy - my) * 0.5 : 0);
+      if (distance < bestDistance) {
+        bestDistance = distance;
+        best = candidate;
+      }
+    });
+  }
+  return best;
+}
+
+/** Hovering shows the nearest point; a click (not the end of a drag) pins it, or unpins it. */
+function listenForPointer(chart: Chart, focus: PointFocus, dragged: () => boolean): void {
+  chart.svg.addEventListener("pointermove", (event) => {
+    if (focus.pinned()) return;
+    const target = nearestPoint(chart, event);
+    if (target) focus.show(target);
+    else focus.hide();
   });
-  svg.addEventListener("pointerleave", hide);
-  svg.addEventListener("click", (event) => {
+  chart.svg.addEventListener("pointerleave", focus.hide);
+  chart.svg.addEventListener("click", (event) => {
     if (dragged()) return;
-    const target = nearest(event as PointerEvent);
+    const target = nearestPoint(chart, event as PointerEvent);
     if (!target) return;
-    setPinned(!pinned || current?.line !== target.line || current.index !== target.index);
-    show(target);
+    const current = focus.current();
+    focus.setPinned(!focus.pinned() || current?.line !== target.line || current.index !== target.index);
+    focus.show(target);
   });
-  svg.addEventListener("keydown", (event) => {
-    const withPoints = panels.flatMap((panel) => panel.lines.filter((l) => l.points.length > 0).map((line) => ({ panel, line })));
+}
+
+/** Left and right walk a line's points, up and down switch lines, Enter pins, Escape unpins. */
+function listenForKeys(chart: Chart, focus: PointFocus): void {
+  chart.svg.addEventListener("keydown", (event) => {
+    const withPoints = chart.panels.flatMap((panel) => panel.lines.filter((l) => l.points.length > 0).map((line) => ({ panel, line })));
     if (withPoints.length === 0) return;
-    let lineIndex = current ? withPoints.findIndex((w) => w.line === current!.line) : 0;
+    const current = focus.current();
+    let lineIndex = current ? withPoints.findIndex((w) => w.line === current.line) : 0;
     let index = current ? current.index : withPoints[0]!.line.points.length - 1;
     if (event.key === "ArrowLeft") index -= 1;
     else if (event.key === "ArrowRight") index += 1;
     else if (event.key === "ArrowUp") lineIndex -= 1;
     else if (event.key === "ArrowDown") lineIndex += 1;
-    else if (event.key === "Escape") return setPinned(false);
+    else if (event.key === "Escape") return focus.setPinned(false);
     else if (event.key === "Enter") {
-      setPinned(!pinned);
-      if (current) show(current);
+      focus.setPinned(!focus.pinned());
+      const shown = focus.current();
+      if (shown) focus.show(shown);
       return;
     } else return;
     event.preventDefault();
@@ -398,10 +454,8 @@ export function drawTrend(model: TrendModel, width: number, zoom: TrendZoom | nu
     const shown = line.points.flatMap((p, i) => (p.x >= panel.domain[0] && p.x <= panel.domain[1] ? [i] : []));
     if (shown.length === 0) return;
     index = Math.max(shown[0]!, Math.min(shown[shown.length - 1]!, index));
-    show(locate(panel, line, index, scales.get(panel)!));
+    focus.show(locate(panel, line, index, chart.scales.get(panel)!));
   });
-  listenForUnpin();
-  return wrapper;
 }
 
 /** The one chart whose tooltip is pinned, if any: Escape, or a click anywhere else, unpins it. */
@@ -421,7 +475,7 @@ function listenForUnpin(): void {
 }
 
 function fillTooltip(tooltip: HTMLElement, model: TrendModel, runtime: RuntimeName, point: TrendPoint, pinned: boolean): void {
-  const m = point.measurement;
+  const m = point.result;
   const [median, low, high, samples] = point.figure;
   const copy = h("button", { type: "button" }, "Copy command");
   copy.addEventListener("click", () => {

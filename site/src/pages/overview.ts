@@ -1,4 +1,4 @@
-import type { Measurement, OverviewData, OverviewGroup } from "../../../src/site/model.ts";
+import type { ReducedResult, OverviewData, OverviewGroup } from "../../../src/site/model.ts";
 import { overviewCardPath, seriesLabel } from "../../../src/site/model.ts";
 import { drawBars, type BarChartModel } from "../charts/bars.ts";
 import { segmented, select } from "../controls.ts";
@@ -13,7 +13,7 @@ type Card = OverviewData["scenarios"][number];
 
 const DEFAULTS: PageState = { arch: "both", metric: "", suite: "" };
 
-function describeFigure(m: Measurement, metric: string, unit: string, runner: string): string {
+function describeFigure(m: ReducedResult, metric: string, unit: string, runner: string): string {
   const figure = m.values[metric];
   const value = figure ? `${formatValue(figure[0], unit)} (95 % CI ${formatInterval(figure[1], figure[2], unit)}, ${figure[3]} samples)` : m.status;
   return `${m.runtime} ${m.version}: ${value}, ${runner}, ${formatDateTime(m.started_at)}`;

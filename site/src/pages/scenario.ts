@@ -1,4 +1,4 @@
-import { SITE_RUNTIMES, machineLabel, scenarioTestbeds, trendPath, type CatalogData, type Measurement, type TestbedRef, type TrendData } from "../../../src/site/model.ts";
+import { SITE_RUNTIMES, machineLabel, scenarioTestbeds, trendPath, type CatalogData, type ReducedResult, type TestbedRef, type TrendData } from "../../../src/site/model.ts";
 import { MIN_ZOOM_SPAN, drawTrend, type TrendAxis, type TrendLine, type TrendModel, type TrendPoint, type TrendZoom } from "../charts/trend.ts";
 import { DETECTABLE_HELP, detectableLabel } from "../../../src/site/detectable.ts";
 import { segmented, select, type Option } from "../controls.ts";
@@ -85,15 +85,15 @@ function trendModel(trend: TrendData, view: View): TrendModel {
     const results = trend.runtimes[runtime];
     if (!results) continue;
     const versions = [...new Set(results.map((r) => r.version))];
-    const markerFor = (m: Measurement) => trend.changes.find((c) => c.runtime === runtime && c.version === m.version && c.metric === view.metric) ?? null;
+    const markerFor = (m: ReducedResult) => trend.changes.find((c) => c.runtime === runtime && c.version === m.version && c.metric === view.metric) ?? null;
     const points: TrendPoint[] = [];
     const failures: TrendLine["failures"] = [];
     if (view.axis === "version") {
       versions.forEach((version, index) => {
         const ofVersion = results.filter((r) => r.version === version);
         const newestOk = ofVersion.filter((r) => r.values[view.metric]).pop();
-        if (newestOk) points.push({ x: index, figure: newestOk.values[view.metric]!, measurement: newestOk, marker: markerFor(newestOk) });
-        else failures.push({ x: index, measurement: ofVersion[ofVersion.length - 1]! });
+        if (newestOk) points.push({ x: index, figure: newestOk.values[view.metric]!, result: newestOk, marker: markerFor(newestOk) });
+        else failures.push({ x: index, result: ofVersion[ofVersion.length - 1]! });
       });
     } else {
       const marked = new Set<string>();
@@ -101,13 +101,13 @@ function trendModel(trend: TrendData, view: View): TrendModel {
         const figure = r.values[view.metric];
         const time = Date.parse(r.started_at);
         if (!figure) {
-          failures.push({ x: time, measurement: r });
+          failures.push({ x: time, result: r });
           continue;
         }
         // A change is marked once, at the first run of the version it came in.
         const marker = marked.has(r.version) ? null : markerFor(r);
         if (marker) marked.add(r.version);
-        points.push({ x: time, figure, measurement: r, marker });
+        points.push({ x: time, figure, result: r, marker });
       }
     }
     const detectable = trend.detectable[runtime]?.[view.metric] ?? null;
@@ -132,8 +132,8 @@ function legend(model: TrendModel): HTMLElement {
 
 function pointsTable(model: TrendModel): HTMLElement {
   const rows = model.lines.flatMap((line) => [
-    ...line.points.map((p) => ({ runtime: line.runtime, m: p.measurement, figure: p.figure as TrendPoint["figure"] | null, marker: p.marker?.summary ?? "" })),
-    ...line.failures.map((f) => ({ runtime: line.runtime, m: f.measurement, figure: null, marker: "" })),
+    ...line.points.map((p) => ({ runtime: line.runtime, m: p.result, figure: p.figure as TrendPoint["figure"] | null, marker: p.marker?.summary ?? "" })),
+    ...line.failures.map((f) => ({ runtime: line.runtime, m: f.result, figure: null, marker: "" })),
   ]);
   return dataTable(
     [
@@ -154,7 +154,7 @@ function failureSummary(model: TrendModel): HTMLElement | null {
   const parts = model.lines
     .filter((l) => l.failures.length > 0)
     .map((l) => {
-      const reasons = [...new Set(l.failures.map((f) => `${f.measurement.status}${f.measurement.error ? `: ${f.measurement.error}` : ""}`))];
+      const reasons = [...new Set(l.failures.map((f) => `${f.result.status}${f.result.error ? `: ${f.result.error}` : ""}`))];
       return `${l.runtime}: ${l.failures.length} result${l.failures.length === 1 ? "" : "s"} not drawn (${reasons.slice(0, 2).join("; ")}${reasons.length > 2 ? "; …" : ""})`;
     });
   return parts.length > 0 ? h("p", { class: "summary-line" }, parts.join(" · ")) : null;
@@ -220,6 +220,37 @@ function options<T extends string>(values: readonly T[], label: (value: T) => st
   return values.map((v) => [v, label(v)]);
 }
 
+/** The page's title, heading, description and breadcrumbs for a scenario. */
+function showHeading(scenario: View["scenario"]): void {
+  document.title = `${scenario.suite}/${scenario.scenario} · runtime-bench`;
+  byId("scenario-title").textContent = `${scenario.suite} / ${scenario.scenario}`;
+  byId("scenario-description").textContent = scenario.description ?? "How each runtime moved, release by release.";
+  byId("crumbs").replaceChildren(h("a", { href: "index.html" }, "Overview"), h("span", {}, scenario.suite), h("span", {}, scenario.scenario));
+}
+
+/** The view's selectors, each shown only when it offers a choice; `change` applies one (as query fields). */
+function viewControls(catalog: CatalogData, current: View, change: (query: Record<string, string>) => void): HTMLElement[] {
+  const { scenario, testbed } = current;
+  const series = scenario.series.filter((s) => s.testbeds.includes(testbed.id));
+  const apps = [...new Set(series.map((s) => appValue(s.app)))];
+  const loads = series.filter((s) => appValue(s.app) === appValue(current.app)).map((s) => s.params);
+  const archTestbeds = current.testbeds.filter((t) => t.arch === testbed.arch);
+  const metricNames = Object.keys(scenario.metrics);
+  const metricOptions = options(metricNames, (m) => metricTitle(m, scenario.metrics[m]!.unit));
+  const arches = [...new Set(current.testbeds.map((t) => t.arch))];
+  return present(
+    select("Scenario", "scenario", options(catalog.scenarios.map(scenarioId), (id) => id.replace("/", " / ")), scenarioId(scenario), (value) => change({ scenario: value, app: "", params: "", metric: "", zoom: "" })),
+    arches.length > 1 ? segmented("Architecture", "arch", options(arches, (a) => a), testbed.arch, (value) => change({ arch: value, runner: "" })) : null,
+    archTestbeds.length > 1 ? select("Runner", "runner", archTestbeds.map((t): Option => [t.id, machineLabel(t)]), testbed.id, (value) => change({ runner: value })) : null,
+    apps.length > 1 || apps[0] !== "" ? select("App", "app", options(apps, (a) => a || "none"), appValue(current.app), (value) => change({ app: value, params: "" })) : null,
+    loads.length > 1 || loads[0] !== "" ? select("Load", "params", options(loads, (p) => p.replace(/,/g, ", ") || "default"), current.params, (value) => change({ params: value })) : null,
+    metricNames.length > 4
+      ? select("Metric", "metric", metricOptions, current.metric, (value) => change({ metric: value }))
+      : segmented("Metric", "metric", metricOptions, current.metric, (value) => change({ metric: value })),
+    segmented("X axis", "x", [["version", "By version"], ["date", "By run date"]], current.axis, (value) => change({ x: value, zoom: "" })),
+  );
+}
+
 export async function scenarioPage(): Promise<void> {
   const catalog = await fetchJson<CatalogData>("data/catalog.json");
   const root = byId("scenario");
@@ -234,15 +265,7 @@ export async function scenarioPage(): Promise<void> {
   const render = async (current: View) => {
     writeView(current);
     const { scenario, testbed } = current;
-    document.title = `${scenario.suite}/${scenario.scenario} · runtime-bench`;
-    byId("scenario-title").textContent = `${scenario.suite} / ${scenario.scenario}`;
-    byId("scenario-description").textContent = scenario.description ?? "How each runtime moved, release by release.";
-    byId("crumbs").replaceChildren(h("a", { href: "index.html" }, "Overview"), h("span", {}, scenario.suite), h("span", {}, scenario.scenario));
-
-    const series = scenario.series.filter((s) => s.testbeds.includes(testbed.id));
-    const apps = [...new Set(series.map((s) => appValue(s.app)))];
-    const loads = series.filter((s) => appValue(s.app) === appValue(current.app)).map((s) => s.params);
-    const archTestbeds = current.testbeds.filter((t) => t.arch === testbed.arch);
+    showHeading(scenario);
     const change = (query: Record<string, string>) => {
       const next = resolveView({
         scenario: scenarioId(current.scenario),
@@ -258,22 +281,7 @@ export async function scenarioPage(): Promise<void> {
       view = next;
       void render(next).catch(showError);
     };
-    const metricNames = Object.keys(scenario.metrics);
-    const metricOptions = options(metricNames, (m) => metricTitle(m, scenario.metrics[m]!.unit));
-    const arches = [...new Set(current.testbeds.map((t) => t.arch))];
-    controls.replaceChildren(
-      ...present(
-      select("Scenario", "scenario", options(catalog.scenarios.map(scenarioId), (id) => id.replace("/", " / ")), scenarioId(scenario), (value) => change({ scenario: value, app: "", params: "", metric: "", zoom: "" })),
-      arches.length > 1 ? segmented("Architecture", "arch", options(arches, (a) => a), testbed.arch, (value) => change({ arch: value, runner: "" })) : null,
-      archTestbeds.length > 1 ? select("Runner", "runner", archTestbeds.map((t): Option => [t.id, machineLabel(t)]), testbed.id, (value) => change({ runner: value })) : null,
-      apps.length > 1 || apps[0] !== "" ? select("App", "app", options(apps, (a) => a || "none"), appValue(current.app), (value) => change({ app: value, params: "" })) : null,
-      loads.length > 1 || loads[0] !== "" ? select("Load", "params", options(loads, (p) => p.replace(/,/g, ", ") || "default"), current.params, (value) => change({ params: value })) : null,
-      metricNames.length > 4
-        ? select("Metric", "metric", metricOptions, current.metric, (value) => change({ metric: value }))
-        : segmented("Metric", "metric", metricOptions, current.metric, (value) => change({ metric: value })),
-      segmented("X axis", "x", [["version", "By version"], ["date", "By run date"]], current.axis, (value) => change({ x: value, zoom: "" })),
-      ),
-    );
+    controls.replaceChildren(...viewControls(catalog, current, change));
 
     const key = { suite: scenario.suite, scenario: scenario.scenario, app: current.app, params: current.params };
     const path = trendPath(testbed.id, key, "json");

@@ -27,7 +27,7 @@ export function defaultSelection(): { suites: string[]; scenarios: string[]; sui
   };
 }
 
-export const allCommand = defineCommand({
+export const allSubcommand = defineCommand({
   name: "all",
   summary:
     "What `scripts/bench` with no arguments does: set up the newest Node, Deno and Bun, run every suite's default selection (each scenario, one representative app per runtime) in the quick profile into data/, print a summary, compute the regressions feed, and build the trend site from data/.",

@@ -8,7 +8,7 @@ import { BENCH_RUNNERS_FILE, loadBenchRunners } from "../../releases/runners.ts"
 import { count } from "../../ui/words.ts";
 import { defineCommand } from "../command.ts";
 
-export const collectCommand = defineCommand({
+export const collectSubcommand = defineCommand({
   name: "collect",
   summary: "Check downloaded benchmark artifacts and add their new result files to data/ (never rewriting one).",
   usage: "collect ARTIFACT_DIR... [--data DIR] [--runners FILE] [--plan FILE --call NAME]",

@@ -11,7 +11,7 @@ import type { ResultDocument } from "../../results/types.ts";
 import { comparePaired, subjectLabel } from "../../compare/paired.ts";
 import { defineCommand } from "../command.ts";
 
-export const compareCommand = defineCommand({
+export const compareSubcommand = defineCommand({
   name: "compare",
   summary: "Compare two sets of results (HEAD against BASE): ratio of medians, its 95 % interval, and a verdict that must beat the noise.",
   usage: "compare BASE HEAD [--json | --markdown] [--min-effect PCT] [--history DIR]\n       scripts/bench compare RUN --base LABEL --head LABEL [--json | --markdown] [--min-effect PCT]",

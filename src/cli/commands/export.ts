@@ -10,7 +10,7 @@ function parseBetter(value: string | undefined): Better {
   throw new UserError(`export: --better must be higher or lower${value === undefined ? "" : `, not '${value}'`} (one file per direction)`);
 }
 
-export const exportCommand = defineCommand({
+export const exportSubcommand = defineCommand({
   name: "export",
   summary: "Export results for other tools: `gab` writes github-action-benchmark's custom JSON for one direction.",
   usage: "export gab DIR --better higher|lower [--out FILE]",

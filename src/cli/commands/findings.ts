@@ -35,7 +35,7 @@ async function profileFindings(findings: readonly Finding[], docs: readonly Resu
   }
 }
 
-export const findingsCommand = defineCommand({
+export const findingsSubcommand = defineCommand({
   name: "findings",
   summary: "List what a runtime team would want to know: runtimes far off the others on a cell, and releases far off the one before, largest first.",
   usage: "findings [PATH...] [--json] [--outlier-factor X] [--step-factor X] [--profile [--profiles DIR]]",

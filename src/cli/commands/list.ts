@@ -5,7 +5,7 @@ import { formatTable } from "../../ui/table.ts";
 import { defineCommand } from "../command.ts";
 import { warnStrayFolders } from "./run.ts";
 
-export const listCommand = defineCommand({
+export const listSubcommand = defineCommand({
   name: "list",
   summary: "Show the suites, scenarios and apps, with the runtimes (and minimum versions) each supports.",
   usage: "list [--suite S]...",

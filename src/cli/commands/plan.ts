@@ -99,7 +99,7 @@ export function planTable(plans: readonly SuitePlan[], profile: Profile, runtime
 
 const SUITE_OPTIONS = suiteOptionList();
 
-export const planCommand = defineCommand({
+export const planSubcommand = defineCommand({
   name: "plan",
   summary: "Show the cells a run would measure and its estimated time per suite, from the profiles' parameters; measures nothing.",
   usage: `plan [--profile quick|full|smoke] [--suite S]... [--scenario X]... [--runtime SPEC]... [--with-predecessor]${SUITE_OPTIONS.map((o) => ` [--${o.name} V]...`).join("")}`,

@@ -28,7 +28,7 @@ export function profileReport(profiles: readonly RuntimeProfile[], dir: string):
   return `${lines.join("\n")}\n\n${sideBySide(measured)}\n\nprofiles and summary.json in ${join(dir, PROFILES_SUBDIR)}\n`;
 }
 
-export const profileCommand = defineCommand({
+export const profileSubcommand = defineCommand({
   name: "profile",
   summary: "Run one cell again under each runtime's CPU profiler (--cpu-prof), keep the profiles and print the top functions side by side.",
   usage: "profile RESULT... [--out DIR]",

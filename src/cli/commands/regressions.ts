@@ -30,7 +30,7 @@ export function sentinelDriftWarning(outDir: string, runDocs: readonly ResultDoc
   return `runtime-bench: warning: environment drift: ${describeDrift(drift)}; regressions measured in this run are held back as unconfirmed`;
 }
 
-export const regressionsCommand = defineCommand({
+export const regressionsSubcommand = defineCommand({
   name: "regressions",
   summary: "Find regressions and improvements over the history: each new version of every series against the one before, judged by the series' own noise.",
   usage: "regressions [--data DIR] [--json] [--series] [--quietest] [--feed-dir DIR] [--feed-page URL] [--min-effect PCT] [--no-cache]",

@@ -53,7 +53,7 @@ export function parseWindow(since: string | undefined, lines: string | undefined
   return { kind: "since-last-benchmark", fallbackLines: DEFAULT_LINES };
 }
 
-export const releasesCommand = defineCommand({
+export const releasesSubcommand = defineCommand({
   name: "releases",
   summary: "List published runtime versions to benchmark on the dedicated runners, as a table or a GitHub Actions matrix.",
   usage:

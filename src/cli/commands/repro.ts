@@ -11,7 +11,7 @@ export function defaultReproDir(doc: ResultDocument): string {
   return resolve(["repro", doc.suite, doc.scenario, doc.app ?? "", paramsSlug(doc.params)].filter(Boolean).join("-").replace(/[^A-Za-z0-9._-]+/g, "-"));
 }
 
-export const reproCommand = defineCommand({
+export const reproSubcommand = defineCommand({
   name: "repro",
   summary: "Write a standalone reproduction of one cell: the app's and scenario's files and one script per runtime that runs it with the plain runtime binary.",
   usage: "repro RESULT... [--out DIR]",

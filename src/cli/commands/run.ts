@@ -134,7 +134,7 @@ function parseTrialBudget(text: string): number {
   return budget;
 }
 
-export const runCommand = defineCommand({
+export const runSubcommand = defineCommand({
   name: "run",
   summary: "Measure scenarios on runtimes (provisioning them first) and write one result file per cell.",
   usage: `run [--suite S]... [--scenario X]... [--runtime SPEC]... [--profile quick|full|smoke] [--out DIR] [--sentinel SPEC]${SUITE_OPTIONS.map((o) => ` [--${o.name} V]...`).join("")}`,

@@ -17,7 +17,7 @@ export async function setupAll(specs: readonly string[], suites: readonly string
   }
 }
 
-export const setupCommand = defineCommand({
+export const setupSubcommand = defineCommand({
   name: "setup",
   summary: "Download and verify runtimes into the per-user cache, check each suite's tools, and prepare every scenario and app (generated files, lockfile installs).",
   usage: "setup [--runtime SPEC]... [--suite S]...",

@@ -55,7 +55,7 @@ export function allScenarios() {
   return describeScenarios(selectScenarios({ suites: [], scenarios: [] }));
 }
 
-export const siteCommand = defineCommand({
+export const siteSubcommand = defineCommand({
   name: "site",
   summary: "Build the static trend site (overview, trends, compare, findings, regressions, methodology) from data/; --serve serves it on localhost.",
   usage: "site [--data DIR] [--feed DIR] [--profiles DIR] [--out DIR] [--serve [--base /PATH/] [--port N]]",

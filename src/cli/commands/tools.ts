@@ -2,7 +2,7 @@ import { selectScenarios } from "../../scenarios/select.ts";
 import { suiteFor } from "../../suites/index.ts";
 import { defineCommand } from "../command.ts";
 
-export const toolsCommand = defineCommand({
+export const toolsSubcommand = defineCommand({
   name: "tools",
   summary: "Print the external tools the chosen suites need, one per line (scripts/bench installs exactly these).",
   usage: "tools [--suite S]...",

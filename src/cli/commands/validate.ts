@@ -59,7 +59,7 @@ export function validateManifests(): { scenarios: number; apps: number; problems
   return { scenarios, apps, problems, notes };
 }
 
-export const validateCommand = defineCommand({
+export const validateSubcommand = defineCommand({
   name: "validate",
   summary: "Check result files against schemas/result.schema.json, and every scenario and app manifest against its schemas.",
   usage: "validate [PATH...]",
