@@ -37,7 +37,7 @@ describe("the release watch against the real registry", () => {
     assert.ok(first.include.length > 0, "a first watch has releases to benchmark");
     assert.ok(first.include.length <= 256);
     for (const entry of first.include) {
-      assert.deepEqual(Object.keys(entry).sort(), ["apps", "arch", "labels", "runner", "runtime", "scenarios", "suites", "version"]);
+      assert.deepEqual(Object.keys(entry).sort(), ["apps", "arch", "channel", "labels", "predecessor", "runner", "runtime", "scenarios", "suites", "version"]);
       assert.ok(RUNTIME_NAMES.includes(entry.runtime));
       assert.ok(semver.valid(entry.version) && semver.prerelease(entry.version) === null, `${entry.version} is a stable release`);
       const runner = runners.find((r) => r.name === entry.runner);
@@ -75,7 +75,7 @@ describe("the release watch against the real registry", () => {
   it("narrows to one runtime and one runner, and lists exact versions whatever the window", async () => {
     const runner = loadBenchRunners()[0]!;
     const { include } = await watch(tempDir("watch-one"), "--runtime", "bun@1.2.0", "--runner", runner.name);
-    assert.deepEqual(include, [{ runtime: "bun", version: "1.2.0", runner: runner.name, arch: runner.arch, labels: runner.labels, suites: SUITES.map((s) => s.name).join(" "), scenarios: "", apps: "" }]);
+    assert.deepEqual(include, [{ runtime: "bun", version: "1.2.0", runner: runner.name, arch: runner.arch, labels: runner.labels, suites: SUITES.map((s) => s.name).join(" "), scenarios: "", apps: "", channel: "release", predecessor: "" }]);
   });
 
   it("narrows a backfill to a scenario: the newest release of the last backfill_lines lines, on every runner", async () => {
