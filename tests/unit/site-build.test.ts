@@ -20,7 +20,7 @@ import { machineLabel, runsScenario, scenarioTestbeds, trendPath, type CatalogDa
 import { serveSite } from "../../src/site/server.ts";
 import { tempDir } from "../../benchmarks/lib/cli.ts";
 import { makeResult, metricOf } from "../../benchmarks/lib/documents.ts";
-import { SCALE_SERIES, SYNTHETIC_RUNNERS, writeSyntheticResults } from "../../benchmarks/lib/synthetic-results.ts";
+import { scaleSeries, SYNTHETIC_RUNNERS, writeSyntheticResults } from "../../benchmarks/lib/synthetic-results.ts";
 
 const scenarios = allScenarios();
 
@@ -28,7 +28,7 @@ const SMALL_PLAN = {
   runners: SYNTHETIC_RUNNERS,
   versionsPerRuntime: 6,
   runsPerVersion: 2,
-  series: SCALE_SERIES.filter((s) => s.suite === "startup"),
+  series: (await scaleSeries()).filter((s) => s.suite === "startup"),
   from: new Date("2025-01-01T00:00:00Z"),
   to: new Date("2026-01-01T00:00:00Z"),
   failureRate: 0,
