@@ -100,7 +100,7 @@ async function seriesOf(selection: SeriesSelection, level: (metric: string, unit
       for (const selected of resolved.filter((r) => r.suite === suite)) {
         for (const runtime of RUNTIMES) {
           for (const subject of session.subjects(selected.scenario, namedRuntime(runtime, "0.0.0"))) {
-            const key = JSON.stringify([selected.scenario.name, subject.app, subject.params]);
+            const key = JSON.stringify([suite.name, selected.scenario.name, subject.app, subject.params]);
             const known = series.get(key);
             if (known) {
               known.runtimes.push(runtime);
