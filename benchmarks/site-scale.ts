@@ -19,7 +19,7 @@ import { median } from "../src/stats/summary.ts";
 import { formatTable } from "../src/ui/table.ts";
 import { bench, tempDir } from "./lib/cli.ts";
 import { loadNow, recordMeasurement, thisMachine } from "./lib/measurements.ts";
-import { ensureFiveYearHistory, scaleSeries } from "./lib/synthetic-results.ts";
+import { ensureFiveYearHistory, fiveYearPlan } from "./lib/synthetic-results.ts";
 
 const { values } = parseArgs({ options: { data: { type: "string" }, builds: { type: "string" }, loads: { type: "string" } } });
 const builds = Number(values.builds ?? 3);
@@ -98,7 +98,7 @@ try {
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
 const documents = Number(/(\d+) results/.exec(built)?.[1] ?? 0);
-const series = (await scaleSeries()).length;
+const series = (await fiveYearPlan()).series.length;
 process.stdout.write(`\nsite at scale: ${documents} result documents, ${series} series, ${builds} builds, ${loads} cold loads per page\n\n`);
 process.stdout.write(
   `${formatTable(

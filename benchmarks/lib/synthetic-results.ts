@@ -13,7 +13,7 @@ import { REPO_ROOT } from "../../src/core/paths.ts";
 import { unsupportedReason } from "../../src/orchestrate/execute.ts";
 import type { Arch, RuntimeName } from "../../src/runtimes/catalog.ts";
 import type { IdentifiedRuntime } from "../../src/runtimes/identify.ts";
-import type { Better, ParamValue, ResultDocument, ResultStatus, RunnerKind } from "../../src/results/types.ts";
+import type { Better, ParamValue, ResultDocument, ResultStatus, RunnerKind, SuiteProfile } from "../../src/results/types.ts";
 import { writeResult } from "../../src/results/store.ts";
 import { seededRandom } from "../../src/stats/random.ts";
 import { bootstrapInterval, mean, median, stddev } from "../../src/stats/summary.ts";
@@ -45,6 +45,8 @@ export interface SyntheticSeries {
   scenario: string;
   app: string | null;
   params: Readonly<Record<string, ParamValue>>;
+  /** The profile whose load points it has, and which its results record. */
+  profile: SuiteProfile;
   metrics: readonly SyntheticMetric[];
   runtimes: readonly RuntimeName[];
   /** The harness's own reason (the scenario's or the app's runtimes and minimum versions), or null where it runs. */
@@ -76,6 +78,7 @@ export const SYNTHETIC_RUNNERS: readonly SyntheticRunner[] = [
 const RUNTIMES: readonly RuntimeName[] = ["node", "deno", "bun"];
 
 interface SeriesSelection {
+  readonly profile: SuiteProfile;
   readonly scenarios: readonly string[];
   readonly suiteOptions: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;
 }
@@ -86,16 +89,16 @@ function namedRuntime(name: RuntimeName, version: string): IdentifiedRuntime {
 }
 
 /**
- * The cells a quick run of this selection measures, named by the suites' own sessions (their
+ * The cells a run of this selection in its profile measures, named by the suites' own sessions (their
  * `subjects`, which start nothing) from the checkout's scenarios, apps, load points and metrics.
  */
 async function seriesOf(selection: SeriesSelection, level: (metric: string, unit: string) => number, samples: number): Promise<SyntheticSeries[]> {
-  const resolved = resolveScenarios(selectScenarios({ suites: [], scenarios: selection.scenarios }), "quick");
+  const resolved = resolveScenarios(selectScenarios({ suites: [], scenarios: selection.scenarios }), selection.profile);
   const workDir = mkdtempSync(join(tmpdir(), "rb-synthetic-"));
   const series = new Map<string, SyntheticSeries & { runtimes: RuntimeName[] }>();
   try {
     for (const suite of new Set(resolved.map((r) => r.suite))) {
-      const session = suite.start({ profile: "quick", workDir, log: () => {}, options: suite.parseOptions?.(selection.suiteOptions[suite.name] ?? {}) ?? {} });
+      const session = suite.start({ profile: selection.profile, workDir, log: () => {}, options: suite.parseOptions?.(selection.suiteOptions[suite.name] ?? {}) ?? {} });
       const apps: App[] = existsSync(appsDir(suite.name)) ? loadApps(suite.name) : [];
       for (const selected of resolved.filter((r) => r.suite === suite)) {
         for (const runtime of RUNTIMES) {
@@ -112,6 +115,7 @@ async function seriesOf(selection: SeriesSelection, level: (metric: string, unit
               scenario: selected.scenario.name,
               app: subject.app,
               params: subject.params,
+              profile: selection.profile,
               metrics: Object.entries(subject.scenario.metrics).map(([name, m]) => ({ name, unit: m.unit, better: m.better, base: level(name, m.unit), samples })),
               runtimes: [runtime],
               unsupported: (name, version) => unsupportedReason(selected, namedRuntime(name, version)) ?? (app ? unsupportedApp(app, namedRuntime(name, version)) : null),
@@ -148,11 +152,12 @@ const TYPICAL_BY_UNIT: Readonly<Record<string, number>> = {
   x: 2,
 };
 
-let scale: Promise<SyntheticSeries[]> | undefined;
+const scale = new Map<SuiteProfile, Promise<SyntheticSeries[]>>();
 
-/** Every cell of every suite's scenarios, apps and load points, as the dedicated machines' history holds them. */
-export function scaleSeries(): Promise<readonly SyntheticSeries[]> {
-  return (scale ??= seriesOf({ scenarios: [], suiteOptions: {} }, typicalLevel, 10));
+/** Every cell of every suite's scenarios, apps and load points in a profile (the dedicated machines run `full`). */
+export function scaleSeries(profile: SuiteProfile): Promise<readonly SyntheticSeries[]> {
+  if (!scale.has(profile)) scale.set(profile, seriesOf({ profile, scenarios: [], suiteOptions: {} }, typicalLevel, 10));
+  return scale.get(profile)!;
 }
 
 /** How each runtime compares with Node on a metric's typical value (before its own walk). */
@@ -284,7 +289,7 @@ function documentFor(plan: SyntheticPlan, run: PlannedRun, series: SyntheticSeri
       : {};
   const appFlag = series.app ? ` --app ${series.app}` : "";
   return makeResult({
-    run: { id: run.id, started_at: isoDate(run.date), runner: run.runner.name, runner_kind: run.runner.kind, profile: "quick" },
+    run: { id: run.id, started_at: isoDate(run.date), runner: run.runner.name, runner_kind: run.runner.kind, profile: series.profile },
     environment: { arch: run.runner.arch, cpu_model: run.runner.cpu_model, cpus: 16, memory_bytes: 64e9, fingerprint: run.runner.fingerprint },
     runtime: {
       name: run.runtime,
@@ -301,7 +306,7 @@ function documentFor(plan: SyntheticPlan, run: PlannedRun, series: SyntheticSeri
     ...(unsupported !== null ? { error: unsupported } : {}),
     ...(status === "failed" ? { error: "check before measuring failed: no answer within 10 s" } : {}),
     metrics,
-    reproduce: `scripts/bench run --suite ${series.suite} --scenario ${series.scenario}${appFlag} --runtime ${run.runtime}@${run.version} --profile quick`,
+    reproduce: `scripts/bench run --suite ${series.suite} --scenario ${series.scenario}${appFlag} --runtime ${run.runtime}@${run.version} --profile ${series.profile}`,
   });
 }
 
@@ -335,12 +340,13 @@ const GENERATOR_VERSION = 2;
 const FIVE_YEAR_DOCUMENTS = 108_000;
 
 /**
- * Five years of results: every cell of the real suites on each runtime that has it, on two
- * architectures, each version measured twice; as many versions per runtime as bring the total
- * near 108,000 documents (so the history keeps its size as suites gain cells).
+ * Five years of results: every cell of the real suites in the full profile (what the dedicated
+ * machines run) on each runtime that has it, on two architectures, each version measured twice;
+ * as many versions per runtime as bring the total near 108,000 documents (so the history keeps
+ * its size as suites gain cells).
  */
 export async function fiveYearPlan(): Promise<SyntheticPlan> {
-  const series = await scaleSeries();
+  const series = await scaleSeries("full");
   const runsPerVersion = 2;
   const cells = series.reduce((sum, s) => sum + s.runtimes.length, 0);
   return {
@@ -386,7 +392,7 @@ export async function ensureFiveYearHistory(dataDir: string): Promise<void> {
  * runtime and one local machine in the plan. Levels are arbitrary; the shape is what a page must draw.
  */
 export function defaultRunSeries(): Promise<SyntheticSeries[]> {
-  return seriesOf(defaultSelection(), defaultRunLevel, 5);
+  return seriesOf({ ...defaultSelection(), profile: "quick" }, defaultRunLevel, 5);
 }
 
 /**

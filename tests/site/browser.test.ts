@@ -93,7 +93,7 @@ before(async () => {
     runners: [...SYNTHETIC_RUNNERS, LOCAL_RUNNER],
     versionsPerRuntime: 8,
     runsPerVersion: 2,
-    series: (await scaleSeries()).filter((s) => (s.suite === "startup" && ["hello", "typescript"].includes(s.scenario)) || (s.suite === "http" && s.scenario === "json" && ["express", "hono"].includes(s.app ?? ""))),
+    series: (await scaleSeries("quick")).filter((s) => (s.suite === "startup" && ["hello", "typescript"].includes(s.scenario)) || (s.suite === "http" && s.scenario === "json" && ["express", "hono"].includes(s.app ?? ""))),
     from: new Date("2025-01-01T00:00:00Z"),
     to: new Date("2026-01-01T00:00:00Z"),
     failureRate: 0.02,

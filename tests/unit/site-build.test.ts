@@ -28,7 +28,7 @@ const SMALL_PLAN = {
   runners: SYNTHETIC_RUNNERS,
   versionsPerRuntime: 6,
   runsPerVersion: 2,
-  series: (await scaleSeries()).filter((s) => s.suite === "startup"),
+  series: (await scaleSeries("quick")).filter((s) => s.suite === "startup"),
   from: new Date("2025-01-01T00:00:00Z"),
   to: new Date("2026-01-01T00:00:00Z"),
   failureRate: 0,
