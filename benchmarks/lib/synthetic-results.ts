@@ -4,9 +4,16 @@
  * Values follow a per-runtime random walk across versions with occasional steps, so trend charts
  * and regression markers have something real-looking to show.
  */
-import { existsSync, readdirSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { APP_MANIFEST, appsDir, loadApps, unsupportedApp, type App } from "../../src/apps/manifest.ts";
+import { REPO_ROOT } from "../../src/core/paths.ts";
+import { unsupportedReason } from "../../src/orchestrate/execute.ts";
 import type { Arch, RuntimeName } from "../../src/runtimes/catalog.ts";
-import type { Better, ResultDocument, ResultStatus, RunnerKind } from "../../src/results/types.ts";
+import type { IdentifiedRuntime } from "../../src/runtimes/identify.ts";
+import type { Better, ParamValue, ResultDocument, ResultStatus, RunnerKind, SuiteProfile } from "../../src/results/types.ts";
 import { writeResult } from "../../src/results/store.ts";
 import { seededRandom } from "../../src/stats/random.ts";
 import { bootstrapInterval, mean, median, stddev } from "../../src/stats/summary.ts";
@@ -32,14 +39,20 @@ export interface SyntheticMetric {
   samples: number;
 }
 
+/** One cell of a suite as a run measures it: the runtimes whose subjects include it, and why a runtime version cannot run it. */
 export interface SyntheticSeries {
   suite: string;
   scenario: string;
   app: string | null;
-  params: Record<string, number>;
+  params: Readonly<Record<string, ParamValue>>;
+  /** The profile whose load points it has, and which its results record. */
+  profile: SuiteProfile;
   metrics: readonly SyntheticMetric[];
-  /** Node versions below this are recorded as unsupported, as the typescript scenario does. */
-  nodeMin?: [number, number];
+  runtimes: readonly RuntimeName[];
+  /** The harness's own reason (the scenario's or the app's runtimes and minimum versions), or null where it runs. */
+  unsupported: (runtime: RuntimeName, version: string) => string | null;
+  /** The manifests it was read from, relative to the checkout: what a cached history depends on. */
+  sources: readonly string[];
 }
 
 export interface SyntheticPlan {
@@ -62,38 +75,90 @@ export const SYNTHETIC_RUNNERS: readonly SyntheticRunner[] = [
   { name: "bench-arm-1", kind: "dedicated", arch: "arm64", cpu_model: "Neoverse-N1 (Ampere Altra Q80-30)", fingerprint: "f0e1d2c3b4a59687" },
 ];
 
-const wall = (base: number, samples = 30): SyntheticMetric => ({ name: "wall_ms", unit: "ms", better: "lower", base, samples });
-const rss = (base: number): SyntheticMetric => ({ name: "peak_rss_mb", unit: "MB", better: "lower", base, samples: 9 });
-const opsPerSecond = (base: number): SyntheticMetric => ({ name: "ops_per_s", unit: "ops/s", better: "higher", base, samples: 30 });
+const RUNTIMES: readonly RuntimeName[] = ["node", "deno", "bun"];
 
-function scenarios(suite: string, names: readonly string[], metrics: (index: number) => SyntheticMetric[]): SyntheticSeries[] {
-  return names.map((scenario, i) => ({ suite, scenario, app: null, params: {}, metrics: metrics(i) }));
+interface SeriesSelection {
+  readonly profile: SuiteProfile;
+  readonly scenarios: readonly string[];
+  readonly suiteOptions: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;
 }
 
-function httpSeries(scenario: string, apps: readonly string[], load: string, levels: readonly number[], metrics: SyntheticMetric[]): SyntheticSeries[] {
-  return apps.flatMap((app) => levels.map((level) => ({ suite: "http", scenario, app, params: { [load]: level }, metrics })));
+/** A runtime as a suite's `subjects` sees it: only its name and version are read before anything is provisioned. */
+function namedRuntime(name: RuntimeName, version: string): IdentifiedRuntime {
+  return { identity: { name, version }, label: name } as IdentifiedRuntime;
 }
 
-/** Sixty series over six suites: the shape of the full harness once every suite exists. */
-export const SCALE_SERIES: readonly SyntheticSeries[] = [
-  ...scenarios("startup", ["hello", "import-graph", "npm-package"], (i) => [wall(25 + 25 * i), rss(45 + 8 * i)]),
-  { suite: "startup", scenario: "typescript", app: null, params: {}, metrics: [wall(55), rss(60)], nodeMin: [22, 6] },
-  ...["plaintext", "json", "crud"].flatMap((scenario, i) =>
-    httpSeries(scenario, ["native", "hono", "express"], "connections", [50, 256], [
-      { name: "rps", unit: "req/s", better: "higher", base: 60_000 / (1 + i), samples: 10 },
-      { name: "latency_p99_ms", unit: "ms", better: "lower", base: 4 + 2 * i, samples: 10 },
-      { name: "server_peak_rss_mb", unit: "MB", better: "lower", base: 80, samples: 10 },
-    ]),
-  ),
-  ...httpSeries("fixed-rate", ["native", "hono", "express"], "rate", [1000, 5000], [
-    { name: "latency_p50_ms", unit: "ms", better: "lower", base: 0.6, samples: 10 },
-    { name: "latency_p99_ms", unit: "ms", better: "lower", base: 2.5, samples: 10 },
-  ]),
-  ...scenarios("fs", ["read-small", "read-large", "write-small", "write-large", "stat-many", "readdir", "copy", "stream"], (i) => [opsPerSecond(20_000 / (1 + i)), rss(50)]),
-  ...scenarios("db", ["insert", "select-point", "select-range", "update", "delete", "transaction", "join", "index-build"], (i) => [opsPerSecond(90_000 / (1 + i)), rss(70)]),
-  ...scenarios("install", ["cold", "warm", "lockfile", "frozen", "add-one", "remove-one", "workspace", "no-lockfile"], (i) => [wall(2_000 + 900 * i, 10)]),
-  ...scenarios("compute", ["json", "regex", "sha256", "gzip", "base64", "url-parse", "sort", "text-encode"], (i) => [opsPerSecond(5_000 * (1 + i)), rss(40)]),
-];
+/**
+ * The cells a run of this selection in its profile measures, named by the suites' own sessions (their
+ * `subjects`, which start nothing) from the checkout's scenarios, apps, load points and metrics.
+ */
+async function seriesOf(selection: SeriesSelection, level: (metric: string, unit: string) => number, samples: number): Promise<SyntheticSeries[]> {
+  const resolved = resolveScenarios(selectScenarios({ suites: [], scenarios: selection.scenarios }), selection.profile);
+  const workDir = mkdtempSync(join(tmpdir(), "rb-synthetic-"));
+  const series = new Map<string, SyntheticSeries & { runtimes: RuntimeName[] }>();
+  try {
+    for (const suite of new Set(resolved.map((r) => r.suite))) {
+      const session = suite.start({ profile: selection.profile, workDir, log: () => {}, options: suite.parseOptions?.(selection.suiteOptions[suite.name] ?? {}) ?? {} });
+      const apps: App[] = existsSync(appsDir(suite.name)) ? loadApps(suite.name) : [];
+      for (const selected of resolved.filter((r) => r.suite === suite)) {
+        for (const runtime of RUNTIMES) {
+          for (const subject of session.subjects(selected.scenario, namedRuntime(runtime, "0.0.0"))) {
+            const key = JSON.stringify([suite.name, selected.scenario.name, subject.app, subject.params]);
+            const known = series.get(key);
+            if (known) {
+              known.runtimes.push(runtime);
+              continue;
+            }
+            const app = apps.find((candidate) => candidate.name === subject.app);
+            series.set(key, {
+              suite: suite.name,
+              scenario: selected.scenario.name,
+              app: subject.app,
+              params: subject.params,
+              profile: selection.profile,
+              metrics: Object.entries(subject.scenario.metrics).map(([name, m]) => ({ name, unit: m.unit, better: m.better, base: level(name, m.unit), samples })),
+              runtimes: [runtime],
+              unsupported: (name, version) => unsupportedReason(selected, namedRuntime(name, version)) ?? (app ? unsupportedApp(app, namedRuntime(name, version)) : null),
+              sources: [selected.scenario.manifestPath, ...(app ? [join(app.dir, APP_MANIFEST)] : [])].map((path) => relative(REPO_ROOT, path)),
+            });
+          }
+        }
+      }
+      // Nothing is started before a check, but a session may have made its scratch folders.
+      await session.close?.();
+    }
+  } finally {
+    rmSync(workDir, { recursive: true, force: true });
+  }
+  return [...series.values()];
+}
+
+/** A plausible typical value on Node for a metric of this unit (levels are arbitrary; the shape is what pages draw). */
+function typicalLevel(_metric: string, unit: string): number {
+  return TYPICAL_BY_UNIT[unit] ?? 20;
+}
+
+const TYPICAL_BY_UNIT: Readonly<Record<string, number>> = {
+  ms: 20,
+  "µs": 50,
+  s: 0.5,
+  MB: 60,
+  "MB/s": 1_500,
+  "req/s": 20_000,
+  "msg/s": 20_000,
+  "deliveries/s": 200_000,
+  "ops/s": 20_000,
+  fraction: 0.95,
+  x: 2,
+};
+
+const scale = new Map<SuiteProfile, Promise<SyntheticSeries[]>>();
+
+/** Every cell of every suite's scenarios, apps and load points in a profile (the dedicated machines run `full`). */
+export function scaleSeries(profile: SuiteProfile): Promise<readonly SyntheticSeries[]> {
+  if (!scale.has(profile)) scale.set(profile, seriesOf({ profile, scenarios: [], suiteOptions: {} }, typicalLevel, 10));
+  return scale.get(profile)!;
+}
 
 /** How each runtime compares with Node on a metric's typical value (before its own walk). */
 const RUNTIME_FACTOR: Record<RuntimeName, number> = { node: 1, deno: 0.92, bun: 0.7 };
@@ -135,7 +200,8 @@ function runId(date: Date, counter: number): string {
 
 /** A metric summary with the harness's own statistics; fewer bootstrap resamples keep 100k documents quick to make. */
 function summaryOf(metric: SyntheticMetric, level: number, random: () => number) {
-  const samples = Array.from({ length: metric.samples }, () => Number((level * (1 + 0.03 * gaussian(random))).toPrecision(6)));
+  const cap = metric.unit === "fraction" ? 1 : Infinity;
+  const samples = Array.from({ length: metric.samples }, () => Math.min(cap, Number((level * (1 + 0.03 * gaussian(random))).toPrecision(6))));
   return {
     unit: metric.unit,
     better: metric.better,
@@ -188,9 +254,11 @@ function levelTable(plan: SyntheticPlan, random: () => number): Map<string, numb
   const table = new Map<string, number[]>();
   for (const series of plan.series) {
     for (const metric of series.metrics) {
-      for (const runtime of ["node", "deno", "bun"] as const) {
+      for (const runtime of series.runtimes) {
         for (const runner of plan.runners) {
-          let level = metric.base * RUNTIME_FACTOR[runtime] ** (metric.better === "lower" ? 1 : -1) * (runner.arch === "arm64" ? 1.25 : 1);
+          // A share (success rate, efficiency) is near 1 on every runtime and machine; other figures differ by both.
+          const spread = metric.unit === "fraction" ? 1 : RUNTIME_FACTOR[runtime] ** (metric.better === "lower" ? 1 : -1) * (runner.arch === "arm64" ? 1.25 : 1);
+          let level = metric.base * spread;
           const levels: number[] = [];
           for (let v = 0; v < plan.versionsPerRuntime; v++) {
             level *= Math.exp(0.01 * gaussian(random));
@@ -211,10 +279,9 @@ function levelKey(series: SyntheticSeries, metric: SyntheticMetric, runtime: Run
 }
 
 function documentFor(plan: SyntheticPlan, run: PlannedRun, series: SyntheticSeries, levels: Map<string, number[]>, random: () => number): ResultDocument {
-  const [major, minor] = run.version.split(".").map(Number) as [number, number];
-  const unsupported = run.runtime === "node" && series.nodeMin !== undefined && (major < series.nodeMin[0] || (major === series.nodeMin[0] && minor < series.nodeMin[1]));
-  const failed = !unsupported && random() < plan.failureRate;
-  const status: ResultStatus = unsupported ? "unsupported" : failed ? "failed" : "ok";
+  const unsupported = series.unsupported(run.runtime, run.version);
+  const failed = unsupported === null && random() < plan.failureRate;
+  const status: ResultStatus = unsupported !== null ? "unsupported" : failed ? "failed" : "ok";
   const runNoise = 1 + 0.01 * gaussian(random);
   const metrics =
     status === "ok"
@@ -222,7 +289,7 @@ function documentFor(plan: SyntheticPlan, run: PlannedRun, series: SyntheticSeri
       : {};
   const appFlag = series.app ? ` --app ${series.app}` : "";
   return makeResult({
-    run: { id: run.id, started_at: isoDate(run.date), runner: run.runner.name, runner_kind: run.runner.kind, profile: "quick" },
+    run: { id: run.id, started_at: isoDate(run.date), runner: run.runner.name, runner_kind: run.runner.kind, profile: series.profile },
     environment: { arch: run.runner.arch, cpu_model: run.runner.cpu_model, cpus: 16, memory_bytes: 64e9, fingerprint: run.runner.fingerprint },
     runtime: {
       name: run.runtime,
@@ -236,10 +303,10 @@ function documentFor(plan: SyntheticPlan, run: PlannedRun, series: SyntheticSeri
     app: series.app,
     params: series.params,
     status,
-    ...(status === "unsupported" ? { error: `${series.suite}/${series.scenario} needs node >= ${series.nodeMin!.join(".")}.0` } : {}),
+    ...(unsupported !== null ? { error: unsupported } : {}),
     ...(status === "failed" ? { error: "check before measuring failed: no answer within 10 s" } : {}),
     metrics,
-    reproduce: `scripts/bench run --suite ${series.suite} --scenario ${series.scenario}${appFlag} --runtime ${run.runtime}@${run.version} --profile quick`,
+    reproduce: `scripts/bench run --suite ${series.suite} --scenario ${series.scenario}${appFlag} --runtime ${run.runtime}@${run.version} --profile ${series.profile}`,
   });
 }
 
@@ -252,6 +319,7 @@ export async function writeSyntheticResults(outDir: string, plan: SyntheticPlan)
   const pending = new Set<Promise<void>>();
   for (const run of runs) {
     for (const series of plan.series) {
+      if (!series.runtimes.includes(run.runtime)) continue;
       const write = writeResult(outDir, documentFor(plan, run, series, levels, random)).then(() => {
         written += 1;
         pending.delete(write);
@@ -265,45 +333,66 @@ export async function writeSyntheticResults(outDir: string, plan: SyntheticPlan)
   return written;
 }
 
+/** Bumped when the generator changes what it writes in a way its files' hash would not show. */
+const GENERATOR_VERSION = 2;
+
+/** About the size of five years of two dedicated machines' history: what the scale benchmarks measure the harness against. */
+const FIVE_YEAR_DOCUMENTS = 108_000;
+
 /**
- * Five years of results: 3 runtimes × 150 versions × 2 architectures × 60 series × 2 runs of each
- * version = 108,000 result documents, what the scale benchmarks measure the harness against.
+ * Five years of results: every cell of the real suites in the full profile (what the dedicated
+ * machines run) on each runtime that has it, on two architectures, each version measured twice;
+ * as many versions per runtime as bring the total near 108,000 documents (so the history keeps
+ * its size as suites gain cells).
  */
-export const FIVE_YEAR_PLAN: SyntheticPlan = {
-  runners: SYNTHETIC_RUNNERS,
-  versionsPerRuntime: 150,
-  runsPerVersion: 2,
-  series: SCALE_SERIES,
-  from: new Date("2021-01-01T00:00:00Z"),
-  to: new Date("2026-01-01T00:00:00Z"),
-  failureRate: 0.005,
-  seed: 1,
-};
+export async function fiveYearPlan(): Promise<SyntheticPlan> {
+  const series = await scaleSeries("full");
+  const runsPerVersion = 2;
+  const cells = series.reduce((sum, s) => sum + s.runtimes.length, 0);
+  return {
+    runners: SYNTHETIC_RUNNERS,
+    versionsPerRuntime: Math.max(1, Math.round(FIVE_YEAR_DOCUMENTS / (cells * SYNTHETIC_RUNNERS.length * runsPerVersion))),
+    runsPerVersion,
+    series,
+    from: new Date("2021-01-01T00:00:00Z"),
+    to: new Date("2026-01-01T00:00:00Z"),
+    failureRate: 0.005,
+    seed: 1,
+  };
+}
+
+/** How many documents a plan writes. */
+export function plannedDocuments(plan: SyntheticPlan): number {
+  return plan.series.reduce((sum, s) => sum + s.runtimes.length, 0) * plan.versionsPerRuntime * plan.runners.length * plan.runsPerVersion;
+}
+
+/**
+ * A key for a cached copy of a plan's history: the generator's version and code, the plan, and the
+ * manifests its series were read from, so a change to any of them writes the history again.
+ */
+export function historyKey(plan: SyntheticPlan): string {
+  const hash = createHash("sha256");
+  hash.update(`${GENERATOR_VERSION}\n${JSON.stringify(plan)}`);
+  const files = new Set(["benchmarks/lib/synthetic-results.ts", "benchmarks/lib/documents.ts", "schemas/result.schema.json", ...plan.series.flatMap((s) => s.sources)]);
+  for (const file of [...files].sort()) hash.update(readFileSync(join(REPO_ROOT, file)));
+  return hash.digest("hex").slice(0, 16);
+}
 
 /** Writes the five-year history into `dataDir` unless it already holds something (generating it takes minutes). */
 export async function ensureFiveYearHistory(dataDir: string): Promise<void> {
   if (existsSync(dataDir) && readdirSync(dataDir).length > 0) return;
   const started = performance.now();
-  const written = await writeSyntheticResults(dataDir, FIVE_YEAR_PLAN);
+  const written = await writeSyntheticResults(dataDir, await fiveYearPlan());
   process.stderr.write(`generated ${written} result documents in ${((performance.now() - started) / 1000).toFixed(0)} s into ${dataDir}\n`);
 }
 
 /**
- * The shape of what `scripts/bench` with no arguments leaves a new user: every scenario of the
- * default selection with its suite's real metrics, one version of each runtime, one local machine.
- * Levels are arbitrary; the shape (a single version, metrics of every suite) is what a page must draw.
+ * The shape of what `scripts/bench` with no arguments leaves a new user: every cell of the default
+ * selection (its scenarios, its one app per suite) with its real metrics; with one version of each
+ * runtime and one local machine in the plan. Levels are arbitrary; the shape is what a page must draw.
  */
-export function defaultRunSeries(): SyntheticSeries[] {
-  const selection = defaultSelection();
-  const scenarios = resolveScenarios(selectScenarios({ suites: [], scenarios: selection.scenarios }), "quick");
-  return scenarios.map(({ suite, scenario }) => ({
-    suite: suite.name,
-    scenario: scenario.name,
-    // A suite measured on one app names it; http's default apps differ by scenario, and the series only needs a key.
-    app: selection.suiteOptions[suite.name]?.app?.length === 1 ? selection.suiteOptions[suite.name]!.app![0]! : null,
-    params: {},
-    metrics: Object.entries(scenario.metrics).map(([name, m]) => ({ name, unit: m.unit, better: m.better, base: defaultRunLevel(name, m.unit), samples: 5 })),
-  }));
+export function defaultRunSeries(): Promise<SyntheticSeries[]> {
+  return seriesOf({ ...defaultSelection(), profile: "quick" }, defaultRunLevel, 5);
 }
 
 /**

@@ -70,7 +70,7 @@ function endCell(cell: Cell, status: ResultStatus, error?: string, details?: Rec
 }
 
 /** Why a runtime cannot run a scenario at all, or null when it can. */
-function unsupportedReason(selected: ResolvedScenario, runtime: IdentifiedRuntime): string | null {
+export function unsupportedReason(selected: ResolvedScenario, runtime: IdentifiedRuntime): string | null {
   const { name, version } = runtime.identity;
   const support = selected.scenario.manifest.runtimes[name];
   if (!support) return `${selected.scenario.suite}/${selected.scenario.name} does not run on ${name}`;

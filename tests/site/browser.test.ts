@@ -6,8 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
-import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
@@ -15,7 +14,7 @@ import { REPO_ROOT, cacheDir } from "../../src/core/paths.ts";
 import { bench, tempDir } from "../../benchmarks/lib/cli.ts";
 import { makeResult, metricOf } from "../../benchmarks/lib/documents.ts";
 import { writeResult } from "../../src/results/store.ts";
-import { FIVE_YEAR_PLAN, LOCAL_RUNNER, SCALE_SERIES, SYNTHETIC_RUNNERS, defaultRunSeries, writeSyntheticResults } from "../../benchmarks/lib/synthetic-results.ts";
+import { LOCAL_RUNNER, SYNTHETIC_RUNNERS, defaultRunSeries, fiveYearPlan, historyKey, scaleSeries, writeSyntheticResults } from "../../benchmarks/lib/synthetic-results.ts";
 
 const ARTIFACTS = join(REPO_ROOT, "tests/artifacts/site");
 const BASE = "/runtime-bench/";
@@ -94,7 +93,7 @@ before(async () => {
     runners: [...SYNTHETIC_RUNNERS, LOCAL_RUNNER],
     versionsPerRuntime: 8,
     runsPerVersion: 2,
-    series: SCALE_SERIES.filter((s) => (s.suite === "startup" && ["hello", "typescript"].includes(s.scenario)) || (s.suite === "http" && s.scenario === "json" && s.app !== "native")),
+    series: (await scaleSeries("quick")).filter((s) => (s.suite === "startup" && ["hello", "typescript"].includes(s.scenario)) || (s.suite === "http" && s.scenario === "json" && ["express", "hono"].includes(s.app ?? ""))),
     from: new Date("2025-01-01T00:00:00Z"),
     to: new Date("2026-01-01T00:00:00Z"),
     failureRate: 0.02,
@@ -344,17 +343,17 @@ describe("the trend site in Chromium, served below a sub-path", () => {
 });
 
 /**
- * The five-year history (108,000 documents, benchmarks/lib) takes minutes to write: it is kept in
- * the cache, under a key of the code that writes it, so only the first run pays for it.
+ * The five-year history (about 108,000 documents, benchmarks/lib) takes minutes to write: it is kept
+ * in the cache, under a key of the plan, the code that writes it and the manifests it is read from,
+ * so only the first run after a change pays for it.
  */
 async function fiveYearHistory(): Promise<string> {
-  const hash = createHash("sha256");
-  for (const file of ["benchmarks/lib/synthetic-results.ts", "benchmarks/lib/documents.ts", "schemas/result.schema.json"]) hash.update(readFileSync(join(REPO_ROOT, file)));
-  const dir = join(cacheDir(), `site-test-history-${hash.digest("hex").slice(0, 16)}`);
+  const plan = await fiveYearPlan();
+  const dir = join(cacheDir(), `site-test-history-${historyKey(plan)}`);
   if (existsSync(dir) && readdirSync(dir).length > 0) return dir;
   const partial = `${dir}.partial-${process.pid}`;
   rmSync(partial, { recursive: true, force: true });
-  await writeSyntheticResults(partial, FIVE_YEAR_PLAN);
+  await writeSyntheticResults(partial, plan);
   try {
     renameSync(partial, dir);
   } catch (error) {
@@ -373,7 +372,7 @@ async function defaultRunData(): Promise<string> {
     runners: [LOCAL_RUNNER],
     versionsPerRuntime: 1,
     runsPerVersion: 1,
-    series: defaultRunSeries(),
+    series: await defaultRunSeries(),
     from: new Date("2026-11-01T00:00:00Z"),
     to: new Date("2026-11-02T00:00:00Z"),
     failureRate: 0.03,
@@ -384,7 +383,7 @@ async function defaultRunData(): Promise<string> {
 
 const DATA_SETS = [
   { name: "default-run", data: defaultRunData, versions: 1 },
-  { name: "five-year", data: fiveYearHistory, versions: 150 },
+  { name: "five-year", data: fiveYearHistory, versions: (await fiveYearPlan()).versionsPerRuntime },
 ] as const;
 
 for (const set of DATA_SETS) {
