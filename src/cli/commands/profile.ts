@@ -1,12 +1,9 @@
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { UserError } from "../../core/errors.ts";
 import { PROFILES_SUBDIR, profileReproduction, type RuntimeProfile } from "../../findings/profile/run.ts";
-import { reproducedCell } from "../../findings/repro/select.ts";
-import { writeReproduction } from "../../findings/repro/write.ts";
-import { readDocuments } from "../../results/store.ts";
 import { formatTable } from "../../ui/table.ts";
 import { defineCommand } from "../command.ts";
-import { defaultReproDir } from "./repro.ts";
+import { writeCellReproduction } from "./repro.ts";
 
 /** Each runtime's top functions in columns of its own. */
 export function sideBySide(profiles: readonly RuntimeProfile[]): string {
@@ -42,8 +39,7 @@ export const profileSubcommand = defineCommand({
   options: { out: { type: "string" } },
   allowPositionals: true,
   async run(values, positionals) {
-    const { selected, docs } = reproducedCell(readDocuments(positionals, "profile"), "profile");
-    const folder = writeReproduction(selected, docs, resolve(values.out ?? defaultReproDir(docs[0]!)));
+    const folder = writeCellReproduction(positionals, values.out, "profile");
     const profiles = await profileReproduction(folder, (line) => process.stderr.write(`runtime-bench: ${line}\n`));
     process.stdout.write(profileReport(profiles, folder.dir));
     return 0;
