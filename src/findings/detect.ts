@@ -41,9 +41,9 @@ export interface Finding extends MeasuredCell {
   from_version?: string;
   /** In the metric's own direction: `slower` means worse than the others, or than the release before. */
   direction: "slower" | "faster";
-  /** How many times off, ≥ 1: the ratio of medians in the worse direction. */
+  /** How many times off, ≥ 1, in the worse direction: for an outlier, against the others' geometric mean; for a step, against the release before. */
   factor: number;
-  /** 95 % interval of the ratio (subject over reference), in the metric's units of "times". */
+  /** 95 % interval of the ratio subject over reference (an outlier's nearest other, a step's release before), in "times". */
   ci95: [number, number];
   /** Every runtime's figure (outlier) or both releases' (step), the subject first. */
   figures: FindingFigure[];
@@ -115,9 +115,11 @@ function cellFinding(kind: Finding["kind"], subject: readonly Measurement[], oth
 
 /**
  * Runtimes far off the others: on each machine and cell, every runtime's newest version; a runtime
- * whose nearest other is `outlierFactor` away, on the same side of every other, with the interval
- * of that ratio excluding 1. With two runtimes the gap belongs to neither alone, so the worse one
- * carries it.
+ * `outlierFactor` away from the others' typical level (the geometric mean of their medians), on
+ * the same side of every other, with the interval of its ratio to the nearest other excluding 1.
+ * The others' level, not the nearest alone, because a reader asks how far a runtime is from the
+ * field: 5× off one and 2.9× off the other is far off the others. With two runtimes the gap
+ * belongs to neither alone, so the worse one carries it.
  */
 export function findOutliers(docs: readonly ResultDocument[], thresholds: FindingThresholds = DEFAULT_THRESHOLDS): Finding[] {
   const findings: Finding[] = [];
@@ -129,13 +131,14 @@ export function findOutliers(docs: readonly ResultDocument[], thresholds: Findin
       const others = runtimes.filter((r) => r !== subject);
       const gaps = others.map((other) => ({ other, gap: gap(other, subject) })).sort((a, b) => a.gap.factor - b.gap.factor);
       const nearest = gaps[0]!;
-      if (nearest.gap.factor < thresholds.outlierFactor) continue;
       // A runtime between two others is off neither way: only the best or the worst stands apart.
       if (gaps.some((g) => g.gap.direction !== nearest.gap.direction)) continue;
       if (runtimes.length === 2 && nearest.gap.direction === "faster") continue;
+      const factor = Math.exp(gaps.reduce((sum, g) => sum + Math.log(g.gap.factor), 0) / gaps.length);
+      if (factor < thresholds.outlierFactor) continue;
       const ci95 = backedInterval(nearest.other, subject);
       if (ci95 === null) continue;
-      findings.push({ ...cellFinding("outlier", subject, others, key), ...nearest.gap, ci95 });
+      findings.push({ ...cellFinding("outlier", subject, others, key), direction: nearest.gap.direction, factor, ci95 });
     }
   }
   return findings;

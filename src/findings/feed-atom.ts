@@ -30,7 +30,7 @@ function entry(finding: Finding, attached: FindingAttachments): string {
     ...(attached.profiles ? [`    <link rel="related" title="CPU profiles" href="${escapeMarkup(attached.profiles)}"/>`] : []),
     ...releaseNotesAtomLinks(findingReleaseNotes(finding)),
     `    <category term="${finding.kind}"/>`,
-    `    <summary>${escapeMarkup(`${finding.metric}, ${finding.better} is better: ${figures}. Ratio ${formatInterval(finding.ci95)} at 95 %.`)}</summary>`,
+    `    <summary>${escapeMarkup(`${finding.metric}, ${finding.better} is better: ${figures}. Ratio${finding.kind === "outlier" ? " to the nearest other" : ""} ${formatInterval(finding.ci95)} at 95 %.`)}</summary>`,
     "  </entry>",
   ].join("\n");
 }

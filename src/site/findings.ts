@@ -44,7 +44,7 @@ function row(finding: Finding, rank: number, downloads: ReadonlySet<string>, pro
   <td class="num" data-label="rank">${rank}</td>
   <td data-label="runtime"><span class="rt rt-${finding.runtime}">${finding.runtime}</span> ${finding.kind === "step" ? `${finding.from_version} → ` : ""}${finding.version}<div class="muted">${finding.kind === "outlier" ? "far off the others" : "step between releases"}</div></td>
   <td data-label="scenario"><a href="${trendLink(finding)}">${finding.suite}/${finding.scenario}</a>${where ? html`<div class="muted">${where}</div>` : ""}<div class="muted">on ${finding.runner}</div></td>
-  <td class="num" data-label="gap"><span class="verdict verdict-${finding.direction}">${finding.factor.toFixed(1)}× ${finding.direction}</span><div class="muted">${metricLabel(finding.metric)}, ${finding.better} is better; ratio ${formatInterval(finding.ci95)}</div></td>
+  <td class="num" data-label="gap"><span class="verdict verdict-${finding.direction}">${finding.factor.toFixed(1)}× ${finding.direction}</span><div class="muted">${metricLabel(finding.metric)}, ${finding.better} is better; ratio ${finding.kind === "outlier" ? "to the nearest other " : ""}${formatInterval(finding.ci95)}</div></td>
   <td data-label="figures">${figures(finding)}</td>
   <td data-label="reproduce">${repro}${notes ? html`<div>${releaseNotesLinks(notes)}</div>` : ""}</td>
 </tr>${profiled ? profileRow(finding, profiled) : ""}`;
@@ -57,7 +57,7 @@ function row(finding: Finding, rank: number, downloads: ReadonlySet<string>, pro
 export function findingsBody(findings: readonly Finding[], downloads: ReadonlySet<string>, profiles: ReadonlyMap<string, readonly RuntimeProfile[]>): SafeHtml {
   const titles = ["#", "runtime", "scenario", "gap", "each runtime (median, 95 % CI)", "reproduce"];
   return html`<h1>Findings</h1>
-<p class="lede">Where one runtime is far off the others on the same scenario, app, load and machine (${DEFAULT_THRESHOLDS.outlierFactor}× or more on the scenario's headline metric, each runtime's newest version), and where a release is ${DEFAULT_THRESHOLDS.stepFactor}× or more off the one before it; in both, the 95 % interval of the ratio excludes 1. Each comes with a standalone reproduction that runs with the plain runtime binary (<code>scripts/bench repro</code>), and <code>scripts/bench profile</code> shows where the time goes. New findings are in the <a class="feed" href="${FINDINGS_ATOM_FILE}">Atom feed</a>.</p>
+<p class="lede">Where one runtime is far off the others on the same scenario, app, load and machine (the best or the worst, ${DEFAULT_THRESHOLDS.outlierFactor}× or more from the geometric mean of the others on the scenario's headline metric, each runtime's newest version; the 95 % interval of its ratio to the nearest other excludes 1), and where a release is ${DEFAULT_THRESHOLDS.stepFactor}× or more off the one before it, the interval of their ratio excluding 1. Each comes with a standalone reproduction that runs with the plain runtime binary (<code>scripts/bench repro</code>), and <code>scripts/bench profile</code> shows where the time goes. New findings are in the <a class="feed" href="${FINDINGS_ATOM_FILE}">Atom feed</a>.</p>
 ${
   findings.length === 0
     ? html`<p class="empty">No finding in the results published here.</p>`

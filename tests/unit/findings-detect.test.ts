@@ -29,6 +29,17 @@ test("a runtime 3× below both others on the headline metric is an outlier, the 
   assert.ok(finding!.ci95[1] < 1, "deno / its nearest other excludes 1 from below");
 });
 
+test("the gap is measured against the others' level: 4.9× off one and 2.9× off the other is a finding", () => {
+  const compute = (runtime: string, rps: number) =>
+    makeResult({ runtime: { name: runtime as "node" }, run: { trials: 3 }, suite: "http", scenario: "compute", metrics: { rps: metricOf(around(rps), "req/s", "higher") } });
+  const findings = findOutliers([compute("node", 16_337), compute("deno", 27_421), compute("bun", 5_570)]);
+  assert.deepEqual(findings.map((f) => f.runtime), ["bun"]);
+  assert.ok(Math.abs(findings[0]!.factor - Math.sqrt((16_337 / 5_570) * (27_421 / 5_570))) < 0.05, `factor ${findings[0]!.factor}, the geometric mean of 2.93× and 4.92×`);
+  assert.ok(findings[0]!.ci95[1] < 1 / 2.8, "the interval is bun's ratio to its nearest other, node");
+  // Off the field's level, but only 2.4× and 2.6× off each: under 3× either way, no finding.
+  assert.deepEqual(findOutliers([compute("node", 12_000), compute("deno", 13_000), compute("bun", 5_000)]), []);
+});
+
 test("a gap under the factor, or one only a secondary metric shows, is no finding", () => {
   assert.deepEqual(findOutliers([throughput("node", "26.10.0", 6400), throughput("deno", "2.9.6", 2200)]), []);
   const rss = (runtime: string, mb: number) =>

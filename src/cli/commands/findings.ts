@@ -42,7 +42,7 @@ export const findingsSubcommand = defineCommand({
   help: [
     "  PATH               result files or folders (default: data/, through its run index)",
     "  --json             print the findings as JSON",
-    `  --outlier-factor X a runtime this many times off its nearest other on a cell's headline metric (default ${DEFAULT_THRESHOLDS.outlierFactor})`,
+    `  --outlier-factor X a runtime this many times off the others (their geometric mean) on a cell's headline metric (default ${DEFAULT_THRESHOLDS.outlierFactor})`,
     `  --step-factor X    adjacent releases of a series this many times apart (default ${DEFAULT_THRESHOLDS.stepFactor})`,
     "  --profile          also run each finding again under its runtimes' CPU profilers (scripts/bench profile), into --profiles",
     "  --profiles DIR     where --profile writes, one folder per finding, and where the site looks (default: profiles/)",
