@@ -12,7 +12,9 @@
  * suite's headline metric (startup wall_ms, http rps). The burn is sized from the first A/A run's
  * median: 5 % of a start, or the CPU time per request that takes 10 % off the requests per second.
  * Prints per suite the detection rate of the step (verdict "slower"), the mean measured ratio of
- * the A/B runs, and the A/A false-verdict rate (any verdict but "no significant change").
+ * the A/B runs, and the A/A false-verdict rate (any verdict but "no significant change"), and
+ * writes them into the entry "injected-steps" of docs/measurements.json (replacing the rows of the
+ * suites it ran) with when, where and the load.
  *
  * Cost, quick profile: adaptive trials run up to 10 trials per subject, so a startup run takes
  * about 30 s and an http run about 60 s when undecided; 20 pairs of both suites (80 runs) take
@@ -27,6 +29,7 @@ import { readDocuments } from "../src/results/store.ts";
 import { provision } from "../src/runtimes/provision.ts";
 import { formatTable } from "../src/ui/table.ts";
 import { bench } from "./lib/cli.ts";
+import { loadNow, recordMeasurement, thisMachine } from "./lib/measurements.ts";
 
 interface SuiteCase {
   readonly suite: string;
@@ -114,12 +117,22 @@ async function pairedRun(c: SuiteCase, a: string, b: string, what: string): Prom
 }
 
 const percent = (part: number, whole: number) => `${((100 * part) / whole).toFixed(0)} % (${part}/${whole})`;
-const rows: string[][] = [];
+const COLUMNS = {
+  suite: "suite metric",
+  step: "injected step (CPU burned)",
+  measured: "B/A measured (geo. mean)",
+  detected: "step detected",
+  aa_false: "A/A false verdicts",
+  minutes: "time",
+} as const;
+const rows: Record<keyof typeof COLUMNS, string>[] = [];
 const began = Date.now();
+const startLoad = loadNow();
 try {
   const plainA = wrapper("a");
   const plainA2 = wrapper("a-twin");
   for (const c of CASES.filter((c) => only.length === 0 || only.includes(c.suite))) {
+    const suiteStarted = Date.now();
     const aa: CompareRow[] = [];
     const ab: CompareRow[] = [];
     aa.push(await pairedRun(c, plainA, plainA2, `${c.suite} A/A 1/${pairs}`));
@@ -134,18 +147,41 @@ try {
     }
     const ratios = ab.flatMap((r) => (r.ratio === null ? [] : [r.ratio]));
     const meanRatio = Math.exp(ratios.reduce((s, r) => s + Math.log(r), 0) / ratios.length);
-    rows.push([
-      `${c.suite} ${c.metric}`,
-      `${(c.step * 100).toFixed(0)} % (${burnUs.toFixed(0)} µs)`,
-      meanRatio.toFixed(3),
-      percent(ab.filter((r) => r.verdict === "slower").length, pairs),
-      percent(aa.filter((r) => r.verdict !== "no significant change").length, pairs),
-    ]);
+    rows.push({
+      suite: `${c.suite} ${c.metric}`,
+      step: `${(c.step * 100).toFixed(0)} % (${burnUs.toFixed(0)} µs)`,
+      measured: meanRatio.toFixed(3),
+      detected: percent(ab.filter((r) => r.verdict === "slower").length, pairs),
+      aa_false: percent(aa.filter((r) => r.verdict !== "no significant change").length, pairs),
+      minutes: `${Math.round((Date.now() - suiteStarted) / 60_000)} min`,
+    });
   }
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
+const keys = Object.keys(COLUMNS) as (keyof typeof COLUMNS)[];
 process.stdout.write(
-  `${formatTable(["suite metric", "injected step (CPU burned)", "B/A measured (geo. mean)", "step detected", "A/A false verdicts"], rows)}\n\n` +
+  `${formatTable(Object.values(COLUMNS), rows.map((row) => keys.map((k) => row[k])))}\n\n` +
     `${pairs} A/A and ${pairs} A/B runs per suite, ${profile} profile, node 22.11.0, in ${Math.round((Date.now() - began) / 60_000)} min.\n`,
 );
+const ran = new Set(rows.map((r) => r.suite));
+const SUMMARY: Record<string, string> = { startup: "startup/hello: a 5 % slower start", http: "http/json: 10 % fewer requests per second" };
+recordMeasurement("injected-steps", (old) => {
+  const kept = (old?.rows ?? []).filter((r) => !ran.has(String(r.suite)));
+  const all = [...kept, ...rows];
+  return {
+    title: "Injected steps: what a paired run sees in real runs",
+    benchmark: `scripts/benchmark injected-steps ${pairs} ${profile}`,
+    ...thisMachine(startLoad),
+    summary: all.map((row, i) => ({
+      measure: `${SUMMARY[String(row.suite).split(" ")[0]!] ?? row.suite}, paired in one run (${pairs} runs each)`,
+      row: i,
+      figure: "detected in {detected}; A/A false verdicts {aa_false}",
+    })),
+    columns: COLUMNS,
+    rows: all,
+    notes: old?.notes ?? [
+      "Node 22.11.0 behind two wrapper scripts per run (`node@path:`), the B wrapper preloading a file that burns CPU time per start or per request; the apps are unchanged. Each run is judged by `comparePaired` on the suite's headline metric, with the adaptive trials and the 0.1 % sequential rule of docs/paired-verdicts.md.",
+    ],
+  };
+});
