@@ -1,10 +1,11 @@
 /**
  * Does the paired design see a known slowdown, and only a real one? Node 22.11.0 behind small
  * wrapper scripts (`node@path:`), measured in runs of two subjects each, as a user compares two
- * builds: A/A runs (two wrappers that only exec node) and A/B runs whose B wrapper preloads, with
- * `--require`, a file that burns a fixed amount of CPU time: once per start for startup/hello,
- * per request (wrapping http.Server's request event) for http/json on the native app. The apps
- * are unchanged.
+ * builds. Every wrapper preloads, with `--require`, a file that burns CPU time once per start for
+ * startup/hello, or per request (wrapping http.Server's request event) for http/json on the native
+ * app: A's burns nothing, B's a fixed amount, so loading the preload costs both sides alike and the
+ * step is the burn alone. A/A runs pair two A wrappers, A/B runs an A with a B. The apps are
+ * unchanged.
  *
  *   scripts/benchmark injected-steps [PAIRS] [quick|full] [SUITE...]
  *
@@ -37,8 +38,10 @@ interface SuiteCase {
   readonly metric: string;
   /** The injected step: the fraction a start takes longer, or the fraction of requests per second lost. */
   readonly step: number;
-  /** The preload that burns `burnUs` of CPU time, from the A side's median of `metric`. */
-  preload(median: number): { source: string; burnUs: number };
+  /** The CPU time to burn (per start or per request) for the step, from the A side's median of `metric`. */
+  burnUs(median: number): number;
+  /** A preload burning `burnUs`: A loads it with 0, B with the step's, so loading it costs both sides alike. */
+  preload(burnUs: number): string;
 }
 
 /** Burns `us` microseconds of this process's CPU time (user + system): a fixed amount of work whatever else the machine runs. */
@@ -57,9 +60,11 @@ const CASES: readonly SuiteCase[] = [
     args: ["--suite", "startup", "--scenario", "hello"],
     metric: "wall_ms",
     step: 0.05,
-    preload(medianMs) {
-      const burnUs = medianMs * 1000 * this.step;
-      return { burnUs, source: `${burnFunction(burnUs)}\nburn();\n` };
+    burnUs(medianMs) {
+      return medianMs * 1000 * this.step;
+    },
+    preload(burnUs) {
+      return `${burnFunction(burnUs)}\nburn();\n`;
     },
   },
   {
@@ -67,20 +72,19 @@ const CASES: readonly SuiteCase[] = [
     args: ["--suite", "http", "--scenario", "json", "--app", "native"],
     metric: "rps",
     step: 0.1,
-    preload(rps) {
+    burnUs(rps) {
       // Throughput R with b seconds more per request becomes 1 / (1/R + b): b = (1 / (1 − step) − 1) / R.
-      const burnUs = ((1 / (1 - this.step) - 1) / rps) * 1e6;
-      return {
-        burnUs,
-        source: `${burnFunction(burnUs)}
+      return ((1 / (1 - this.step) - 1) / rps) * 1e6;
+    },
+    preload(burnUs) {
+      return `${burnFunction(burnUs)}
 const http = require("node:http");
 const emit = http.Server.prototype.emit;
 http.Server.prototype.emit = function (event, ...args) {
   if (event === "request") burn();
   return emit.call(this, event, ...args);
 };
-`,
-      };
+`;
     },
   },
 ];
@@ -129,17 +133,20 @@ const rows: Record<keyof typeof COLUMNS, string>[] = [];
 const began = Date.now();
 const startLoad = loadNow();
 try {
-  const plainA = wrapper("a");
-  const plainA2 = wrapper("a-twin");
   for (const c of CASES.filter((c) => only.length === 0 || only.includes(c.suite))) {
     const suiteStarted = Date.now();
+    const withPreload = (name: string, burnUs: number) => {
+      const preload = join(work, `${name}.cjs`);
+      writeFileSync(preload, c.preload(burnUs));
+      return wrapper(name, ["--require", preload]);
+    };
+    const plainA = withPreload(`${c.suite}-a`, 0);
+    const plainA2 = withPreload(`${c.suite}-a-twin`, 0);
     const aa: CompareRow[] = [];
     const ab: CompareRow[] = [];
     aa.push(await pairedRun(c, plainA, plainA2, `${c.suite} A/A 1/${pairs}`));
-    const { source, burnUs } = c.preload(aa[0]!.base_median);
-    const preload = join(work, `${c.suite}-burn.cjs`);
-    writeFileSync(preload, source);
-    const slowB = wrapper(`${c.suite}-b`, ["--require", preload]);
+    const burnUs = c.burnUs(aa[0]!.base_median);
+    const slowB = withPreload(`${c.suite}-b`, burnUs);
     log(`${c.suite}: A's median ${c.metric} ${aa[0]!.base_median.toFixed(2)}; B burns ${burnUs.toFixed(1)} µs of CPU ${c.suite === "startup" ? "per start" : "per request"} (a ${(c.step * 100).toFixed(0)} % step)`);
     for (let i = 1; i <= pairs; i++) {
       if (i > 1) aa.push(await pairedRun(c, plainA, plainA2, `${c.suite} A/A ${i}/${pairs}`));
