@@ -7,7 +7,7 @@
  * step is the burn alone. A/A runs pair two A wrappers, A/B runs an A with a B. The apps are
  * unchanged.
  *
- *   scripts/benchmark injected-steps [PAIRS] [quick|full] [SUITE...]
+ *   scripts/benchmark injected-steps [PAIRS] [quick|full|default] [SUITE...]
  *
  * PAIRS (default 20) A/A runs and PAIRS A/B runs per suite, each judged by `comparePaired` on the
  * suite's headline metric (startup wall_ms, http rps). The burn is sized from the first A/A run's
@@ -18,8 +18,9 @@
  * writes them into the entry "injected-steps" of docs/measurements.json (replacing the rows of the
  * suites it ran) with when, where and the load.
  *
- * Cost, quick profile: adaptive trials run up to 10 trials per subject, so a startup run takes
- * about 30 s and an http run about 60 s when undecided; 20 pairs of both suites (80 runs) take
+ * The profile is each suite's cheapest that sees its step (`default`): startup's full (10 to 30
+ * trials of 30 starts), HTTP's quick (2 to 10 trials of 0.8 s); a profile named on the command
+ * line applies to both. By default, 20 pairs of both suites (84 runs with the calibrations) take
  * about an hour, less where runs decide early.
  */
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -36,6 +37,8 @@ import { loadNow, recordMeasurement, thisMachine } from "./lib/measurements.ts";
 interface SuiteCase {
   readonly suite: string;
   readonly args: readonly string[];
+  /** The profile its runs use unless the command line names one: the cheapest that can see the step. */
+  readonly profile: string;
   readonly metric: string;
   /** The injected step: the fraction a start takes longer, or the fraction of requests per second lost. */
   readonly step: number;
@@ -59,6 +62,8 @@ const CASES: readonly SuiteCase[] = [
   {
     suite: "startup",
     args: ["--suite", "startup", "--scenario", "hello"],
+    // Quick's 10 starts a trial leave a 10-pair interval of ±5–9 % here: a 5 % step was called in 1 of 2.
+    profile: "full",
     metric: "wall_ms",
     step: 0.05,
     burnUs(medianMs) {
@@ -71,6 +76,7 @@ const CASES: readonly SuiteCase[] = [
   {
     suite: "http",
     args: ["--suite", "http", "--scenario", "json", "--app", "native"],
+    profile: "quick",
     metric: "rps",
     step: 0.1,
     burnUs(rps) {
@@ -91,7 +97,7 @@ http.Server.prototype.emit = function (event, ...args) {
 ];
 
 const pairs = Number(process.argv[2] ?? 20);
-const profile = process.argv[3] ?? "quick";
+const profileArg = process.argv[3] === "default" ? undefined : process.argv[3];
 const only = process.argv.slice(4);
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -111,7 +117,7 @@ let runCount = 0;
 async function pairedRun(c: SuiteCase, a: string, b: string, what: string): Promise<CompareRow> {
   const out = join(work, `run-${++runCount}`);
   const started = Date.now();
-  const run = await bench(["run", ...c.args, "--profile", profile, "--out", out, "--runtime", `a=node@path:${a}`, "--runtime", `b=node@path:${b}`]);
+  const run = await bench(["run", ...c.args, "--profile", profileArg ?? c.profile, "--out", out, "--runtime", `a=node@path:${a}`, "--runtime", `b=node@path:${b}`]);
   if (run.code !== 0) throw new Error(`${what}: scripts/bench run exited ${run.code}: ${run.stderr.trim().split("\n").slice(-3).join(" / ")}`);
   const docs = readDocuments([out], what);
   const row = comparePaired(docs.filter((d) => d.label === "a"), docs.filter((d) => d.label === "b")).find((r) => r.metric === c.metric);
@@ -126,6 +132,7 @@ const CALIBRATION_ROUNDS = 2;
 const percent = (part: number, whole: number) => `${((100 * part) / whole).toFixed(0)} % (${part}/${whole})`;
 const COLUMNS = {
   suite: "suite metric",
+  profile: "profile",
   step: "injected step (CPU burned)",
   measured: "B/A measured (geo. mean)",
   detected: "step detected",
@@ -167,6 +174,7 @@ try {
     const meanRatio = Math.exp(ratios.reduce((s, r) => s + Math.log(r), 0) / ratios.length);
     rows.push({
       suite: `${c.suite} ${c.metric}`,
+      profile: profileArg ?? c.profile,
       step: `${(c.step * 100).toFixed(0)} % (${burnUs.toFixed(0)} µs)`,
       measured: meanRatio.toFixed(3),
       detected: percent(ab.filter((r) => r.verdict === "slower").length, pairs),
@@ -180,7 +188,7 @@ try {
 const keys = Object.keys(COLUMNS) as (keyof typeof COLUMNS)[];
 process.stdout.write(
   `${formatTable(Object.values(COLUMNS), rows.map((row) => keys.map((k) => row[k])))}\n\n` +
-    `${pairs} A/A and ${pairs} A/B runs per suite, ${profile} profile, node 22.11.0, in ${Math.round((Date.now() - began) / 60_000)} min.\n`,
+    `${pairs} A/A and ${pairs} A/B runs per suite, ${profileArg ?? "each suite's default"} profile, node 22.11.0, in ${Math.round((Date.now() - began) / 60_000)} min.\n`,
 );
 const ran = new Set(rows.map((r) => r.suite));
 const SUMMARY: Record<string, string> = { startup: "startup/hello: a 5 % slower start", http: "http/json: 10 % fewer requests per second" };
@@ -189,7 +197,7 @@ recordMeasurement("injected-steps", (old) => {
   const all = [...kept, ...rows];
   return {
     title: "Injected steps: what a paired run sees in real runs",
-    benchmark: `scripts/benchmark injected-steps ${pairs} ${profile}`,
+    benchmark: `scripts/benchmark injected-steps ${pairs} ${profileArg ?? "default"}`,
     ...thisMachine(startLoad),
     summary: all.map((row, i) => ({
       measure: `${SUMMARY[String(row.suite).split(" ")[0]!] ?? row.suite}, paired in one run (${pairs} runs each)`,
