@@ -8,7 +8,7 @@
  * of every version from `stepAt` on.
  */
 import type { ResultDocument } from "../../src/results/types.ts";
-import { TrialSchedule, type ScheduledCell } from "../../src/orchestrate/adaptive.ts";
+import { TrialSchedule, UNLIMITED, type ScheduledCell } from "../../src/orchestrate/adaptive.ts";
 import { detectRegressions } from "../../src/regressions/detect.ts";
 import type { Subject } from "../../src/suites/suite.ts";
 import { seededRandom } from "../../src/stats/random.ts";
@@ -85,7 +85,7 @@ export function simulatePairedSeries(shape: SeriesShape, relativeSd: number, ste
   return Array.from({ length: VERSIONS }, (_, v) => {
     const versions = v === 0 ? [0] : [v - 1, v];
     const cells = versions.map((): ScheduledCell & { samples: { m: number[] }; trialSamples: { m: number[] } } => ({ subject, status: "pending", samples: { m: [] }, trialSamples: { m: [] } }));
-    const schedule = new TrialSchedule(shape.trials, cells, { remaining: Infinity });
+    const schedule = new TrialSchedule(shape.trials, cells, { ...UNLIMITED });
     const runLevel = shift();
     for (let t = 0; schedule.another(t, cells.length); t++) {
       const minute = shift();

@@ -3,7 +3,7 @@
  * builds, or a release and its predecessor) takes its profile's `trials` as a minimum, then looks
  * at each pair of subjects and runs another round of trials while a pair is still undecided
  * against PAIRED_MIN_EFFECT, up to MAX_TRIALS_FACTOR times the minimum and within the job's budget
- * of extra trials. The rule and its false-alarm rate are in src/compare/sequential.ts; a scenario
+ * of extra trials and extra time. The rule and its false-alarm rate are in src/compare/sequential.ts; a scenario
  * without such pairs runs exactly its profile's trials, as before.
  */
 import { paramsSlug } from "../core/params.ts";
@@ -21,10 +21,14 @@ export interface ScheduledCell {
   readonly trialSamples: Readonly<Record<string, readonly number[]>>;
 }
 
-/** Extra trials (beyond each profile's minimum) a whole run may spend; shared by its scenarios. */
+/** What a whole run may spend on trials beyond each profile's minimum, shared by its scenarios: trials, and seconds. */
 export interface TrialBudget {
-  remaining: number;
+  trials: number;
+  seconds: number;
 }
+
+/** No limit but each cell's cap. */
+export const UNLIMITED: Readonly<TrialBudget> = { trials: Infinity, seconds: Infinity };
 
 type Stopped = NonNullable<ResultDocument["sequential"]>["stopped"];
 
@@ -63,20 +67,22 @@ export class TrialSchedule {
   }
 
   /**
-   * After every cell has had `done` trials: run one more round of `roundCost` trials? At a look,
-   * the trials up to the next look are taken from the budget at once, so a run always stops at a
-   * look and each look is tested once, at its own share of alpha.
+   * After every cell has had `done` trials: run one more round of `roundTrials` trials, which took
+   * `roundSeconds` each so far? At a look, the rounds up to the next look are taken from the budget
+   * at once, so a run always stops at a look and each look is tested once, at its own share of alpha.
    */
-  another(done: number, roundCost: number): boolean {
+  another(done: number, roundTrials: number, roundSeconds = 0): boolean {
     const plan = this.plan;
     if (plan === null) return done < this.minTrials;
     const k = plan.looks.indexOf(done);
     if (k < 0) return true;
     if (!this.undecided(k)) return this.stop("decided");
     if (k === plan.looks.length - 1) return this.stop("max trials");
-    const cost = (plan.looks[k + 1]! - done) * roundCost;
-    if (this.budget.remaining < cost) return this.stop("budget");
-    this.budget.remaining -= cost;
+    const rounds = plan.looks[k + 1]! - done;
+    const cost = { trials: rounds * roundTrials, seconds: rounds * roundSeconds };
+    if (this.budget.trials < cost.trials || this.budget.seconds < cost.seconds) return this.stop("budget");
+    this.budget.trials -= cost.trials;
+    this.budget.seconds -= cost.seconds;
     return true;
   }
 

@@ -28,6 +28,8 @@ export interface RunPlan {
   readonly suiteOptions: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;
   /** Extra trials the adaptive rule may add over the whole run (src/orchestrate/adaptive.ts); default: no limit but each cell's cap. */
   readonly trialBudget?: number;
+  /** Seconds adaptive trials may add over the whole run (from `run --time-limit`); default: no limit but each cell's cap. */
+  readonly extraSeconds?: number;
 }
 
 export interface RunOutcome {
@@ -122,7 +124,7 @@ export async function executeRun(plan: RunPlan, progress: Progress): Promise<Run
     progress,
     sessions,
     subjects,
-    budget: { remaining: plan.trialBudget ?? Infinity },
+    budget: { trials: plan.trialBudget ?? Infinity, seconds: plan.extraSeconds ?? Infinity },
     save: async (selected, cells) => {
       const tools = toolsBySuite.get(selected.suite) ?? {};
       for (const cell of cells) {
@@ -248,7 +250,9 @@ async function runTrials(run: Run, selected: ResolvedScenario, cells: readonly C
   const trials = trialsOf(selected.scenario);
   // The sentinel is measured for drift, never judged against the runtimes under test.
   const schedule = new TrialSchedule(trials, measuredCells.filter((c) => c.subject.runtime.identity.spec !== run.plan.run.sentinel), run.budget);
-  for (let t = 0; schedule.another(t, measuredCells.length); t++) {
+  const began = performance.now();
+  const roundSeconds = (done: number) => (done === 0 ? 0 : (performance.now() - began) / 1000 / done);
+  for (let t = 0; schedule.another(t, measuredCells.length, roundSeconds(t)); t++) {
     if (t >= trials) {
       progress.addWork(measuredCells.length);
       for (const cell of cells) cell.trials = t + 1;

@@ -92,9 +92,3 @@ export function fullTable(docs: readonly ResultDocument[]): string {
   }
   return formatTable(["scenario", "runtime", "metric", "median ± sd", "samples", "vs best"], rows);
 }
-
-/** Seconds as a person reads a duration: `48 s`, `3 min 12 s`. */
-export function formatDuration(seconds: number): string {
-  const whole = Math.round(seconds);
-  return whole < 60 ? `${whole} s` : `${Math.floor(whole / 60)} min ${String(whole % 60).padStart(2, "0")} s`;
-}

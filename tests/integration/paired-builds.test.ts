@@ -45,4 +45,27 @@ describe("two builds of node 22.11.0 side by side", () => {
       assert.ok(row.alpha! > 0 && row.alpha! <= 0.01);
     }
   });
+
+  it("a time limit the plan's estimate already fills keeps every cell at its profile's minimum", async () => {
+    const node = (await provision("node@22.11.0")).binary;
+    const dir = tempDir("paired-time-limit");
+    const wrapper = join(dir, "node-wrapped");
+    writeFileSync(wrapper, `#!/bin/sh\nexec ${node} "$@"\n`, { mode: 0o755 });
+    const out = join(dir, "out");
+    const args = ["run", "--suite", "startup", "--scenario", "hello", "--runtime", "base=node@22.11.0", "--runtime", `head=node@path:${wrapper}`, "--out", out];
+    const wrong = await bench([...args, "--time-limit", "soon"]);
+    assert.equal(wrong.code, 2);
+    assert.match(wrong.stderr, /--time-limit must be a duration such as 6h/);
+    assert.equal(existsSync(out), false);
+
+    const run = await bench([...args, "--time-limit", "1s"]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stderr, /time limit 1 s: the plan's estimate at each profile's minimum trials is already \d+ s, so no cell gets more than its minimum/);
+    const results = readResults([out]);
+    assert.equal(results.length, 2);
+    for (const { doc } of results) {
+      assert.equal(doc.run.trials, 3, "startup's quick minimum");
+      assert.equal(doc.sequential?.stopped, "budget", "an A/A pair is undecided after 3 trials: only the budget stops it there");
+    }
+  });
 });

@@ -9,7 +9,7 @@ import { PAIRED_ALPHA, adaptivePlan, lookAlpha, pairedEstimate } from "../../src
 import { tCritical } from "../../src/compare/student-t.ts";
 import { UserError } from "../../src/core/errors.ts";
 import { checkAgainst } from "../../src/core/schema.ts";
-import { TrialSchedule, type ScheduledCell } from "../../src/orchestrate/adaptive.ts";
+import { TrialSchedule, UNLIMITED, type ScheduledCell, type TrialBudget } from "../../src/orchestrate/adaptive.ts";
 import { resultPath } from "../../src/results/store.ts";
 import type { ResultDocument } from "../../src/results/types.ts";
 import { prepareRuntimes } from "../../src/runtimes/prepare.ts";
@@ -90,7 +90,7 @@ describe("sequential rule: false alarms on simulated A/A, and a step it must cat
     const random = seededRandom(seed);
     const cell = (): ScheduledCell & { samples: Record<string, number[]>; trialSamples: Record<string, number[]> } => ({ subject, status: "pending", samples: { wall_ms: [] }, trialSamples: { wall_ms: [] } });
     const cells = [cell(), cell()];
-    const schedule = new TrialSchedule(5, cells, { remaining: Infinity });
+    const schedule = new TrialSchedule(5, cells, { ...UNLIMITED });
     for (let t = 0; schedule.another(t, cells.length); t++) {
       cells.forEach((c, side) => {
         const level = 50 * (side === 1 ? 1 + step : 1) * Math.exp(0.02 * gaussian(random));
@@ -120,6 +120,40 @@ describe("sequential rule: false alarms on simulated A/A, and a step it must cat
     const runs = 400;
     const caught = Array.from({ length: runs }, (_, i) => simulate(0.06, 100_000 + i)).filter((v) => v === "slower").length;
     assert.ok(caught / runs >= 0.95, `${caught} of ${runs}`);
+  });
+});
+
+describe("the run's budget of extra trials", () => {
+  const subject = { runtime: { identity: { name: "node" } }, app: null, params: {} } as unknown as Subject;
+  /** Two cells whose trials alternate wildly: never decided, so only the cap or the budget stops them. */
+  function undecidedCells() {
+    const cell = (side: number): ScheduledCell => ({
+      subject,
+      status: "pending",
+      samples: { wall_ms: Array.from({ length: 40 }, (_, t) => (t % 2 === side ? 10 : 20)) },
+      trialSamples: { wall_ms: Array.from({ length: 40 }, () => 1) },
+    });
+    return [cell(0), cell(1)];
+  }
+  /** Trials the schedule runs (as if every round had been measured), each round taking `roundSeconds`. */
+  function trialsRun(budget: TrialBudget, roundSeconds: number): { trials: number; stopped: string | undefined } {
+    const schedule = new TrialSchedule(5, undecidedCells(), budget);
+    let t = 0;
+    while (schedule.another(t, 2, roundSeconds)) t++;
+    return { trials: t, stopped: schedule.record()?.stopped };
+  }
+
+  it("runs an undecided pair to its cap without a budget, and stops at a look when trials or seconds run out", () => {
+    assert.deepEqual(trialsRun({ ...UNLIMITED }, 10), { trials: 15, stopped: "max trials" });
+    // Looks at 5, 10 and 15: going on to 10 costs 5 rounds of 2 trials.
+    assert.deepEqual(trialsRun({ trials: 9, seconds: Infinity }, 10), { trials: 5, stopped: "budget" });
+    assert.deepEqual(trialsRun({ trials: 10, seconds: Infinity }, 10), { trials: 10, stopped: "budget" });
+    // Five rounds of 10 s each: 49 s is not enough, 50 s buys exactly the next look.
+    assert.deepEqual(trialsRun({ trials: Infinity, seconds: 49 }, 10), { trials: 5, stopped: "budget" });
+    assert.deepEqual(trialsRun({ trials: Infinity, seconds: 50 }, 10), { trials: 10, stopped: "budget" });
+    const shared = { trials: Infinity, seconds: 120 };
+    trialsRun(shared, 10);
+    assert.equal(shared.seconds, 20, "the budget is shared: what one scenario spent is gone for the next");
   });
 });
 

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { defaultSelection } from "../../src/cli/commands/all.ts";
-import { planRun } from "../../src/cli/commands/plan.ts";
+import { planRun } from "../../src/orchestrate/estimate.ts";
 import { loadApps, type App } from "../../src/apps/manifest.ts";
 import type { Profile } from "../../src/results/types.ts";
 import type { RuntimeName } from "../../src/runtimes/catalog.ts";

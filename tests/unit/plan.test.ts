@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { planRun, planTable, withPredecessors } from "../../src/cli/commands/plan.ts";
+import { planTable, withPredecessors } from "../../src/cli/commands/plan.ts";
+import { planRun } from "../../src/orchestrate/estimate.ts";
 import { recordedReleases } from "../helpers/recorded-releases.ts";
 import { loadApps } from "../../src/apps/manifest.ts";
 import { notServed, type HttpAppFields } from "../../src/suites/http/index.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { formatDuration, fullTable, summaryTable } from "../../src/ui/summary.ts";
+import { fullTable, summaryTable } from "../../src/ui/summary.ts";
 import { makeResult, metricOf } from "../../benchmarks/lib/documents.ts";
 
 const node = makeResult({ metrics: { wall_ms: metricOf([40, 41, 39, 40, 42]), peak_rss_mb: metricOf([50, 50, 51], "MB") } });
@@ -34,10 +34,5 @@ describe("the run's summary", () => {
     const table = fullTable([node, bun]);
     assert.equal(table.split("\n").length, 2 + 4);
     assert.match(table, /peak_rss_mb\s+50\.00 ± \S+ MB\s+n=3\s+1\.67×/);
-  });
-
-  it("reads durations as a person would", () => {
-    assert.equal(formatDuration(48.4), "48 s");
-    assert.equal(formatDuration(192), "3 min 12 s");
   });
 });

@@ -37,7 +37,7 @@ describe("the release job: each new release measured beside its predecessor", ()
     assert.deepEqual(job.reported, ["node v24.4.0", "node v24.5.0"], "the baseline first");
     assert.equal(job.bench.length, 1);
     assert.deepEqual(job.bench[0]!.slice(5, 8), ["--profile", "full", "--out"]);
-    assert.deepEqual(job.bench[0]!.slice(9), ["--suite", "startup"]);
+    assert.deepEqual(job.bench[0]!.slice(9), ["--suite", "startup", "--time-limit", "6h"], "adaptive trials within the job's 6 h");
   });
 
   it("keeps each build's own binary where the setup action installs every version to one path (Bun)", () => {
@@ -52,6 +52,7 @@ describe("the release job: each new release measured beside its predecessor", ()
     assert.equal(job.code, 0, job.output);
     assert.deepEqual(job.setups, ["denoland/setup-deno 2.6.2", "actions/setup-node 20"]);
     assert.deepEqual(job.reported, ["deno deno 2.6.2 (stable, release, x86_64-unknown-linux-gnu)"]);
+    assert.ok(!job.bench[0]!.includes("--time-limit"), "a version measured alone has no adaptive trials to limit");
   });
 
   it("fails before measuring when a setup action installed another version than the plan's", () => {
@@ -124,7 +125,7 @@ describe("the nightly canary", () => {
       assert.deepEqual(job.setups.slice(0, 2), [`${setup} ${newest}`, `${setup} ${version}`]);
       const newestReports = versionLine(runtime, newest);
       assert.deepEqual(job.reported, [`release=${runtime} ${newestReports}`, `canary=${runtime} ${canaryReports}`]);
-      assert.deepEqual(job.bench[0]!.slice(-4), ["--suite", "startup", "--suite", "http"]);
+      assert.deepEqual(job.bench[0]!.slice(-6), ["--suite", "startup", "--suite", "http", "--time-limit", "6h"]);
     });
   }
 

@@ -1,4 +1,3 @@
-import semver from "semver";
 import { UserError } from "../../core/errors.ts";
 import { publishedReleases, type Release } from "../../releases/published.ts";
 import { predecessorOf } from "../../releases/select.ts";
@@ -7,49 +6,12 @@ import { machineArch, type RuntimeName } from "../../runtimes/catalog.ts";
 import { DEFAULT_RUNTIMES } from "../../runtimes/prepare.ts";
 import { parseSpec, pickVersion, type RuntimeSpec } from "../../runtimes/spec.ts";
 import { selectScenarios } from "../../scenarios/select.ts";
-import { resolveScenarios, type ResolvedScenario } from "../../suites/resolve.ts";
+import { resolveScenarios } from "../../suites/resolve.ts";
+import { planRun, type SuitePlan } from "../../orchestrate/estimate.ts";
+import { formatDuration } from "../../ui/duration.ts";
 import { formatTable } from "../../ui/table.ts";
 import { defineCommand } from "../command.ts";
 import { parseProfile, suiteOptionList } from "./run.ts";
-
-/** A suite's share of a planned run. */
-export interface SuitePlan {
-  suite: string;
-  scenarios: number;
-  /** Cells and trials are counted by the suite's estimate hook: 0 without one. */
-  cells: number;
-  trials: number;
-  /** Null when the suite has no estimate hook. */
-  seconds: number | null;
-}
-
-/** Whether a runtime can run a scenario at all, as far as its spec tells (an exact version below the minimum cannot). */
-function runs(selected: ResolvedScenario, spec: RuntimeSpec): boolean {
-  const support = selected.scenario.manifest.runtimes[spec.name];
-  if (!support) return false;
-  if (spec.request.kind !== "exact" || !support.min_version) return true;
-  return !semver.lt(spec.request.version, support.min_version);
-}
-
-/** The cells, trials and estimated time of each suite for these scenarios on these runtimes, as `run` would measure them. */
-export function planRun(scenarios: readonly ResolvedScenario[], specs: readonly RuntimeSpec[], suiteOptions: Record<string, string[]>): SuitePlan[] {
-  const plans = new Map<string, SuitePlan>();
-  for (const selected of scenarios) {
-    const { suite, scenario } = selected;
-    const plan = plans.get(suite.name) ?? { suite: suite.name, scenarios: 0, cells: 0, trials: 0, seconds: suite.estimate ? 0 : null };
-    plans.set(suite.name, plan);
-    plan.scenarios += 1;
-    if (!suite.estimate) continue;
-    const options = suite.parseOptions?.(suiteOptions) ?? {};
-    for (const spec of specs.filter((s) => runs(selected, s))) {
-      const { cells, seconds } = suite.estimate(scenario, spec.name, options);
-      plan.cells += cells;
-      plan.trials += cells * scenario.profileParams.trials;
-      plan.seconds! += seconds;
-    }
-  }
-  return [...plans.values()];
-}
 
 /**
  * The release job's subjects: each spec's version followed by its predecessor (the newest stable
@@ -69,14 +31,6 @@ export function withPredecessors(specs: readonly RuntimeSpec[], releasesOf: (run
   return { specs: paired, notes };
 }
 
-/** `3 h 12 min`, `4 min 30 s`, `45 s`. */
-export function formatDuration(seconds: number): string {
-  const s = Math.round(seconds);
-  if (s >= 3600) return `${Math.floor(s / 3600)} h ${Math.round((s % 3600) / 60)} min`;
-  if (s >= 60) return `${Math.floor(s / 60)} min ${s % 60} s`;
-  return `${s} s`;
-}
-
 /** `releases`: with --with-predecessor, how many releases the runtimes are (each beside its predecessor in one job). */
 export function planTable(plans: readonly SuitePlan[], profile: Profile, runtimes: number, releases?: number): string {
   const known = plans.filter((p) => p.seconds !== null);
@@ -89,7 +43,12 @@ export function planTable(plans: readonly SuitePlan[], profile: Profile, runtime
   if (releases === undefined) {
     lines.push(`Profile ${profile}, ${runtimes} runtime version${runtimes === 1 ? "" : "s"}, one machine: about ${formatDuration(total / Math.max(runtimes, 1))} per runtime version.`);
   } else {
-    lines.push(`Profile ${profile}, ${releases} release${releases === 1 ? "" : "s"} each beside its predecessor (${runtimes} runtime versions), one machine: about ${formatDuration(total / Math.max(releases, 1))} per release job.`);
+    const perJob = (seconds: number) => formatDuration(seconds / Math.max(releases, 1));
+    const max = known.reduce((sum, p) => sum + p.maxSeconds!, 0);
+    lines.push(`Profile ${profile}, ${releases} release${releases === 1 ? "" : "s"} each beside its predecessor (${runtimes} runtime versions), one machine: about ${perJob(total)} per release job.`);
+    lines.push(
+      `Adaptive trials add rounds while a pair is undecided: with every cell at its cap, ${perJob(max)}; the release job's \`run --time-limit 6h\` gives them only what the estimate leaves of 6 h.`,
+    );
   }
   lines.push("Trials and checks only: provisioning runtimes and installing apps add a few minutes the first time.");
   const missing = plans.filter((p) => p.seconds === null).map((p) => p.suite);

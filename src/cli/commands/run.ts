@@ -4,17 +4,21 @@ import { DEFAULT_DATA_DIR } from "../../core/paths.ts";
 import { readEnvironment } from "../../env/fingerprint.ts";
 import { checkMachine, describeMachine } from "../../env/machine-check.ts";
 import { executeRun, type RunOutcome } from "../../orchestrate/execute.ts";
+import { planRun } from "../../orchestrate/estimate.ts";
 import { newRunInfo } from "../../orchestrate/run-info.ts";
 import type { Profile } from "../../results/types.ts";
 import { runFolder, writeRunTable } from "../../results/store.ts";
+import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
 import { DEFAULT_RUNTIMES, prepareRuntimes } from "../../runtimes/prepare.ts";
+import { parseSpec } from "../../runtimes/spec.ts";
 import { strayFolders } from "../../scenarios/manifest.ts";
 import { selectScenarios } from "../../scenarios/select.ts";
 import { SUITES } from "../../suites/index.ts";
-import { resolveScenarios } from "../../suites/resolve.ts";
+import { resolveScenarios, type ResolvedScenario } from "../../suites/resolve.ts";
 import type { AnySuite } from "../../suites/suite.ts";
 import { Progress } from "../../ui/progress.ts";
-import { formatDuration, fullTable, summaryTable } from "../../ui/summary.ts";
+import { formatDuration, parseDuration } from "../../ui/duration.ts";
+import { fullTable, summaryTable } from "../../ui/summary.ts";
 import { DEFAULT_THRESHOLDS, findFindings } from "../../findings/detect.ts";
 import { findingsTable } from "../../findings/format.ts";
 import { defineCommand } from "../command.ts";
@@ -34,6 +38,8 @@ export interface RunRequest {
   fullTable?: boolean;
   /** Extra trials the adaptive rule may add over the whole run (docs/paired-verdicts.md). */
   trialBudget?: number;
+  /** Seconds the whole run should take: adaptive trials get what the plan's estimate leaves of it. */
+  timeLimit?: number;
 }
 
 export function parseProfile(value: string | undefined): Profile {
@@ -88,6 +94,7 @@ export async function runBenchmarks(request: RunRequest): Promise<RunOutcome> {
   const runInfo = await newRunInfo(request.profile, request.sentinel);
   progress.log(describeMachine(environment, machine));
   if (runInfo.runner_kind === "dedicated" && machine.unmet.length > 0) progress.log("machine: collect will refuse to publish this run's results until the settings above are fixed (scripts/tune-machine)");
+  const extraSeconds = request.timeLimit === undefined ? undefined : adaptiveTime(request.timeLimit, scenarios, runtimes, suiteOptions, (line) => progress.log(line));
   const outcome = await executeRun(
     {
       scenarios,
@@ -98,6 +105,7 @@ export async function runBenchmarks(request: RunRequest): Promise<RunOutcome> {
       environment: { ...environment, machine },
       suiteOptions,
       ...(request.trialBudget !== undefined ? { trialBudget: request.trialBudget } : {}),
+      ...(extraSeconds !== undefined ? { extraSeconds } : {}),
     },
     progress,
   );
@@ -128,6 +136,27 @@ export function exitCodeOf(outcome: RunOutcome): number {
 
 const SUITE_OPTIONS = suiteOptionList();
 
+/**
+ * What a time limit leaves for adaptive trials: the limit less the plan's estimate at each
+ * profile's minimum (the estimate `scripts/bench plan` prints), never below 0.
+ */
+function adaptiveTime(limit: number, scenarios: readonly ResolvedScenario[], runtimes: readonly IdentifiedRuntime[], suiteOptions: Record<string, Record<string, string[]>>, log: (line: string) => void): number {
+  const specs = runtimes.map((r) => parseSpec(r.identity.spec));
+  const suites = [...new Set(scenarios.map((s) => s.suite.name))];
+  const estimate = suites.reduce((sum, suite) => {
+    const plans = planRun(scenarios.filter((s) => s.suite.name === suite), specs, suiteOptions[suite] ?? {});
+    return sum + plans.reduce((n, p) => n + (p.seconds ?? 0), 0);
+  }, 0);
+  const extra = Math.max(0, limit - estimate);
+  log(
+    extra > 0
+      ? `time limit ${formatDuration(limit)}: the plan's estimate at each profile's minimum trials is ${formatDuration(estimate)}, so adaptive trials may add ${formatDuration(extra)}`
+      : `time limit ${formatDuration(limit)}: the plan's estimate at each profile's minimum trials is already ${formatDuration(estimate)}, so no cell gets more than its minimum`,
+  );
+  return extra;
+}
+
+
 function parseTrialBudget(text: string): number {
   const budget = Number(text);
   if (!Number.isInteger(budget) || budget < 0) throw new UserError(`--trial-budget must be a whole number of trials, not '${text}'`);
@@ -147,6 +176,7 @@ export const runSubcommand = defineCommand({
     "  --out DIR         where results go (default: data/)",
     "  --sentinel SPEC   a pinned reference runtime measured alongside, to detect drift of the machine",
     "  --trial-budget N  extra trials adaptive runs (two builds of one runtime side by side) may add in all; default: each cell's cap",
+    "  --time-limit T    the time the run should take (6h, 1h20m, 90m): adaptive trials may add what plan's estimate leaves of it",
     "  --full            print every metric of every cell after the summary (always written to summary.txt beside the results)",
     ...SUITE_OPTIONS.map((o) => `  --${`${o.name} V`.padEnd(16)}${o.help} [${o.suites.join(", ")}]`),
     "",
@@ -161,6 +191,7 @@ export const runSubcommand = defineCommand({
     sentinel: { type: "string" },
     full: { type: "boolean" },
     "trial-budget": { type: "string" },
+    "time-limit": { type: "string" },
     ...Object.fromEntries(SUITE_OPTIONS.map((o) => [o.name, { type: "string", multiple: true }] as const)),
   },
   async run(values) {
@@ -178,6 +209,7 @@ export const runSubcommand = defineCommand({
       suiteOptions,
       fullTable: values.full ?? false,
       ...(values["trial-budget"] !== undefined ? { trialBudget: parseTrialBudget(values["trial-budget"]) } : {}),
+      ...(values["time-limit"] !== undefined ? { timeLimit: parseDuration(values["time-limit"], "--time-limit") } : {}),
     });
     return exitCodeOf(outcome);
   },

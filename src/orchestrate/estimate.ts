@@ -1,0 +1,54 @@
+/**
+ * What a run will cost before it measures anything: each suite's cells, trials and seconds from
+ * its estimate hook, at each profile's minimum trials. `scripts/bench plan` prints it; `run
+ * --time-limit` gives adaptive trials what the limit leaves beyond it.
+ */
+import semver from "semver";
+import { adaptivePlan } from "../compare/sequential.ts";
+import type { RuntimeSpec } from "../runtimes/spec.ts";
+import type { ResolvedScenario } from "../suites/resolve.ts";
+
+/** A suite's share of a planned run. */
+export interface SuitePlan {
+  suite: string;
+  scenarios: number;
+  /** Cells and trials are counted by the suite's estimate hook: 0 without one. */
+  cells: number;
+  trials: number;
+  /** Null when the suite has no estimate hook. */
+  seconds: number | null;
+  /** The same with every cell at its cap of adaptive trials (when two builds of a runtime run side by side and no cell decides early). */
+  maxSeconds: number | null;
+}
+
+/** Whether a runtime can run a scenario at all, as far as its spec tells (an exact version below the minimum cannot). */
+function runs(selected: ResolvedScenario, spec: RuntimeSpec): boolean {
+  const support = selected.scenario.manifest.runtimes[spec.name];
+  if (!support) return false;
+  if (spec.request.kind !== "exact" || !support.min_version) return true;
+  return !semver.lt(spec.request.version, support.min_version);
+}
+
+/** The cells, trials and estimated time of each suite for these scenarios on these runtimes, as `run` would measure them. */
+export function planRun(scenarios: readonly ResolvedScenario[], specs: readonly RuntimeSpec[], suiteOptions: Record<string, string[]>): SuitePlan[] {
+  const plans = new Map<string, SuitePlan>();
+  for (const selected of scenarios) {
+    const { suite, scenario } = selected;
+    const plan = plans.get(suite.name) ?? { suite: suite.name, scenarios: 0, cells: 0, trials: 0, seconds: suite.estimate ? 0 : null, maxSeconds: suite.estimate ? 0 : null };
+    plans.set(suite.name, plan);
+    plan.scenarios += 1;
+    if (!suite.estimate) continue;
+    const options = suite.parseOptions?.(suiteOptions) ?? {};
+    for (const spec of specs.filter((s) => runs(selected, s))) {
+      const { cells, seconds } = suite.estimate(scenario, spec.name, options);
+      plan.cells += cells;
+      plan.trials += cells * scenario.profileParams.trials;
+      plan.seconds! += seconds;
+      // A trial's cost is the same at any count: the cap scales the estimate by the trials it allows.
+      const { trials } = scenario.profileParams;
+      plan.maxSeconds! += (seconds * adaptivePlan(trials).looks.at(-1)!) / trials;
+    }
+  }
+  return [...plans.values()];
+}
+
