@@ -17,6 +17,7 @@
  * ran), with when, where and the load, and regenerates the documents made from it.
  */
 import type { DetectionPowerEntry, DetectionPowerRow } from "../src/core/measurements.ts";
+import { adaptivePlan } from "../src/compare/sequential.ts";
 import { formatTable } from "../src/ui/table.ts";
 import { loadNow, recordMeasurement, thisMachine } from "./lib/measurements.ts";
 import { FULL_PROFILE_SHAPES, STEP_AT, VERSIONS, rates, smallestDetected, type Design } from "./lib/detection.ts";
@@ -39,7 +40,7 @@ for (const shape of FULL_PROFILE_SHAPES.filter((s) => suites.length === 0 || sui
     measured.push({
       suite: shape.suite,
       design,
-      trials: `${shape.trials} trials × ${shape.perTrial}`,
+      trials: `${design === "paired" ? `${shape.trials} to ${adaptivePlan(shape.trials).looks.at(-1)}` : shape.trials} trials × ${shape.perTrial}`,
       noise: percent(sd, 0),
       smallest_step: smallest === null ? "none up to 200 %" : `${percent(smallest.step, 1)} (${smallest.rates.detected} of ${perStep})`,
       false_alarms_per_version: `${percent(quiet.falseAlarms / quiet.judgements, 2)} (${quiet.falseAlarms} of ${quiet.judgements})`,
