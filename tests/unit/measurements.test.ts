@@ -74,7 +74,16 @@ test("a benchmark's entry replaces the old one in the JSON, and the generated do
   cpSync(join(REPO_ROOT, "docs/measurements.json"), join(root, "docs/measurements.json"));
   const before = readMeasurements(root);
   const machine = thisMachine(loadNow());
-  recordMeasurement("detection-power", (entry) => ({ ...entry!, ...machine, rows: [{ suite: "startup", trials: "10 trials × 30", noise: "1 %", smallest_step: "9.9 % (1 of 1)", false_alarms_per_version: "0 %", series_with_false_alarm: "0 %" }] }), root);
+  recordMeasurement(
+    "detection-power",
+    (entry) => ({
+      ...entry!,
+      ...machine,
+      summary: [{ measure: "smallest step", row: 0, figure: "startup {smallest_step}" }],
+      rows: [{ suite: "startup", design: "paired", trials: "10 trials × 30", noise: "1 %", smallest_step: "9.9 % (1 of 1)", false_alarms_per_version: "0 %", series_with_false_alarm: "0 %" }],
+    }),
+    root,
+  );
   const after = readMeasurements(root);
   assert.deepEqual(Object.keys(after.entries), Object.keys(before.entries), "the other entries, in their order");
   assert.deepEqual(after.entries["false-alarms"], before.entries["false-alarms"]);
