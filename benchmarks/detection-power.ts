@@ -58,5 +58,5 @@ process.stdout.write(
 const ran = new Set(measured.map((r) => r.suite));
 recordMeasurement("detection-power", (entry) => {
   const old = entry as DetectionPowerEntry;
-  return { ...old, ...thisMachine(startLoad), rows: [...old.rows.filter((r) => !ran.has(r.suite) || (r.design ?? "separate") !== design), ...measured] };
+  return { ...old, ...thisMachine(startLoad), rows: [...old.rows.filter((r) => !ran.has(r.suite) || r.design !== design), ...measured] };
 });

@@ -107,12 +107,20 @@ function pairedSummary(entry: MeasurementEntry | undefined, measure: string): He
 function derivedSummary(measurements: Measurements): Record<string, Headline[]> {
   const heldOut = measurements.entries["false-alarms"].rows.filter((row) => row.held_out);
   const sum = (rows: typeof heldOut, key: "rows" | "verdicts") => rows.reduce((total, row) => total + row[key], 0);
-  const smallest = measurements.entries["detection-power"].rows.filter((row) => row.noise === "1 %");
+  // The release job's design where it was measured; the older one stays in docs/measurements.md.
+  const atOnePercent = measurements.entries["detection-power"].rows.filter((row) => row.noise === "1 %");
+  const paired = atOnePercent.filter((row) => row.design === "paired");
+  const smallest = paired.length > 0 ? paired : atOnePercent;
   return {
     "harness-overhead": pairedSummary(measurements.entries["harness-overhead"], "startup: scripts/bench against hyperfine by hand"),
     "http-overhead": pairedSummary(measurements.entries["http-overhead"], "HTTP: the harness's rps against oha by hand"),
     "false-alarms": [{ measure: "false verdicts on pairs of identical runs the shift table was not fitted to, compared without history", figure: `${sum(heldOut, "verdicts")} of ${sum(heldOut, "rows")} rows` }],
-    "detection-power": [{ measure: "smallest step the full profile confirms at 1 % noise", figure: smallest.map((row) => `${row.suite} ${row.smallest_step}`).join("; ") }],
+    "detection-power": [
+      {
+        measure: `smallest step the full profile confirms at 1 % noise${paired.length > 0 ? ", each release beside its predecessor, at the release itself" : ""}; step-free series with a false alarm over 12 versions`,
+        figure: smallest.map((row) => `${row.suite} ${row.smallest_step}, ${row.series_with_false_alarm}`).join("; "),
+      },
+    ],
   };
 }
 

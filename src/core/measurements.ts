@@ -71,6 +71,8 @@ export interface FalseAlarmRow extends Readonly<Record<string, Figure>> {
 /** One row of the detection-power entry: simulated full-profile series of a suite at one noise level. */
 export interface DetectionPowerRow extends Readonly<Record<string, Figure>> {
   readonly suite: string;
+  /** `paired`: each version beside its predecessor in one run (the release job); `separate`: each in its own run. */
+  readonly design: "paired" | "separate";
   readonly trials: string;
   readonly noise: string;
   readonly smallest_step: string;

@@ -79,7 +79,6 @@ test("a benchmark's entry replaces the old one in the JSON, and the generated do
     (entry) => ({
       ...entry!,
       ...machine,
-      summary: [{ measure: "smallest step", row: 0, figure: "startup {smallest_step}" }],
       rows: [{ suite: "startup", design: "paired", trials: "10 trials × 30", noise: "1 %", smallest_step: "9.9 % (1 of 1)", false_alarms_per_version: "0 %", series_with_false_alarm: "0 %" }],
     }),
     root,
