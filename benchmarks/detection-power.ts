@@ -3,7 +3,7 @@
  * simulated with each suite's full-profile trials at 1 %, 3 % and 10 % relative noise (see
  * benchmarks/lib/detection.ts for the model), judged by `detectRegressions` as the feed is.
  *
- *   scripts/benchmark detection-power [SERIES_PER_STEP] [SERIES_WITHOUT_STEP] [paired|separate] [SUITE...]
+ *   scripts/benchmark detection-power [SERIES_PER_STEP] [SERIES_WITHOUT_STEP] [paired|separate] [SUITE[@TRIALS]...]
  *
  * `paired` (the default) is the release job's design: each version measured in one run with its
  * predecessor, with adaptive trials, and a step counts as detected only when it is confirmed at the
@@ -15,6 +15,9 @@
  * with a confirmed change (a false alarm) and the share of series with at least one. Writes them
  * into the entry "detection-power" of docs/measurements.json (replacing the rows of the suites it
  * ran), with when, where and the load, and regenerates the documents made from it.
+ *
+ * `SUITE@TRIALS` asks what if that suite's full profile started at TRIALS trials (its cap moving
+ * with it): printed, never recorded, since no profile measures it.
  */
 import type { DetectionPowerEntry, DetectionPowerRow } from "../src/core/measurements.ts";
 import { adaptivePlan } from "../src/compare/sequential.ts";
@@ -25,14 +28,17 @@ import { FULL_PROFILE_SHAPES, STEP_AT, VERSIONS, rates, smallestDetected, type D
 const perStep = Number(process.argv[2] ?? 200);
 const withoutStep = Number(process.argv[3] ?? 1000);
 const design: Design = process.argv.slice(4).includes("separate") ? "separate" : "paired";
-const suites = process.argv.slice(4).filter((arg) => arg !== "separate" && arg !== "paired");
+const selected = process.argv.slice(4).filter((arg) => arg !== "separate" && arg !== "paired");
+const suites = selected.map((arg) => arg.split("@")[0]!);
+const whatIf = new Map(selected.filter((arg) => arg.includes("@")).map((arg) => [arg.split("@")[0]!, Number(arg.split("@")[1])] as const));
 const NOISE = [0.01, 0.03, 0.1];
 const SEED = 1;
 
 const percent = (fraction: number, digits = 1) => `${(fraction * 100).toFixed(digits)} %`;
 const startLoad = loadNow();
 const measured: DetectionPowerRow[] = [];
-for (const shape of FULL_PROFILE_SHAPES.filter((s) => suites.length === 0 || suites.includes(s.suite))) {
+const shapes = FULL_PROFILE_SHAPES.filter((s) => suites.length === 0 || suites.includes(s.suite)).map((s) => ({ ...s, trials: whatIf.get(s.suite) ?? s.trials }));
+for (const shape of shapes) {
   for (const sd of NOISE) {
     const started = Date.now();
     const smallest = smallestDetected(shape, sd, perStep, SEED, design);
@@ -55,6 +61,10 @@ process.stdout.write(
     `${VERSIONS} versions per series, ${design === "paired" ? "each in one run with its predecessor (adaptive trials), a step detected only if confirmed at the release itself" : "one run each"}, ` +
     `step from version ${STEP_AT + 1}; ${perStep} series per step tried, ${withoutStep} without a step.\n`,
 );
+if (whatIf.size > 0) {
+  process.stdout.write(`What if ${[...whatIf].map(([suite, trials]) => `${suite} started at ${trials} trials`).join(", ")}: not recorded.\n`);
+  process.exit(0);
+}
 const ran = new Set(measured.map((r) => r.suite));
 recordMeasurement("detection-power", (entry) => {
   const old = entry as DetectionPowerEntry;
