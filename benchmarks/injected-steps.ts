@@ -147,7 +147,8 @@ const percent = (part: number, whole: number) => `${((100 * part) / whole).toFix
 const COLUMNS = {
   suite: "suite metric",
   profile: "profile",
-  step: "injected step (CPU burned)",
+  step: "step aimed at",
+  burn: `CPU burned per start or request`,
   measured: "B/A measured (geo. mean)",
   detected: "step detected",
   aa_false: "A/A false verdicts",
@@ -181,7 +182,7 @@ try {
       burnUs = burnFor(c.step, measuredSteps);
     }
     const slowB = withPreload(`${c.suite}-b`, burnUs);
-    log(`${c.suite}: A's median ${c.metric} ${aa[0]!.base_median.toFixed(2)}; B burns ${burnUs.toFixed(1)} µs of CPU ${c.suite === "startup" ? "per start" : "per request"} (a ${(c.step * 100).toFixed(0)} % step)`);
+    log(`${c.suite}: A's median ${c.metric} ${aa[0]!.base_median.toFixed(2)}; B burns ${burnUs.toFixed(1)} µs of CPU ${c.suite === "startup" ? "per start" : "per request"} (aimed at a ${(c.step * 100).toFixed(0)} % step)`);
     for (let i = 1; i <= pairs; i++) {
       if (i > 1) aa.push(await pairedRun(c, plainA, plainA2, `${c.suite} A/A ${i}/${pairs}`));
       ab.push(await pairedRun(c, plainA, slowB, `${c.suite} A/B ${i}/${pairs}`));
@@ -191,7 +192,8 @@ try {
     rows.push({
       suite: `${c.suite} ${c.metric}`,
       profile: profileArg ?? c.profile,
-      step: `${(c.step * 100).toFixed(0)} % (${burnUs.toFixed(0)} µs)`,
+      step: `${(c.step * 100).toFixed(0)} %`,
+      burn: `${burnUs.toFixed(1)} µs`,
       measured: meanRatio.toFixed(3),
       detected: percent(ab.filter((r) => r.verdict === "slower").length, pairs),
       aa_false: percent(aa.filter((r) => r.verdict !== "no significant change").length, pairs),
