@@ -60,7 +60,7 @@ describe("two builds of node 22.11.0 side by side", () => {
 
     const run = await bench([...args, "--time-limit", "1s"]);
     assert.equal(run.code, 0, run.stderr);
-    assert.match(run.stderr, /time limit 1 s: the plan's estimate at each profile's minimum trials is already \d+ s, so no cell gets more than its minimum/);
+    assert.match(run.stderr, /time limit 1 s: the plan's estimate at each profile's minimum trials is already [^,]+, so no cell gets more than its minimum/);
     const results = readResults([out]);
     assert.equal(results.length, 2);
     for (const { doc } of results) {
