@@ -11,8 +11,7 @@
  *
  * PAIRS (default 20) A/A runs and PAIRS A/B runs per suite, each judged by `comparePaired` on the
  * suite's headline metric (startup wall_ms, http rps). The burn is sized from the first A/A run's
- * median (5 % of a start, or the CPU time per request that takes 10 % off the requests per second),
- * then adjusted by three uncounted calibration runs until B measures that step.
+ * median: 5 % of a start, or the time per request that takes 10 % off the requests per second.
  * Prints per suite the detection rate of the step (verdict "slower"), the mean measured ratio of
  * the A/B runs, and the A/A false-verdict rate (any verdict but "no significant change"), and
  * writes them into the entry "injected-steps" of docs/measurements.json (replacing the rows of the
@@ -20,8 +19,8 @@
  *
  * The profile is each suite's cheapest that sees its step (`default`): startup's full (10 to 30
  * trials of 30 starts), HTTP's quick (2 to 10 trials of 0.8 s); a profile named on the command
- * line applies to both. By default, 20 pairs of both suites (84 runs with the calibrations) take
- * about an hour, less where runs decide early.
+ * line applies to both. By default, 20 pairs of both suites (80 runs) take about an hour,
+ * less where runs decide early.
  */
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -42,22 +41,26 @@ interface SuiteCase {
   /** The profile its runs use unless the command line names one: the cheapest that can see the step. */
   readonly profile: string;
   readonly metric: string;
-  /** The injected step: the fraction a start takes longer, or the fraction of requests per second lost. */
-  readonly step: number;
-  /** The CPU time to burn (per start or per request) for the step, from the A side's median of `metric`. */
-  burnUs(median: number): number;
+  /** B/A of `metric` at the injected step: 1.05 for a start 5 % longer, 0.9 for 10 % fewer requests per second. */
+  readonly stepRatio: number;
+  /** The time one unit of work (a start, a request) takes, in µs, from A's median of `metric`. */
+  unitUs(median: number): number;
+  /** The fraction by which one unit of work grew when B/A of `metric` is `ratio`. */
+  lengthening(ratio: number): number;
   /** A preload burning `burnUs`: A loads it with 0, B with the step's, so loading it costs both sides alike. */
   preload(burnUs: number): string;
 }
 
-/** Burns `us` microseconds of this process's CPU time (user + system): a fixed amount of work whatever else the machine runs. */
+/**
+ * Spins for `us` microseconds on the clock. On a quiet machine that is `us` of the main thread's
+ * CPU time, added to whatever it was doing: a start or a request gets longer by exactly that. The
+ * process's CPU clock (`process.cpuUsage`) cannot size such a burn here: a read costs up to tens of
+ * microseconds, and a start counts its other threads' time too, so a "500 µs" burn took 0.5 to 7 ms.
+ */
 const burnFunction = (us: number) => `
 function burn() {
-  const start = process.cpuUsage();
-  for (;;) {
-    const used = process.cpuUsage(start);
-    if (used.user + used.system >= ${Math.round(us)}) return;
-  }
+  const end = process.hrtime.bigint() + ${Math.round(us * 1000)}n;
+  while (process.hrtime.bigint() < end);
 }`;
 
 const CASES: readonly SuiteCase[] = [
@@ -68,10 +71,9 @@ const CASES: readonly SuiteCase[] = [
     // Quick's 10 starts a trial leave a 10-pair interval of ±5–9 % here: a 5 % step was called in 1 of 2.
     profile: "full",
     metric: "wall_ms",
-    step: 0.05,
-    burnUs(medianMs) {
-      return medianMs * 1000 * this.step;
-    },
+    stepRatio: 1.05,
+    unitUs: (medianMs) => medianMs * 1000,
+    lengthening: (ratio) => ratio - 1,
     preload(burnUs) {
       return `${burnFunction(burnUs)}\nburn();\n`;
     },
@@ -82,11 +84,10 @@ const CASES: readonly SuiteCase[] = [
     args: ["--suite", "http", "--scenario", "json", "--app", "native"],
     profile: "quick",
     metric: "rps",
-    step: 0.1,
-    burnUs(rps) {
-      // Throughput R with b seconds more per request becomes 1 / (1/R + b): b = (1 / (1 − step) − 1) / R.
-      return ((1 / (1 - this.step) - 1) / rps) * 1e6;
-    },
+    stepRatio: 0.9,
+    unitUs: (rps) => 1e6 / rps,
+    // Throughput R with b more per request becomes 1 / (1/R + b).
+    lengthening: (ratio) => 1 / ratio - 1,
     preload(burnUs) {
       return `${burnFunction(burnUs)}
 const http = require("node:http");
@@ -131,24 +132,20 @@ async function pairedRun(c: SuiteCase, a: string, b: string, what: string): Prom
   return row;
 }
 
-/** Calibration runs per suite before the counted pairs; not counted. */
-const CALIBRATION_ROUNDS = 3;
-
-/** The burn that gives `step`, linear between the measured (burn, step) points nearest it below and above (or the two highest). */
-function burnFor(step: number, points: readonly [number, number][]): number {
-  const byBurn = [...points].sort((a, b) => a[0] - b[0]);
-  const below = byBurn.filter(([, measured]) => measured < step).at(-1) ?? byBurn[0]!;
-  const above = byBurn.find(([burn, measured]) => measured >= step && burn > below[0]) ?? byBurn.at(-1)!;
-  const [low, high] = above === below ? [byBurn.at(-2)!, above] : [below, above];
-  if (high[1] <= low[1]) return high[0] * 2;
-  return low[0] + ((step - low[1]) * (high[0] - low[0])) / (high[1] - low[1]);
-}
+/**
+ * Uncounted runs at a first guess of the burn (the step's share of A's unit of work), whose mean
+ * lengthening scales the guess to the step: the server shares two cores with its load generator,
+ * so a request's spin costs it more than its own length (2.4 µs took 23 % off 46,650 req/s, not 10 %).
+ */
+const CALIBRATION_RUNS = 2;
+const geometricMean = (values: readonly number[]) => Math.exp(values.reduce((sum, v) => sum + Math.log(v), 0) / values.length);
 const percent = (part: number, whole: number) => `${((100 * part) / whole).toFixed(0)} % (${part}/${whole})`;
 const COLUMNS = {
-  suite: "suite metric",
+  cell: "cell",
+  metric: "metric",
   profile: "profile",
   step: "step aimed at",
-  burn: `CPU burned per start or request`,
+  burn: "CPU burned per start or request",
   measured: "B/A measured (geo. mean)",
   detected: "step detected",
   aa_false: "A/A false verdicts",
@@ -170,29 +167,27 @@ try {
     const aa: CompareRow[] = [];
     const ab: CompareRow[] = [];
     aa.push(await pairedRun(c, plainA, plainA2, `${c.suite} A/A 1/${pairs}`));
-    // A burn of the step's CPU time does not slow the metric by the step, nor in proportion (a
-    // start: 470 µs measured +2 %, 1,120 µs +12 %), so calibration runs find the burn by
-    // interpolating between the measured points nearest the step on either side.
-    const measuredSteps: [number, number][] = [[0, 0]];
-    let burnUs = c.burnUs(aa[0]!.base_median);
-    for (let round = 1; round <= CALIBRATION_ROUNDS; round++) {
-      const row = await pairedRun(c, plainA, withPreload(`${c.suite}-calibrate-${round}`, burnUs), `${c.suite} calibration ${round}/${CALIBRATION_ROUNDS} (${burnUs.toFixed(0)} µs)`);
-      if (row.ratio === null) break;
-      measuredSteps.push([burnUs, row.better === "higher" ? 1 - row.ratio : row.ratio - 1]);
-      burnUs = burnFor(c.step, measuredSteps);
+    const guessUs = c.unitUs(aa[0]!.base_median) * c.lengthening(c.stepRatio);
+    const guessB = withPreload(`${c.suite}-guess`, guessUs);
+    const calibration: number[] = [];
+    for (let i = 1; i <= CALIBRATION_RUNS; i++) {
+      const row = await pairedRun(c, plainA, guessB, `${c.suite} calibration ${i}/${CALIBRATION_RUNS} (${guessUs.toFixed(1)} µs)`);
+      if (row.ratio !== null) calibration.push(row.ratio);
     }
+    const guessLengthening = calibration.length > 0 ? c.lengthening(geometricMean(calibration)) : 0;
+    const burnUs = guessLengthening > 0 ? (guessUs * c.lengthening(c.stepRatio)) / guessLengthening : guessUs;
     const slowB = withPreload(`${c.suite}-b`, burnUs);
-    log(`${c.suite}: A's median ${c.metric} ${aa[0]!.base_median.toFixed(2)}; B burns ${burnUs.toFixed(1)} µs of CPU ${c.suite === "startup" ? "per start" : "per request"} (aimed at a ${(c.step * 100).toFixed(0)} % step)`);
+    log(`${c.suite}: A's median ${c.metric} ${aa[0]!.base_median.toFixed(2)}; B burns ${burnUs.toFixed(1)} µs of CPU ${c.suite === "startup" ? "per start" : "per request"} (aimed at B/A ${c.stepRatio})`);
     for (let i = 1; i <= pairs; i++) {
       if (i > 1) aa.push(await pairedRun(c, plainA, plainA2, `${c.suite} A/A ${i}/${pairs}`));
       ab.push(await pairedRun(c, plainA, slowB, `${c.suite} A/B ${i}/${pairs}`));
     }
-    const ratios = ab.flatMap((r) => (r.ratio === null ? [] : [r.ratio]));
-    const meanRatio = Math.exp(ratios.reduce((s, r) => s + Math.log(r), 0) / ratios.length);
+    const meanRatio = geometricMean(ab.flatMap((r) => (r.ratio === null ? [] : [r.ratio])));
     rows.push({
-      suite: `${c.suite} ${c.metric}`,
+      cell: c.cell,
+      metric: c.metric,
       profile: profileArg ?? c.profile,
-      step: `${(c.step * 100).toFixed(0)} %`,
+      step: `${Math.round(Math.abs(c.stepRatio - 1) * 100)} %`,
       burn: `${burnUs.toFixed(1)} µs`,
       measured: meanRatio.toFixed(3),
       detected: percent(ab.filter((r) => r.verdict === "slower").length, pairs),
@@ -208,16 +203,17 @@ process.stdout.write(
   `${formatTable(Object.values(COLUMNS), rows.map((row) => keys.map((k) => row[k])))}\n\n` +
     `${pairs} A/A and ${pairs} A/B runs per suite, ${profileArg ?? "each suite's default"} profile, node 22.11.0, in ${Math.round((Date.now() - began) / 60_000)} min.\n`,
 );
-const ran = new Set(rows.map((r) => r.suite));
+const ran = new Set(rows.map((r) => r.cell));
 recordMeasurement("injected-steps", (old) => {
-  const kept = (old?.rows ?? []).filter((r) => !ran.has(String(r.suite)));
+  // Rows recorded before they carried their cell named it in "suite" ("startup wall_ms").
+  const kept = (old?.rows ?? []).filter((r) => r.cell !== undefined && !ran.has(String(r.cell)));
   const all = [...kept, ...rows];
   return {
     title: "Injected steps: what a paired run sees in real runs",
     benchmark: `scripts/benchmark injected-steps ${pairs} ${profileArg ?? "default"}`,
     ...thisMachine(startLoad),
     summary: all.map((row, i) => ({
-      measure: `${CASES.find((c) => c.suite === String(row.suite).split(" ")[0])?.cell ?? row.suite}: B slowed by a preload, paired with A in one run (${pairs} A/B and ${pairs} A/A runs)`,
+      measure: `${row.cell}: B slowed by a preload, paired with A in one run (${pairs} A/B and ${pairs} A/A runs)`,
       row: i,
       // The step measured leads: calibration aims at the step, and a noisy run can land it elsewhere.
       figure: "B/A {measured} (aimed at {step}): detected in {detected}; A/A false verdicts {aa_false}",
