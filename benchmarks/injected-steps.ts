@@ -221,7 +221,7 @@ recordMeasurement("injected-steps", (old) => {
     columns: COLUMNS,
     rows: all,
     notes: old?.notes ?? [
-      "Node 22.11.0 behind two wrapper scripts per run (`node@path:`), the B wrapper preloading a file that burns CPU time per start or per request; the apps are unchanged. Each run is judged by `comparePaired` on the suite's headline metric, with the adaptive trials and the 0.1 % sequential rule of docs/paired-verdicts.md.",
+      "Node 22.11.0 behind two wrapper scripts per run (`node@path:`), the B wrapper preloading a file that burns CPU time per start or per request; the apps are unchanged. Each run is judged by `comparePaired` on the suite's headline metric, with the adaptive trials and the 0.08 % sequential rule of docs/paired-verdicts.md.",
     ],
   };
 });

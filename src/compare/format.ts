@@ -52,7 +52,7 @@ export const VERDICT_RULE =
 
 export const PAIRED_RULE =
   "Paired (two subjects of one run): trial k of HEAD with trial k of BASE; the interval is Student's t over the pairs' log ratios at " +
-  "the level of the look the run stopped at (0.1 % false alarms over all looks), and a verdict needs it to exclude 1 and the change to " +
+  "the level of the look the run stopped at (0.08 % false alarms over all looks), and a verdict needs it to exclude 1 and the change to " +
   "exceed the min effect. No run-to-run shift or history is needed.";
 
 const ruleOf = (rows: readonly CompareRow[]) => (rows.some((r) => r.pairs !== undefined) ? PAIRED_RULE : VERDICT_RULE);

@@ -20,12 +20,12 @@ import { tCritical } from "./student-t.ts";
 import { exceedsMinEffect, excludesOne } from "./verdict.ts";
 
 /**
- * Two-sided false-alarm rate of one paired comparison over all its looks: 0.1 %. The regressions
- * feed judges every release of a series this way, so over a dozen releases about 1 % of series
- * without a change carry a false alarm; `compare` and the runs' stopping rule use the same rate, so
- * a run stops exactly when the feed can judge it.
+ * Two-sided false-alarm rate of one paired comparison over all its looks: 0.08 %. The regressions
+ * feed judges every release of a series this way, so over a dozen releases at most 1 % of series
+ * without a change carry a false alarm (12 × 0.08 % = 0.96 %); `compare` and the runs' stopping
+ * rule use the same rate, so a run stops exactly when the feed can judge it.
  */
-export const PAIRED_ALPHA = 0.001;
+export const PAIRED_ALPHA = 0.0008;
 
 /** The smallest change a paired verdict reports (1 %): a smaller one, however certain, is called no change. */
 export const PAIRED_MIN_EFFECT = 0.01;

@@ -63,7 +63,7 @@ export interface CompareRow extends MeasuredCell {
   /**
    * 95 % interval of the ratio (trial-clustered bootstrap); null when not comparable. In a paired
    * row, the Student t interval over the pairs at 1 − `alpha`, the false-alarm rate of the look it
-   * was judged at: wider than 95 %, since a paired verdict spends at most 0.1 % over all its looks.
+   * was judged at: wider than 95 %, since a paired verdict spends at most 0.08 % over all its looks.
    */
   ci95: [number, number] | null;
   /** The smallest change this pair's series can show at 95 % confidence, from their history; null without history. */

@@ -34,14 +34,14 @@ describe("paired comparison", () => {
   const headTrials = baseTrials.map((trial, k) => trial.map((v) => v * [1.05, 1.07, 1.06, 1.06][k]!));
 
   it("gives the geometric mean of the per-trial ratios and Student's t interval over the pairs", () => {
-    // Worked by hand: mean of the log ratios 0.058250, SD 0.007706; t(0.995, 3) = 5.8409, t(0.9995, 3) = 12.924.
+    // Worked by hand: mean of the log ratios 0.058247, SD 0.007703; t(0.995, 3) = 5.8409, t(0.9996, 3) = 13.936.
     const estimate = pairedEstimate(baseTrials, headTrials, 0.01)!;
     assert.ok(Math.abs(estimate.ratio - 1.059976) < 1e-5, `ratio ${estimate.ratio}`);
     assert.ok(Math.abs(estimate.ci[0] - 1.036397) < 1e-4 && Math.abs(estimate.ci[1] - 1.084092) < 1e-4, `interval ${estimate.ci}`);
     const at95 = pairedEstimate(baseTrials, headTrials, 0.05)!;
     assert.ok(Math.abs(at95.ci[0] - 1.047063) < 1e-4 && Math.abs(at95.ci[1] - 1.073049) < 1e-4, `interval ${at95.ci}`);
     const atPairedAlpha = pairedEstimate(baseTrials, headTrials, PAIRED_ALPHA)!;
-    assert.ok(Math.abs(atPairedAlpha.ci[0] - 1.008505) < 1e-4 && Math.abs(atPairedAlpha.ci[1] - 1.114074) < 1e-4, `interval ${atPairedAlpha.ci}`);
+    assert.ok(Math.abs(atPairedAlpha.ci[0] - 1.004583) < 1e-4 && Math.abs(atPairedAlpha.ci[1] - 1.118424) < 1e-4, `interval ${atPairedAlpha.ci}`);
     assert.ok(Math.abs(tCritical(0.01, 3) - 5.8409) < 1e-3 && Math.abs(tCritical(0.05, 10) - 2.2281) < 1e-3 && Math.abs(tCritical(0.001, 3) - 12.924) < 1e-3);
     assert.equal(pairedEstimate([[1, 2]], [[2, 3]], 0.01), null, "one pair has no spread to judge by");
   });
@@ -51,7 +51,7 @@ describe("paired comparison", () => {
     assert.equal(rest.length, 0);
     assert.equal(row!.verdict, "slower");
     assert.deepEqual([row!.base_label, row!.head_label, row!.pairs, row!.alpha, row!.min_effect_source], ["base", "head", 4, PAIRED_ALPHA, "paired"]);
-    assert.ok(Math.abs(row!.ci95![0] - 1.008505) < 1e-4);
+    assert.ok(Math.abs(row!.ci95![0] - 1.004583) < 1e-4);
     // The same samples with the trials shuffled on one side pair differently: the spread between pairs is then wide.
     const shuffled = [headTrials[2]!, headTrials[0]!, headTrials[3]!, headTrials[1]!];
     assert.equal(comparePaired([subjectResult("base", baseTrials)], [subjectResult("head", shuffled)])[0]!.verdict, "no significant change");
@@ -109,10 +109,22 @@ describe("sequential rule: false alarms on simulated A/A, and a step it must cat
     return comparePaired([doc(cells[0]!, "a")], [doc(cells[1]!, "b")], { defaultMinEffect: 0 })[0]!.verdict;
   }
 
+  /** The fewest false alarms in `runs` that a rule holding `alpha` reaches with a chance under 1 % (binomial tail). */
+  function implausibleAlarms(runs: number, alpha: number): number {
+    let term = (1 - alpha) ** runs;
+    let below = 0;
+    for (let k = 0; ; k++) {
+      below += term;
+      if (1 - below < 0.01) return k + 1;
+      term *= ((runs - k) / (k + 1)) * (alpha / (1 - alpha));
+    }
+  }
+
   it("keeps the false-alarm rate of A/A within alpha over its three looks (seeded, 3,000 scenarios)", () => {
     const runs = 3000;
     const alarms = Array.from({ length: runs }, (_, i) => simulate(0, 1 + i)).filter((v) => v === "faster" || v === "slower").length;
-    assert.ok(alarms / runs <= PAIRED_ALPHA, `${alarms} false alarms in ${runs}`);
+    // At most 2.4 alarms expected; a rule spending the whole alpha at each of its three looks (7.2 expected) reaches 8 in about 4 seeds of 10.
+    assert.ok(alarms < implausibleAlarms(runs, PAIRED_ALPHA), `${alarms} false alarms in ${runs}, ${implausibleAlarms(runs, PAIRED_ALPHA)} or more would be implausible at ${PAIRED_ALPHA}`);
     assert.ok(lookAlpha(adaptivePlan(5), 0) < PAIRED_ALPHA / 5, "the first look spends little");
   });
 
