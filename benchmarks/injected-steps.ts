@@ -2,16 +2,17 @@
  * Does the paired design see a known slowdown, and only a real one? Node 22.11.0 behind small
  * wrapper scripts (`node@path:`), measured in runs of two subjects each, as a user compares two
  * builds. Every wrapper preloads, with `--require`, a file that burns CPU time once per start for
- * startup/hello, or per request (wrapping http.Server's request event) for http/json on the native
- * app: A's burns nothing, B's a fixed amount, so loading the preload costs both sides alike and the
- * step is the burn alone. A/A runs pair two A wrappers, A/B runs an A with a B. The apps are
+ * startup/hello (PBKDF2 iterations), or per request (a spin on the clock, wrapping http.Server's
+ * request event) for http/json on the native app: A's burns next to nothing, B's a fixed amount,
+ * so loading the preload costs both sides alike and the step is the burn alone. A/A runs pair two A wrappers, A/B runs an A with a B. The apps are
  * unchanged.
  *
  *   scripts/benchmark injected-steps [PAIRS] [quick|full|default] [SUITE...]
  *
  * PAIRS (default 20) A/A runs and PAIRS A/B runs per suite, each judged by `comparePaired` on the
- * suite's headline metric (startup wall_ms, http rps). The burn is sized from the first A/A run's
- * median: 5 % of a start, or the time per request that takes 10 % off the requests per second.
+ * suite's headline metric (startup wall_ms, http rps). The burn is first sized from the first A/A
+ * run's median (5 % of a start, or the time per request that takes 10 % off the requests per
+ * second), then scaled by three uncounted calibration runs.
  * Prints per suite the detection rate of the step (verdict "slower"), the mean measured ratio of
  * the A/B runs, and the A/A false-verdict rate (any verdict but "no significant change"), and
  * writes them into the entry "injected-steps" of docs/measurements.json (replacing the rows of the
@@ -47,17 +48,16 @@ interface SuiteCase {
   unitUs(median: number): number;
   /** The fraction by which one unit of work grew when B/A of `metric` is `ratio`. */
   lengthening(ratio: number): number;
-  /** A preload burning `burnUs`: A loads it with 0, B with the step's, so loading it costs both sides alike. */
+  /** A preload burning about `burnUs`: A loads it with 0, B with the step's, so loading it costs both sides alike. */
   preload(burnUs: number): string;
 }
 
 /**
- * Spins for `us` microseconds on the clock. On a quiet machine that is `us` of the main thread's
- * CPU time, added to whatever it was doing: a start or a request gets longer by exactly that. The
- * process's CPU clock (`process.cpuUsage`) cannot size such a burn here: a read costs up to tens of
- * microseconds, and a start counts its other threads' time too, so a "500 µs" burn took 0.5 to 7 ms.
+ * Spins for `us` microseconds on the clock: on a quiet machine, `us` of the main thread's CPU time
+ * per request. The process's CPU clock (`process.cpuUsage`) cannot size such a burn here: a read
+ * costs up to tens of microseconds, and it counts the other threads' time too.
  */
-const burnFunction = (us: number) => `
+const spinFunction = (us: number) => `
 function burn() {
   const end = process.hrtime.bigint() + ${Math.round(us * 1000)}n;
   while (process.hrtime.bigint() < end);
@@ -74,9 +74,10 @@ const CASES: readonly SuiteCase[] = [
     stepRatio: 1.05,
     unitUs: (medianMs) => medianMs * 1000,
     lengthening: (ratio) => ratio - 1,
-    preload(burnUs) {
-      return `${burnFunction(burnUs)}\nburn();\n`;
-    },
+    // A spin is a JavaScript loop, and at start it did not cost its length: spins of 0.7 ms and
+    // 1.7 ms both made a start about 12 % longer. PBKDF2 burns in C++ (about 0.2 µs an iteration
+    // here), with no JavaScript to compile.
+    preload: (burnUs) => `require("node:crypto").pbkdf2Sync("a", "b", ${Math.max(1, Math.round(burnUs / 0.2))}, 32, "sha256");\n`,
   },
   {
     suite: "http",
@@ -89,7 +90,7 @@ const CASES: readonly SuiteCase[] = [
     // Throughput R with b more per request becomes 1 / (1/R + b).
     lengthening: (ratio) => 1 / ratio - 1,
     preload(burnUs) {
-      return `${burnFunction(burnUs)}
+      return `${spinFunction(burnUs)}
 const http = require("node:http");
 const emit = http.Server.prototype.emit;
 http.Server.prototype.emit = function (event, ...args) {
@@ -133,11 +134,12 @@ async function pairedRun(c: SuiteCase, a: string, b: string, what: string): Prom
 }
 
 /**
- * Uncounted runs at a first guess of the burn (the step's share of A's unit of work), whose mean
- * lengthening scales the guess to the step: the server shares two cores with its load generator,
- * so a request's spin costs it more than its own length (2.4 µs took 23 % off 46,650 req/s, not 10 %).
+ * Uncounted runs that size the burn: the first at the step's share of A's unit of work, each next
+ * one scaled by the step over the lengthening the run before measured. A burn does not lengthen a
+ * unit by its own length: the server shares two cores with its load generator (2.4 µs per request
+ * took 23 % off 46,650 req/s, not 10 %), and a start overlaps work on other threads.
  */
-const CALIBRATION_RUNS = 2;
+const CALIBRATION_RUNS = 3;
 const geometricMean = (values: readonly number[]) => Math.exp(values.reduce((sum, v) => sum + Math.log(v), 0) / values.length);
 const percent = (part: number, whole: number) => `${((100 * part) / whole).toFixed(0)} % (${part}/${whole})`;
 const COLUMNS = {
@@ -167,15 +169,14 @@ try {
     const aa: CompareRow[] = [];
     const ab: CompareRow[] = [];
     aa.push(await pairedRun(c, plainA, plainA2, `${c.suite} A/A 1/${pairs}`));
-    const guessUs = c.unitUs(aa[0]!.base_median) * c.lengthening(c.stepRatio);
-    const guessB = withPreload(`${c.suite}-guess`, guessUs);
-    const calibration: number[] = [];
+    const target = c.lengthening(c.stepRatio);
+    let burnUs = c.unitUs(aa[0]!.base_median) * target;
     for (let i = 1; i <= CALIBRATION_RUNS; i++) {
-      const row = await pairedRun(c, plainA, guessB, `${c.suite} calibration ${i}/${CALIBRATION_RUNS} (${guessUs.toFixed(1)} µs)`);
-      if (row.ratio !== null) calibration.push(row.ratio);
+      const row = await pairedRun(c, plainA, withPreload(`${c.suite}-calibration-${i}`, burnUs), `${c.suite} calibration ${i}/${CALIBRATION_RUNS} (${burnUs.toFixed(1)} µs)`);
+      const measured = row.ratio === null ? 0 : c.lengthening(row.ratio);
+      // A run that saw no slowdown at all says nothing of the scale: double, at most.
+      burnUs *= measured > 0 ? Math.min(4, Math.max(0.25, target / measured)) : 2;
     }
-    const guessLengthening = calibration.length > 0 ? c.lengthening(geometricMean(calibration)) : 0;
-    const burnUs = guessLengthening > 0 ? (guessUs * c.lengthening(c.stepRatio)) / guessLengthening : guessUs;
     const slowB = withPreload(`${c.suite}-b`, burnUs);
     log(`${c.suite}: A's median ${c.metric} ${aa[0]!.base_median.toFixed(2)}; B burns ${burnUs.toFixed(1)} µs of CPU ${c.suite === "startup" ? "per start" : "per request"} (aimed at B/A ${c.stepRatio})`);
     for (let i = 1; i <= pairs; i++) {
