@@ -17,7 +17,7 @@ import type { Better, ParamValue, ResultDocument, ResultStatus, RunnerKind, Suit
 import { writeResult } from "../../src/results/store.ts";
 import { seededRandom } from "../../src/stats/random.ts";
 import { bootstrapInterval, mean, median, stddev } from "../../src/stats/summary.ts";
-import { defaultSelection } from "../../src/cli/commands/all.ts";
+import { defaultSelection } from "../../src/suites/selection.ts";
 import { selectScenarios } from "../../src/scenarios/select.ts";
 import { resolveScenarios } from "../../src/suites/resolve.ts";
 import { makeResult } from "./documents.ts";

@@ -6,6 +6,7 @@
 import semver from "semver";
 import { adaptivePlan } from "../compare/sequential.ts";
 import type { RuntimeSpec } from "../runtimes/spec.ts";
+import { SUITES } from "../suites/index.ts";
 import type { ResolvedScenario } from "../suites/resolve.ts";
 
 /** A suite's share of a planned run. */
@@ -29,8 +30,8 @@ function runs(selected: ResolvedScenario, spec: RuntimeSpec): boolean {
   return !semver.lt(spec.request.version, support.min_version);
 }
 
-/** The cells, trials and estimated time of each suite for these scenarios on these runtimes, as `run` would measure them. */
-export function planRun(scenarios: readonly ResolvedScenario[], specs: readonly RuntimeSpec[], suiteOptions: Record<string, string[]>): SuitePlan[] {
+/** The cells, trials and estimated time of each suite for these scenarios on these runtimes, with each suite's own options (suite → option → values), as `run` would measure them. */
+export function planRun(scenarios: readonly ResolvedScenario[], specs: readonly RuntimeSpec[], suiteOptions: Readonly<Record<string, Record<string, string[]>>>): SuitePlan[] {
   const plans = new Map<string, SuitePlan>();
   for (const selected of scenarios) {
     const { suite, scenario } = selected;
@@ -38,7 +39,7 @@ export function planRun(scenarios: readonly ResolvedScenario[], specs: readonly 
     plans.set(suite.name, plan);
     plan.scenarios += 1;
     if (!suite.estimate) continue;
-    const options = suite.parseOptions?.(suiteOptions) ?? {};
+    const options = suite.parseOptions?.(suiteOptions[suite.name] ?? {}) ?? {};
     for (const spec of specs.filter((s) => runs(selected, s))) {
       const { cells, seconds } = suite.estimate(scenario, spec.name, options);
       plan.cells += cells;
@@ -52,3 +53,22 @@ export function planRun(scenarios: readonly ResolvedScenario[], specs: readonly 
   return [...plans.values()];
 }
 
+
+/**
+ * What a time limit leaves for adaptive trials: the limit less the plans' estimate at each
+ * profile's minimum (the estimate `scripts/bench plan` prints), never below 0.
+ */
+export function timeLeft(limitSeconds: number, plans: readonly SuitePlan[]): { estimate: number; extra: number } {
+  const estimate = plans.reduce((sum, plan) => sum + (plan.seconds ?? 0), 0);
+  return { estimate, extra: Math.max(0, limitSeconds - estimate) };
+}
+
+/**
+ * The order a time-limited run measures its scenarios in. Adaptive trials go to the first
+ * undecided cells, so the suites come in SUITES' order: startup and HTTP, whose detection the
+ * release job is sized for (docs/release-job.md), get the first claim; scenarios keep their order
+ * within a suite.
+ */
+export function inBudgetOrder(scenarios: readonly ResolvedScenario[]): ResolvedScenario[] {
+  return [...scenarios].sort((a, b) => SUITES.indexOf(a.suite) - SUITES.indexOf(b.suite));
+}

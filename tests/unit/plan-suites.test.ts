@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { defaultSelection } from "../../src/cli/commands/all.ts";
+import { defaultSelection } from "../../src/suites/selection.ts";
 import { planRun } from "../../src/orchestrate/estimate.ts";
 import { loadApps, type App } from "../../src/apps/manifest.ts";
 import type { Profile } from "../../src/results/types.ts";
@@ -23,7 +23,7 @@ const resolved = (scenario: string, profile: Profile) => resolveScenarios(select
 /** What plan counts for one scenario on one runtime (one version the scenario runs on). */
 function planned(selected: ResolvedScenario, runtime: RuntimeName, options: Record<string, string[]> = {}) {
   const version = { node: "22.11.0", deno: "2.1.4", bun: "1.2.0" }[runtime];
-  return planRun([selected], [parseSpec(`${runtime}@${version}`)], options)[0]!;
+  return planRun([selected], [parseSpec(`${runtime}@${version}`)], { [selected.suite.name]: options })[0]!;
 }
 
 /** Every result a run writes for the scenario on the runtime: one per subject of the suite's own session. */

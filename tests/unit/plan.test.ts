@@ -27,7 +27,7 @@ describe("plan", () => {
     // Beyond its load, a trial pays for its server's start and stop and a share of the app's checks: seconds, not its load again.
     const overheadPerTrial = (plan!.seconds! - loadS) / plan!.trials;
     assert.ok(overheadPerTrial > 0 && overheadPerTrial < 3, `${plan!.seconds} s against ${loadS} s of load`);
-    const [oneApp] = planRun(scenarios, specs("node@22.11.0"), { app: ["native"] });
+    const [oneApp] = planRun(scenarios, specs("node@22.11.0"), { http: { app: ["native"] } });
     assert.equal(oneApp!.cells, profile.connections.length);
   });
 

@@ -37,7 +37,13 @@ describe("the release job: each new release measured beside its predecessor", ()
     assert.deepEqual(job.reported, ["node v24.4.0", "node v24.5.0"], "the baseline first");
     assert.equal(job.bench.length, 1);
     assert.deepEqual(job.bench[0]!.slice(5, 8), ["--profile", "full", "--out"]);
-    assert.deepEqual(job.bench[0]!.slice(9), ["--suite", "startup", "--time-limit", "6h"], "adaptive trials within the job's 6 h");
+    assert.deepEqual(job.bench[0]!.slice(9), ["--suite", "startup", "--time-limit", "6h", "--default-selection"], "adaptive trials within the job's 6 h, on the default run's selection");
+  });
+
+  it("measures the scenarios and apps a dispatch names as named, beside the predecessor", () => {
+    const job = benchJob({ runtime: "node", version: "24.5.0", predecessor: "24.4.0", suites: "http", scenarios: "http/json", apps: "express" });
+    assert.equal(job.code, 0, job.output);
+    assert.deepEqual(job.bench[0]!.slice(9), ["--suite", "http", "--scenario", "http/json", "--app", "express", "--time-limit", "6h"]);
   });
 
   it("keeps each build's own binary where the setup action installs every version to one path (Bun)", () => {

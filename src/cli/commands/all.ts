@@ -7,25 +7,12 @@ import { writeFeed } from "../../regressions/feed-files.ts";
 import { readIndexedDocuments } from "../../results/run-index.ts";
 import { reproductionArchive } from "../../findings/repro/archive.ts";
 import { buildSite } from "../../site/build.ts";
-import { selectScenarios } from "../../scenarios/select.ts";
-import { suiteFor } from "../../suites/index.ts";
+import { defaultSelection } from "../../suites/selection.ts";
 import { defineCommand } from "../command.ts";
 import { DEFAULT_RUNTIMES } from "../../runtimes/prepare.ts";
 import { exitCodeOf, runBenchmarks } from "./run.ts";
 import { setupAll } from "./setup.ts";
 import { DEFAULT_FEED_DIR, DEFAULT_SITE_DIR, allScenarios, benchPools, describeBuild, openHint } from "./site.ts";
-
-/** What the default run covers: each suite's `defaultRun` (its scenarios and options), or all of a suite. */
-export function defaultSelection(): { suites: string[]; scenarios: string[]; suiteOptions: Record<string, Record<string, string[]>> } {
-  const all = selectScenarios({ suites: [], scenarios: [] });
-  const suites = [...new Set(all.map((s) => s.suite))].map(suiteFor);
-  const scenariosOf = (suite: string) => all.filter((s) => s.suite === suite).map((s) => s.name);
-  return {
-    suites: suites.map((s) => s.name),
-    scenarios: suites.flatMap((s) => (s.defaultRun?.scenarios ?? scenariosOf(s.name)).map((name) => `${s.name}/${name}`)),
-    suiteOptions: Object.fromEntries(suites.map((s) => [s.name, Object.fromEntries(Object.entries(s.defaultRun?.options ?? {}).map(([k, v]) => [k, [...v]]))])),
-  };
-}
 
 export const allSubcommand = defineCommand({
   name: "all",

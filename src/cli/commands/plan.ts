@@ -5,8 +5,9 @@ import type { Profile } from "../../results/types.ts";
 import { machineArch, type RuntimeName } from "../../runtimes/catalog.ts";
 import { DEFAULT_RUNTIMES } from "../../runtimes/prepare.ts";
 import { parseSpec, pickVersion, type RuntimeSpec } from "../../runtimes/spec.ts";
-import { selectScenarios } from "../../scenarios/select.ts";
 import { resolveScenarios } from "../../suites/resolve.ts";
+import { commandLineSelection, DEFAULT_SELECTION_HELP } from "../../suites/selection.ts";
+import { selectScenarios } from "../../scenarios/select.ts";
 import { planRun, type SuitePlan } from "../../orchestrate/estimate.ts";
 import { formatDuration } from "../../ui/duration.ts";
 import { formatTable } from "../../ui/table.ts";
@@ -61,34 +62,37 @@ const SUITE_OPTIONS = suiteOptionList();
 export const planSubcommand = defineCommand({
   name: "plan",
   summary: "Show the cells a run would measure and its estimated time per suite, from the profiles' parameters; measures nothing.",
-  usage: `plan [--profile quick|full|smoke] [--suite S]... [--scenario X]... [--runtime SPEC]... [--with-predecessor]${SUITE_OPTIONS.map((o) => ` [--${o.name} V]...`).join("")}`,
+  usage: `plan [--profile quick|full|smoke] [--suite S]... [--scenario X]... [--default-selection] [--runtime SPEC]... [--with-predecessor]${SUITE_OPTIONS.map((o) => ` [--${o.name} V]...`).join("")}`,
   help: [
     "  --profile P       quick (default), full, or smoke (quick with one trial)",
     "  --suite S         a suite (repeatable); default: every suite",
     "  --scenario X      a scenario, as NAME or SUITE/NAME (repeatable); default: every scenario of the suites",
+    ...DEFAULT_SELECTION_HELP,
     `  --runtime SPEC    as for run (repeatable; nothing is provisioned); default: ${DEFAULT_RUNTIMES.join(" ")}`,
     "  --with-predecessor  each runtime beside its predecessor, as the release watch's job measures it (the",
     "                    previous release of its line, or the newest of the line before; read from the registry)",
     ...SUITE_OPTIONS.map((o) => `  --${`${o.name} V`.padEnd(16)}${o.help} [${o.suites.join(", ")}]`),
     "",
     "Each suite estimates its own cost from the scenario's profile (load durations, runs, trials) and its",
-    "per-step costs; `scripts/bench plan --profile full --runtime node@latest --with-predecessor` is one release",
-    "job's cost on one machine.",
+    "per-step costs; `scripts/bench plan --profile full --runtime node@latest --with-predecessor --default-selection`",
+    "is one release job's cost on one machine.",
   ],
   options: {
     profile: { type: "string" },
     suite: { type: "string", multiple: true },
     scenario: { type: "string", multiple: true },
+    "default-selection": { type: "boolean" },
     runtime: { type: "string", multiple: true },
     "with-predecessor": { type: "boolean" },
     ...Object.fromEntries(SUITE_OPTIONS.map((o) => [o.name, { type: "string", multiple: true }] as const)),
   },
   async run(values) {
     const raw = values as Record<string, string | string[] | undefined>;
-    const suiteOptions = Object.fromEntries(SUITE_OPTIONS.map((o) => [o.name, (raw[o.name] as string[] | undefined) ?? []]));
+    const given = Object.fromEntries(SUITE_OPTIONS.map((o) => [o.name, (raw[o.name] as string[] | undefined) ?? []]));
+    const { suites, scenarios: chosen, suiteOptions } = commandLineSelection(values.suite ?? [], values.scenario ?? [], given, values["default-selection"] ?? false);
     const profile = parseProfile(values.profile);
     const requested = (values.runtime ?? [...DEFAULT_RUNTIMES]).map(parseSpec);
-    const scenarios = resolveScenarios(selectScenarios({ suites: values.suite ?? [], scenarios: values.scenario ?? [] }), profile);
+    const scenarios = resolveScenarios(selectScenarios({ suites, scenarios: chosen }), profile);
     let specs = requested;
     if (values["with-predecessor"]) {
       const names = [...new Set(requested.map((spec) => spec.name))];

@@ -4,7 +4,7 @@ import { DEFAULT_DATA_DIR } from "../../core/paths.ts";
 import { readEnvironment } from "../../env/fingerprint.ts";
 import { checkMachine, describeMachine } from "../../env/machine-check.ts";
 import { executeRun, type RunOutcome } from "../../orchestrate/execute.ts";
-import { planRun } from "../../orchestrate/estimate.ts";
+import { inBudgetOrder, planRun, timeLeft } from "../../orchestrate/estimate.ts";
 import { newRunInfo } from "../../orchestrate/run-info.ts";
 import type { Profile } from "../../results/types.ts";
 import { runFolder, writeRunTable } from "../../results/store.ts";
@@ -12,9 +12,10 @@ import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
 import { DEFAULT_RUNTIMES, prepareRuntimes } from "../../runtimes/prepare.ts";
 import { parseSpec } from "../../runtimes/spec.ts";
 import { strayFolders } from "../../scenarios/manifest.ts";
-import { selectScenarios } from "../../scenarios/select.ts";
 import { SUITES } from "../../suites/index.ts";
+import { selectScenarios } from "../../scenarios/select.ts";
 import { resolveScenarios, type ResolvedScenario } from "../../suites/resolve.ts";
+import { commandLineSelection, DEFAULT_SELECTION_HELP } from "../../suites/selection.ts";
 import type { AnySuite } from "../../suites/suite.ts";
 import { Progress } from "../../ui/progress.ts";
 import { formatDuration, parseDuration } from "../../ui/duration.ts";
@@ -85,7 +86,8 @@ export function warnStrayFolders(): void {
 export async function runBenchmarks(request: RunRequest): Promise<RunOutcome> {
   const progress = new Progress();
   warnStrayFolders();
-  const scenarios = resolveScenarios(selectScenarios({ suites: request.suites, scenarios: request.scenarios }), request.profile);
+  const selected = resolveScenarios(selectScenarios({ suites: request.suites, scenarios: request.scenarios }), request.profile);
+  const scenarios = request.timeLimit === undefined ? selected : inBudgetOrder(selected);
   const suiteOptions = request.suiteOptions ?? {};
   checkSuiteOptions(suiteOptions, [...new Set(scenarios.map((s) => s.suite))]);
   const runtimes = await prepareRuntimes(request.runtimes, (line) => progress.log(line), request.sentinel);
@@ -136,18 +138,9 @@ export function exitCodeOf(outcome: RunOutcome): number {
 
 const SUITE_OPTIONS = suiteOptionList();
 
-/**
- * What a time limit leaves for adaptive trials: the limit less the plan's estimate at each
- * profile's minimum (the estimate `scripts/bench plan` prints), never below 0.
- */
+/** What a time limit leaves for adaptive trials, said on the progress log. */
 function adaptiveTime(limit: number, scenarios: readonly ResolvedScenario[], runtimes: readonly IdentifiedRuntime[], suiteOptions: Record<string, Record<string, string[]>>, log: (line: string) => void): number {
-  const specs = runtimes.map((r) => parseSpec(r.identity.spec));
-  const suites = [...new Set(scenarios.map((s) => s.suite.name))];
-  const estimate = suites.reduce((sum, suite) => {
-    const plans = planRun(scenarios.filter((s) => s.suite.name === suite), specs, suiteOptions[suite] ?? {});
-    return sum + plans.reduce((n, p) => n + (p.seconds ?? 0), 0);
-  }, 0);
-  const extra = Math.max(0, limit - estimate);
+  const { estimate, extra } = timeLeft(limit, planRun(scenarios, runtimes.map((r) => parseSpec(r.identity.spec)), suiteOptions));
   log(
     extra > 0
       ? `time limit ${formatDuration(limit)}: the plan's estimate at each profile's minimum trials is ${formatDuration(estimate)}, so adaptive trials may add ${formatDuration(extra)}`
@@ -155,7 +148,6 @@ function adaptiveTime(limit: number, scenarios: readonly ResolvedScenario[], run
   );
   return extra;
 }
-
 
 function parseTrialBudget(text: string): number {
   const budget = Number(text);
@@ -166,10 +158,11 @@ function parseTrialBudget(text: string): number {
 export const runSubcommand = defineCommand({
   name: "run",
   summary: "Measure scenarios on runtimes (provisioning them first) and write one result file per cell.",
-  usage: `run [--suite S]... [--scenario X]... [--runtime SPEC]... [--profile quick|full|smoke] [--out DIR] [--sentinel SPEC]${SUITE_OPTIONS.map((o) => ` [--${o.name} V]...`).join("")}`,
+  usage: `run [--suite S]... [--scenario X]... [--default-selection] [--runtime SPEC]... [--profile quick|full|smoke] [--out DIR] [--sentinel SPEC]${SUITE_OPTIONS.map((o) => ` [--${o.name} V]...`).join("")}`,
   help: [
     "  --suite S         a suite to run (repeatable); default: every suite",
     "  --scenario X      a scenario, as NAME or SUITE/NAME (repeatable); default: every scenario of the suites",
+    ...DEFAULT_SELECTION_HELP,
     `  --runtime SPEC    node@22.11.0, deno@2.1, bun@latest or NAME@path:/abs/bin (repeatable); default: ${DEFAULT_RUNTIMES.join(" ")}`,
     "                    LABEL=SPEC names the subject (base=node@22.11.0); two builds of one version run side by side",
     "  --profile P       quick (default) or full: trials, runs and load levels come from each suite and scenario manifest; smoke: quick with one trial, to check that a runtime runs (docs/arm64-smoke.md)",
@@ -185,6 +178,7 @@ export const runSubcommand = defineCommand({
   options: {
     suite: { type: "string", multiple: true },
     scenario: { type: "string", multiple: true },
+    "default-selection": { type: "boolean" },
     runtime: { type: "string", multiple: true },
     profile: { type: "string" },
     out: { type: "string" },
@@ -197,16 +191,12 @@ export const runSubcommand = defineCommand({
   async run(values) {
     const raw = values as Record<string, string | string[] | undefined>;
     const given = Object.fromEntries(SUITE_OPTIONS.map((o) => [o.name, (raw[o.name] as string[] | undefined) ?? []]));
-    // On the command line an option means the same to every suite that takes it.
-    const suiteOptions = Object.fromEntries(SUITES.map((suite) => [suite.name, given]));
     const outcome = await runBenchmarks({
-      suites: values.suite ?? [],
-      scenarios: values.scenario ?? [],
+      ...commandLineSelection(values.suite ?? [], values.scenario ?? [], given, values["default-selection"] ?? false),
       runtimes: values.runtime ?? [...DEFAULT_RUNTIMES],
       sentinel: values.sentinel ?? null,
       profile: parseProfile(values.profile),
       outDir: resolve(values.out ?? DEFAULT_DATA_DIR),
-      suiteOptions,
       fullTable: values.full ?? false,
       ...(values["trial-budget"] !== undefined ? { trialBudget: parseTrialBudget(values["trial-budget"]) } : {}),
       ...(values["time-limit"] !== undefined ? { timeLimit: parseDuration(values["time-limit"], "--time-limit") } : {}),

@@ -290,7 +290,7 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
   },
   profiles: {
     quick: { trials: 2, warmup_s: 0.3, duration_s: 0.8, connections: [10], keepalive: [true], rate: 1000, rate_duration_s: 0.8 },
-    full: { trials: 8, warmup_s: 1, duration_s: 2, connections: [100], keepalive: [true], rate: 1000, rate_duration_s: 2 },
+    full: { trials: 10, warmup_s: 1, duration_s: 2, connections: [100], keepalive: [true], rate: 1000, rate_duration_s: 2 },
   },
   tools: [OHA_TOOL, GNU_TIME_TOOL, TASKSET_TOOL, POSTGRES_TOOL],
   options: { app: appOption("http") },
