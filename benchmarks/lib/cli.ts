@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { REPO_ROOT } from "../../src/core/paths.ts";
@@ -61,8 +61,17 @@ export function startBench(args: readonly string[], env: NodeJS.ProcessEnv = {})
   };
 }
 
+const tempDirs: string[] = [];
+// Each test file runs in a process of its own: its folders go when it exits, whatever it left in them.
+process.once("exit", () => {
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A new folder under the system's temporary folder, removed when the test process exits. */
 export function tempDir(prefix: string): string {
-  return mkdtempSync(join(tmpdir(), `rb-test-${prefix}-`));
+  const dir = mkdtempSync(join(tmpdir(), `rb-test-${prefix}-`));
+  tempDirs.push(dir);
+  return dir;
 }
 
 /** The runtime versions the integration tests pin, as in the issues' examples. */
