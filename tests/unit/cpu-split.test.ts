@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { assignCpus, describeAssignment, formatCpuList, machineAssignment, parseCpuList, readTopology, type CpuRole, type Topology } from "../../src/tools/cpu-split.ts";
+import { tempDir } from "../../benchmarks/lib/cli.ts";
 
 /** A machine numbered the way x86 Linux numbers it: core c runs CPU c and, with SMT, CPU c + cores. */
 function machine(cores: number, smt: boolean, isolated: number[] = []): Topology {
@@ -96,7 +96,7 @@ test("two cores: the services share the load generator's core, and the result sa
 });
 
 test("the topology is read from /sys: siblings from each CPU's topology, isolated CPUs from the kernel's list", () => {
-  const root = mkdtempSync(join(tmpdir(), "topology-"));
+  const root = tempDir("topology");
   try {
     for (const [cpu, siblings] of [[0, "0,2"], [1, "1,3"], [2, "0,2"], [3, "1,3"]] as const) {
       mkdirSync(join(root, `cpu${cpu}`, "topology"), { recursive: true });

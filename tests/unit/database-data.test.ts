@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import * as sharedData from "../../apps/database/shared/data.js";
@@ -9,6 +8,7 @@ import { UserError } from "../../src/core/errors.ts";
 import { expectedRun } from "../../src/suites/database/expected.ts";
 import { checkTable, firstDifference, initialWorld, loadScript } from "../../src/tools/database-data.ts";
 import { parsePostgresUrl, postgresBinDir, redactUrl, withDatabase } from "../../src/tools/postgres.ts";
+import { tempDir } from "../../benchmarks/lib/cli.ts";
 
 test("the seeded sequence repeats itself and stays within the tables", () => {
   const a = sequence();
@@ -88,7 +88,7 @@ test("the load scripts hold every row, quoted for each engine", () => {
 });
 
 test("PostgreSQL's binaries are found where a symlink on PATH points, or in Debian's layout", () => {
-  const root = mkdtempSync(join(tmpdir(), "rb-pg-bin-"));
+  const root = tempDir("pg-bin");
   const install = join(root, "lib/postgresql/16/bin");
   mkdirSync(install, { recursive: true });
   for (const name of ["initdb", "postgres", "psql"]) writeFileSync(join(install, name), "");

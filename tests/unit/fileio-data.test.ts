@@ -1,14 +1,14 @@
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { open } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { smallFileName } from "../../apps/fileio/shared/content.js";
 import { bytesNeeded, checkLargeFile, checkSmallFiles, largeFileDigest, smallFilesDigest, treeDigest, treePlan, writeLargeFile, writeSmallFiles } from "../../src/suites/fileio/data.ts";
 import { dropCachesRefusal, filesystemOf } from "../../src/suites/fileio/filesystem.ts";
+import { tempDir } from "../../benchmarks/lib/cli.ts";
 
-const scratch = mkdtempSync(join(tmpdir(), "rb-test-fileio-"));
+const scratch = tempDir("fileio");
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
 test("the filesystem of a path is its deepest mount, with the mount's and the filesystem's options", () => {

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
+import { tempDir } from "../../benchmarks/lib/cli.ts";
 import {
   bodyProblem,
   bytesDifference,
@@ -47,7 +47,7 @@ test("a JSON difference is the pointer of the first differing value", () => {
 });
 
 test("bodies compare as text, as JSON, or against a file of the scenario", () => {
-  const dir = mkdtempSync(join(tmpdir(), "http-verify-"));
+  const dir = tempDir("http-verify");
   writeFileSync(join(dir, "a.txt"), "file bytes\n");
   writeFileSync(join(dir, "doc.json"), '{"page": 1}');
   assert.equal(bodyProblem({ status: 200, file: "a.txt" }, Buffer.from("file bytes\n"), dir), null);

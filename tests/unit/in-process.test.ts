@@ -1,14 +1,14 @@
 import assert from "node:assert/strict";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { REPO_ROOT } from "../../src/core/paths.ts";
 import { parseReport, runInProcessTrial, type InProcessOutcome } from "../../src/tools/in-process.ts";
+import { tempDir } from "../../benchmarks/lib/cli.ts";
 
 // The machine's node runs the fixture: the protocol module is the same file on every runtime.
 const fixture = join(REPO_ROOT, "tests/fixtures/inprocess/modes.js");
-const scratch = mkdtempSync(join(tmpdir(), "rb-test-in-process-"));
+const scratch = tempDir("in-process");
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
 function trial(params: Record<string, unknown>, extra: { expectedDigest?: string; warmup?: number; iterations?: number } = {}): Promise<InProcessOutcome> {

@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { UpstreamGate } from "../../src/suites/install/gate.ts";
 import { installCommand, pathsIn, prepareScript, type Manager } from "../../src/suites/install/managers.ts";
 import { CANONICAL_REGISTRY, withRegistry } from "../../src/suites/install/registry.ts";
 import { readInstalledTree, treeDifference, treeProblem } from "../../src/suites/install/tree.ts";
+import { tempDir } from "../../benchmarks/lib/cli.ts";
 
 function pkg(dir: string, manifest: Record<string, unknown>): void {
   mkdirSync(dir, { recursive: true });
@@ -15,7 +15,7 @@ function pkg(dir: string, manifest: Record<string, unknown>): void {
 }
 
 function project(dependencies: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), "install-tree-"));
+  const dir = tempDir("install-tree");
   pkg(dir, { name: "fixture", dependencies });
   return dir;
 }

@@ -1,7 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { describe, it } from "node:test";
 import { defaultSelection } from "../../src/suites/selection.ts";
 import { planRun } from "../../src/orchestrate/estimate.ts";
@@ -14,6 +12,7 @@ import { selectScenarios } from "../../src/scenarios/select.ts";
 import { dropCachesRefusal } from "../../src/suites/fileio/filesystem.ts";
 import { resolveScenarios, type ResolvedScenario } from "../../src/suites/resolve.ts";
 import type { Subject } from "../../src/suites/suite.ts";
+import { tempDir } from "../../benchmarks/lib/cli.ts";
 
 // Checked against the real manifests in suites/ and apps/: a scenario or app added there changes
 // both sides of each count, so the counts below are written as formulas over the manifests.
@@ -29,7 +28,7 @@ function planned(selected: ResolvedScenario, runtime: RuntimeName, options: Reco
 /** Every result a run writes for the scenario on the runtime: one per subject of the suite's own session. */
 async function written(selected: ResolvedScenario, runtime: RuntimeName, options: Record<string, string[]> = {}): Promise<Subject[]> {
   const { suite, scenario } = selected;
-  const workDir = mkdtempSync(join(tmpdir(), "plan-suites-"));
+  const workDir = tempDir("plan-suites");
   const session = suite.start({ profile: "quick", workDir, log: () => {}, options: suite.parseOptions?.(options) ?? {} });
   try {
     return session.subjects(scenario, { identity: { name: runtime, version: "99.0.0" } } as IdentifiedRuntime);
@@ -141,7 +140,7 @@ describe("plan counts the cells run measures, and its time grows with the profil
     assert.equal(planned(resolved("http/api-db", "quick"), "node", { app: ["native"] }).cells, 0);
     const { suite, scenario } = resolved("http/fortunes", "quick");
     const lines: string[] = [];
-    const workDir = mkdtempSync(join(tmpdir(), "plan-suites-"));
+    const workDir = tempDir("plan-suites");
     const session = suite.start({ profile: "quick", workDir, log: (line) => lines.push(line), options: suite.parseOptions!({ app: ["native"] }) });
     for (const name of ["node", "deno"] as const) session.subjects(scenario, { identity: { name, version: "99.0.0" } } as IdentifiedRuntime);
     await session.close?.();

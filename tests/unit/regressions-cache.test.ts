@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { FileSeriesCache, type SeriesCache, type SeriesResult } from "../../src/regressions/cache.ts";
 import { detectRegressions } from "../../src/regressions/detect.ts";
 import type { ResultDocument } from "../../src/results/types.ts";
 import { syntheticResult } from "../helpers/series.ts";
+import { tempDir } from "../../benchmarks/lib/cli.ts";
 
 const NOW = new Date("2026-12-01T00:00:00.000Z");
 
@@ -70,7 +70,7 @@ describe("regressions: the cache of series results", () => {
   });
 
   it("keeps its entries in a file, holding only those of the last detection", () => {
-    const path = join(mkdtempSync(join(tmpdir(), "regressions-cache-")), "cache.json");
+    const path = join(tempDir("regressions-cache"), "cache.json");
     const first = new FileSeriesCache(path);
     const fresh = detectRegressions(history, { now: NOW, cache: first });
     first.save();
