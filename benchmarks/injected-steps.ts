@@ -135,7 +135,7 @@ async function pairedRun(c: SuiteCase, a: string, b: string, what: string): Prom
 
 /**
  * Uncounted runs that size the burn: the first at the step's share of A's unit of work, each next
- * one scaled by the step over the lengthening the run before measured. A burn does not lengthen a
+ * one at the burn that a line through 0, fitted to every run so far, puts at the step. A burn does not lengthen a
  * unit by its own length: the server shares two cores with its load generator (2.4 µs per request
  * took 23 % off 46,650 req/s, not 10 %), and a start overlaps work on other threads.
  */
@@ -171,11 +171,14 @@ try {
     aa.push(await pairedRun(c, plainA, plainA2, `${c.suite} A/A 1/${pairs}`));
     const target = c.lengthening(c.stepRatio);
     let burnUs = c.unitUs(aa[0]!.base_median) * target;
+    const points: { burnUs: number; lengthening: number }[] = [];
     for (let i = 1; i <= CALIBRATION_RUNS; i++) {
       const row = await pairedRun(c, plainA, withPreload(`${c.suite}-calibration-${i}`, burnUs), `${c.suite} calibration ${i}/${CALIBRATION_RUNS} (${burnUs.toFixed(1)} µs)`);
-      const measured = row.ratio === null ? 0 : c.lengthening(row.ratio);
-      // A run that saw no slowdown at all says nothing of the scale: double, at most.
-      burnUs *= measured > 0 ? Math.min(4, Math.max(0.25, target / measured)) : 2;
+      if (row.ratio !== null) points.push({ burnUs, lengthening: c.lengthening(row.ratio) });
+      // The lengthening per µs burned, fitted through 0 by least squares over every run so far: one run's noise moves it less.
+      const perUs = points.reduce((sum, p) => sum + p.burnUs * p.lengthening, 0) / points.reduce((sum, p) => sum + p.burnUs ** 2, 0);
+      // A run that saw no slowdown at all says nothing of the scale: double.
+      burnUs = perUs > 0 ? target / perUs : burnUs * 2;
     }
     const slowB = withPreload(`${c.suite}-b`, burnUs);
     log(`${c.suite}: A's median ${c.metric} ${aa[0]!.base_median.toFixed(2)}; B burns ${burnUs.toFixed(1)} µs of CPU ${c.suite === "startup" ? "per start" : "per request"} (aimed at B/A ${c.stepRatio})`);
