@@ -1,6 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
-import { chmod, chown, mkdir, readFile } from "node:fs/promises";
+import { chmod, chown, mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { UserError } from "../core/errors.ts";
 import { cleaningUp, leavesUntilCleaned, runCommand, spawnTracked, stopGroup, tail } from "../process/children.ts";
@@ -239,7 +239,7 @@ function signal(pid: number, name: NodeJS.Signals): void {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface StartOptions {
-  /** A folder of its own in the run's work folder: data and socket go inside. */
+  /** A folder of its own in the run's work folder: the data go inside. */
   readonly dir: string;
   /** CPUs the server runs on (taskset), or undefined for any. */
   readonly cpus?: readonly number[];
@@ -252,13 +252,11 @@ export async function startPostgres(options: StartOptions): Promise<PostgresServ
   const user = serverUser();
   const runAs = user ? ["runuser", "-u", user.name, "--"] : [];
   const dataDir = join(options.dir, "data");
-  const socketDir = join(options.dir, "socket");
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
-  await mkdir(socketDir, { recursive: true });
   await chmod(dataDir, 0o700);
   if (user) {
     await letTraverse(options.dir);
-    for (const dir of [options.dir, dataDir, socketDir]) await chown(dir, user.uid, user.gid);
+    for (const dir of [options.dir, dataDir]) await chown(dir, user.uid, user.gid);
   }
   const realDataDir = realpathSync(dataDir);
   // key_t is a signed 32-bit number, and /proc shows it so.
@@ -276,8 +274,17 @@ export async function startPostgres(options: StartOptions): Promise<PostgresServ
   // A free port can be taken by someone else before the server binds it: try another, unless the port was fixed.
   for (let attempt = 1; ; attempt++) {
     const port = options.port ?? (await freePort());
+    // A socket's path must fit in 107 bytes, which a work folder under a deep TMPDIR may not leave:
+    // each launch's socket gets a short folder of its own in /tmp, removed when that server stops.
+    const socketDir = await mkdtemp("/tmp/rb-pg-");
+    if (user) await chown(socketDir, user.uid, user.gid);
+    const socketReleased = leavesUntilCleaned(`PostgreSQL's socket folder ${socketDir}`);
+    const bothReleased = () => {
+      socketReleased();
+      released();
+    };
     try {
-      return await HarnessPostgres.launch({ runAs, dataDir: realDataDir, socketDir, port, cpus: options.cpus, shmKey, released });
+      return await HarnessPostgres.launch({ runAs, dataDir: realDataDir, socketDir, port, cpus: options.cpus, shmKey, released: bothReleased });
     } catch (error) {
       if (!(error instanceof PortTaken) || options.port !== undefined || attempt === 3) throw error;
     }
@@ -342,7 +349,7 @@ interface Launch {
   readonly cpus: readonly number[] | undefined;
   /** The key of its shared memory segment: PostgreSQL starts from the data folder's inode (known while the folder still exists). */
   readonly shmKey: number;
-  /** Says the server's data folder needs no more cleaning (for what a forced exit reports). */
+  /** Says the server's data and socket folders need no more cleaning (for what a forced exit reports). */
   readonly released: () => void;
 }
 
@@ -401,7 +408,7 @@ class HarnessPostgres implements PostgresServer {
       started_by_harness: true,
       settings: { ...POSTGRES_SETTINGS, listen_addresses: HOST },
       initdb: INITDB_ARGS,
-      connection: `TCP ${HOST}:${this.launch.port} (apps and harness); Unix socket in the work folder`,
+      connection: `TCP ${HOST}:${this.launch.port} (apps and harness); Unix socket in a folder of its own in /tmp`,
       run_as: this.launch.runAs.length ? SERVER_USER : "the harness's user",
       cpus: this.launch.cpus ? this.launch.cpus.join(",") : "any",
     };
@@ -445,9 +452,9 @@ class HarnessPostgres implements PostgresServer {
     // That cannot be told from here: after a Ctrl-C has killed its process group, a postmaster on a
     // loaded machine still looks alive until it is scheduled to die, and then vanishes as if it had shut down.
     await killServersIn(this.launch.dataDir, this.launch.shmKey);
+    await rm(this.launch.socketDir, { recursive: true, force: true });
     this.launch.released();
   }
-
 
   private lastLogLine(): string {
     return tail(this.log, 1) || "no log output";

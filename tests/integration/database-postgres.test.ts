@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -26,6 +26,18 @@ describe("PostgreSQL lifecycle", () => {
     assert.ok(server.cpuS() >= 0);
     await server.stop();
     assert.deepEqual(processesUnder(dir), []);
+  });
+
+  it("starts where its work folder is too deep for a socket's path, and removes the socket's folder when it stops", async () => {
+    const deep = join(tempDir("pg-deep"), "a-work-folder-as-deep-as-a-long-TMPDIR-makes-it", "and-then-some-more-of-it");
+    const before = new Set(readdirSync("/tmp").filter((name) => name.startsWith("rb-pg-")));
+    const server = await startPostgres({ dir: join(deep, "pg") });
+    servers.push(server);
+    assert.equal((await psql(server.url("postgres"), { command: "SELECT 6 * 7" })).trim(), "42");
+    const socketDirs = readdirSync("/tmp").filter((name) => name.startsWith("rb-pg-") && !before.has(name));
+    assert.equal(socketDirs.length, 1, "the socket's own folder in /tmp");
+    await server.stop();
+    assert.ok(!existsSync(join("/tmp", socketDirs[0]!)), "gone with the server");
   });
 
   it("says which port was taken, and after a SIGKILL says the server is gone and still leaves no process behind", async () => {

@@ -143,6 +143,7 @@ describe("an interrupt at any moment leaves nothing behind", () => {
       const named = running.stderr().split("left behind:\n")[1]!;
       for (const folder of left.workFolders) assert.ok(named.includes(join(run.tmp, folder)), `${folder} is named: ${named}`);
       if (left.under.length > 0) assert.match(named, /PostgreSQL's data folder \S+\/postgres-1\/data, any process working in it/);
+      if (left.under.length > 0) assert.match(named, /PostgreSQL's socket folder \/tmp\/rb-pg-\w+/);
       for (const [id] of left.segments) assert.match(named, /its shared memory \(ipcs -m, key \d+\)/, `segment ${id} is named`);
       assert.deepEqual(left.processes.filter(([pid]) => !left.under.includes(pid)), [], "only processes of the named data folder are left");
     } finally {
@@ -150,6 +151,7 @@ describe("an interrupt at any moment leaves nothing behind", () => {
       for (const pid of left.under) process.kill(pid, "SIGKILL");
       for (const [id] of left.segments) await runProcess("ipcrm", ["-m", String(id)]);
       rmSync(run.tmp, { recursive: true, force: true });
+      for (const [, socketDir] of running.stderr().matchAll(/PostgreSQL's socket folder (\/tmp\/rb-pg-\w+)/g)) rmSync(socketDir!, { recursive: true, force: true });
     }
   });
 });
