@@ -6,7 +6,6 @@
 import semver from "semver";
 import { adaptivePlan } from "../compare/sequential.ts";
 import type { RuntimeSpec } from "../runtimes/spec.ts";
-import { SUITES } from "../suites/index.ts";
 import type { ResolvedScenario } from "../suites/resolve.ts";
 
 /** A suite's share of a planned run. */
@@ -53,7 +52,6 @@ export function planRun(scenarios: readonly ResolvedScenario[], specs: readonly 
   return [...plans.values()];
 }
 
-
 /**
  * What a time limit leaves for adaptive trials: the limit less the plans' estimate at each
  * profile's minimum (the estimate `scripts/bench plan` prints), never below 0.
@@ -61,14 +59,4 @@ export function planRun(scenarios: readonly ResolvedScenario[], specs: readonly 
 export function timeLeft(limitSeconds: number, plans: readonly SuitePlan[]): { estimate: number; extra: number } {
   const estimate = plans.reduce((sum, plan) => sum + (plan.seconds ?? 0), 0);
   return { estimate, extra: Math.max(0, limitSeconds - estimate) };
-}
-
-/**
- * The order a time-limited run measures its scenarios in. Adaptive trials go to the first
- * undecided cells, so the suites come in SUITES' order: startup and HTTP, whose detection the
- * release job is sized for (docs/release-job.md), get the first claim; scenarios keep their order
- * within a suite.
- */
-export function inBudgetOrder(scenarios: readonly ResolvedScenario[]): ResolvedScenario[] {
-  return [...scenarios].sort((a, b) => SUITES.indexOf(a.suite) - SUITES.indexOf(b.suite));
 }

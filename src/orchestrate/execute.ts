@@ -14,13 +14,15 @@ import type { ResolvedScenario } from "../suites/resolve.ts";
 import { TrialFailure, type AnySuite, type Subject, type SuiteSession } from "../suites/suite.ts";
 import type { Progress } from "../ui/progress.ts";
 import { TrialSchedule, type TrialBudget } from "./adaptive.ts";
-import { rotate } from "./order.ts";
+import { inSuiteOrder, rotate } from "./order.ts";
 import { cellTrialTimeout, withinTimeout, type TrialTimeout } from "./timeout.ts";
 
 export interface RunPlan {
   readonly scenarios: readonly ResolvedScenario[];
   readonly runtimes: readonly IdentifiedRuntime[];
   readonly profile: Profile;
+  /** The minimum trials `run --trials` gave every scenario, instead of its profile's. */
+  readonly trials?: number;
   readonly outDir: string;
   readonly run: Omit<RunInfo, "trials">;
   readonly environment: Environment;
@@ -145,7 +147,7 @@ export async function executeRun(plan: RunPlan, progress: Progress): Promise<Run
   };
 
   try {
-    for (const selected of plan.scenarios) {
+    for (const selected of inSuiteOrder(plan.scenarios)) {
       if (isInterrupted()) break;
       const started = performance.now();
       if (!(await measureScenario(run, selected))) return interruptedOutcome();
@@ -387,6 +389,7 @@ function toDocument(plan: RunPlan, selected: ResolvedScenario, cell: Cell, tools
     cell.subject.app ? `--app ${cell.subject.app}` : "",
     `--runtime ${identity.name}@${identity.version}`,
     `--profile ${plan.profile}`,
+    plan.trials !== undefined ? `--trials ${plan.trials}` : "",
   ].filter(Boolean).join(" ");
   return {
     schema: "runtime-bench/result/v1",

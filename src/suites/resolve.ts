@@ -52,15 +52,17 @@ export function describeScenarios(scenarios: readonly Scenario[]): DescribedScen
   });
 }
 
-/** Joins each scenario to its suite and resolves the chosen profile; a manifest that breaks either is a UserError. */
-export function resolveScenarios(scenarios: readonly Scenario[], profile: Profile): ResolvedScenario[] {
+/**
+ * Joins each scenario to its suite and resolves the chosen profile, with `trials` (from `run
+ * --trials`) in place of its trials when given; a manifest that breaks either is a UserError.
+ */
+export function resolveScenarios(scenarios: readonly Scenario[], profile: Profile, trials?: number): ResolvedScenario[] {
+  const trialsOf = (params: ProfileParams) => trials ?? (profile === "smoke" ? 1 : params.trials);
   return scenarios.map((scenario) => {
     const suite = suiteFor(scenario.suite);
     // Both profiles are checked, so a broken `full` is caught by a quick run and by validate.
     const [described] = describeScenarios([scenario]);
-    return {
-      suite,
-      scenario: { ...scenario, config: scenario.suiteConfig, profileParams: profile === "smoke" ? { ...described!.profiles[suiteProfileOf(profile)], trials: 1 } : described!.profiles[profile], metrics: described!.metrics },
-    };
+    const params = described!.profiles[suiteProfileOf(profile)];
+    return { suite, scenario: { ...scenario, config: scenario.suiteConfig, profileParams: { ...params, trials: trialsOf(params) }, metrics: described!.metrics } };
   });
 }

@@ -34,13 +34,41 @@ export const DEFAULT_SELECTION_HELP = [
   "                    app per runtime); with --suite, of those suites. The release job's selection",
 ];
 
+/** Every suite's own options, once each (suites with apps share --app), with the suites that take it. */
+export function suiteOptionList(): { name: string; help: string; suites: string[] }[] {
+  const options = new Map<string, { name: string; help: string; suites: string[] }>();
+  for (const suite of SUITES) {
+    for (const [name, option] of Object.entries(suite.options ?? {})) {
+      const known = options.get(name) ?? { name, help: option.help, suites: [] };
+      known.suites.push(suite.name);
+      options.set(name, known);
+    }
+  }
+  return [...options.values()];
+}
+
+/** The suite options as `run` and `plan` take them: in the usage line, the help, and the options parsed. */
+export function suiteOptionArgs() {
+  const list = suiteOptionList();
+  return {
+    usage: list.map((o) => ` [--${o.name} V]...`).join(""),
+    help: list.map((o) => `  --${`${o.name} V`.padEnd(16)}${o.help} [${o.suites.join(", ")}]`),
+    options: Object.fromEntries(list.map((o) => [o.name, { type: "string", multiple: true }] as const)),
+  };
+}
+
+/** The parsed command line a selection is read from: --suite, --scenario, --default-selection and each suite option. */
+export type SelectionValues = { suite?: string[]; scenario?: string[]; "default-selection"?: boolean } & Record<string, unknown>;
+
 /**
- * A command line's selection: its --suite and --scenario, and each suite option (given as option →
- * values) meaning the same to every suite that takes it; with --default-selection, the default
- * run's, of the suites named.
+ * A command line's selection: its --suite and --scenario, and each suite option meaning the same
+ * to every suite that takes it; with --default-selection, the default run's, of the suites named.
  */
-export function commandLineSelection(suites: readonly string[], scenarios: readonly string[], options: Record<string, string[]>, useDefault: boolean): Selection {
-  if (!useDefault) return { suites: [...suites], scenarios: [...scenarios], suiteOptions: Object.fromEntries(SUITES.map((suite) => [suite.name, options])) };
+export function commandLineSelection(values: SelectionValues): Selection {
+  const suites = values.suite ?? [];
+  const scenarios = values.scenario ?? [];
+  const options = Object.fromEntries(suiteOptionList().map((o) => [o.name, (values[o.name] as string[] | undefined) ?? []]));
+  if (!values["default-selection"]) return { suites: [...suites], scenarios: [...scenarios], suiteOptions: Object.fromEntries(SUITES.map((suite) => [suite.name, options])) };
   const chosenElsewhere = [...(scenarios.length > 0 ? ["scenario"] : []), ...Object.keys(options).filter((name) => options[name]!.length > 0)];
   if (chosenElsewhere.length > 0) throw new UserError(`--default-selection chooses the scenarios and apps itself: drop ${chosenElsewhere.map((name) => `--${name}`).join(" and ")}`);
   return defaultSelection(suites);

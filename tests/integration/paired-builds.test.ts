@@ -68,4 +68,26 @@ describe("two builds of node 22.11.0 side by side", () => {
       assert.equal(doc.sequential?.stopped, "budget", "an A/A pair is undecided after 3 trials: only the budget stops it there");
     }
   });
+
+  it("--trials sets each scenario's minimum, and the results' reproduce line says so", async () => {
+    const node = (await provision("node@22.11.0")).binary;
+    const dir = tempDir("paired-trials");
+    const wrapper = join(dir, "node-wrapped");
+    writeFileSync(wrapper, `#!/bin/sh\nexec ${node} "$@"\n`, { mode: 0o755 });
+    const out = join(dir, "out");
+    const args = ["run", "--suite", "startup", "--scenario", "hello", "--runtime", "base=node@22.11.0", "--runtime", `head=node@path:${wrapper}`, "--out", out, "--time-limit", "1s"];
+    const wrong = await bench([...args, "--trials", "0"]);
+    assert.equal(wrong.code, 2);
+    assert.match(wrong.stderr, /--trials must be a whole number of trials, at least 1, not '0'/);
+    assert.equal(existsSync(out), false);
+
+    const run = await bench([...args, "--trials", "5"]);
+    assert.equal(run.code, 0, run.stderr);
+    const results = readResults([out]);
+    assert.equal(results.length, 2);
+    for (const { doc } of results) {
+      assert.equal(doc.run.trials, 5, "the minimum given, not quick's 3: the time limit leaves no more");
+      assert.match(doc.reproduce, /--profile quick --trials 5$/);
+    }
+  });
 });

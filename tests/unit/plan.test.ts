@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { planTable, withPredecessors } from "../../src/cli/commands/plan.ts";
+import { parseTrials } from "../../src/cli/commands/run.ts";
 import { planRun } from "../../src/orchestrate/estimate.ts";
 import { recordedReleases } from "../helpers/recorded-releases.ts";
 import { loadApps } from "../../src/apps/manifest.ts";
@@ -29,6 +30,21 @@ describe("plan", () => {
     assert.ok(overheadPerTrial > 0 && overheadPerTrial < 3, `${plan!.seconds} s against ${loadS} s of load`);
     const [oneApp] = planRun(scenarios, specs("node@22.11.0"), { http: { app: ["native"] } });
     assert.equal(oneApp!.cells, profile.connections.length);
+  });
+
+  it("with --trials, gives every scenario that minimum in place of its profile's, and costs it accordingly", () => {
+    const profileTrials = resolved("http/json", "quick")[0]!.scenario.profileParams.trials;
+    const given = resolveScenarios(selectScenarios({ suites: [], scenarios: ["http/json", "startup/hello"] }), "quick", profileTrials * 5);
+    assert.ok(given.every((s) => s.scenario.profileParams.trials === profileTrials * 5));
+    const [plain] = planRun(resolved("http/json", "quick"), specs("node@22.11.0"), { http: { app: ["native"] } });
+    const [more] = planRun(given.filter((s) => s.suite.name === "http"), specs("node@22.11.0"), { http: { app: ["native"] } });
+    assert.equal(more!.trials, plain!.trials * 5);
+    const { warmup_s, duration_s, rate_duration_s } = given[0]!.scenario.profileParams as { warmup_s: number; duration_s: number; rate_duration_s: number };
+    // Each added trial costs at least its load; the app's checks are paid once.
+    assert.ok(more!.seconds! - plain!.seconds! >= (more!.trials - plain!.trials) * (warmup_s + duration_s + rate_duration_s), `${plain!.seconds} s, then ${more!.seconds} s`);
+    assert.equal(resolveScenarios(selectScenarios({ suites: [], scenarios: ["startup/hello"] }), "smoke")[0]!.scenario.profileParams.trials, 1);
+    for (const bad of ["0", "2.5", "many"]) assert.throws(() => parseTrials(bad, "quick"), /^UserError: --trials must be a whole number of trials, at least 1, not '/);
+    assert.throws(() => parseTrials("5", "smoke"), /^UserError: --trials: the smoke profile runs one trial/);
   });
 
   it("counts each fixed rate as its own cell, and the rate ladder's steps at most, in the first rate's", () => {

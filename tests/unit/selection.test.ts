@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { loadApps } from "../../src/apps/manifest.ts";
-import { inBudgetOrder, planRun } from "../../src/orchestrate/estimate.ts";
+import { planRun } from "../../src/orchestrate/estimate.ts";
+import { inSuiteOrder } from "../../src/orchestrate/order.ts";
 import { parseSpec } from "../../src/runtimes/spec.ts";
 import { selectScenarios } from "../../src/scenarios/select.ts";
 import { SUITES } from "../../src/suites/index.ts";
@@ -16,22 +17,22 @@ const cost = (selection: { suites: string[]; scenarios: string[]; suiteOptions: 
 
 describe("selection", () => {
   it("means the same option to every suite on the command line", () => {
-    const selection = commandLineSelection(["http"], ["http/json"], { app: ["native"] }, false);
+    const selection = commandLineSelection({ suite: ["http"], scenario: ["http/json"], app: ["native"] });
     assert.deepEqual([selection.suites, selection.scenarios], [["http"], ["http/json"]]);
     assert.deepEqual(Object.keys(selection.suiteOptions), SUITES.map((s) => s.name));
     assert.ok(Object.values(selection.suiteOptions).every((options) => options.app![0] === "native"));
   });
 
   it("with --default-selection, takes each suite's default run, of the suites named, and refuses scenarios or apps beside it in one line", () => {
-    const http = commandLineSelection(["http"], [], { app: [] }, true);
+    const http = commandLineSelection({ suite: ["http"], "default-selection": true });
     assert.deepEqual(http.suites, ["http"]);
     assert.deepEqual(http.suiteOptions.http!.app, loadApps("http").filter((app) => (app.manifest as { default_run?: boolean }).default_run).map((app) => app.name));
-    assert.deepEqual(commandLineSelection([], [], {}, true), defaultSelection());
-    assert.throws(() => commandLineSelection([], ["http/json"], { app: ["native"] }, true), /^UserError: --default-selection chooses the scenarios and apps itself: drop --scenario and --app$/);
+    assert.deepEqual(commandLineSelection({ "default-selection": true }), defaultSelection());
+    assert.throws(() => commandLineSelection({ scenario: ["http/json"], app: ["native"], "default-selection": true }), /^UserError: --default-selection chooses the scenarios and apps itself: drop --scenario and --app$/);
   });
 
   it("the release job's selection leaves most of 6 h to adaptive trials, where every app leaves almost nothing", () => {
-    const everything = cost(commandLineSelection([], [], {}, false));
+    const everything = cost(commandLineSelection({}));
     const release = cost(defaultSelection());
     assert.ok(everything.seconds > 5 * 3600, `every app at the minimum: ${everything.seconds} s`);
     assert.ok(release.seconds < 2.5 * 3600, `the default selection at the minimum: ${release.seconds} s`);
@@ -42,9 +43,9 @@ describe("selection", () => {
     assert.ok(httpCells < everything.plans.find((p) => p.suite === "http")!.cells / 2, `${httpCells} HTTP cells`);
   });
 
-  it("within a time limit, measures startup, then HTTP, then the other suites, each suite's scenarios in their order", () => {
+  it("measures startup, then HTTP, then the other suites, each suite's scenarios in their order", () => {
     const scenarios = resolveScenarios(selectScenarios({ suites: ["workers", "http", "database", "startup"], scenarios: [] }), "full");
-    const ordered = inBudgetOrder(scenarios).map((s) => `${s.suite.name}/${s.scenario.name}`);
+    const ordered = inSuiteOrder(scenarios).map((s) => `${s.suite.name}/${s.scenario.name}`);
     const suitesInOrder = [...new Set(ordered.map((name) => name.split("/")[0]))];
     assert.deepEqual(suitesInOrder, ["startup", "http", "database", "workers"]);
     assert.deepEqual(ordered.filter((name) => name.startsWith("http/")), scenarios.filter((s) => s.suite.name === "http").map((s) => `http/${s.scenario.name}`));

@@ -5,14 +5,14 @@ import type { Profile } from "../../results/types.ts";
 import { machineArch, type RuntimeName } from "../../runtimes/catalog.ts";
 import { DEFAULT_RUNTIMES } from "../../runtimes/prepare.ts";
 import { parseSpec, pickVersion, type RuntimeSpec } from "../../runtimes/spec.ts";
-import { resolveScenarios } from "../../suites/resolve.ts";
-import { commandLineSelection, DEFAULT_SELECTION_HELP } from "../../suites/selection.ts";
-import { selectScenarios } from "../../scenarios/select.ts";
 import { planRun, type SuitePlan } from "../../orchestrate/estimate.ts";
+import { selectScenarios } from "../../scenarios/select.ts";
+import { resolveScenarios } from "../../suites/resolve.ts";
+import { commandLineSelection, DEFAULT_SELECTION_HELP, suiteOptionArgs } from "../../suites/selection.ts";
 import { formatDuration } from "../../ui/duration.ts";
 import { formatTable } from "../../ui/table.ts";
 import { defineCommand } from "../command.ts";
-import { parseProfile, suiteOptionList } from "./run.ts";
+import { parseProfile, parseTrials } from "./run.ts";
 
 /**
  * The release job's subjects: each spec's version followed by its predecessor (the newest stable
@@ -57,21 +57,22 @@ export function planTable(plans: readonly SuitePlan[], profile: Profile, runtime
   return lines.join("\n");
 }
 
-const SUITE_OPTIONS = suiteOptionList();
+const SUITE_OPTIONS = suiteOptionArgs();
 
 export const planSubcommand = defineCommand({
   name: "plan",
   summary: "Show the cells a run would measure and its estimated time per suite, from the profiles' parameters; measures nothing.",
-  usage: `plan [--profile quick|full|smoke] [--suite S]... [--scenario X]... [--default-selection] [--runtime SPEC]... [--with-predecessor]${SUITE_OPTIONS.map((o) => ` [--${o.name} V]...`).join("")}`,
+  usage: `plan [--profile quick|full|smoke] [--trials N] [--suite S]... [--scenario X]... [--default-selection] [--runtime SPEC]... [--with-predecessor]${SUITE_OPTIONS.usage}`,
   help: [
     "  --profile P       quick (default), full, or smoke (quick with one trial)",
+    "  --trials N        each scenario's minimum trials, instead of its profile's (as for run)",
     "  --suite S         a suite (repeatable); default: every suite",
     "  --scenario X      a scenario, as NAME or SUITE/NAME (repeatable); default: every scenario of the suites",
     ...DEFAULT_SELECTION_HELP,
     `  --runtime SPEC    as for run (repeatable; nothing is provisioned); default: ${DEFAULT_RUNTIMES.join(" ")}`,
     "  --with-predecessor  each runtime beside its predecessor, as the release watch's job measures it (the",
     "                    previous release of its line, or the newest of the line before; read from the registry)",
-    ...SUITE_OPTIONS.map((o) => `  --${`${o.name} V`.padEnd(16)}${o.help} [${o.suites.join(", ")}]`),
+    ...SUITE_OPTIONS.help,
     "",
     "Each suite estimates its own cost from the scenario's profile (load durations, runs, trials) and its",
     "per-step costs; `scripts/bench plan --profile full --runtime node@latest --with-predecessor --default-selection`",
@@ -79,20 +80,19 @@ export const planSubcommand = defineCommand({
   ],
   options: {
     profile: { type: "string" },
+    trials: { type: "string" },
     suite: { type: "string", multiple: true },
     scenario: { type: "string", multiple: true },
     "default-selection": { type: "boolean" },
     runtime: { type: "string", multiple: true },
     "with-predecessor": { type: "boolean" },
-    ...Object.fromEntries(SUITE_OPTIONS.map((o) => [o.name, { type: "string", multiple: true }] as const)),
+    ...SUITE_OPTIONS.options,
   },
   async run(values) {
-    const raw = values as Record<string, string | string[] | undefined>;
-    const given = Object.fromEntries(SUITE_OPTIONS.map((o) => [o.name, (raw[o.name] as string[] | undefined) ?? []]));
-    const { suites, scenarios: chosen, suiteOptions } = commandLineSelection(values.suite ?? [], values.scenario ?? [], given, values["default-selection"] ?? false);
+    const { suites, scenarios: chosen, suiteOptions } = commandLineSelection(values);
     const profile = parseProfile(values.profile);
     const requested = (values.runtime ?? [...DEFAULT_RUNTIMES]).map(parseSpec);
-    const scenarios = resolveScenarios(selectScenarios({ suites, scenarios: chosen }), profile);
+    const scenarios = resolveScenarios(selectScenarios({ suites, scenarios: chosen }), profile, parseTrials(values.trials, profile));
     let specs = requested;
     if (values["with-predecessor"]) {
       const names = [...new Set(requested.map((spec) => spec.name))];

@@ -4,7 +4,7 @@ import { DEFAULT_DATA_DIR } from "../../core/paths.ts";
 import { readEnvironment } from "../../env/fingerprint.ts";
 import { checkMachine, describeMachine } from "../../env/machine-check.ts";
 import { executeRun, type RunOutcome } from "../../orchestrate/execute.ts";
-import { inBudgetOrder, planRun, timeLeft } from "../../orchestrate/estimate.ts";
+import { planRun, timeLeft } from "../../orchestrate/estimate.ts";
 import { newRunInfo } from "../../orchestrate/run-info.ts";
 import type { Profile } from "../../results/types.ts";
 import { runFolder, writeRunTable } from "../../results/store.ts";
@@ -12,10 +12,9 @@ import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
 import { DEFAULT_RUNTIMES, prepareRuntimes } from "../../runtimes/prepare.ts";
 import { parseSpec } from "../../runtimes/spec.ts";
 import { strayFolders } from "../../scenarios/manifest.ts";
-import { SUITES } from "../../suites/index.ts";
 import { selectScenarios } from "../../scenarios/select.ts";
 import { resolveScenarios, type ResolvedScenario } from "../../suites/resolve.ts";
-import { commandLineSelection, DEFAULT_SELECTION_HELP } from "../../suites/selection.ts";
+import { commandLineSelection, DEFAULT_SELECTION_HELP, suiteOptionArgs, suiteOptionList } from "../../suites/selection.ts";
 import type { AnySuite } from "../../suites/suite.ts";
 import { Progress } from "../../ui/progress.ts";
 import { formatDuration, parseDuration } from "../../ui/duration.ts";
@@ -32,6 +31,8 @@ export interface RunRequest {
   runtimes: string[];
   sentinel: string | null;
   profile: Profile;
+  /** Each scenario's minimum trials, instead of its profile's. */
+  trials?: number;
   outDir: string;
   /** Each suite's own options (suite → option → values), such as http's --app. */
   suiteOptions?: Record<string, Record<string, string[]>>;
@@ -48,17 +49,13 @@ export function parseProfile(value: string | undefined): Profile {
   throw new UserError(`unknown profile '${value}': use quick, full or smoke`);
 }
 
-/** Every suite's own options, once each (suites with apps share --app), with the suites that take it. */
-export function suiteOptionList(): { name: string; help: string; suites: string[] }[] {
-  const options = new Map<string, { name: string; help: string; suites: string[] }>();
-  for (const suite of SUITES) {
-    for (const [name, option] of Object.entries(suite.options ?? {})) {
-      const known = options.get(name) ?? { name, help: option.help, suites: [] };
-      known.suites.push(suite.name);
-      options.set(name, known);
-    }
-  }
-  return [...options.values()];
+/** `--trials`: a whole number of at least 1; the smoke profile is one trial by definition. */
+export function parseTrials(value: string | undefined, profile: Profile): number | undefined {
+  if (value === undefined) return undefined;
+  const trials = Number(value);
+  if (!Number.isInteger(trials) || trials < 1) throw new UserError(`--trials must be a whole number of trials, at least 1, not '${value}'`);
+  if (profile === "smoke") throw new UserError("--trials: the smoke profile runs one trial; use --profile quick or full");
+  return trials;
 }
 
 /**
@@ -86,8 +83,7 @@ export function warnStrayFolders(): void {
 export async function runBenchmarks(request: RunRequest): Promise<RunOutcome> {
   const progress = new Progress();
   warnStrayFolders();
-  const selected = resolveScenarios(selectScenarios({ suites: request.suites, scenarios: request.scenarios }), request.profile);
-  const scenarios = request.timeLimit === undefined ? selected : inBudgetOrder(selected);
+  const scenarios = resolveScenarios(selectScenarios({ suites: request.suites, scenarios: request.scenarios }), request.profile, request.trials);
   const suiteOptions = request.suiteOptions ?? {};
   checkSuiteOptions(suiteOptions, [...new Set(scenarios.map((s) => s.suite))]);
   const runtimes = await prepareRuntimes(request.runtimes, (line) => progress.log(line), request.sentinel);
@@ -102,6 +98,7 @@ export async function runBenchmarks(request: RunRequest): Promise<RunOutcome> {
       scenarios,
       runtimes,
       profile: request.profile,
+      ...(request.trials !== undefined ? { trials: request.trials } : {}),
       outDir: request.outDir,
       run: runInfo,
       environment: { ...environment, machine },
@@ -136,7 +133,7 @@ export function exitCodeOf(outcome: RunOutcome): number {
   return failed.length > 0 ? 1 : 0;
 }
 
-const SUITE_OPTIONS = suiteOptionList();
+const SUITE_OPTIONS = suiteOptionArgs();
 
 /** What a time limit leaves for adaptive trials, said on the progress log. */
 function adaptiveTime(limit: number, scenarios: readonly ResolvedScenario[], runtimes: readonly IdentifiedRuntime[], suiteOptions: Record<string, Record<string, string[]>>, log: (line: string) => void): number {
@@ -158,7 +155,7 @@ function parseTrialBudget(text: string): number {
 export const runSubcommand = defineCommand({
   name: "run",
   summary: "Measure scenarios on runtimes (provisioning them first) and write one result file per cell.",
-  usage: `run [--suite S]... [--scenario X]... [--default-selection] [--runtime SPEC]... [--profile quick|full|smoke] [--out DIR] [--sentinel SPEC]${SUITE_OPTIONS.map((o) => ` [--${o.name} V]...`).join("")}`,
+  usage: `run [--suite S]... [--scenario X]... [--default-selection] [--runtime SPEC]... [--profile quick|full|smoke] [--trials N] [--out DIR] [--sentinel SPEC]${SUITE_OPTIONS.usage}`,
   help: [
     "  --suite S         a suite to run (repeatable); default: every suite",
     "  --scenario X      a scenario, as NAME or SUITE/NAME (repeatable); default: every scenario of the suites",
@@ -166,12 +163,14 @@ export const runSubcommand = defineCommand({
     `  --runtime SPEC    node@22.11.0, deno@2.1, bun@latest or NAME@path:/abs/bin (repeatable); default: ${DEFAULT_RUNTIMES.join(" ")}`,
     "                    LABEL=SPEC names the subject (base=node@22.11.0); two builds of one version run side by side",
     "  --profile P       quick (default) or full: trials, runs and load levels come from each suite and scenario manifest; smoke: quick with one trial, to check that a runtime runs (docs/arm64-smoke.md)",
+    "  --trials N        each scenario's minimum trials, instead of its profile's; two builds of one runtime side",
+    "                    by side may add up to 3× as many (at least 10) while their verdict is undecided",
     "  --out DIR         where results go (default: data/)",
     "  --sentinel SPEC   a pinned reference runtime measured alongside, to detect drift of the machine",
     "  --trial-budget N  extra trials adaptive runs (two builds of one runtime side by side) may add in all; default: each cell's cap",
     "  --time-limit T    the time the run should take (6h, 1h20m, 90m): adaptive trials may add what plan's estimate leaves of it",
     "  --full            print every metric of every cell after the summary (always written to summary.txt beside the results)",
-    ...SUITE_OPTIONS.map((o) => `  --${`${o.name} V`.padEnd(16)}${o.help} [${o.suites.join(", ")}]`),
+    ...SUITE_OPTIONS.help,
     "",
     "Exit status: 0 when every result is ok or unsupported, 1 when one failed, 2 on bad input, 130 on Ctrl-C.",
   ],
@@ -181,21 +180,23 @@ export const runSubcommand = defineCommand({
     "default-selection": { type: "boolean" },
     runtime: { type: "string", multiple: true },
     profile: { type: "string" },
+    trials: { type: "string" },
     out: { type: "string" },
     sentinel: { type: "string" },
     full: { type: "boolean" },
     "trial-budget": { type: "string" },
     "time-limit": { type: "string" },
-    ...Object.fromEntries(SUITE_OPTIONS.map((o) => [o.name, { type: "string", multiple: true }] as const)),
+    ...SUITE_OPTIONS.options,
   },
   async run(values) {
-    const raw = values as Record<string, string | string[] | undefined>;
-    const given = Object.fromEntries(SUITE_OPTIONS.map((o) => [o.name, (raw[o.name] as string[] | undefined) ?? []]));
+    const profile = parseProfile(values.profile);
+    const trials = parseTrials(values.trials, profile);
     const outcome = await runBenchmarks({
-      ...commandLineSelection(values.suite ?? [], values.scenario ?? [], given, values["default-selection"] ?? false),
+      ...commandLineSelection(values),
       runtimes: values.runtime ?? [...DEFAULT_RUNTIMES],
       sentinel: values.sentinel ?? null,
-      profile: parseProfile(values.profile),
+      profile,
+      ...(trials !== undefined ? { trials } : {}),
       outDir: resolve(values.out ?? DEFAULT_DATA_DIR),
       fullTable: values.full ?? false,
       ...(values["trial-budget"] !== undefined ? { trialBudget: parseTrialBudget(values["trial-budget"]) } : {}),
