@@ -4,24 +4,24 @@
  * builds. Every wrapper preloads, with `--require`, a file that burns CPU time once per start for
  * startup/hello (PBKDF2 iterations), or per request (a spin on the clock, wrapping http.Server's
  * request event) for http/json on the native app: A's burns next to nothing, B's a fixed amount,
- * so loading the preload costs both sides alike and the step is the burn alone. A/A runs pair two A wrappers, A/B runs an A with a B. The apps are
- * unchanged.
+ * so loading the preload costs both sides alike and the step is the burn alone. A/A runs pair two
+ * A wrappers, A/B runs an A with a B. The apps are unchanged.
  *
  *   scripts/benchmark injected-steps [PAIRS] [quick|full|default] [SUITE...]
  *
  * PAIRS (default 20) A/A runs and PAIRS A/B runs per suite, each judged by `comparePaired` on the
  * suite's headline metric (startup wall_ms, http rps). The burn is first sized from the first A/A
  * run's median (5 % of a start, or the time per request that takes 10 % off the requests per
- * second), then scaled by three uncounted calibration runs.
+ * second), then refitted over four uncounted calibration runs.
  * Prints per suite the detection rate of the step (verdict "slower"), the mean measured ratio of
  * the A/B runs, and the A/A false-verdict rate (any verdict but "no significant change"), and
  * writes them into the entry "injected-steps" of docs/measurements.json (replacing the rows of the
  * suites it ran) with when, where and the load.
  *
  * The profile is each suite's cheapest that sees its step (`default`): startup's full (10 to 30
- * trials of 30 starts), HTTP's quick (2 to 10 trials of 0.8 s); a profile named on the command
- * line applies to both. By default, 20 pairs of both suites (80 runs) take about an hour,
- * less where runs decide early.
+ * trials of 30 starts), HTTP's quick with `--trials 10` (10 to 30 trials of 0.8 s); a profile
+ * named on the command line applies to both. By default, 20 pairs of both suites (80 runs) take
+ * about two hours, less where runs decide early.
  */
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -41,6 +41,8 @@ interface SuiteCase {
   readonly args: readonly string[];
   /** The profile its runs use unless the command line names one: the cheapest that can see the step. */
   readonly profile: string;
+  /** Its minimum trials (`run --trials`), when not the profile's. */
+  readonly trials?: number;
   readonly metric: string;
   /** B/A of `metric` at the injected step: 1.05 for a start 5 % longer, 0.9 for 10 % fewer requests per second. */
   readonly stepRatio: number;
@@ -83,7 +85,9 @@ const CASES: readonly SuiteCase[] = [
     suite: "http",
     cell: "http/json",
     args: ["--suite", "http", "--scenario", "json", "--app", "native"],
+    // Quick's trials are 0.8 s; its 2 to 10 pairs left A/A intervals of ±6–15 %, and 10 to 30 pairs ±5 %.
     profile: "quick",
+    trials: 10,
     metric: "rps",
     stepRatio: 0.9,
     unitUs: (rps) => 1e6 / rps,
@@ -118,12 +122,15 @@ function wrapper(name: string, flags: readonly string[] = []): string {
   return path;
 }
 
+const trialsArgs = (c: SuiteCase) => (c.trials === undefined ? [] : ["--trials", String(c.trials)]);
+const profileOf = (c: SuiteCase) => [profileArg ?? c.profile, ...trialsArgs(c)].join(" ");
+
 let runCount = 0;
 /** One run of A and B side by side; the paired row of the case's metric, B against A. */
 async function pairedRun(c: SuiteCase, a: string, b: string, what: string): Promise<CompareRow> {
   const out = join(work, `run-${++runCount}`);
   const started = Date.now();
-  const run = await bench(["run", ...c.args, "--profile", profileArg ?? c.profile, "--out", out, "--runtime", `a=node@path:${a}`, "--runtime", `b=node@path:${b}`]);
+  const run = await bench(["run", ...c.args, "--profile", profileArg ?? c.profile, ...trialsArgs(c), "--out", out, "--runtime", `a=node@path:${a}`, "--runtime", `b=node@path:${b}`]);
   if (run.code !== 0) throw new Error(`${what}: scripts/bench run exited ${run.code}: ${run.stderr.trim().split("\n").slice(-3).join(" / ")}`);
   const docs = readDocuments([out], what);
   const row = comparePaired(docs.filter((d) => d.label === "a"), docs.filter((d) => d.label === "b")).find((r) => r.metric === c.metric);
@@ -135,11 +142,30 @@ async function pairedRun(c: SuiteCase, a: string, b: string, what: string): Prom
 
 /**
  * Uncounted runs that size the burn: the first at the step's share of A's unit of work, each next
- * one at the burn that a line through 0, fitted to every run so far, puts at the step. A burn does not lengthen a
- * unit by its own length: the server shares two cores with its load generator (2.4 µs per request
- * took 23 % off 46,650 req/s, not 10 %), and a start overlaps work on other threads.
+ * one where a power law fitted to every run so far puts the step. A burn does not lengthen a unit
+ * by its own length, nor in proportion: the HTTP server shares two cores with its load generator,
+ * which hides a small burn and not a large one (1.5 µs per request took 29 % off 74,214 req/s,
+ * 0.5 µs about 5 %), and a start overlaps work on other threads.
  */
-const CALIBRATION_RUNS = 3;
+const CALIBRATION_RUNS = 4;
+
+/**
+ * The burn that lengthens a unit by `target`, from `points` of (burn, lengthening): a least-squares
+ * line through log-log points (a power law, exponent held to 0.5–3 against noise), or, from one
+ * point, proportion.
+ */
+function nextBurn(points: readonly { burnUs: number; lengthening: number }[], target: number): number | null {
+  const seen = points.filter((p) => p.lengthening > 0);
+  if (seen.length === 0) return null;
+  const xs = seen.map((p) => Math.log(p.burnUs));
+  const ys = seen.map((p) => Math.log(p.lengthening));
+  const mean = (v: readonly number[]) => v.reduce((a, b) => a + b, 0) / v.length;
+  const [mx, my] = [mean(xs), mean(ys)];
+  const sxx = xs.reduce((sum, x) => sum + (x - mx) ** 2, 0);
+  const fitted = sxx > 1e-6 ? xs.reduce((sum, x, i) => sum + (x - mx) * (ys[i]! - my), 0) / sxx : 1;
+  const exponent = Math.min(3, Math.max(0.5, fitted));
+  return Math.exp(mx + (Math.log(target) - my) / exponent);
+}
 const geometricMean = (values: readonly number[]) => Math.exp(values.reduce((sum, v) => sum + Math.log(v), 0) / values.length);
 const percent = (part: number, whole: number) => `${((100 * part) / whole).toFixed(0)} % (${part}/${whole})`;
 const COLUMNS = {
@@ -175,10 +201,8 @@ try {
     for (let i = 1; i <= CALIBRATION_RUNS; i++) {
       const row = await pairedRun(c, plainA, withPreload(`${c.suite}-calibration-${i}`, burnUs), `${c.suite} calibration ${i}/${CALIBRATION_RUNS} (${burnUs.toFixed(1)} µs)`);
       if (row.ratio !== null) points.push({ burnUs, lengthening: c.lengthening(row.ratio) });
-      // The lengthening per µs burned, fitted through 0 by least squares over every run so far: one run's noise moves it less.
-      const perUs = points.reduce((sum, p) => sum + p.burnUs * p.lengthening, 0) / points.reduce((sum, p) => sum + p.burnUs ** 2, 0);
-      // A run that saw no slowdown at all says nothing of the scale: double.
-      burnUs = perUs > 0 ? target / perUs : burnUs * 2;
+      // Runs that saw no slowdown at all say nothing of the scale: double.
+      burnUs = nextBurn(points, target) ?? burnUs * 2;
     }
     const slowB = withPreload(`${c.suite}-b`, burnUs);
     log(`${c.suite}: A's median ${c.metric} ${aa[0]!.base_median.toFixed(2)}; B burns ${burnUs.toFixed(1)} µs of CPU ${c.suite === "startup" ? "per start" : "per request"} (aimed at B/A ${c.stepRatio})`);
@@ -190,7 +214,7 @@ try {
     rows.push({
       cell: c.cell,
       metric: c.metric,
-      profile: profileArg ?? c.profile,
+      profile: profileOf(c),
       step: `${Math.round(Math.abs(c.stepRatio - 1) * 100)} %`,
       burn: `${burnUs.toFixed(1)} µs`,
       measured: meanRatio.toFixed(3),

@@ -39,7 +39,7 @@ describe("plan", () => {
     const [plain] = planRun(resolved("http/json", "quick"), specs("node@22.11.0"), { http: { app: ["native"] } });
     const [more] = planRun(given.filter((s) => s.suite.name === "http"), specs("node@22.11.0"), { http: { app: ["native"] } });
     assert.equal(more!.trials, plain!.trials * 5);
-    const { warmup_s, duration_s, rate_duration_s } = given[0]!.scenario.profileParams as { warmup_s: number; duration_s: number; rate_duration_s: number };
+    const { warmup_s, duration_s, rate_duration_s } = given[0]!.scenario.profileParams as unknown as { warmup_s: number; duration_s: number; rate_duration_s: number };
     // Each added trial costs at least its load; the app's checks are paid once.
     assert.ok(more!.seconds! - plain!.seconds! >= (more!.trials - plain!.trials) * (warmup_s + duration_s + rate_duration_s), `${plain!.seconds} s, then ${more!.seconds} s`);
     assert.equal(resolveScenarios(selectScenarios({ suites: [], scenarios: ["startup/hello"] }), "smoke")[0]!.scenario.profileParams.trials, 1);
