@@ -261,7 +261,8 @@ export async function startPostgres(options: StartOptions): Promise<PostgresServ
   const realDataDir = realpathSync(dataDir);
   // key_t is a signed 32-bit number, and /proc shows it so.
   const shmKey = statSync(realDataDir).ino | 0;
-  const released = leavesUntilCleaned(`PostgreSQL's data folder ${realDataDir}, any process working in it and its shared memory (ipcs -m, key ${shmKey})`);
+  const dataFolder = `PostgreSQL's data folder ${realDataDir}, any process working in it and its shared memory (ipcs -m, key ${shmKey})`;
+  let released = leavesUntilCleaned(dataFolder);
   const [command, ...args] = [...runAs, binary("initdb"), "-D", dataDir, ...INITDB_ARGS];
   const initdb = await runCommand(command!, args, { timeoutMs: 120_000 });
   if (initdb.code !== 0) {
@@ -279,14 +280,17 @@ export async function startPostgres(options: StartOptions): Promise<PostgresServ
     const socketDir = await mkdtemp("/tmp/rb-pg-");
     if (user) await chown(socketDir, user.uid, user.gid);
     const socketReleased = leavesUntilCleaned(`PostgreSQL's socket folder ${socketDir}`);
+    const dataReleased = released;
     const bothReleased = () => {
       socketReleased();
-      released();
+      dataReleased();
     };
     try {
       return await HarnessPostgres.launch({ runAs, dataDir: realDataDir, socketDir, port, cpus: options.cpus, shmKey, released: bothReleased });
     } catch (error) {
       if (!(error instanceof PortTaken) || options.port !== undefined || attempt === 3) throw error;
+      // The failed launch's stop released the data folder, and the next launch works in it again.
+      released = leavesUntilCleaned(dataFolder);
     }
   }
 }
