@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
@@ -345,12 +345,19 @@ describe("the trend site in Chromium, served below a sub-path", () => {
 /**
  * The five-year history (about 108,000 documents, benchmarks/lib) takes minutes to write: it is kept
  * in the cache, under a key of the plan, the code that writes it and the manifests it is read from,
- * so only the first run after a change pays for it.
+ * so only the first run after a change pays for it. Each is close to 1 GB: writing a new one removes
+ * all but the newest other, which a checkout of other code may still be reading.
  */
 async function fiveYearHistory(): Promise<string> {
   const plan = await fiveYearPlan();
   const dir = join(cacheDir(), `site-test-history-${historyKey(plan)}`);
   if (existsSync(dir) && readdirSync(dir).length > 0) return dir;
+  mkdirSync(cacheDir(), { recursive: true });
+  const older = readdirSync(cacheDir())
+    .filter((name) => /^site-test-history-[0-9a-f]+$/.test(name))
+    .map((name) => ({ path: join(cacheDir(), name), modified: statSync(join(cacheDir(), name)).mtimeMs }))
+    .sort((a, b) => b.modified - a.modified);
+  for (const { path } of older.slice(1)) rmSync(path, { recursive: true, force: true });
   const partial = `${dir}.partial-${process.pid}`;
   rmSync(partial, { recursive: true, force: true });
   await writeSyntheticResults(partial, plan);
