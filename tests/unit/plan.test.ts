@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { planTable, withPredecessors } from "../../src/cli/commands/plan.ts";
 import { parseTrials } from "../../src/cli/commands/run.ts";
+import { bench } from "../../benchmarks/lib/cli.ts";
 import { planRun } from "../../src/orchestrate/estimate.ts";
 import { recordedReleases } from "../helpers/recorded-releases.ts";
 import { loadApps } from "../../src/apps/manifest.ts";
@@ -45,6 +46,12 @@ describe("plan", () => {
     assert.equal(resolveScenarios(selectScenarios({ suites: [], scenarios: ["startup/hello"] }), "smoke")[0]!.scenario.profileParams.trials, 1);
     for (const bad of ["0", "2.5", "many"]) assert.throws(() => parseTrials(bad, "quick"), /^UserError: --trials must be a whole number of trials, at least 1, not '/);
     assert.throws(() => parseTrials("5", "smoke"), /^UserError: --trials: the smoke profile runs one trial/);
+  });
+
+  it("takes runtimes as run does, labelled, and --trials as each scenario's minimum", async () => {
+    const planned = await bench(["plan", "--trials", "4", "--suite", "startup", "--scenario", "hello", "--runtime", "base=node@22.11.0", "--runtime", "head=node@22.11.0"]);
+    assert.equal(planned.code, 0, planned.stderr);
+    assert.match(planned.stdout, /^startup +1 +2 +8 /m, "two cells of 4 trials each");
   });
 
   it("counts each fixed rate as its own cell, and the rate ladder's steps at most, in the first rate's", () => {

@@ -3,7 +3,7 @@ import { publishedReleases, type Release } from "../../releases/published.ts";
 import { predecessorOf } from "../../releases/select.ts";
 import type { Profile } from "../../results/types.ts";
 import { machineArch, type RuntimeName } from "../../runtimes/catalog.ts";
-import { DEFAULT_RUNTIMES } from "../../runtimes/prepare.ts";
+import { DEFAULT_RUNTIMES, splitLabel } from "../../runtimes/prepare.ts";
 import { parseSpec, pickVersion, type RuntimeSpec } from "../../runtimes/spec.ts";
 import { planRun, type SuitePlan } from "../../orchestrate/estimate.ts";
 import { selectScenarios } from "../../scenarios/select.ts";
@@ -91,7 +91,7 @@ export const planSubcommand = defineCommand({
   async run(values) {
     const { suites, scenarios: chosen, suiteOptions } = commandLineSelection(values);
     const profile = parseProfile(values.profile);
-    const requested = (values.runtime ?? [...DEFAULT_RUNTIMES]).map(parseSpec);
+    const requested = (values.runtime ?? [...DEFAULT_RUNTIMES]).map((text) => parseSpec(splitLabel(text).spec));
     const scenarios = resolveScenarios(selectScenarios({ suites, scenarios: chosen }), profile, parseTrials(values.trials, profile));
     let specs = requested;
     if (values["with-predecessor"]) {
