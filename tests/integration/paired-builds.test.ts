@@ -7,6 +7,16 @@ import { readResults } from "../../src/results/store.ts";
 import { provision } from "../../src/runtimes/provision.ts";
 import { bench, tempDir } from "../../benchmarks/lib/cli.ts";
 
+/** A run of startup/hello on node 22.11.0 and the same node behind a wrapper script (another build, by its bytes), into a fresh folder. */
+async function twoBuildsOfHello(name: string): Promise<{ out: string; args: string[] }> {
+  const node = (await provision("node@22.11.0")).binary;
+  const dir = tempDir(name);
+  const wrapper = join(dir, "node-wrapped");
+  writeFileSync(wrapper, `#!/bin/sh\nexec ${node} "$@"\n`, { mode: 0o755 });
+  const out = join(dir, "out");
+  return { out, args: ["run", "--suite", "startup", "--scenario", "hello", "--runtime", "base=node@22.11.0", "--runtime", `head=node@path:${wrapper}`, "--out", out] };
+}
+
 describe("two builds of node 22.11.0 side by side", () => {
   it("refuses the same binary under two paths, runs two builds, writes and validates both results, and compares them paired", async () => {
     const node = (await provision("node@22.11.0")).binary;
@@ -47,12 +57,7 @@ describe("two builds of node 22.11.0 side by side", () => {
   });
 
   it("a time limit the plan's estimate already fills keeps every cell at its profile's minimum", async () => {
-    const node = (await provision("node@22.11.0")).binary;
-    const dir = tempDir("paired-time-limit");
-    const wrapper = join(dir, "node-wrapped");
-    writeFileSync(wrapper, `#!/bin/sh\nexec ${node} "$@"\n`, { mode: 0o755 });
-    const out = join(dir, "out");
-    const args = ["run", "--suite", "startup", "--scenario", "hello", "--runtime", "base=node@22.11.0", "--runtime", `head=node@path:${wrapper}`, "--out", out];
+    const { out, args } = await twoBuildsOfHello("paired-time-limit");
     const wrong = await bench([...args, "--time-limit", "soon"]);
     assert.equal(wrong.code, 2);
     assert.match(wrong.stderr, /--time-limit must be a duration such as 6h/);
@@ -70,12 +75,9 @@ describe("two builds of node 22.11.0 side by side", () => {
   });
 
   it("--trials sets each scenario's minimum, and the results' reproduce line says so", async () => {
-    const node = (await provision("node@22.11.0")).binary;
-    const dir = tempDir("paired-trials");
-    const wrapper = join(dir, "node-wrapped");
-    writeFileSync(wrapper, `#!/bin/sh\nexec ${node} "$@"\n`, { mode: 0o755 });
-    const out = join(dir, "out");
-    const args = ["run", "--suite", "startup", "--scenario", "hello", "--runtime", "base=node@22.11.0", "--runtime", `head=node@path:${wrapper}`, "--out", out, "--time-limit", "1s"];
+    const built = await twoBuildsOfHello("paired-trials");
+    const { out } = built;
+    const args = [...built.args, "--time-limit", "1s"];
     const wrong = await bench([...args, "--trials", "0"]);
     assert.equal(wrong.code, 2);
     assert.match(wrong.stderr, /--trials must be a whole number of trials, at least 1, not '0'/);
