@@ -23,15 +23,14 @@
  * named on the command line applies to both. By default, 20 pairs of both suites (80 runs) take
  * about two hours, less where runs decide early.
  */
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { comparePaired } from "../src/compare/paired.ts";
 import type { CompareRow } from "../src/compare/types.ts";
 import { readDocuments } from "../src/results/store.ts";
 import { provision } from "../src/runtimes/provision.ts";
 import { formatTable } from "../src/ui/table.ts";
-import { bench } from "./lib/cli.ts";
+import { bench, tempDir } from "./lib/cli.ts";
 import { loadNow, recordMeasurement, thisMachine } from "./lib/measurements.ts";
 
 interface SuiteCase {
@@ -111,7 +110,7 @@ const profileArg = process.argv[3] === "default" ? undefined : process.argv[3];
 const only = process.argv.slice(4);
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
-const work = mkdtempSync(join(tmpdir(), "rb-injected-steps-"));
+const work = tempDir("injected-steps");
 const node = (await provision("node@22.11.0")).binary;
 
 /** A wrapper script that runs node 22.11.0 with `flags`; `name` makes each wrapper's bytes (and sha256) its own. */
@@ -182,49 +181,45 @@ const COLUMNS = {
 const rows: Record<keyof typeof COLUMNS, string>[] = [];
 const began = Date.now();
 const startLoad = loadNow();
-try {
-  for (const c of CASES.filter((c) => only.length === 0 || only.includes(c.suite))) {
-    const suiteStarted = Date.now();
-    const withPreload = (name: string, burnUs: number) => {
-      const preload = join(work, `${name}.cjs`);
-      writeFileSync(preload, c.preload(burnUs));
-      return wrapper(name, ["--require", preload]);
-    };
-    const plainA = withPreload(`${c.suite}-a`, 0);
-    const plainA2 = withPreload(`${c.suite}-a-twin`, 0);
-    const aa: CompareRow[] = [];
-    const ab: CompareRow[] = [];
-    aa.push(await pairedRun(c, plainA, plainA2, `${c.suite} A/A 1/${pairs}`));
-    const target = c.lengthening(c.stepRatio);
-    let burnUs = c.unitUs(aa[0]!.base_median) * target;
-    const points: { burnUs: number; lengthening: number }[] = [];
-    for (let i = 1; i <= CALIBRATION_RUNS; i++) {
-      const row = await pairedRun(c, plainA, withPreload(`${c.suite}-calibration-${i}`, burnUs), `${c.suite} calibration ${i}/${CALIBRATION_RUNS} (${burnUs.toFixed(1)} µs)`);
-      if (row.ratio !== null) points.push({ burnUs, lengthening: c.lengthening(row.ratio) });
-      // Runs that saw no slowdown at all say nothing of the scale: double.
-      burnUs = nextBurn(points, target) ?? burnUs * 2;
-    }
-    const slowB = withPreload(`${c.suite}-b`, burnUs);
-    log(`${c.suite}: A's median ${c.metric} ${aa[0]!.base_median.toFixed(2)}; B burns ${burnUs.toFixed(1)} µs of CPU ${c.suite === "startup" ? "per start" : "per request"} (aimed at B/A ${c.stepRatio})`);
-    for (let i = 1; i <= pairs; i++) {
-      if (i > 1) aa.push(await pairedRun(c, plainA, plainA2, `${c.suite} A/A ${i}/${pairs}`));
-      ab.push(await pairedRun(c, plainA, slowB, `${c.suite} A/B ${i}/${pairs}`));
-    }
-    const meanRatio = geometricMean(ab.flatMap((r) => (r.ratio === null ? [] : [r.ratio])));
-    rows.push({
-      cell: c.cell,
-      metric: c.metric,
-      profile: profileOf(c),
-      step: `${Math.round(Math.abs(c.stepRatio - 1) * 100)} %`,
-      burn: `${burnUs.toFixed(1)} µs`,
-      measured: meanRatio.toFixed(3),
-      detected: percent(ab.filter((r) => r.verdict === "slower").length, pairs),
-      aa_false: percent(aa.filter((r) => r.verdict !== "no significant change").length, pairs),
-      minutes: `${Math.round((Date.now() - suiteStarted) / 60_000)} min`,
-    });
+for (const c of CASES.filter((c) => only.length === 0 || only.includes(c.suite))) {
+  const suiteStarted = Date.now();
+  const withPreload = (name: string, burnUs: number) => {
+    const preload = join(work, `${name}.cjs`);
+    writeFileSync(preload, c.preload(burnUs));
+    return wrapper(name, ["--require", preload]);
+  };
+  const plainA = withPreload(`${c.suite}-a`, 0);
+  const plainA2 = withPreload(`${c.suite}-a-twin`, 0);
+  const aa: CompareRow[] = [];
+  const ab: CompareRow[] = [];
+  aa.push(await pairedRun(c, plainA, plainA2, `${c.suite} A/A 1/${pairs}`));
+  const target = c.lengthening(c.stepRatio);
+  let burnUs = c.unitUs(aa[0]!.base_median) * target;
+  const points: { burnUs: number; lengthening: number }[] = [];
+  for (let i = 1; i <= CALIBRATION_RUNS; i++) {
+    const row = await pairedRun(c, plainA, withPreload(`${c.suite}-calibration-${i}`, burnUs), `${c.suite} calibration ${i}/${CALIBRATION_RUNS} (${burnUs.toFixed(1)} µs)`);
+    if (row.ratio !== null) points.push({ burnUs, lengthening: c.lengthening(row.ratio) });
+    // Runs that saw no slowdown at all say nothing of the scale: double.
+    burnUs = nextBurn(points, target) ?? burnUs * 2;
   }
-} finally {
-  rmSync(work, { recursive: true, force: true });
+  const slowB = withPreload(`${c.suite}-b`, burnUs);
+  log(`${c.suite}: A's median ${c.metric} ${aa[0]!.base_median.toFixed(2)}; B burns ${burnUs.toFixed(1)} µs of CPU ${c.suite === "startup" ? "per start" : "per request"} (aimed at B/A ${c.stepRatio})`);
+  for (let i = 1; i <= pairs; i++) {
+    if (i > 1) aa.push(await pairedRun(c, plainA, plainA2, `${c.suite} A/A ${i}/${pairs}`));
+    ab.push(await pairedRun(c, plainA, slowB, `${c.suite} A/B ${i}/${pairs}`));
+  }
+  const meanRatio = geometricMean(ab.flatMap((r) => (r.ratio === null ? [] : [r.ratio])));
+  rows.push({
+    cell: c.cell,
+    metric: c.metric,
+    profile: profileOf(c),
+    step: `${Math.round(Math.abs(c.stepRatio - 1) * 100)} %`,
+    burn: `${burnUs.toFixed(1)} µs`,
+    measured: meanRatio.toFixed(3),
+    detected: percent(ab.filter((r) => r.verdict === "slower").length, pairs),
+    aa_false: percent(aa.filter((r) => r.verdict !== "no significant change").length, pairs),
+    minutes: `${Math.round((Date.now() - suiteStarted) / 60_000)} min`,
+  });
 }
 const keys = Object.keys(COLUMNS) as (keyof typeof COLUMNS)[];
 process.stdout.write(

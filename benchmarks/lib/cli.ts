@@ -62,12 +62,14 @@ export function startBench(args: readonly string[], env: NodeJS.ProcessEnv = {})
 }
 
 const tempDirs: string[] = [];
-// Each test file runs in a process of its own: its folders go when it exits, whatever it left in them.
+// Each test file and benchmark runs in a process of its own: its folders go when it exits, whatever
+// it left in them. A Ctrl-C or a SIGTERM would end it without "exit": they exit through it.
 process.once("exit", () => {
   for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
 });
+for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) process.once(signal, () => process.exit(code));
 
-/** A new folder under the system's temporary folder, removed when the test process exits. */
+/** A new folder under the system's temporary folder, removed when the test or benchmark process exits. */
 export function tempDir(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), `rb-test-${prefix}-`));
   tempDirs.push(dir);
