@@ -28,6 +28,7 @@ import { join } from "node:path";
 import { comparePaired } from "../src/compare/paired.ts";
 import type { CompareRow } from "../src/compare/types.ts";
 import { readDocuments } from "../src/results/store.ts";
+import { mean } from "../src/stats/summary.ts";
 import { provision } from "../src/runtimes/provision.ts";
 import { formatTable } from "../src/ui/table.ts";
 import { bench, tempDir } from "./lib/cli.ts";
@@ -121,15 +122,15 @@ function wrapper(name: string, flags: readonly string[] = []): string {
   return path;
 }
 
-const trialsArgs = (c: SuiteCase) => (c.trials === undefined ? [] : ["--trials", String(c.trials)]);
-const profileOf = (c: SuiteCase) => [profileArg ?? c.profile, ...trialsArgs(c)].join(" ");
+/** `run`'s profile and trials for the case's runs. */
+const profileArgs = (c: SuiteCase) => ["--profile", profileArg ?? c.profile, ...(c.trials === undefined ? [] : ["--trials", String(c.trials)])];
 
 let runCount = 0;
 /** One run of A and B side by side; the paired row of the case's metric, B against A. */
 async function pairedRun(c: SuiteCase, a: string, b: string, what: string): Promise<CompareRow> {
   const out = join(work, `run-${++runCount}`);
   const started = Date.now();
-  const run = await bench(["run", ...c.args, "--profile", profileArg ?? c.profile, ...trialsArgs(c), "--out", out, "--runtime", `a=node@path:${a}`, "--runtime", `b=node@path:${b}`]);
+  const run = await bench(["run", ...c.args, ...profileArgs(c), "--out", out, "--runtime", `a=node@path:${a}`, "--runtime", `b=node@path:${b}`]);
   if (run.code !== 0) throw new Error(`${what}: scripts/bench run exited ${run.code}: ${run.stderr.trim().split("\n").slice(-3).join(" / ")}`);
   const docs = readDocuments([out], what);
   const row = comparePaired(docs.filter((d) => d.label === "a"), docs.filter((d) => d.label === "b")).find((r) => r.metric === c.metric);
@@ -158,7 +159,6 @@ function nextBurn(points: readonly { burnUs: number; lengthening: number }[], ta
   if (seen.length === 0) return null;
   const xs = seen.map((p) => Math.log(p.burnUs));
   const ys = seen.map((p) => Math.log(p.lengthening));
-  const mean = (v: readonly number[]) => v.reduce((a, b) => a + b, 0) / v.length;
   const [mx, my] = [mean(xs), mean(ys)];
   const sxx = xs.reduce((sum, x) => sum + (x - mx) ** 2, 0);
   const fitted = sxx > 1e-6 ? xs.reduce((sum, x, i) => sum + (x - mx) * (ys[i]! - my), 0) / sxx : 1;
@@ -212,7 +212,7 @@ for (const c of CASES.filter((c) => only.length === 0 || only.includes(c.suite))
   rows.push({
     cell: c.cell,
     metric: c.metric,
-    profile: profileOf(c),
+    profile: profileArgs(c).slice(1).join(" "),
     step: `${Math.round(Math.abs(c.stepRatio - 1) * 100)} %`,
     burn: `${burnUs.toFixed(1)} µs`,
     measured: meanRatio.toFixed(3),

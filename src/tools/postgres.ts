@@ -262,13 +262,13 @@ export async function startPostgres(options: StartOptions): Promise<PostgresServ
   // key_t is a signed 32-bit number, and /proc shows it so.
   const shmKey = statSync(realDataDir).ino | 0;
   const dataFolder = `PostgreSQL's data folder ${realDataDir}, any process working in it and its shared memory (ipcs -m, key ${shmKey})`;
-  let released = leavesUntilCleaned(dataFolder);
+  const initdbReleased = leavesUntilCleaned(dataFolder);
   const [command, ...args] = [...runAs, binary("initdb"), "-D", dataDir, ...INITDB_ARGS];
   const initdb = await runCommand(command!, args, { timeoutMs: 120_000 });
   if (initdb.code !== 0) {
     // initdb runs single-user servers of its own; one killed (a Ctrl-C) leaves its shared memory.
     await killServersIn(realDataDir, shmKey);
-    released();
+    initdbReleased();
     throw new PostgresFailure(`initdb failed: ${tail(initdb.stderr || initdb.stdout || initdb.spawnError || "", 3) || `killed by ${initdb.signal}`}`);
   }
 
@@ -278,19 +278,14 @@ export async function startPostgres(options: StartOptions): Promise<PostgresServ
     // A socket's path must fit in 107 bytes, which a work folder under a deep TMPDIR may not leave:
     // each launch's socket gets a short folder of its own in /tmp, removed when that server stops.
     const socketDir = await mkdtemp("/tmp/rb-pg-");
+    // Each launch declares what a forced exit would leave of it; its stop, on success or not, says both are gone.
+    const leaves = [leavesUntilCleaned(dataFolder), leavesUntilCleaned(`PostgreSQL's socket folder ${socketDir}`)];
+    initdbReleased();
     if (user) await chown(socketDir, user.uid, user.gid);
-    const socketReleased = leavesUntilCleaned(`PostgreSQL's socket folder ${socketDir}`);
-    const dataReleased = released;
-    const bothReleased = () => {
-      socketReleased();
-      dataReleased();
-    };
     try {
-      return await HarnessPostgres.launch({ runAs, dataDir: realDataDir, socketDir, port, cpus: options.cpus, shmKey, released: bothReleased });
+      return await HarnessPostgres.launch({ runAs, dataDir: realDataDir, socketDir, port, cpus: options.cpus, shmKey, released: () => leaves.forEach((released) => released()) });
     } catch (error) {
       if (!(error instanceof PortTaken) || options.port !== undefined || attempt === 3) throw error;
-      // The failed launch's stop released the data folder, and the next launch works in it again.
-      released = leavesUntilCleaned(dataFolder);
     }
   }
 }
