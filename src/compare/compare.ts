@@ -76,7 +76,7 @@ function verdictOf(change: MeasuredChange, effect: MinimumEffect, base: Measurem
   };
 }
 
-export function rowOf(base: readonly Measurement[], head: readonly Measurement[]): Omit<CompareRow, "ratio" | "ci95" | "noise_floor" | "min_effect" | "min_effect_source" | "verdict"> {
+export function rowOf(base: readonly Measurement[], head: readonly Measurement[]): Omit<CompareRow, "ratio" | "ci95" | "noise_floor" | "min_effect" | "min_effect_source" | "verdict" | "rule"> {
   const { doc } = base[0]!;
   const headDoc = head[0]!.doc;
   return {
@@ -94,13 +94,8 @@ export function rowOf(base: readonly Measurement[], head: readonly Measurement[]
   };
 }
 
-/**
- * HEAD against BASE, one row per matched cell and machine. Results match on suite, scenario (same
- * scenario_version), app, load parameters and metric; only `ok` results count; repeated runs of a
- * runtime version on one side are pooled. Pairs measured on different machines (runner, arch, CPU
- * model, hardware fingerprint) are rows with verdict `not comparable` and no ratio. `scripts/bench
- * compare` prints exactly these rows; the site's compare page calls this function too.
- */
+const separateRow = (base: readonly Measurement[], head: readonly Measurement[]) => ({ ...rowOf(base, head), rule: "separate runs" as const });
+
 /**
  * A ratio of medians, and its bootstrap interval, need samples above zero on both sides (a
  * database's CPU time can round to 0 s, a rate ladder can sustain no rate): why not, or null.
@@ -111,6 +106,13 @@ function zeroSamples(base: readonly Measurement[], head: readonly Measurement[])
   return sides.length > 0 ? `the ${sides.join(" and ")} ha${sides.length > 1 ? "ve" : "s"} samples of 0: no ratio` : null;
 }
 
+/**
+ * HEAD against BASE, one row per matched cell and machine. Results match on suite, scenario (same
+ * scenario_version), app, load parameters and metric; only `ok` results count; repeated runs of a
+ * runtime version on one side are pooled. Pairs measured on different machines (runner, arch, CPU
+ * model, hardware fingerprint) are rows with verdict `not comparable` and no ratio. `scripts/bench
+ * compare` prints exactly these rows; the site's compare page calls this function too.
+ */
 export function compareResults(base: readonly ResultDocument[], head: readonly ResultDocument[], options: CompareOptions = {}): CompareRow[] {
   const spreads = spreadBySeries(measurementsOf(options.history ?? []));
   const headByKey = groupBy(measurementsOf(head), matchKey);
@@ -124,7 +126,7 @@ export function compareResults(base: readonly ResultDocument[], head: readonly R
       const shared = [...baseByMachine.keys()].filter((machine) => headByMachine.has(machine));
       if (shared.length === 0) {
         rows.push({
-          ...rowOf(baseRuntime, headRuntime),
+          ...separateRow(baseRuntime, headRuntime),
           ratio: null,
           ci95: null,
           ...withoutHistory(baseRuntime[0]!, headRuntime[0]!, options.defaultMinEffect),
@@ -143,16 +145,16 @@ export function compareResults(base: readonly ResultDocument[], head: readonly R
         if (coarse !== undefined) {
           // A ratio to a clock's tick is no measurement: the row says so instead of judging it.
           const { median, unit, resolution } = coarse.summary;
-          rows.push({ ...rowOf(b, h), ratio: null, ci95: null, ...effect, verdict: "inconclusive", reason: `below resolution: a median of ${median} ${unit} is at or below the measurement's ${resolution ?? 0} ${unit}` });
+          rows.push({ ...separateRow(b, h), ratio: null, ci95: null, ...effect, verdict: "inconclusive", reason: `below resolution: a median of ${median} ${unit} is at or below the measurement's ${resolution ?? 0} ${unit}` });
           continue;
         }
         const zero = zeroSamples(b, h);
         if (zero) {
-          rows.push({ ...rowOf(b, h), ratio: null, ci95: null, ...effect, verdict: "not comparable", reason: zero });
+          rows.push({ ...separateRow(b, h), ratio: null, ci95: null, ...effect, verdict: "not comparable", reason: zero });
           continue;
         }
         const change = measureChange(b, h, effect.min_effect);
-        rows.push({ ...rowOf(b, h), ratio: change.ratio, ci95: change.ci95, ...effect, ...verdictOf(change, effect, b[0]!) });
+        rows.push({ ...separateRow(b, h), ratio: change.ratio, ci95: change.ci95, ...effect, ...verdictOf(change, effect, b[0]!) });
       }
     }
   }

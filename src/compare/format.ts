@@ -32,33 +32,53 @@ function columns(row: CompareRow): string[] {
     side(row.base_label, row.base_runtime, row.base_version, row.base_median, row.base_runs),
     side(row.head_label, row.head_runtime, row.head_version, row.head_median, row.head_runs),
     row.ratio === null ? "" : `${row.ratio.toFixed(3)}× (${formatChange(row.ratio)})`,
-    row.ci95 === null ? "" : `${formatInterval(row.ci95)}${row.alpha === undefined ? "" : ` ${formatConfidence(row.alpha)}, ${row.pairs} pairs`}`,
+    row.ci95 === null ? `(${ruleLabel(row)})` : `${formatInterval(row.ci95)} ${ruleLabel(row)}`,
     row.verdict === "not comparable" ? "" : minEffect,
     row.reason === undefined ? row.verdict : `${row.verdict}: ${row.reason}`,
   ];
 }
 
-/** `99.44 %`: the level of a paired interval judged at false-alarm rate `alpha`. */
+/** `99.44 %`: the level of an interval judged at false-alarm rate `alpha`. */
 export function formatConfidence(alpha: number): string {
-  return `${((1 - alpha) * 100).toFixed(2)} %`;
+  const percent = (1 - alpha) * 100;
+  return `${Number.isInteger(percent) ? percent.toFixed(0) : percent.toFixed(2)} %`;
 }
 
-const HEADER = ["scenario", "metric", "BASE", "HEAD", "HEAD/BASE", "95 % CI", "min effect", "verdict"];
+/** The rule a row was judged by and its interval's level: `95 % single look, 3 pairs`, `99.99 % sequential, 10 pairs`, `95 % separate runs`. */
+export function ruleLabel(row: Pick<CompareRow, "rule" | "alpha" | "pairs">): string {
+  const level = formatConfidence(row.alpha ?? 0.05);
+  return row.pairs === undefined ? `${level} ${row.rule}` : `${level} ${row.rule}, ${row.pairs} pair${row.pairs === 1 ? "" : "s"}`;
+}
 
-export const VERDICT_RULE =
-  "A verdict needs the 95 % interval of HEAD/BASE to exclude 1 and the change to exceed the min effect: the series' noise floor where " +
-  "6 runs of history measure it, else the run-to-run shift of the suite on that kind of machine (or --min-effect). " +
-  "A change within that shift is inconclusive, and so is a side with fewer than 2 trials.";
+const HEADER = ["scenario", "metric", "BASE", "HEAD", "HEAD/BASE", "interval", "min effect", "verdict"];
 
-export const PAIRED_RULE =
-  "Paired (two subjects of one run): trial k of HEAD with trial k of BASE; the interval is Student's t over the pairs' log ratios at " +
-  "the level of the look the run stopped at (0.08 % false alarms over all looks), and a verdict needs it to exclude 1 and the change to " +
-  "exceed the min effect. No run-to-run shift or history is needed.";
+const OUTCOMES =
+  "No significant change needs the whole interval within ±min effect; an interval that reaches beyond it is inconclusive, as is too little data.";
 
-const ruleOf = (rows: readonly CompareRow[]) => (rows.some((r) => r.pairs !== undefined) ? PAIRED_RULE : VERDICT_RULE);
+/** What each rule does, for the notes under a table: CLI, job summaries and pull-request comments say the same. */
+export const RULE_TEXT: Readonly<Record<CompareRow["rule"], string>> = {
+  "separate runs":
+    "Separate runs: a change needs the 95 % interval of HEAD/BASE (trial-clustered bootstrap, each side pooled over its runs) to exclude 1 " +
+    "and the change to exceed the min effect: the series' noise floor where 6 runs of history measure it, else the run-to-run shift of the " +
+    "suite on that kind of machine (or --min-effect). A change within that shift is inconclusive, and so is a side with fewer than 2 trials.",
+  "single look":
+    "Single look (two runtimes or labelled builds of one run, a one-off question): trial k of HEAD with trial k of BASE; Student's t " +
+    "interval over the pairs' log ratios at 95 % (one comparison in twenty crosses it by chance); a change needs it to exclude 1 and to " +
+    "exceed the min effect. No run-to-run shift or history is needed: the machine's state falls on both sides alike.",
+  sequential:
+    "Sequential (a release beside its predecessor, a canary beside its release, as the release job and the feed judge them): trial k " +
+    "with trial k, Student's t over the pairs at the level of the look the run stopped at (0.08 % false alarms over all its looks, so a " +
+    "dozen releases of an unchanged series carry under 1 %); a change needs it to exclude 1 and to exceed the min effect.",
+};
+
+/** The notes under a table: each rule its rows used, then the three outcomes. */
+export function rulesNote(rows: readonly CompareRow[]): string {
+  const rules = (["sequential", "single look", "separate runs"] as const).filter((rule) => rows.some((r) => r.rule === rule));
+  return [...rules.map((rule) => RULE_TEXT[rule]), OUTCOMES].join("\n");
+}
 
 export function compareTable(rows: readonly CompareRow[]): string {
-  return `${formatTable(HEADER, rows.map(columns))}\n\n${ruleOf(rows)}`;
+  return `${formatTable(HEADER, rows.map(columns))}\n\n${rulesNote(rows)}`;
 }
 
 /** A GitHub-flavoured table for a job summary or a pull-request comment. */
@@ -78,5 +98,5 @@ export function compareMarkdown(rows: readonly CompareRow[]): string {
     .filter((verdict) => count(verdict) > 0)
     .map((verdict) => `${count(verdict)} ${verdict}`)
     .join(", ");
-  return [`**HEAD against BASE**: ${summary}.`, "", ...lines, "", `<sub>${ruleOf(rows)}</sub>`].join("\n");
+  return [`**HEAD against BASE**: ${summary}.`, "", ...lines, "", ...rulesNote(rows).split("\n").map((line) => `<sub>${escapeMarkdown(line)}</sub><br>`)].join("\n");
 }

@@ -1,22 +1,44 @@
 /**
  * Two subjects of ONE run, HEAD against BASE, trial k with trial k: the comparison for two builds
- * measured side by side (a release and its predecessor, a patched build and its base). The rule is
- * in sequential.ts: each pair of trials gives a log ratio, their mean and Student t interval over
- * the pairs make the ratio and its interval, judged at the false-alarm rate of the look the run
- * stopped at. No run-to-run shift and no history enter: the machine's state of the hour falls on
- * both sides alike. Results of separate runs are compared by `compareResults` (compare.ts).
+ * or runtimes measured side by side (a release and its predecessor, a patched build and its base,
+ * two runtimes). Each pair of trials gives a log ratio of the trials' medians, their mean and
+ * Student t interval over the pairs make the ratio and its interval (sequential.ts). What the
+ * machine did in that minute falls on both sides alike, so no run-to-run shift and no history
+ * enter. Which false-alarm rate the interval is judged at depends on the question (`pairedRule`).
+ * Results of separate runs are compared by `compareResults` (compare.ts).
  */
 import type { ResultDocument } from "../results/types.ts";
 import { compareResults, rowOf } from "./compare.ts";
-import { cellLabel } from "./format.ts";
+import { cellLabel, formatConfidence } from "./format.ts";
 import { trialClusters } from "./ratio.ts";
-import { PAIRED_MIN_EFFECT, fixedPlan, lookAlpha, lookIndex, pairedEstimate, settled, type SequentialPlan } from "./sequential.ts";
+import { MIN_PAIRS, PAIRED_MIN_EFFECT, SINGLE_LOOK_ALPHA, fixedPlan, lookAlpha, lookIndex, pairedEstimate, type SequentialPlan } from "./sequential.ts";
 import { groupBy, matchKey, measurementsOf, type Measurement } from "./series-key.ts";
-import type { CompareOptions, CompareRow, MinEffectSource } from "./types.ts";
+import type { CompareOptions, CompareRow, MinEffectSource, PairedRule } from "./types.ts";
+import { judge } from "./verdict.ts";
+
+/** The labels benchmark.yml gives a canary build and the release it is measured against in one run (docs/release-job.md). */
+export const CANARY_LABEL = "canary";
+export const CANARY_BASELINE_LABEL = "release";
 
 /** A subject's label; a result written before labels is called by its runtime and version. */
 export function subjectLabel(doc: ResultDocument): string {
   return doc.label ?? `${doc.runtime.name}-${doc.runtime.version}`;
+}
+
+/** Unlabelled: the label `run` gives a released version it measures (`node-22.11.0`). */
+const unlabelled = (doc: ResultDocument) => subjectLabel(doc) === `${doc.runtime.name}-${doc.runtime.version}`;
+
+/**
+ * The question a pair of subjects answers, and so its rule. Two released versions of one runtime
+ * (unlabelled), or a canary beside its release, are what the release job measures and the feed
+ * judges release after release: the sequential rule, whose 0.08 % keeps a dozen releases' false
+ * alarms under 1 %. Anything else (two runtimes, builds a user labelled) is a one-off question,
+ * asked once: a single look at 95 %.
+ */
+export function pairedRule(base: ResultDocument, head: ResultDocument): PairedRule {
+  if (base.runtime.name !== head.runtime.name) return "single look";
+  const canary = base.label === CANARY_BASELINE_LABEL && head.label === CANARY_LABEL;
+  return canary || (unlabelled(base) && unlabelled(head)) ? "sequential" : "single look";
 }
 
 /** The looks a result's run judged at: its adaptive record, else one look at its trials. */
@@ -26,35 +48,35 @@ function planOf(doc: ResultDocument): SequentialPlan {
 
 const inRun = (m: Measurement) => `${m.doc.run.runner}/${m.doc.run.id} ${matchKey(m)}`;
 
+/** Why two sides' trials give no paired estimate. */
+function noEstimate(baseTrials: number, headTrials: number): string {
+  if (baseTrials !== headTrials) return `BASE has ${baseTrials} trials and HEAD ${headTrials}: trial k pairs with trial k only when both ran every trial`;
+  if (baseTrials < MIN_PAIRS) return `too few pairs: ${baseTrials} pair${baseTrials === 1 ? "" : "s"} of trials, a paired verdict needs ${MIN_PAIRS}`;
+  return "a trial's median is 0, so its pair has no ratio";
+}
+
 /** One cell of two subjects of one run, HEAD against BASE, trial by trial: what comparePaired returns for each, and the regressions feed judges a release by. */
-export function pairedRow(base: Measurement, head: Measurement, minEffect = PAIRED_MIN_EFFECT, source: MinEffectSource = "paired"): CompareRow {
+export function pairedRow(base: Measurement, head: Measurement, minEffect = PAIRED_MIN_EFFECT, source: MinEffectSource = "paired", rule = pairedRule(base.doc, head.doc)): CompareRow {
   const baseTrials = trialClusters(base);
   const headTrials = trialClusters(head);
+  const pairs = Math.min(baseTrials.length, headTrials.length);
   const plan = planOf(base.doc);
-  const alpha = lookAlpha(plan, lookIndex(plan, Math.min(baseTrials.length, headTrials.length)));
+  const alpha = rule === "sequential" ? lookAlpha(plan, lookIndex(plan, pairs)) : SINGLE_LOOK_ALPHA;
   const estimate = baseTrials.length === headTrials.length ? pairedEstimate(baseTrials, headTrials, alpha) : null;
   const row = {
     ...rowOf([base], [head]),
     noise_floor: null,
     min_effect: minEffect,
     min_effect_source: source,
+    rule,
     base_label: subjectLabel(base.doc),
     head_label: subjectLabel(head.doc),
-    pairs: Math.min(baseTrials.length, headTrials.length),
+    pairs,
     alpha,
   };
-  if (estimate === null) {
-    const reason =
-      baseTrials.length !== headTrials.length
-        ? `BASE has ${baseTrials.length} trials and HEAD ${headTrials.length}: trial k pairs with trial k only when both ran every trial`
-        : baseTrials.length < 2
-          ? `too few trials: ${baseTrials.length} pair${baseTrials.length === 1 ? "" : "s"}, a paired verdict needs 2`
-          : "a trial's median is 0, so its pair has no ratio";
-    return { ...row, ratio: null, ci95: null, verdict: "inconclusive", reason };
-  }
-  const change = settled(estimate, minEffect) === "change";
-  const faster = (estimate.ratio < 1) === (base.summary.better === "lower");
-  return { ...row, ratio: estimate.ratio, ci95: estimate.ci, verdict: change ? (faster ? "faster" : "slower") : "no significant change" };
+  if (estimate === null) return { ...row, ratio: null, ci95: null, verdict: "inconclusive", reason: noEstimate(baseTrials.length, headTrials.length) };
+  const judgement = judge({ ratio: estimate.ratio, ci95: estimate.ci }, base.summary.better, minEffect, formatConfidence(alpha));
+  return { ...row, ratio: estimate.ratio, ci95: estimate.ci, ...judgement };
 }
 
 /**
@@ -64,11 +86,11 @@ export function pairedRow(base: Measurement, head: Measurement, minEffect = PAIR
  * for two subjects of one run, and the regressions feed for a release measured with its
  * predecessor all judge through this function.
  */
-export function comparePaired(base: readonly ResultDocument[], head: readonly ResultDocument[], options: CompareOptions = {}): CompareRow[] {
+export function comparePaired(base: readonly ResultDocument[], head: readonly ResultDocument[], options: Omit<CompareOptions, "history"> = {}): CompareRow[] {
   const minEffect = options.defaultMinEffect ?? PAIRED_MIN_EFFECT;
   const source: MinEffectSource = options.defaultMinEffect === undefined ? "paired" : "setting";
   const headByCell = groupBy(measurementsOf(head), inRun);
-  return measurementsOf(base).flatMap((b) => (headByCell.get(inRun(b)) ?? []).map((h) => pairedRow(b, h, minEffect, source)));
+  return measurementsOf(base).flatMap((b) => (headByCell.get(inRun(b)) ?? []).map((h) => pairedRow(b, h, minEffect, source, options.pairedRule ?? pairedRule(b.doc, h.doc))));
 }
 
 /** A row's cell and machine: what a paired row and a row of compareResults for the same cell share. */

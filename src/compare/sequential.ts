@@ -17,7 +17,7 @@
  */
 import { mean, median, stddev } from "../stats/summary.ts";
 import { tCritical } from "./student-t.ts";
-import { exceedsMinEffect, excludesOne } from "./verdict.ts";
+import { exceedsMinEffect, excludesOne, withinMinEffect } from "./verdict.ts";
 
 /**
  * Two-sided false-alarm rate of one paired comparison over all its looks: 0.08 %. The regressions
@@ -26,6 +26,16 @@ import { exceedsMinEffect, excludesOne } from "./verdict.ts";
  * rule use the same rate, so a run stops exactly when the feed can judge it.
  */
 export const PAIRED_ALPHA = 0.0008;
+
+/**
+ * Two-sided false-alarm rate of a one-off comparison of two subjects of one run (two runtimes,
+ * builds a user labelled): one look, at the usual 5 %, as Node's benchmark/compare.js reports a
+ * one-off A/B (and, as it warns, one such comparison in twenty crosses it by chance).
+ */
+export const SINGLE_LOOK_ALPHA = 0.05;
+
+/** Pairs of trials a paired interval needs: with one, the spread between pairs is unknown. */
+export const MIN_PAIRS = 2;
 
 /** The smallest change a paired verdict reports (1 %): a smaller one, however certain, is called no change. */
 export const PAIRED_MIN_EFFECT = 0.01;
@@ -45,13 +55,15 @@ export interface SequentialPlan {
 }
 
 /**
- * The looks of a cell whose profile asks for `minTrials` trials: LOOKS of them, evenly from
- * `minTrials` to its maximum, MAX_TRIALS_FACTOR times it but at least MIN_MAX_TRIALS (two or three
- * pairs alone leave a t interval too wide to decide anything at a small alpha).
+ * The looks of a cell whose profile asks for `minTrials` trials: LOOKS of them, evenly from the
+ * minimum (never below MIN_PAIRS: a one-trial profile gives no interval) to its maximum,
+ * MAX_TRIALS_FACTOR times the minimum but at least MIN_MAX_TRIALS (two or three pairs alone leave
+ * a t interval too wide to decide anything at a small alpha).
  */
 export function adaptivePlan(minTrials: number, alpha = PAIRED_ALPHA): SequentialPlan {
-  const max = Math.max(MAX_TRIALS_FACTOR * minTrials, MIN_MAX_TRIALS);
-  return { looks: Array.from({ length: LOOKS }, (_, k) => Math.round(minTrials + ((max - minTrials) * k) / (LOOKS - 1))), alpha };
+  const first = Math.max(minTrials, MIN_PAIRS);
+  const max = Math.max(MAX_TRIALS_FACTOR * first, MIN_MAX_TRIALS);
+  return { looks: Array.from({ length: LOOKS }, (_, k) => Math.round(first + ((max - first) * k) / (LOOKS - 1))), alpha };
 }
 
 /** A single look at a fixed number of trials: a run without adaptive trials, judged once. */
@@ -83,12 +95,12 @@ export interface PairedEstimate {
 
 /**
  * HEAD against BASE from their trials (each a list of samples), trial k with trial k, at
- * false-alarm rate `alpha`; null with fewer than two pairs (no spread between pairs to go by) or
- * when a trial's median is 0 (no ratio).
+ * false-alarm rate `alpha`; null with fewer than MIN_PAIRS pairs (no spread between pairs to go
+ * by) or when a trial's median is 0 (no ratio).
  */
 export function pairedEstimate(baseTrials: readonly (readonly number[])[], headTrials: readonly (readonly number[])[], alpha: number): PairedEstimate | null {
   const pairs = Math.min(baseTrials.length, headTrials.length);
-  if (pairs < 2) return null;
+  if (pairs < MIN_PAIRS) return null;
   const logRatios = Array.from({ length: pairs }, (_, k) => Math.log(median(headTrials[k]!) / median(baseTrials[k]!)));
   if (!logRatios.every(Number.isFinite)) return null;
   const center = mean(logRatios);
@@ -102,9 +114,7 @@ export function pairedEstimate(baseTrials: readonly (readonly number[])[], headT
  * change can be a false alarm; stopping for "no change" takes no chance from alpha.
  */
 export function settled(estimate: PairedEstimate, minEffect: number): "change" | "no change" | "undecided" {
-  const [low, high] = estimate.ci;
-  const bound = Math.log1p(minEffect);
   if (excludesOne(estimate.ci) && exceedsMinEffect(estimate.ratio, minEffect)) return "change";
-  if (Math.log(low) >= -bound && Math.log(high) <= bound) return "no change";
+  if (withinMinEffect(estimate.ci, minEffect)) return "no change";
   return "undecided";
 }

@@ -6,9 +6,10 @@ import type { Better, ParamValue, ResultDocument } from "../results/types.ts";
 
 /**
  * `faster` / `slower` are in the metric's own direction (for a `higher`-is-better metric, a larger
- * HEAD is `faster`); `inconclusive` means the data cannot back a verdict either way (too few
- * trials, or a change the interval shows but the machine's run-to-run shift could have made; the
- * row's `reason` says which); `not comparable` means the two sides were measured on different machines,
+ * HEAD is `faster`); `no significant change` means the interval rules out a change larger than
+ * the minimum effect; `inconclusive` means the data back neither (too few trials or pairs, an
+ * interval that reaches beyond the minimum effect, or a change the interval shows but the machine's
+ * run-to-run shift could have made; the row's `reason` says which); `not comparable` means the two sides were measured on different machines,
  * or one side has samples of 0 (no ratio).
  */
 export type Verdict = "faster" | "slower" | "no significant change" | "inconclusive" | "not comparable";
@@ -22,6 +23,17 @@ export type Verdict = "faster" | "slower" | "no significant change" | "inconclus
  */
 export type MinEffectSource = "noise floor" | "run-to-run shift" | "setting" | "default" | "paired";
 
+/**
+ * Which rule judged a row. `sequential`: two released versions of one runtime measured side by
+ * side (a release beside its predecessor, a canary beside its release), judged as the release job
+ * and the feed judge them, at the share of the false-alarm rate (0.08 % over all looks) of the look
+ * the run stopped at. `single look`: any other two subjects of one run (two runtimes, builds a user
+ * labelled), a one-off comparison at 95 %, trial k with trial k. `separate runs`: results of
+ * different runs, pooled per side, at 95 % with the run-to-run shift or the noise floor as the
+ * minimum effect (compareResults).
+ */
+export type CompareRule = "sequential" | "single look" | "separate runs";
+
 /** What `compareResults` is told besides the two sides. */
 export interface CompareOptions {
   /** Results from which each series' noise floor is measured (usually all of data/); none: the default applies. */
@@ -31,7 +43,12 @@ export interface CompareOptions {
    * run-to-run shift of its suite and kind of machine (RUN_TO_RUN_SHIFT in noise.ts).
    */
   readonly defaultMinEffect?: number;
+  /** The rule of paired rows, in place of the one the subjects imply (`pairedRule`): how a user asks a release's question of two labelled builds. */
+  readonly pairedRule?: PairedRule;
 }
+
+/** The rules two subjects of one run can be judged by. */
+export type PairedRule = Exclude<CompareRule, "separate runs">;
 
 /** What was measured, named the same way by comparisons, series, feed entries and the site. */
 export interface MeasuredCell {
@@ -61,11 +78,13 @@ export interface CompareRow extends MeasuredCell {
   /** HEAD median / BASE median; null when not comparable. */
   ratio: number | null;
   /**
-   * 95 % interval of the ratio (trial-clustered bootstrap); null when not comparable. In a paired
-   * row, the Student t interval over the pairs at 1 − `alpha`, the false-alarm rate of the look it
-   * was judged at: wider than 95 %, since a paired verdict spends at most 0.08 % over all its looks.
+   * Interval of the ratio; null when not comparable. Separate runs: 95 %, trial-clustered
+   * bootstrap. A paired row: the Student t interval over the pairs at 1 − `alpha` (95 % for a
+   * single look; for the sequential rule the share of 0.08 % of the look it was judged at, so wider).
    */
   ci95: [number, number] | null;
+  /** The rule that judged the row, and so the level of its interval. */
+  rule: CompareRule;
   /** The smallest change this pair's series can show at 95 % confidence, from their history; null without history. */
   noise_floor: number | null;
   /** The change a verdict needs besides an interval excluding 1: the noise floor, the run-to-run shift, or the setting. */
@@ -74,7 +93,7 @@ export interface CompareRow extends MeasuredCell {
   verdict: Verdict;
   /** Why a pair is not comparable, or why it is inconclusive. */
   reason?: string;
-  /** Paired rows: the two subjects' labels in their run, the pairs of trials judged, and the two-sided false-alarm rate of that judgement. */
+  /** Paired rows: the two subjects' labels in their run, the pairs of trials judged, and the two-sided false-alarm rate of that judgement (1 − the interval's level). */
   base_label?: string;
   head_label?: string;
   pairs?: number;

@@ -1,15 +1,37 @@
 import type { Better } from "../results/types.ts";
 import { pooledMedian, ratioOfMedians, type RatioEstimate } from "./ratio.ts";
 import type { Measurement } from "./series-key.ts";
-import type { Verdict } from "./types.ts";
 
 /**
- * A change needs both: the 95 % interval of the ratio excludes 1, and the ratio lies beyond the
- * minimum effect (above 1 + e or below 1 / (1 + e)). `faster` is in the metric's own direction.
+ * Three honest outcomes. A change needs both: the interval of the ratio excludes 1, and the ratio
+ * lies beyond the minimum effect e (above 1 + e or below 1 / (1 + e)); `faster` is in the metric's
+ * own direction. No significant change needs the whole interval within ±e: the data rule out a
+ * change larger than e. Anything else is inconclusive, and says why: an interval that reaches
+ * beyond ±e neither shows a change nor rules one out, however little the ratio moved.
  */
-export function judge({ ratio, ci95 }: RatioEstimate, better: Better, minEffect: number): "faster" | "slower" | "no significant change" {
-  if (!excludesOne(ci95) || !exceedsMinEffect(ratio, minEffect)) return "no significant change";
-  return (ratio < 1) === (better === "lower") ? "faster" : "slower";
+export function judge({ ratio, ci95 }: RatioEstimate, better: Better, minEffect: number, level = "95 %"): Judgement {
+  if (excludesOne(ci95) && exceedsMinEffect(ratio, minEffect)) return { verdict: (ratio < 1) === (better === "lower") ? "faster" : "slower" };
+  if (withinMinEffect(ci95, minEffect)) return { verdict: "no significant change" };
+  return { verdict: "inconclusive", reason: tooWide(ci95, minEffect, level) };
+}
+
+export interface Judgement {
+  verdict: "faster" | "slower" | "no significant change" | "inconclusive";
+  /** Why the verdict is `inconclusive`. */
+  reason?: string;
+}
+
+/** The whole interval lies within ±e on a log scale: it rules out a change larger than e. */
+export function withinMinEffect([low, high]: readonly [number, number], minEffect: number): boolean {
+  const bound = Math.log1p(minEffect);
+  return Math.log(low) >= -bound && Math.log(high) <= bound;
+}
+
+/** Why an interval that is neither a change nor within ±e decides nothing. */
+export function tooWide(interval: readonly [number, number], minEffect: number, level: string): string {
+  const [low, high] = interval;
+  const shown = low > 0 && Number.isFinite(high) ? `[${low.toFixed(3)}, ${high.toFixed(3)}]` : `[${low > 0 ? low.toFixed(3) : "0"}, ${Number.isFinite(high) ? high.toFixed(3) : "∞"}]`;
+  return `the ${level} interval ${shown} reaches beyond ±${(minEffect * 100).toFixed(1)} %: it neither shows a change nor rules one out`;
 }
 
 export function excludesOne([low, high]: readonly [number, number]): boolean {
@@ -21,11 +43,7 @@ export function exceedsMinEffect(ratio: number, minEffect: number): boolean {
   return Math.abs(Math.log(ratio)) > Math.log1p(minEffect);
 }
 
-export interface MeasuredChange extends RatioEstimate {
-  verdict: Exclude<Verdict, "not comparable">;
-  /** Why the verdict is `inconclusive`. */
-  reason?: string;
-}
+export interface MeasuredChange extends RatioEstimate, Judgement {}
 
 /** Trials a verdict needs on each side: with one, the spread between trials (the machine's state of the moment) is unknown. */
 export const MIN_TRIALS = 2;
@@ -51,7 +69,7 @@ export function measureChange(base: readonly Measurement[], head: readonly Measu
   const estimate = ratioOfMedians(base, head);
   const few = tooFewTrials({ BASE: base, HEAD: head });
   if (few !== null) return { ...estimate, verdict: "inconclusive", reason: few };
-  return { ...estimate, verdict: judge(estimate, base[0]!.summary.better, minEffect) };
+  return { ...estimate, ...judge(estimate, base[0]!.summary.better, minEffect) };
 }
 
 /**

@@ -4,7 +4,7 @@
  * --time-limit` gives adaptive trials what the limit leaves beyond it.
  */
 import semver from "semver";
-import { adaptivePlan } from "../compare/sequential.ts";
+import { MIN_PAIRS, adaptivePlan } from "../compare/sequential.ts";
 import type { RuntimeSpec } from "../runtimes/spec.ts";
 import type { ResolvedScenario } from "../suites/resolve.ts";
 
@@ -29,8 +29,13 @@ function runs(selected: ResolvedScenario, spec: RuntimeSpec): boolean {
   return !semver.lt(spec.request.version, support.min_version);
 }
 
-/** The cells, trials and estimated time of each suite for these scenarios on these runtimes, with each suite's own options (suite → option → values), as `run` would measure them. */
-export function planRun(scenarios: readonly ResolvedScenario[], specs: readonly RuntimeSpec[], suiteOptions: Readonly<Record<string, Record<string, string[]>>>): SuitePlan[] {
+/**
+ * The cells, trials and estimated time of each suite for these scenarios on these runtimes, with
+ * each suite's own options (suite → option → values), as `run` would measure them: where several
+ * runtimes run a scenario side by side, at least the MIN_PAIRS trials a paired verdict needs
+ * (src/orchestrate/adaptive.ts), unless no verdict reads the run (`judged` false: the smoke profile).
+ */
+export function planRun(scenarios: readonly ResolvedScenario[], specs: readonly RuntimeSpec[], suiteOptions: Readonly<Record<string, Record<string, string[]>>>, judged = true): SuitePlan[] {
   const plans = new Map<string, SuitePlan>();
   for (const selected of scenarios) {
     const { suite, scenario } = selected;
@@ -39,14 +44,17 @@ export function planRun(scenarios: readonly ResolvedScenario[], specs: readonly 
     plan.scenarios += 1;
     if (!suite.estimate) continue;
     const options = suite.parseOptions?.(suiteOptions[suite.name] ?? {}) ?? {};
-    for (const spec of specs.filter((s) => runs(selected, s))) {
-      const { cells, seconds } = suite.estimate(scenario, spec.name, options);
-      plan.cells += cells;
-      plan.trials += cells * scenario.profileParams.trials;
+    const running = specs.filter((s) => runs(selected, s));
+    const { trials } = scenario.profileParams;
+    const measured = judged && running.length > 1 ? Math.max(trials, MIN_PAIRS) : trials;
+    for (const spec of running) {
+      const estimate = suite.estimate(scenario, spec.name, options);
+      // A trial's cost is the same at any count: the trials run, and the cap, scale the estimate.
+      const seconds = (estimate.seconds * measured) / trials;
+      plan.cells += estimate.cells;
+      plan.trials += estimate.cells * measured;
       plan.seconds! += seconds;
-      // A trial's cost is the same at any count: the cap scales the estimate by the trials it allows.
-      const { trials } = scenario.profileParams;
-      plan.maxSeconds! += (seconds * adaptivePlan(trials).looks.at(-1)!) / trials;
+      plan.maxSeconds! += (seconds * adaptivePlan(trials).looks.at(-1)!) / measured;
     }
   }
   return [...plans.values()];

@@ -251,7 +251,8 @@ async function runTrials(run: Run, selected: ResolvedScenario, cells: readonly C
   const session = run.sessions.bySuite.get(selected.suite)!;
   const trials = trialsOf(selected.scenario);
   // The sentinel is measured for drift, never judged against the runtimes under test.
-  const schedule = new TrialSchedule(trials, measuredCells.filter((c) => c.subject.runtime.identity.spec !== run.plan.run.sentinel), run.budget);
+  const judged = measuredCells.filter((c) => c.subject.runtime.identity.spec !== run.plan.run.sentinel);
+  const schedule = new TrialSchedule(trials, judged, run.budget, run.plan.profile !== "smoke");
   const began = performance.now();
   const roundSeconds = (done: number) => (done === 0 ? 0 : (performance.now() - began) / 1000 / done);
   for (let t = 0; schedule.another(t, measuredCells.length, roundSeconds(t)); t++) {

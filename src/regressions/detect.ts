@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { DEFAULT_MIN_EFFECT, noiseFloor, runToRunSpread } from "../compare/noise.ts";
-import { comparePaired, pairedRow } from "../compare/paired.ts";
+import { CANARY_BASELINE_LABEL, CANARY_LABEL, comparePaired, pairedRow } from "../compare/paired.ts";
+import { PAIRED_MIN_EFFECT } from "../compare/sequential.ts";
 import { cellLabel } from "../compare/format.ts";
 import { aboveResolution, measurementsOf, type Measurement } from "../compare/series-key.ts";
 import type { MinEffectSource } from "../compare/types.ts";
@@ -90,7 +91,8 @@ function detectSteps(series: Series, fallback: number, driftByRun: ReadonlyMap<s
   points.forEach((point, k) => {
     const paired = pairedWithPredecessor(points[k - 1], point);
     if (paired !== null) {
-      const row = pairedRow(paired.base, paired.head);
+      // The feed asks the release job's question of every release: the sequential rule, whatever the labels.
+      const row = pairedRow(paired.base, paired.head, PAIRED_MIN_EFFECT, "paired", "sequential");
       if (row.verdict === "faster" || row.verdict === "slower") {
         changes.push({
           ...series.identity,
@@ -177,9 +179,6 @@ export function seriesInputKey(series: Series, fallback: number, driftByRun: Rea
  * judged against the series' own noise. Changes measured in runs whose drift sentinel moved are held
  * back as unconfirmed. `scripts/bench regressions` prints this report and writes it as the feed.
  */
-/** The labels benchmark.yml gives a canary build and the release it is measured against in one run (docs/release-job.md). */
-export const CANARY_LABEL = "canary";
-export const CANARY_BASELINE_LABEL = "release";
 
 /**
  * A canary build against its release, paired within each run that measured both: a change the
@@ -190,7 +189,7 @@ function canaryChanges(docs: readonly ResultDocument[]): SeriesChange[] {
   const canaries = docs.filter((doc) => doc.label === CANARY_LABEL);
   const runs = new Set(canaries.map((doc) => `${doc.run.runner} ${doc.run.id}`));
   const baselines = docs.filter((doc) => doc.label === CANARY_BASELINE_LABEL && runs.has(`${doc.run.runner} ${doc.run.id}`));
-  return comparePaired(baselines, canaries)
+  return comparePaired(baselines, canaries, { pairedRule: "sequential" })
     .filter((row) => row.verdict === "faster" || row.verdict === "slower")
     .map((row): SeriesChange => {
       const measured = canaries.filter((doc) => doc.runtime.name === row.head_runtime && doc.runtime.version === row.head_version);

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import { UserError } from "../core/errors.ts";
 import { paramsSlug } from "../core/params.ts";
-import { CANARY_LABEL } from "../regressions/detect.ts";
+import { CANARY_LABEL } from "../compare/paired.ts";
 import { readIndexedResults } from "../results/run-index.ts";
 import { RESULT_SCHEMA_ID, type MetricDefinition, type ResultDocument } from "../results/types.ts";
 import { testbedId, type Figure, type ReducedResult, type PoolMembership, type SeriesKey, type TestbedRef } from "./model.ts";

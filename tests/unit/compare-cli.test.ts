@@ -20,7 +20,7 @@ describe("compare, regressions and export on the command line", () => {
   it("prints rows as a table, JSON or markdown", async () => {
     const table = await bench(["compare", base, head, "--history", history]);
     assert.equal(table.code, 0, table.stderr);
-    assert.match(table.stdout, /startup\/hello\s+wall_ms\s+node@22\.11\.0 \S+ ms\s+bun@1\.2\.0 \S+ ms\s+0\.\d{3}× \(−\d+\.\d %\)\s+\[0\.\d{3}, 0\.\d{3}\]\s+\d+\.\d % noise floor\s+faster/);
+    assert.match(table.stdout, /startup\/hello\s+wall_ms\s+node@22\.11\.0 \S+ ms\s+bun@1\.2\.0 \S+ ms\s+0\.\d{3}× \(−\d+\.\d %\)\s+\[0\.\d{3}, 0\.\d{3}\] 95 % separate runs\s+\d+\.\d % noise floor\s+faster/);
     const json = await bench(["compare", base, head, "--json", "--history", history]);
     const [row] = JSON.parse(json.stdout) as Record<string, unknown>[];
     for (const field of ["suite", "scenario", "app", "metric", "ratio", "ci95", "verdict", "base_version", "head_version"]) assert.ok(field in row!, field);

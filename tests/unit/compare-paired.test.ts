@@ -3,9 +3,10 @@ import { copyFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { comparePaired, compareWithPairs } from "../../src/compare/paired.ts";
+import { splitTrials } from "../../src/compare/ratio.ts";
 import { detectRegressions } from "../../src/regressions/detect.ts";
 import { FULL_PROFILE_SHAPES, STEP_AT, simulatePairedSeries } from "../../benchmarks/lib/detection.ts";
-import { PAIRED_ALPHA, adaptivePlan, lookAlpha, pairedEstimate } from "../../src/compare/sequential.ts";
+import { PAIRED_ALPHA, SINGLE_LOOK_ALPHA, adaptivePlan, lookAlpha, pairedEstimate } from "../../src/compare/sequential.ts";
 import { tCritical } from "../../src/compare/student-t.ts";
 import { UserError } from "../../src/core/errors.ts";
 import { checkAgainst } from "../../src/core/schema.ts";
@@ -28,6 +29,11 @@ function subjectResult(label: string, trials: readonly (readonly number[])[], ex
   });
 }
 
+/** An unlabelled released version of node in that run: what a release job measures beside its predecessor. */
+function releaseResult(version: string, trials: readonly (readonly number[])[], extra: Partial<ResultDocument> = {}): ResultDocument {
+  return subjectResult(`node-${version}`, trials, { runtime: { ...makeResult().runtime, version }, ...extra });
+}
+
 describe("paired comparison", () => {
   // Four trials; in each, HEAD's samples are BASE's times 1.05, 1.07, 1.06, 1.06.
   const baseTrials = [[100, 101, 99], [120, 118, 122], [90, 91, 89], [110, 111, 109]];
@@ -46,15 +52,41 @@ describe("paired comparison", () => {
     assert.equal(pairedEstimate([[1, 2]], [[2, 3]], 0.01), null, "one pair has no spread to judge by");
   });
 
-  it("judges two subjects of one run trial by trial, with their labels, at the run's single look", () => {
+  it("judges two labelled builds of one run trial by trial, as a one-off question: a single look at 95 %", () => {
     const [row, ...rest] = comparePaired([subjectResult("base", baseTrials)], [subjectResult("head", headTrials)]);
     assert.equal(rest.length, 0);
     assert.equal(row!.verdict, "slower");
-    assert.deepEqual([row!.base_label, row!.head_label, row!.pairs, row!.alpha, row!.min_effect_source], ["base", "head", 4, PAIRED_ALPHA, "paired"]);
-    assert.ok(Math.abs(row!.ci95![0] - 1.004583) < 1e-4);
+    assert.deepEqual([row!.base_label, row!.head_label, row!.pairs, row!.alpha, row!.rule, row!.min_effect_source], ["base", "head", 4, SINGLE_LOOK_ALPHA, "single look", "paired"]);
+    assert.ok(Math.abs(row!.ci95![0] - 1.047063) < 1e-4 && Math.abs(row!.ci95![1] - 1.073049) < 1e-4, `interval ${row!.ci95}`);
     // The same samples with the trials shuffled on one side pair differently: the spread between pairs is then wide.
     const shuffled = [headTrials[2]!, headTrials[0]!, headTrials[3]!, headTrials[1]!];
-    assert.equal(comparePaired([subjectResult("base", baseTrials)], [subjectResult("head", shuffled)])[0]!.verdict, "no significant change");
+    const [wide] = comparePaired([subjectResult("base", baseTrials)], [subjectResult("head", shuffled)]);
+    assert.equal(wide!.verdict, "inconclusive", "an interval reaching beyond ±1 % rules out no change");
+    assert.match(wide!.reason!, /^the 95 % interval \[0\.\d{3}, 1\.\d{3}\] reaches beyond ±1\.0 %/);
+  });
+
+  it("judges two released versions of one runtime by the release job's sequential rule", () => {
+    const [row] = comparePaired([releaseResult("22.11.0", baseTrials)], [releaseResult("22.12.0", headTrials)]);
+    assert.deepEqual([row!.rule, row!.alpha, row!.verdict], ["sequential", PAIRED_ALPHA, "slower"]);
+    assert.ok(Math.abs(row!.ci95![0] - 1.004583) < 1e-4 && Math.abs(row!.ci95![1] - 1.118424) < 1e-4, `interval ${row!.ci95}`);
+  });
+
+  it("judges two runtimes of one run by a single look, and says 'no significant change' only when the interval rules out a change", () => {
+    const bun = (trials: readonly (readonly number[])[]) => subjectResult("bun-1.2.0", trials, { runtime: { ...makeResult().runtime, name: "bun", version: "1.2.0" } });
+    const node = releaseResult("22.11.0", baseTrials);
+    const [gap] = comparePaired([node], [bun(baseTrials.map((t) => t.map((v) => v * 3.7)))]);
+    assert.deepEqual([gap!.rule, gap!.verdict], ["single look", "slower"]);
+    assert.ok(Math.abs(gap!.ratio! - 3.7) < 1e-9);
+    // Within 0.3 % in every pair: the 95 % interval lies within ±1 %.
+    const [same] = comparePaired([node], [bun(baseTrials.map((t, k) => t.map((v) => v * [1.003, 0.998, 1.001, 1][k]!)))]);
+    assert.deepEqual([same!.verdict, same!.reason], ["no significant change", undefined]);
+    // Two pairs far apart: the interval reaches from 0.1 to 10 and more, which decides nothing either way.
+    const [wide] = comparePaired([releaseResult("22.11.0", baseTrials.slice(0, 2))], [bun([baseTrials[0]!.map((v) => v * 3), baseTrials[1]!.map((v) => v * 0.9)])]);
+    assert.equal(wide!.verdict, "inconclusive");
+    assert.ok(wide!.ci95![0] < 0.5 && wide!.ci95![1] > 1.5, `interval ${wide!.ci95}`);
+    // One trial each: no spread between pairs at all.
+    const [one] = comparePaired([releaseResult("22.11.0", baseTrials.slice(0, 1))], [bun([baseTrials[0]!.map((v) => v * 5)])]);
+    assert.deepEqual([one!.verdict, one!.reason], ["inconclusive", "too few pairs: 1 pair of trials, a paired verdict needs 2"]);
   });
 
   it("pairs only results of the same run, and is inconclusive when the trials do not pair", () => {
@@ -68,8 +100,9 @@ describe("paired comparison", () => {
   it("judges at the look an adaptive run stopped at: the share of alpha that look may spend", () => {
     const plan = { looks: [2, 4, 6], alpha: PAIRED_ALPHA };
     const sequential = { looks: [...plan.looks], alpha: plan.alpha, stopped: "decided" as const };
-    const [row] = comparePaired([subjectResult("base", baseTrials, { sequential })], [subjectResult("head", headTrials, { sequential })]);
+    const [row] = comparePaired([releaseResult("22.11.0", baseTrials, { sequential })], [releaseResult("22.12.0", headTrials, { sequential })]);
     assert.deepEqual(adaptivePlan(2).looks, [2, 6, 10], "three looks, from the minimum to at least 10 trials");
+    assert.deepEqual(adaptivePlan(1).looks, [2, 6, 10], "a one-trial profile's first look has the two pairs an interval needs");
     assert.deepEqual(adaptivePlan(10).looks, [10, 20, 30], "or to three times the minimum");
     assert.ok(Math.abs(row!.alpha! - lookAlpha(plan, 1)) < 1e-12);
     assert.ok(Math.abs(lookAlpha(plan, 0) + lookAlpha(plan, 1) + lookAlpha(plan, 2) - plan.alpha) < 1e-12, "the looks spend exactly alpha");
@@ -98,15 +131,16 @@ describe("sequential rule: false alarms on simulated A/A, and a step it must cat
         c.trialSamples.wall_ms!.push(10);
       });
     }
-    const doc = (c: (typeof cells)[number], label: string) =>
+    const doc = (c: (typeof cells)[number], version: string) =>
       makeResult({
-        label,
+        label: `node-${version}`,
+        runtime: { ...makeResult().runtime, version },
         run: { trials: c.trialSamples.wall_ms!.length },
         sequential: schedule.record(),
         // The paired rule reads samples and trials only: a summary without its bootstrap keeps 3,000 scenarios quick.
         metrics: { wall_ms: { ...cheapSummary(c.samples.wall_ms!), trial_samples: c.trialSamples.wall_ms! } },
       });
-    return comparePaired([doc(cells[0]!, "a")], [doc(cells[1]!, "b")], { defaultMinEffect: 0 })[0]!.verdict;
+    return comparePaired([doc(cells[0]!, "22.11.0")], [doc(cells[1]!, "22.12.0")], { defaultMinEffect: 0 })[0]!.verdict;
   }
 
   /** The fewest false alarms in `runs` that a rule holding `alpha` reaches with a chance under 1 % (binomial tail). */
@@ -166,6 +200,45 @@ describe("the run's budget of extra trials", () => {
     const shared = { trials: Infinity, seconds: 120 };
     trialsRun(shared, 10);
     assert.equal(shared.seconds, 20, "the budget is shared: what one scenario spent is gone for the next");
+  });
+});
+
+describe("a one-trial profile", () => {
+  it("gives two builds with a 5× step a verdict: too few pairs counts as undecided, so the schedule adds trials", () => {
+    const subject = { runtime: { identity: { name: "node" } }, app: null, params: {} } as unknown as Subject;
+    const cells = [0, 1].map((): ScheduledCell & { samples: Record<string, number[]>; trialSamples: Record<string, number[]> } => ({ subject, status: "pending", samples: { wall_ms: [] }, trialSamples: { wall_ms: [] } }));
+    const schedule = new TrialSchedule(1, cells, { ...UNLIMITED });
+    const random = seededRandom(7);
+    let trials = 0;
+    for (; schedule.another(trials, cells.length); trials++) {
+      cells.forEach((c, side) => {
+        const level = 40 * (side === 1 ? 5 : 1) * (1 + 0.1 * (random() - 0.5));
+        c.samples.wall_ms!.push(...[level, level * 1.01, level * 0.99]);
+        c.trialSamples.wall_ms!.push(3);
+      });
+    }
+    assert.ok(trials >= 2, `${trials} trials`);
+    const results = cells.map((c, side) => subjectResult(side === 0 ? "base" : "head", splitTrials(c.samples.wall_ms!, c.trialSamples.wall_ms!), { sequential: schedule.record() }));
+    const [row] = comparePaired([results[0]!], [results[1]!]);
+    assert.equal(row!.verdict, "slower", JSON.stringify(row));
+    assert.ok(Math.abs(row!.ratio! - 5) < 0.5);
+    // The same step on a one-trial profile without the rule (one pair) would be inconclusive.
+    const [onePair] = comparePaired([subjectResult("base", [[40, 41, 39]])], [subjectResult("head", [[200, 202, 198]])]);
+    assert.equal(onePair!.verdict, "inconclusive");
+  });
+
+  it("stays at one trial in the smoke profile, which no verdict reads", () => {
+    const subject = { runtime: { identity: { name: "node" } }, app: null, params: {} } as unknown as Subject;
+    const cells = [0, 1].map((): ScheduledCell => ({ subject, status: "pending", samples: {}, trialSamples: {} }));
+    const schedule = new TrialSchedule(1, cells, { ...UNLIMITED }, false);
+    assert.deepEqual([schedule.another(0, 2), schedule.another(1, 2)], [true, false]);
+  });
+
+  it("gives two runtimes at one app and load point the two trials a single look needs, and a runtime alone its profile's one", () => {
+    const at = (name: string, app: string) => ({ subject: { runtime: { identity: { name } }, app, params: {} } as unknown as Subject, status: "pending", samples: {}, trialSamples: {} });
+    assert.equal(new TrialSchedule(1, [at("node", "native"), at("bun", "native")], { ...UNLIMITED }).fixedTrials, 2);
+    assert.equal(new TrialSchedule(1, [at("node", "native"), at("bun", "elysia")], { ...UNLIMITED }).fixedTrials, 1, "different apps: no row pairs them");
+    assert.equal(new TrialSchedule(1, [at("node", "native")], { ...UNLIMITED }).fixedTrials, 1);
   });
 });
 

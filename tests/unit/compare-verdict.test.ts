@@ -83,12 +83,22 @@ describe("compare: verdicts", () => {
     assert.match(single!.reason!, /BASE has 1 trial \(30 samples\)/);
   });
 
-  it("judges by interval and minimum effect together", () => {
-    assert.equal(judge({ ratio: 1.2, ci95: [0.9, 1.5] }, "lower", 0.05), "no significant change");
-    assert.equal(judge({ ratio: 1.2, ci95: [1.1, 1.3] }, "lower", 0.05), "slower");
-    assert.equal(judge({ ratio: 1.2, ci95: [1.1, 1.3] }, "lower", 0.25), "no significant change");
-    assert.equal(judge({ ratio: 0.8, ci95: [0.7, 0.9] }, "lower", 0.2), "faster", "0.8 is below 1 / 1.2");
-    assert.equal(judge({ ratio: 0.8, ci95: [0.7, 0.9] }, "higher", 0.05), "slower");
+  it("judges by interval and minimum effect together, with three outcomes", () => {
+    const verdict = (ratio: number, ci95: [number, number], better: "lower" | "higher", minEffect: number) => judge({ ratio, ci95 }, better, minEffect).verdict;
+    assert.equal(verdict(1.2, [1.1, 1.3], "lower", 0.05), "slower");
+    assert.equal(verdict(0.8, [0.7, 0.9], "lower", 0.2), "faster", "0.8 is below 1 / 1.2");
+    assert.equal(verdict(0.8, [0.7, 0.9], "higher", 0.05), "slower");
+    // No significant change only when the whole interval lies within ±e.
+    assert.equal(verdict(1.01, [0.98, 1.04], "lower", 0.05), "no significant change");
+    assert.equal(verdict(1.04, [1.01, 1.045], "lower", 0.05), "no significant change", "a change the interval shows, but smaller than e");
+    // An interval reaching beyond ±e rules out nothing: inconclusive, with the interval in its reason.
+    assert.deepEqual(judge({ ratio: 1.2, ci95: [0.9, 1.5] }, "lower", 0.05), {
+      verdict: "inconclusive",
+      reason: "the 95 % interval [0.900, 1.500] reaches beyond ±5.0 %: it neither shows a change nor rules one out",
+    });
+    assert.equal(verdict(1.2, [1.1, 1.3], "lower", 0.25), "inconclusive", "within e, yet the interval reaches past 1.25");
+    assert.equal(verdict(3.71, [0, 98664.9], "higher", 0.01), "inconclusive", "the default run's 3.7× gap on two pairs at 0.08 %");
+    assert.match(judge({ ratio: 3.71, ci95: [0, Infinity] }, "higher", 0.01).reason!, /\[0, ∞\]/);
   });
 });
 

@@ -102,7 +102,7 @@ export const planSubcommand = defineCommand({
       specs = paired.specs;
     }
     const releases = values["with-predecessor"] ? requested.length : undefined;
-    process.stdout.write(`${planTable(planRun(scenarios, specs, suiteOptions), profile, specs.length, releases)}\n`);
+    process.stdout.write(`${planTable(planRun(scenarios, specs, suiteOptions, profile !== "smoke"), profile, specs.length, releases)}\n`);
     return 0;
   },
 });
