@@ -139,7 +139,8 @@ try {
 
   // The spread of the suite's own messages_per_s over interleaved trials.
   const [selected] = resolveScenarios(selectScenarios({ suites: ["websocket"], scenarios: ["echo"] }), "quick");
-  const profile: WebSocketProfile = { trials: TRIALS, warmup_s: 1, duration_s: 3, connections: [CONNECTIONS], window: 1, rate: 1000, rate_connections: 10, rate_duration_s: 1 };
+  // The quick profile's warm-up until steady, with longer trials at this benchmark's connection count.
+  const profile: WebSocketProfile = { ...(selected!.scenario.profileParams as WebSocketProfile), trials: TRIALS, duration_s: 3, connections: [CONNECTIONS], rate_duration_s: 1 };
   const scenario = { ...selected!.scenario, profileParams: profile } as SuiteScenario<WebSocketConfig, WebSocketProfile>;
   const session = websocketSuite.start({ profile: "quick", workDir, log, options: { apps: ["native"] } });
   const subjects = runtimes.map((runtime) => session.subjects(scenario, runtime)[0]!);

@@ -8,13 +8,17 @@
 //   digest(state, ctx, out)    after the one verification run: a string naming what was read or written
 //   teardown(state, ctx)       untimed, optional
 //
-// Input comes as JSON in RUNTIME_BENCH_INPUT: { params, workDir, warmup, iterations }.
+// Input comes as JSON in RUNTIME_BENCH_INPUT: { params, workDir, warmup, iterations, steady? }.
+// Without `steady`, exactly `warmup` untimed iterations run before the measured ones; with
+// `steady: { block, tolerance }`, warm-up iterations (timed, never reported as samples) run until
+// their times are steady by the rule of steady.js, `warmup` of them at most.
 // The report goes to the file named by RUNTIME_BENCH_REPORT, never to stdout, so whatever the app
 // prints cannot corrupt it:
-//   { "digest": "...", "samples": { "wall_ms": [...], ...extra }, "counts": { "warmup": n, "iterations": n } }
+//   { "digest": "...", "samples": { "wall_ms": [...], ...extra }, "counts": { "warmup": n, "iterations": n }, "steady": bool }
 // or, when anything throws, { "error": "message" } and exit code 1.
 import { writeFileSync } from "node:fs";
 import process from "node:process";
+import { isSteady } from "./steady.js";
 
 function runtimeName() {
   if (typeof globalThis.Bun !== "undefined") return "bun";
@@ -32,7 +36,23 @@ function readInput() {
   };
   if (typeof input.workDir !== "string") throw new Error("input.workDir must be a string");
   if (input.params === null || typeof input.params !== "object") throw new Error("input.params must be an object");
-  return { params: input.params, workDir: input.workDir, warmup: count("warmup", 0), iterations: count("iterations", 1) };
+  const steady = input.steady;
+  if (steady !== undefined && !(Number.isInteger(steady?.block) && steady.block >= 1 && steady.tolerance > 0)) throw new Error("input.steady must be { block >= 1, tolerance > 0 }");
+  return { params: input.params, workDir: input.workDir, warmup: count("warmup", 0), iterations: count("iterations", 1), steady };
+}
+
+// Warm-up iterations: all `warmup` of them, or with a steadiness rule until their times are steady.
+// Returns how many ran and whether the rule held (null without a rule).
+async function warmUp(app, state, ctx, input) {
+  const times = [];
+  while (times.length < input.warmup) {
+    await app.reset?.(state, ctx);
+    const start = performance.now();
+    await app.operation(state, ctx);
+    times.push(performance.now() - start);
+    if (input.steady !== undefined && isSteady(times, input.steady.block, input.steady.tolerance)) return { count: times.length, steady: true };
+  }
+  return { count: times.length, steady: input.steady === undefined ? null : false };
 }
 
 // Extra samples an operation returns are kept only from measured iterations and appended in order.
@@ -72,10 +92,7 @@ export async function runInProcess(app) {
     const digest = await app.digest(state, ctx, verified);
     if (typeof digest !== "string") throw new Error(`digest() returned ${typeof digest}, not a string`);
 
-    for (let i = 0; i < input.warmup; i++) {
-      await app.reset?.(state, ctx);
-      await app.operation(state, ctx);
-    }
+    const warm = await warmUp(app, state, ctx, input);
 
     const samples = { wall_ms: [] };
     for (let i = 0; i < input.iterations; i++) {
@@ -89,7 +106,7 @@ export async function runInProcess(app) {
 
     setUp = false;
     await app.teardown?.(state, ctx);
-    report = { digest, samples, counts: { warmup: input.warmup, iterations: input.iterations } };
+    report = { digest, samples, counts: { warmup: warm.count, iterations: input.iterations }, steady: warm.steady };
   } catch (error) {
     // The stack goes to stderr, whose tail the harness keeps; the report carries the message.
     console.error(error);

@@ -103,6 +103,17 @@ function pairedSummary(entry: MeasurementEntry | undefined, measure: string): He
   return [{ measure: `${measure} (geometric mean of the paired rounds, per runtime)`, figure: `${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}${holdOne ? ", every interval holding 1" : ""}` }];
 }
 
+/** The steady-state entry's pinned harness / hand ratios, per profile: how close each profile comes to a server warmed up by hand. */
+function steadySummary(entry: MeasurementEntry | undefined): Headline[] {
+  const rows = (entry?.rows ?? []).filter((row) => row.cpus === "pinned" && typeof row.ratio === "number" && String(row.runtime).includes("@"));
+  const range = (profile: string) => {
+    const ratios = rows.filter((row) => String(row.profile).startsWith(profile)).map((row) => Number(row.ratio));
+    return ratios.length === 0 ? null : `${profile} ${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}`;
+  };
+  const figures = ["quick", "full"].map(range).filter((figure) => figure !== null);
+  return figures.length === 0 ? [] : [{ measure: "http/json: the harness's rps against a server warmed up by hand for 10 s (geometric mean of the paired rounds, per runtime)", figure: figures.join("; ") }];
+}
+
 /** Headline figures computed from an entry's rows, so none is typed twice. */
 function derivedSummary(measurements: Measurements): Record<string, Headline[]> {
   const heldOut = measurements.entries["false-alarms"].rows.filter((row) => row.held_out);
@@ -113,7 +124,7 @@ function derivedSummary(measurements: Measurements): Record<string, Headline[]> 
   const smallest = paired.length > 0 ? paired : atOnePercent;
   return {
     "harness-overhead": pairedSummary(measurements.entries["harness-overhead"], "startup: scripts/bench against hyperfine by hand"),
-    "http-overhead": pairedSummary(measurements.entries["http-overhead"], "HTTP: the harness's rps against oha by hand"),
+    "steady-state": steadySummary(measurements.entries["steady-state"]),
     "false-alarms": [{ measure: "false verdicts on pairs of identical runs the shift table was not fitted to, compared without history", figure: `${sum(heldOut, "verdicts")} of ${sum(heldOut, "rows")} rows` }],
     "detection-power": [
       {

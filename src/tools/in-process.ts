@@ -19,8 +19,11 @@ export interface InProcessInput {
   readonly params: Readonly<Record<string, unknown>>;
   /** The folder the app works in (the data the harness generated for it). */
   readonly workDir: string;
+  /** Warm-up iterations: exactly this many, or with `steady` at most this many. */
   readonly warmup: number;
   readonly iterations: number;
+  /** The steadiness rule the warm-up runs until (apps/inprocess/steady.js). */
+  readonly steady?: { readonly block: number; readonly tolerance: number };
 }
 
 export interface InProcessRequest {
@@ -41,7 +44,10 @@ export interface InProcessReport {
   readonly digest: string;
   /** `wall_ms` (one per measured iteration) and any extra samples the operation returned. */
   readonly samples: Readonly<Record<string, readonly number[]>>;
+  /** The warm-up iterations that ran, and the measured ones. */
   readonly counts: { readonly warmup: number; readonly iterations: number };
+  /** Whether the warm-up became steady by its rule; null without one. */
+  readonly steady: boolean | null;
 }
 
 export type InProcessOutcome =
@@ -86,15 +92,58 @@ export function parseReport(text: string, input: InProcessInput): InProcessRepor
     return { error: `the report has ${wall?.length ?? 0} wall_ms samples for ${input.iterations} iterations` };
   }
   const counts = report.counts as Record<string, unknown> | undefined;
-  if (counts?.warmup !== input.warmup || counts.iterations !== input.iterations) {
-    return { error: `the report's counts ${JSON.stringify(counts)} differ from the ${input.warmup} warm-up and ${input.iterations} measured iterations asked for` };
+  const warmup = counts?.warmup;
+  const warmupFits = input.steady === undefined ? warmup === input.warmup : Number.isInteger(warmup) && (warmup as number) >= 0 && (warmup as number) <= input.warmup;
+  if (!warmupFits || counts?.iterations !== input.iterations) {
+    const asked = input.steady === undefined ? `${input.warmup}` : `at most ${input.warmup}`;
+    return { error: `the report's counts ${JSON.stringify(counts)} differ from the ${asked} warm-up and ${input.iterations} measured iterations asked for` };
   }
-  return { digest: report.digest, samples: samples as Record<string, number[]>, counts: { warmup: input.warmup, iterations: input.iterations } };
+  const steady = input.steady === undefined ? null : report.steady === true;
+  return { digest: report.digest, samples: samples as Record<string, number[]>, counts: { warmup: warmup as number, iterations: input.iterations }, steady };
 }
 
 function withStderr(reason: string, stderr: string): string {
   const last = tail(stderr, 5);
   return last === "" ? reason : `${reason}: ${last}`;
+}
+
+/** A profile's warm-up parameters, as the in-process suites' schemas name them. */
+export interface InProcessWarmUp {
+  /** Warm-up iterations at most (0: measured cold). */
+  readonly warmup: number;
+  readonly warmup_block: number;
+  readonly warmup_tolerance: number;
+}
+
+/** The input's warm-up: until steady, at most the profile's `warmup` iterations. */
+export function warmUpInput(profile: InProcessWarmUp): Pick<InProcessInput, "warmup" | "steady"> {
+  return { warmup: profile.warmup, steady: { block: profile.warmup_block, tolerance: profile.warmup_tolerance } };
+}
+
+/**
+ * What `plan` counts for a warm-up: the two blocks the rule needs at least and one more, within
+ * the cap (the steady-state benchmark's note in docs/measurements.json says how many it took).
+ */
+export function expectedWarmUpIterations(profile: InProcessWarmUp): number {
+  return Math.min(profile.warmup, 3 * profile.warmup_block);
+}
+
+/** The warm-up in words, for a result's details. */
+export function warmUpText(profile: InProcessWarmUp): string {
+  return profile.warmup === 0
+    ? "none: measured cold"
+    : `until the last ${profile.warmup_block} iterations agree within ${profile.warmup_tolerance * 100} % with one another and with the ${profile.warmup_block} before, at most ${profile.warmup}`;
+}
+
+/** The metric every in-process suite records beside its own: how many iterations a process took to become steady. */
+export const WARM_UP_METRICS = { warmup_iterations: { unit: "iterations", better: "lower" } } as const;
+
+/** What a trial records of its warm-up: the metric's sample, and in its details whether it became steady. */
+export function warmUpRecord(report: InProcessReport, trialIndex: number): { samples: { warmup_iterations: number[] }; details: Record<string, unknown> } {
+  return {
+    samples: { warmup_iterations: [report.counts.warmup] },
+    details: { [`trial_${trialIndex + 1}_warmup`]: { iterations: report.counts.warmup, steady: report.steady } },
+  };
 }
 
 /** Runs one trial of an in-process app and reads its report. Never throws for what the app does. */

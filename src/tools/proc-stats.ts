@@ -63,20 +63,51 @@ export interface ProcessState {
 
 const commandName = (stat: string) => stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
 
-function threadsOf(pid: string): ProcessState["threads"] {
+/** Each thread of a process: its name, state and CPU seconds (none when the process has ended). */
+function taskStates(pid: string): ProcessState["threads"] {
   let tasks: string[];
   try {
     tasks = readdirSync(`/proc/${pid}/task`);
   } catch {
     return [];
   }
-  if (tasks.length < 2) return [];
   return tasks.flatMap((task) => {
     const stat = readOrNull(`/proc/${pid}/task/${task}/stat`);
     if (stat === null) return [];
     const parsed = parseStat(stat);
     return [{ name: commandName(stat), state: parsed.state, cpuS: parsed.cpuTicks / TICKS_PER_SECOND }];
   });
+}
+
+/** A process's threads where it has more than one (a worker spinning while the main thread waits). */
+function threadsOf(pid: string): ProcessState["threads"] {
+  const threads = taskStates(pid);
+  return threads.length < 2 ? [] : threads;
+}
+
+/** Threads of one name in a process group: how many, and the CPU seconds they used so far. */
+export interface ThreadGroup {
+  readonly name: string;
+  readonly threads: number;
+  readonly cpu_s: number;
+}
+
+/**
+ * A process group's threads by name, busiest first: what a server pinned to one CPU shares it
+ * with (V8's garbage collector and compiler threads, a runtime's I/O pool).
+ */
+export function groupThreads(pgid: number): ThreadGroup[] {
+  const byName = new Map<string, { threads: number; ticks: number }>();
+  for (const { pid, parsed } of processStats()) {
+    if (parsed.pgrp !== pgid) continue;
+    for (const thread of taskStates(pid)) {
+      const group = byName.get(thread.name) ?? { threads: 0, ticks: 0 };
+      group.threads += 1;
+      group.ticks += Math.round(thread.cpuS * TICKS_PER_SECOND);
+      byName.set(thread.name, group);
+    }
+  }
+  return [...byName].map(([name, g]) => ({ name, threads: g.threads, cpu_s: g.ticks / TICKS_PER_SECOND })).sort((a, b) => b.cpu_s - a.cpu_s || a.name.localeCompare(b.name));
 }
 
 /** Every process on the machine with its /proc/<pid>/stat, raw and parsed (those that end meanwhile are skipped). */

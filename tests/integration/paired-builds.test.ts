@@ -5,6 +5,7 @@ import { describe, it } from "node:test";
 import type { CompareRow } from "../../src/compare/types.ts";
 import { readResults } from "../../src/results/store.ts";
 import { provision } from "../../src/runtimes/provision.ts";
+import { REPO_ROOT } from "../../src/core/paths.ts";
 import { bench, tempDir } from "../../benchmarks/lib/cli.ts";
 
 /** A run of startup/hello on node 22.11.0 and the same node behind a wrapper script (another build, by its bytes), into a fresh folder. */
@@ -50,10 +51,40 @@ describe("two builds of node 22.11.0 side by side", () => {
     assert.deepEqual(rows.map((r) => r.metric).sort(), Object.keys(results[0]!.doc.metrics).sort(), "a paired row for every metric");
     assert.ok(rows.some((r) => r.metric === "wall_ms"));
     for (const row of rows) {
-      assert.deepEqual([row.base_label, row.head_label, row.min_effect_source], ["base", "head", "paired"]);
+      assert.deepEqual([row.base_label, row.head_label, row.min_effect_source, row.rule, row.alpha], ["base", "head", "paired", "single look", 0.05], "two labelled builds: a one-off question");
       assert.equal(row.pairs, results[0]!.doc.run.trials);
-      assert.ok(row.alpha! > 0 && row.alpha! <= 0.01);
     }
+    const sequential = await bench(["compare", runFolder, "--base", "base", "--head", "head", "--rule", "sequential", "--json"]);
+    assert.equal(sequential.code, 0, sequential.stderr);
+    for (const row of JSON.parse(sequential.stdout) as CompareRow[]) {
+      assert.equal(row.rule, "sequential");
+      assert.ok(row.alpha! > 0 && row.alpha! <= 0.0008, "the release job's rule: a share of 0.08 %");
+    }
+  });
+
+  it("in the workers quick profile, whose one trial gives no pair, reach the pairs a verdict needs and get one", async () => {
+    const node = (await provision("node@22.11.0")).binary;
+    const dir = tempDir("paired-workers");
+    // The head build spins 2 ms before every message it posts to a worker: a round trip several times slower.
+    const slow = join(dir, "slow-post.cjs");
+    writeFileSync(slow, 'const { Worker } = require("node:worker_threads");\nconst post = Worker.prototype.postMessage;\nWorker.prototype.postMessage = function (...args) {\n  const end = performance.now() + 2;\n  while (performance.now() < end);\n  return post.apply(this, args);\n};\n');
+    const wrapper = join(dir, "node-slow");
+    writeFileSync(wrapper, `#!/bin/sh\nexec ${node} --require ${slow} "$@"\n`, { mode: 0o755 });
+    const out = join(dir, "out");
+    const run = await bench(
+      ["run", "--suite", "workers", "--scenario", "round-trip", "--app", "worker-threads", "--runtime", "base=node@22.11.0", "--runtime", `head=node@path:${wrapper}`, "--profile", "quick", "--out", out],
+      { RUNTIME_BENCH_SUITES_DIR: join(REPO_ROOT, "tests/fixtures/suites") },
+    );
+    assert.equal(run.code, 0, run.stderr);
+    const results = readResults([out]);
+    assert.equal(results.length, 2);
+    for (const { doc } of results) assert.ok(doc.run.trials >= 2 && doc.sequential !== undefined, `${doc.run.trials} trials, though the profile asks for one`);
+    const runFolder = join(out, results[0]!.doc.run.runner, results[0]!.doc.run.id);
+    const compared = await bench(["compare", runFolder, "--base", "base", "--head", "head", "--json"]);
+    assert.equal(compared.code, 0, compared.stderr);
+    const rtt = (JSON.parse(compared.stdout) as CompareRow[]).find((row) => row.metric === "rtt_us")!;
+    assert.equal(rtt.verdict, "slower", JSON.stringify(rtt));
+    assert.ok(rtt.pairs! >= 2 && rtt.ratio! > 2, JSON.stringify(rtt));
   });
 
   it("a time limit the plan's estimate already fills keeps every cell at its profile's minimum", async () => {

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { REPO_ROOT } from "../../src/core/paths.ts";
-import { parseReport, runInProcessTrial, type InProcessOutcome } from "../../src/tools/in-process.ts";
+import { parseReport, runInProcessTrial, type InProcessInput, type InProcessOutcome } from "../../src/tools/in-process.ts";
 import { tempDir } from "../../benchmarks/lib/cli.ts";
 
 // The machine's node runs the fixture: the protocol module is the same file on every runtime.
@@ -11,13 +11,13 @@ const fixture = join(REPO_ROOT, "tests/fixtures/inprocess/modes.js");
 const scratch = tempDir("in-process");
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
-function trial(params: Record<string, unknown>, extra: { expectedDigest?: string; warmup?: number; iterations?: number } = {}): Promise<InProcessOutcome> {
+function trial(params: Record<string, unknown>, extra: { expectedDigest?: string; warmup?: number; iterations?: number; steady?: InProcessInput["steady"] } = {}): Promise<InProcessOutcome> {
   const workDir = mkdtempSync(join(scratch, "work-"));
   return runInProcessTrial({
     argv: [process.execPath, fixture],
     cwd: REPO_ROOT,
     env: process.env,
-    input: { params, workDir, warmup: extra.warmup ?? 2, iterations: extra.iterations ?? 3 },
+    input: { params, workDir, warmup: extra.warmup ?? 2, iterations: extra.iterations ?? 3, ...(extra.steady ? { steady: extra.steady } : {}) },
     scratchDir: scratch,
     timeoutMs: 30_000,
     expectedDigest: extra.expectedDigest,
@@ -31,7 +31,7 @@ test("a trial verifies once, warms up, then times each measured iteration; conso
   assert.deepEqual(outcome.report.samples.operation, [4, 5, 6], "extra samples come from measured iterations only, after 1 verification and 2 warm-up runs");
   assert.equal(outcome.report.samples.wall_ms?.length, 3);
   assert.ok(outcome.report.samples.wall_ms!.every((ms) => ms >= 2), "each iteration's time covers its operation");
-  assert.deepEqual(outcome.report.counts, { warmup: 2, iterations: 3 });
+  assert.deepEqual([outcome.report.counts, outcome.report.steady], [{ warmup: 2, iterations: 3 }, null]);
   assert.ok(outcome.usage.peakRssMb > 5 && outcome.usage.cpuS > 0, JSON.stringify(outcome.usage));
   const { instructions } = outcome.usage;
   assert.ok("value" in instructions ? instructions.value > 0 : /perf/.test(instructions.unavailable), JSON.stringify(instructions));
@@ -95,10 +95,25 @@ test("a timeout kills the process and says so", async () => {
   assert.match(outcome.error, /timed out after 0.5 s/);
 });
 
+test("warms up until the iterations' times are steady, or measures at the cap and says it never became steady", async () => {
+  const steady = { block: 2, tolerance: 0.1 };
+  // The verification run is the 20 ms one; warm-up runs take 15, 10, 6, 6, 6 and 6 ms, steady at the sixth.
+  const warmed = await trial({ mode: "warming" }, { warmup: 20, iterations: 3, steady });
+  assert.ok(warmed.ok, warmed.ok ? "" : warmed.error);
+  assert.deepEqual([warmed.report.counts, warmed.report.steady], [{ warmup: 6, iterations: 3 }, true]);
+  assert.deepEqual(warmed.report.samples.operation, [8, 9, 10], "measured from the eighth operation on");
+  const capped = await trial({ mode: "warming" }, { warmup: 3, iterations: 2, steady });
+  assert.ok(capped.ok, capped.ok ? "" : capped.error);
+  assert.deepEqual([capped.report.counts, capped.report.steady], [{ warmup: 3, iterations: 2 }, false]);
+});
+
 test("a report that does not answer the input is rejected with what is wrong", () => {
   const input = { params: {}, workDir: "/w", warmup: 1, iterations: 2 };
   const good = { digest: "d", samples: { wall_ms: [1, 2] }, counts: { warmup: 1, iterations: 2 } };
-  assert.deepEqual(parseReport(JSON.stringify(good), input), good);
+  assert.deepEqual(parseReport(JSON.stringify(good), input), { ...good, steady: null });
+  const untilSteady = { ...input, warmup: 10, steady: { block: 2, tolerance: 0.1 } };
+  assert.deepEqual(parseReport(JSON.stringify({ ...good, counts: { warmup: 4, iterations: 2 }, steady: true }), untilSteady), { ...good, counts: { warmup: 4, iterations: 2 }, steady: true });
+  assert.match((parseReport(JSON.stringify({ ...good, counts: { warmup: 11, iterations: 2 } }), untilSteady) as { error: string }).error, /at most 10 warm-up/);
   assert.match((parseReport("operation 1", input) as { error: string }).error, /not JSON/);
   assert.match((parseReport(JSON.stringify({ ...good, samples: { wall_ms: [1] } }), input) as { error: string }).error, /1 wall_ms samples for 2 iterations/);
   assert.match((parseReport(JSON.stringify({ ...good, samples: { wall_ms: [1, 2], x: [null] } }), input) as { error: string }).error, /samples.x/);

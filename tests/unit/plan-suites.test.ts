@@ -120,7 +120,7 @@ describe("plan counts the cells run measures, and its time grows with the profil
     assert.equal(planned(echo, "deno").cells, apps.length * (echo.scenario.profileParams.connections as number[]).length);
     assert.equal((await written(echo, "deno")).filter(runsOn(apps)).length, planned(echo, "deno").cells);
     const quick = resolved("websocket/broadcast", "quick");
-    assertGrows(quick, "node", [{ duration_s: 10 }, { warmup_s: 3 }, { connections: [50, 500] }]);
+    assertGrows(quick, "node", [{ duration_s: 10 }, { warmup_block: 4 }, { connections: [50, 500] }]);
     assertGrows(resolved("websocket/echo", "quick"), "node", [{ rate_duration_s: 10 }]);
   });
 

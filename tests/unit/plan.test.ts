@@ -8,6 +8,7 @@ import { recordedReleases } from "../helpers/recorded-releases.ts";
 import { loadApps } from "../../src/apps/manifest.ts";
 import { notServed, type HttpAppFields } from "../../src/suites/http/index.ts";
 import { parseSpec } from "../../src/runtimes/spec.ts";
+import { expectedWarmUpS, type WarmUpProfile } from "../../src/tools/warm-up.ts";
 import { selectScenarios } from "../../src/scenarios/select.ts";
 import { resolveScenarios } from "../../src/suites/resolve.ts";
 
@@ -17,7 +18,7 @@ const specs = (...texts: string[]) => texts.map(parseSpec);
 describe("plan", () => {
   it("counts an HTTP scenario's cells from its apps and load points, and its time from its load phases", () => {
     const scenarios = resolved("http/json", "full");
-    const profile = scenarios[0]!.scenario.profileParams as { trials: number; connections: number[]; warmup_s: number; duration_s: number; rate_duration_s: number };
+    const profile = scenarios[0]!.scenario.profileParams as unknown as WarmUpProfile & { trials: number; connections: number[]; duration_s: number; rate_duration_s: number };
     const all = loadApps<HttpAppFields>("http");
     // Apps made for other scenarios (a database, Next.js) have no cells on json.
     const nodeApps = all.filter((app) => app.manifest.runtimes.node && notServed(app, "json", all) === null).length;
@@ -25,7 +26,7 @@ describe("plan", () => {
     const [plan] = planRun(scenarios, specs("node@22.11.0"), {});
     assert.equal(plan!.cells, nodeApps * profile.connections.length);
     assert.equal(plan!.trials, plan!.cells * profile.trials);
-    const loadS = plan!.trials * (profile.warmup_s + profile.duration_s + profile.rate_duration_s);
+    const loadS = plan!.trials * (expectedWarmUpS(profile) + profile.duration_s + profile.rate_duration_s);
     // Beyond its load, a trial pays for its server's start and stop and a share of the app's checks: seconds, not its load again.
     const overheadPerTrial = (plan!.seconds! - loadS) / plan!.trials;
     assert.ok(overheadPerTrial > 0 && overheadPerTrial < 3, `${plan!.seconds} s against ${loadS} s of load`);
@@ -40,9 +41,10 @@ describe("plan", () => {
     const [plain] = planRun(resolved("http/json", "quick"), specs("node@22.11.0"), { http: { app: ["native"] } });
     const [more] = planRun(given.filter((s) => s.suite.name === "http"), specs("node@22.11.0"), { http: { app: ["native"] } });
     assert.equal(more!.trials, plain!.trials * 5);
-    const { warmup_s, duration_s, rate_duration_s } = given[0]!.scenario.profileParams as unknown as { warmup_s: number; duration_s: number; rate_duration_s: number };
-    // Each added trial costs at least its load; the app's checks are paid once.
-    assert.ok(more!.seconds! - plain!.seconds! >= (more!.trials - plain!.trials) * (warmup_s + duration_s + rate_duration_s), `${plain!.seconds} s, then ${more!.seconds} s`);
+    const profile = given[0]!.scenario.profileParams as unknown as WarmUpProfile & { duration_s: number; rate_duration_s: number };
+    // Each added trial costs at least its load, the warm-up until steady included; the app's checks are paid once.
+    const loadS = expectedWarmUpS(profile) + profile.duration_s + profile.rate_duration_s;
+    assert.ok(more!.seconds! - plain!.seconds! >= (more!.trials - plain!.trials) * loadS, `${plain!.seconds} s, then ${more!.seconds} s`);
     assert.equal(resolveScenarios(selectScenarios({ suites: [], scenarios: ["startup/hello"] }), "smoke")[0]!.scenario.profileParams.trials, 1);
     for (const bad of ["0", "2.5", "many"]) assert.throws(() => parseTrials(bad, "quick"), /^UserError: --trials must be a whole number of trials, at least 1, not '/);
     assert.throws(() => parseTrials("5", "smoke"), /^UserError: --trials: the smoke profile runs one trial/);
@@ -56,7 +58,7 @@ describe("plan", () => {
 
   it("counts each fixed rate as its own cell, and the rate ladder's steps at most, in the first rate's", () => {
     const ssr = resolved("http/ssr", "full");
-    const profile = ssr[0]!.scenario.profileParams as unknown as { trials: number; rate: number[]; rate_ladder: number[]; rate_duration_s: number; warmup_s: number; duration_s: number };
+    const profile = ssr[0]!.scenario.profileParams as unknown as { trials: number; rate: number[]; rate_ladder: number[]; rate_duration_s: number; duration_s: number };
     const [plan] = planRun(ssr, specs("node@22.11.0"), {});
     assert.equal(plan!.cells, profile.rate.length, "one app serves ssr, at one connection count");
     const withoutLadder = planRun(ssr.map((s) => ({ ...s, scenario: { ...s.scenario, profileParams: { ...s.scenario.profileParams, rate_ladder: undefined } } })), specs("node@22.11.0"), {})[0]!;

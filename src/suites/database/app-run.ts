@@ -5,7 +5,7 @@ import { entryFile } from "../../apps/manifest.ts";
 import { runtimeEnv, scriptArgv } from "../../runtimes/command.ts";
 import { cpusOf, pinned } from "../../tools/cpu-split.ts";
 import { checkTable, firstDifference, type TableCheck } from "../../tools/database-data.ts";
-import { runInProcessTrial, type InProcessOutcome } from "../../tools/in-process.ts";
+import { runInProcessTrial, type InProcessInput, type InProcessOutcome } from "../../tools/in-process.ts";
 import { expectedRun } from "./expected.ts";
 import { databaseOf, postgresEngine } from "./engines.ts";
 import { appOf, WRITES, workloadOf, type DatabaseSubject } from "./manifest.ts";
@@ -21,7 +21,7 @@ export type AppRun = Awaited<ReturnType<typeof runApp>>;
 type Report = Extract<InProcessOutcome, { ok: true }>["report"];
 
 /** Starts one app process on a freshly restored database; returns its outcome and the folder it wrote its digest lines in. */
-export async function runApp(session: DatabaseSession, subject: DatabaseSubject, counts: { warmup: number; iterations: number }) {
+export async function runApp(session: DatabaseSession, subject: DatabaseSubject, counts: Pick<InProcessInput, "warmup" | "steady" | "iterations">) {
   const { context, engines } = session;
   const app = appOf(session.apps, subject);
   const engine = app.manifest.engine;

@@ -3,6 +3,7 @@ import { UserError } from "../../core/errors.ts";
 import { TASKSET_TOOL } from "../../tools/cpu-split.ts";
 import type { Engine } from "../../tools/database-data.ts";
 import { GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
+import { expectedWarmUpIterations, WARM_UP_METRICS } from "../../tools/in-process.ts";
 import { CPU_RESOLUTION_S } from "../../tools/proc-stats.ts";
 import { parsePostgresUrl, POSTGRES_TOOL } from "../../tools/postgres.ts";
 import { SQLITE3_TOOL } from "../../tools/sqlite3.ts";
@@ -50,10 +51,11 @@ export const databaseSuite = defineSuite<DatabaseConfig, DatabaseProfile, Databa
     server_cpu_s: { unit: "s", better: "lower", resolution: CPU_RESOLUTION_S },
     /** User plus system CPU seconds of the app's process. */
     cpu_s: { unit: "s", better: "lower", resolution: CPU_RESOLUTION_S },
+    ...WARM_UP_METRICS,
   },
   profiles: {
-    quick: { trials: 2, warmup: 1, iterations: 5, ops: 100 },
-    full: { trials: 3, warmup: 5, iterations: 15, ops: 1000 },
+    quick: { trials: 2, warmup: 10, warmup_block: 2, warmup_tolerance: 0.1, iterations: 5, ops: 100 },
+    full: { trials: 3, warmup: 30, warmup_block: 3, warmup_tolerance: 0.05, iterations: 15, ops: 1000 },
   },
   tools: [POSTGRES_TOOL, SQLITE3_TOOL, GNU_TIME_TOOL, TASKSET_TOOL],
   options: {
@@ -78,7 +80,8 @@ export const databaseSuite = defineSuite<DatabaseConfig, DatabaseProfile, Databa
   },
 
   estimate(scenario, runtime, options) {
-    const { trials, warmup, iterations, ops } = scenario.profileParams;
+    const { trials, iterations, ops } = scenario.profileParams;
+    const warmup = expectedWarmUpIterations(scenario.profileParams);
     const workload = scenario.config.workload;
     const apps = appsOf(loadApps<DatabaseAppFields>("database"), options).filter((app) => app.manifest.runtimes[runtime]);
     // Each cell runs one process for its check (one iteration) and one per trial; a workload that writes restores the database before each.

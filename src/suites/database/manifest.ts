@@ -1,6 +1,7 @@
 import type { App } from "../../apps/manifest.ts";
 import { selectApps } from "../../apps/manifest.ts";
 import type { Engine } from "../../tools/database-data.ts";
+import type { InProcessWarmUp } from "../../tools/in-process.ts";
 import type { Subject, SuiteScenario } from "../suite.ts";
 import type { Workload, WorkloadParams } from "./expected.ts";
 
@@ -12,9 +13,8 @@ export interface DatabaseConfig {
 }
 
 /** A profile of a database scenario (schemas/suites/database.schema.json#/$defs/profile). */
-export interface DatabaseProfile {
+export interface DatabaseProfile extends InProcessWarmUp {
   trials: number;
-  warmup: number;
   iterations: number;
   ops: number;
   [key: string]: unknown;

@@ -6,6 +6,7 @@ import type { ParamValue } from "../../results/types.ts";
 import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
 import { describeAssignment, machineAssignment, type CpuAssignment } from "../../tools/cpu-split.ts";
 import { SQLITE_PRAGMAS, type BenchDatabase } from "../../tools/database-data.ts";
+import { warmUpInput, warmUpRecord } from "../../tools/in-process.ts";
 import { instructionsDetails } from "../../tools/perf.ts";
 import { TrialFailure, type CheckOutcome, type SuiteContext, type SuiteSession, type TrialOutput } from "../suite.ts";
 import { runApp, STALL_S, verify } from "./app-run.ts";
@@ -130,7 +131,7 @@ const round = (value: number, digits = 4) => Number(value.toFixed(digits));
 
 async function trial(session: DatabaseSession, subject: DatabaseSubject, trialIndex: number): Promise<TrialOutput> {
   const profile = subject.scenario.profileParams;
-  const run = await runApp(session, subject, { warmup: profile.warmup, iterations: profile.iterations });
+  const run = await runApp(session, subject, { ...warmUpInput(profile), iterations: profile.iterations });
   if (run.serverGone) {
     await forgetDeadServer(session.engines, run.serverGone);
     throw new TrialFailure(`${run.serverGone} during the trial`);
@@ -150,7 +151,8 @@ async function trial(session: DatabaseSession, subject: DatabaseSubject, trialIn
     cpu_s: [round(usage.cpuS, 2)],
   };
   if (subject.scenario.metrics.server_cpu_s) samples.server_cpu_s = [round(run.serverCpuS, 2)];
-  return { samples, details: { [`trial_${trialIndex + 1}_verification`]: verification, ...instructionsDetails([usage.instructions], trialIndex) } };
+  const warm = warmUpRecord(report, trialIndex);
+  return { samples: { ...samples, ...warm.samples }, details: { [`trial_${trialIndex + 1}_verification`]: verification, ...instructionsDetails([usage.instructions], trialIndex), ...warm.details } };
 }
 
 async function finish(session: DatabaseSession, subject: DatabaseSubject) {

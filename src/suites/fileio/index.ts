@@ -10,7 +10,7 @@ import { cpusOf, describeAssignment, machineAssignment, pinned, TASKSET_TOOL } f
 import { GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
 import { instructionsDetails } from "../../tools/perf.ts";
 import { CPU_RESOLUTION_S } from "../../tools/proc-stats.ts";
-import { runInProcessTrial, type InProcessOutcome } from "../../tools/in-process.ts";
+import { expectedWarmUpIterations, runInProcessTrial, WARM_UP_METRICS, warmUpInput, warmUpRecord, warmUpText, type InProcessOutcome, type InProcessWarmUp } from "../../tools/in-process.ts";
 import { TrialFailure, defineSuite, type CheckOutcome, type Subject, type SuiteContext, type SuiteScenario } from "../suite.ts";
 import { bytesNeeded, type DataShape } from "./data.ts";
 import { describeFilesystem, dropCachesRefusal, filesystemOf, freeBytes, type FilesystemInfo } from "./filesystem.ts";
@@ -23,9 +23,8 @@ export interface FileioConfig {
 }
 
 /** A profile of a file I/O scenario (schemas/suites/fileio.schema.json#/$defs/profile). */
-export interface FileioProfile {
+export interface FileioProfile extends InProcessWarmUp {
   trials: number;
-  warmup: number;
   iterations: number;
   cache: ("warm" | "cold")[];
   concurrency: ("all" | number)[];
@@ -51,8 +50,8 @@ const shapeOf = (profile: FileioProfile): DataShape => ({
 });
 
 const PROFILES: Record<SuiteProfile, FileioProfile> = {
-  quick: { trials: 2, warmup: 0, iterations: 3, cache: ["warm"], concurrency: ["all"], files: 1000, file_bytes: 1024, large_mib: 32, tree_packages: 300 },
-  full: { trials: 3, warmup: 2, iterations: 5, cache: ["warm"], concurrency: [64], files: 10_000, file_bytes: 1024, large_mib: 256, tree_packages: 1200 },
+  quick: { trials: 2, warmup: 10, warmup_block: 2, warmup_tolerance: 0.1, iterations: 3, cache: ["warm"], concurrency: ["all"], files: 1000, file_bytes: 1024, large_mib: 32, tree_packages: 300 },
+  full: { trials: 3, warmup: 20, warmup_block: 2, warmup_tolerance: 0.05, iterations: 5, cache: ["warm"], concurrency: [64], files: 10_000, file_bytes: 1024, large_mib: 256, tree_packages: 1200 },
 };
 
 const MANY_FILES: readonly Operation[] = ["read-many", "write-many"];
@@ -150,6 +149,7 @@ export const fileioSuite = defineSuite<FileioConfig, FileioProfile, { apps: read
     ops_per_s: { unit: "ops/s", better: "higher" },
     peak_rss_mb: { unit: "MB", better: "lower" },
     cpu_s: { unit: "s", better: "lower", resolution: CPU_RESOLUTION_S },
+    ...WARM_UP_METRICS,
   },
   profiles: PROFILES,
   tools: [GNU_TIME_TOOL, TASKSET_TOOL],
@@ -159,7 +159,7 @@ export const fileioSuite = defineSuite<FileioConfig, FileioProfile, { apps: read
   parseOptions: appsOption,
 
   estimate(scenario, runtime, options) {
-    const { trials, warmup, iterations } = scenario.profileParams;
+    const { trials, iterations } = scenario.profileParams;
     const { operation } = scenario.config;
     const apps = selectApps(loadApps<{ synchronous: boolean }>("fileio"), options.apps).filter((app) => app.manifest.runtimes[runtime]);
     // Cold cells are measured only where this machine lets the page cache be dropped, as check() decides.
@@ -169,7 +169,7 @@ export const fileioSuite = defineSuite<FileioConfig, FileioProfile, { apps: read
     // A process runs the operation once to verify it, then its warm-up and measured iterations.
     // Generating the data, once per run, took 0.03–0.73 s a scenario in the quick run: one
     // iteration's time with each runtime stands for it.
-    const runs = 1 + warmup + iterations;
+    const runs = 1 + expectedWarmUpIterations(scenario.profileParams) + iterations;
     const trialS = (params: Record<string, ParamValue>) => PROCESS_S + runs * (iterationS + (params.cache === "cold" ? COLD_S : 0));
     return { cells: measured.length, seconds: iterationS + trials * measured.reduce((sum, params) => sum + trialS(params), 0) };
   },
@@ -221,7 +221,7 @@ export const fileioSuite = defineSuite<FileioConfig, FileioProfile, { apps: read
             page_cache: subject.params.cache,
             data: data.facts,
             ...(data.writes ? { writes: WRITE_SEMANTICS } : {}),
-            warmup: subject.scenario.profileParams.warmup,
+            warmup: warmUpText(subject.scenario.profileParams),
             iterations: subject.scenario.profileParams.iterations,
             cpu_split: describeAssignment(machineAssignment(), ["server"]),
           },
@@ -241,7 +241,7 @@ export const fileioSuite = defineSuite<FileioConfig, FileioProfile, { apps: read
             input: {
               params: { operation: data.operation, ...data.shape, ...subject.params, ...output.paths },
               workDir: data.dir,
-              warmup: profile.warmup,
+              ...warmUpInput(profile),
               iterations: profile.iterations,
             },
             scratchDir: context.workDir,
@@ -254,14 +254,16 @@ export const fileioSuite = defineSuite<FileioConfig, FileioProfile, { apps: read
           trialsPassed.set(subject, (trialsPassed.get(subject) ?? 0) + 1);
           const wall = outcome.report.samples.wall_ms!;
           const chunks = outcome.report.samples.chunks;
+          const warm = warmUpRecord(outcome.report, trialIndex);
           return {
             samples: {
               wall_ms: wall,
               [data.amount.metric]: wall.map((ms) => data.amount.perIteration / (ms / 1000)),
               peak_rss_mb: [outcome.usage.peakRssMb],
               cpu_s: [outcome.usage.cpuS],
+              ...warm.samples,
             },
-            details: { ...(chunks ? { chunks_per_read: chunks[0] } : {}), ...instructionsDetails([outcome.usage.instructions], trialIndex) },
+            details: { ...(chunks ? { chunks_per_read: chunks[0] } : {}), ...instructionsDetails([outcome.usage.instructions], trialIndex), ...warm.details },
           };
         } finally {
           await output.remove();

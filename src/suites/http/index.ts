@@ -9,8 +9,10 @@ import { runtimeEnv, scriptArgv } from "../../runtimes/command.ts";
 import type { PrepareStep } from "../../scenarios/prepare.ts";
 import { cpusOf, describeAssignment, machineAssignment, pinned, TASKSET_TOOL, type CpuAssignment } from "../../tools/cpu-split.ts";
 import { GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
-import { CPU_RESOLUTION_S, groupUsage } from "../../tools/proc-stats.ts";
+import { CPU_RESOLUTION_S, groupThreads, groupUsage } from "../../tools/proc-stats.ts";
 import { RunningServer, ServerFailure, serverFailureDetails, serverTrial } from "../../tools/server.ts";
+import { expectedWarmUpS, UnsteadyTrials, warmUntilSteady, warmUpFigures, warmUpRule, type WarmUpProfile } from "../../tools/warm-up.ts";
+import { isSteady } from "../../../apps/inprocess/steady.js";
 import { TrialFailure, defineSuite, type CheckOutcome, type Subject, type SuiteContext, type SuiteScenario } from "../suite.ts";
 import { POSTGRES_TOOL, PostgresFailure } from "../../tools/postgres.ts";
 import { startHttpDatabase, verifyUsersApi, type HttpDatabase } from "./database.ts";
@@ -33,9 +35,8 @@ export interface HttpConfig {
 }
 
 /** A profile of an HTTP scenario (schemas/suites/http.schema.json#/$defs/profile). */
-export interface HttpProfile {
+export interface HttpProfile extends WarmUpProfile {
   trials: number;
-  warmup_s: number;
   duration_s: number;
   connections: number[];
   keepalive: boolean[];
@@ -57,6 +58,7 @@ type HttpApp = App<HttpAppFields>;
 type HttpSubject = Subject<HttpConfig, HttpProfile>;
 
 const READY_TIMEOUT_MS = 30_000;
+const round3 = (value: number) => Math.round(value * 1000) / 1000;
 /** A reproduction's load: one phase, long enough for a steady figure on any machine. */
 const REPRO_LOAD_S = 10;
 const REPRO_WARMUP_S = 2;
@@ -148,7 +150,7 @@ function loadDetails(subject: HttpSubject, app: HttpApp, split: CpuAssignment): 
     keepalive: subject.params.keepalive,
     connections: subject.params.connections,
     rate: subject.params.rate,
-    warmup_s: profile.warmup_s,
+    warmup: `windows of ${profile.warmup_window_s} s until the last ${profile.warmup_block} agree within ${profile.warmup_tolerance * 100} % with one another and with the ${profile.warmup_block} before, at most ${profile.warmup_max_s} s`,
     duration_s: profile.duration_s,
     rate_duration_s: profile.rate_duration_s,
     cpu_split: describeAssignment(split, subject.scenario.config.database ? ["server", "client", "database"] : ["server", "client"]),
@@ -192,7 +194,11 @@ async function measure(subject: HttpSubject, context: SuiteContext, server: Runn
     return counted;
   };
 
-  gate("warmup", await runOha({ ...base, durationS: profile.warmup_s }, context.workDir));
+  const warm = await warmUntilSteady(warmUpRule(profile), isSteady, async () => {
+    const outcome = await runOha({ ...base, durationS: profile.warmup_window_s }, context.workDir);
+    return { seconds: outcome.report.totalS, count: gate("warmup", outcome).good };
+  });
+  const reached = warmUpFigures(warm, profile.warmup_block);
 
   const throughput = await runOha({ ...base, durationS: profile.duration_s }, context.workDir);
   const throughputCount = gate("throughput", throughput);
@@ -204,6 +210,7 @@ async function measure(subject: HttpSubject, context: SuiteContext, server: Runn
   const rate = Number(subject.params.rate);
   const fixed = await runOha({ ...base, durationS: profile.rate_duration_s, rate }, context.workDir);
   const after = groupUsage(server.pid);
+  const threads = groupThreads(server.pid);
   const databaseCpuS = (db?.server.cpuS() ?? 0) - databaseBefore;
   const fixedCount = gate("fixed-rate", fixed);
   const achieved = fixedCount.good / fixed.report.totalS;
@@ -239,9 +246,20 @@ async function measure(subject: HttpSubject, context: SuiteContext, server: Runn
       client_cpu_s: [Math.round(clientCpuS * 100) / 100],
       ...(db ? { database_cpu_s: [Math.round(databaseCpuS * 100) / 100] } : {}),
       ...(maxSustained === undefined ? {} : { max_sustained_rps: [maxSustained] }),
+      reach_90_s: [round3(reached.reach90S)],
+      reach_90_requests: [reached.reach90Count],
+      first_second_rps: [reached.firstSecondRate],
     },
     clientBound,
+    steady: warm.steady,
     facts: {
+      warmup: {
+        steady: warm.steady,
+        seconds: round3(warm.seconds),
+        window_rps: warm.windows.map((w) => Math.round(w.count / w.seconds)),
+        level_rps: Math.round(reached.level),
+      },
+      server_threads: threads,
       throughput: {
         requests: throughputCount.good,
         seconds: throughput.report.totalS,
@@ -263,6 +281,16 @@ async function measure(subject: HttpSubject, context: SuiteContext, server: Runn
  */
 const SERVER_LIFECYCLE_S = 1.5;
 const VERIFICATION_S = 2;
+
+/**
+ * Warm-up until steady: half-second windows of load at the measured connection count; quick
+ * calls a server steady when two windows agree within 5 % with each other and with the two
+ * before (2 s at least), full when three agree within 3 % (3 s at least). How these compare
+ * with a server warmed up by hand for 10 s: docs/measurements.json, "steady-state".
+ */
+const WARM_UP_WINDOW_S = 0.5;
+const QUICK_WARM_UP: WarmUpProfile = { warmup_window_s: WARM_UP_WINDOW_S, warmup_block: 2, warmup_tolerance: 0.05, warmup_max_s: 10 };
+const FULL_WARM_UP: WarmUpProfile = { warmup_window_s: WARM_UP_WINDOW_S, warmup_block: 3, warmup_tolerance: 0.03, warmup_max_s: 20 };
 
 /**
  * HTTP servers under oha. A subject is one app on one runtime at one load point (operation,
@@ -287,10 +315,15 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
     database_cpu_s: { unit: "s", better: "lower", resolution: CPU_RESOLUTION_S },
     /** The highest rate of the profile's rate_ladder delivered with p99 within its p99_bound_ms. */
     max_sustained_rps: { unit: "req/s", better: "higher" },
+    // How fast a fresh server reaches its speed (src/tools/warm-up.ts): to the end of the first
+    // warm-up window at 90 % of its steady level, known to the window's length.
+    reach_90_s: { unit: "s", better: "lower", resolution: WARM_UP_WINDOW_S },
+    reach_90_requests: { unit: "requests", better: "lower" },
+    first_second_rps: { unit: "req/s", better: "higher" },
   },
   profiles: {
-    quick: { trials: 2, warmup_s: 0.3, duration_s: 0.8, connections: [10], keepalive: [true], rate: 1000, rate_duration_s: 0.8 },
-    full: { trials: 10, warmup_s: 1, duration_s: 2, connections: [100], keepalive: [true], rate: 1000, rate_duration_s: 2 },
+    quick: { trials: 2, ...QUICK_WARM_UP, duration_s: 0.8, connections: [10], keepalive: [true], rate: 1000, rate_duration_s: 0.8 },
+    full: { trials: 10, ...FULL_WARM_UP, duration_s: 2, connections: [100], keepalive: [true], rate: 1000, rate_duration_s: 2 },
   },
   tools: [OHA_TOOL, GNU_TIME_TOOL, TASKSET_TOOL, POSTGRES_TOOL],
   options: { app: appOption("http") },
@@ -315,7 +348,7 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
     const apps = servingApps(all, options.apps, scenario.name).filter((app) => app.manifest.runtimes[runtime]);
     const loadPoints = scenario.config.operations.length * profile.connections.length * profile.keepalive.length;
     const rates = [profile.rate].flat().length;
-    const trialS = SERVER_LIFECYCLE_S + profile.warmup_s + profile.duration_s + profile.rate_duration_s;
+    const trialS = SERVER_LIFECYCLE_S + expectedWarmUpS(profile) + profile.duration_s + profile.rate_duration_s;
     // The rate ladder climbs in the first rate's cells, at most every step (it stops at the first step missed).
     const ladderS = scenario.metrics.max_sustained_rps && profile.rate_ladder ? profile.rate_ladder.length * profile.rate_duration_s : 0;
     const pointS = profile.trials * (rates * trialS + ladderS);
@@ -375,6 +408,7 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
     const unservedNoted = new Set<string>();
     // Client-bound flags of every trial so far, per subject: a result is client-bound if any trial was.
     const clientBoundTrials = new Map<HttpSubject, boolean[]>();
+    const unsteady = new UnsteadyTrials<HttpSubject>(context.log);
 
     return {
       subjects(scenario: SuiteScenario<HttpConfig, HttpProfile>, runtime: IdentifiedRuntime) {
@@ -436,6 +470,8 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
         };
         const measured = await serverTrial(launchRestored, (server) => measure(subject, context, server, split, db), [LoadError, PostgresFailure]);
         clientBoundTrials.set(subject, [...(clientBoundTrials.get(subject) ?? []), measured.clientBound]);
+        const cell = `http/${subject.scenario.name} ${subject.app} ${subject.runtime.identity.name}@${subject.runtime.identity.version} trial ${trialIndex + 1}`;
+        unsteady.note(subject, measured.steady, cell, subject.scenario.profileParams.warmup_max_s);
         return { samples: measured.samples, details: { [`trial_${trialIndex + 1}`]: measured.facts } };
       },
 
@@ -449,6 +485,7 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
           details: {
             client_bound: flags.some(Boolean),
             client_bound_trials: flags.filter(Boolean).length,
+            never_steady_trials: unsteady.count(subject),
             ...(db ? { database: { ...db.server.description, restored: "before every server start (verification and each trial), outside the timed region" } } : {}),
           },
           ...(db ? { tools: { postgres: db.server.version } } : {}),

@@ -6,8 +6,10 @@ import { runtimeEnv, scriptArgv } from "../../runtimes/command.ts";
 import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
 import { cpusOf, describeAssignment, machineAssignment, pinned, TASKSET_TOOL, type CpuAssignment } from "../../tools/cpu-split.ts";
 import { GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
-import { CPU_RESOLUTION_S, groupUsage } from "../../tools/proc-stats.ts";
+import { CPU_RESOLUTION_S, groupThreads, groupUsage } from "../../tools/proc-stats.ts";
 import { HOST, RunningServer, ServerFailure, serverFailureDetails, serverTrial } from "../../tools/server.ts";
+import { expectedWarmUpS, UnsteadyTrials, warmUntilSteady, warmUpFigures, warmUpRule, type WarmUpProfile } from "../../tools/warm-up.ts";
+import { isSteady } from "../../../apps/inprocess/steady.js";
 import { TrialFailure, defineSuite, type CheckOutcome, type Subject, type SuiteContext, type SuiteScenario } from "../suite.ts";
 import { K6_TOOL, k6Count, runK6 } from "./k6.ts";
 import { verifyServer } from "./verify.ts";
@@ -21,9 +23,8 @@ export interface WebSocketConfig {
 }
 
 /** A profile of a WebSocket scenario (schemas/suites/websocket.schema.json#/$defs/profile). */
-export interface WebSocketProfile {
+export interface WebSocketProfile extends WarmUpProfile {
   trials: number;
-  warmup_s: number;
   duration_s: number;
   connections: number[];
   window: number;
@@ -47,6 +48,16 @@ const FIXED_RATE_METRICS = ["rate_rtt_p50_ms", "rate_rtt_p99_ms"];
 
 const ms = (us: number) => Math.round(us) / 1000;
 const round2 = (value: number) => Math.round(value * 100) / 100;
+const round3 = (value: number) => Math.round(value * 1000) / 1000;
+
+/**
+ * Warm-up until steady, as the HTTP suite's: half-second windows of the measured load; steady
+ * when two windows (quick) or three (full) agree within 5 % (3 %) with each other and with those
+ * before; at most 10 s (20 s).
+ */
+const WARM_UP_WINDOW_S = 0.5;
+const QUICK_WARM_UP: WarmUpProfile = { warmup_window_s: WARM_UP_WINDOW_S, warmup_block: 2, warmup_tolerance: 0.05, warmup_max_s: 10 };
+const FULL_WARM_UP: WarmUpProfile = { warmup_window_s: WARM_UP_WINDOW_S, warmup_block: 3, warmup_tolerance: 0.03, warmup_max_s: 20 };
 
 
 function path(config: WebSocketConfig): string {
@@ -119,7 +130,7 @@ function loadDetails(subject: WebSocketSubject, app: WebSocketApp, split: CpuAss
     message_bytes: config.message_bytes,
     message_type: config.binary ? "binary" : "text",
     ...(config.mode === "echo" ? { connections: subject.params.connections } : { receivers: subject.params.receivers, senders: 1, window: profile.window }),
-    warmup_s: profile.warmup_s,
+    warmup: `windows of ${profile.warmup_window_s} s until the last ${profile.warmup_block} agree within ${profile.warmup_tolerance * 100} % with one another and with the ${profile.warmup_block} before, at most ${profile.warmup_max_s} s`,
     duration_s: profile.duration_s,
     load_client: "wsclient",
     ...(wantsFixedRate(subject.scenario) ? { fixed_rate_client: "k6", rate: profile.rate, rate_connections: profile.rate_connections, rate_duration_s: profile.rate_duration_s } : {}),
@@ -174,7 +185,11 @@ async function measure(subject: WebSocketSubject, context: SuiteContext, server:
     return counted;
   };
 
-  gate("warmup", await runLoad(loadSpec(subject, server, profile.warmup_s), pin));
+  const warm = await warmUntilSteady(warmUpRule(profile), isSteady, async () => {
+    const window = await runLoad(loadSpec(subject, server, profile.warmup_window_s), pin);
+    return { seconds: window.duration_s, count: gate("warmup", window).good };
+  });
+  const reached = warmUpFigures(warm, profile.warmup_block);
 
   const spec = loadSpec(subject, server, profile.duration_s);
   const before = groupUsage(server.pid);
@@ -193,8 +208,13 @@ async function measure(subject: WebSocketSubject, context: SuiteContext, server:
     server_peak_rss_mb: [after.peakRssMb],
     server_cpu_s: [round2(after.cpuS - before.cpuS)],
     client_cpu_s: [round2(clientCpuS)],
+    reach_90_s: [round3(reached.reach90S)],
+    reach_90_messages: [reached.reach90Count],
+    first_second_msgs_per_s: [reached.firstSecondRate],
   };
   const facts: Record<string, unknown> = {
+    warmup: { steady: warm.steady, seconds: round3(warm.seconds), window_msgs_per_s: warm.windows.map((w) => Math.round(w.count / w.seconds)), level_msgs_per_s: Math.round(reached.level) },
+    server_threads: groupThreads(server.pid),
     throughput: {
       messages: counted.good,
       seconds: report.duration_s,
@@ -238,7 +258,7 @@ async function measure(subject: WebSocketSubject, context: SuiteContext, server:
       rtt_resolution_ms: 1,
     };
   }
-  return { samples, boundBy, facts };
+  return { samples, boundBy, facts, steady: warm.steady };
 }
 
 /**
@@ -260,10 +280,14 @@ export const websocketSuite = defineSuite<WebSocketConfig, WebSocketProfile, { a
     server_peak_rss_mb: { unit: "MB", better: "lower" },
     server_cpu_s: { unit: "s", better: "lower", resolution: CPU_RESOLUTION_S },
     client_cpu_s: { unit: "s", better: "lower", resolution: CPU_RESOLUTION_S },
+    // How fast a fresh server reaches its speed (src/tools/warm-up.ts), known to a window's length.
+    reach_90_s: { unit: "s", better: "lower", resolution: WARM_UP_WINDOW_S },
+    reach_90_messages: { unit: "messages", better: "lower" },
+    first_second_msgs_per_s: { unit: "msg/s", better: "higher" },
   },
   profiles: {
-    quick: { trials: 2, warmup_s: 0.5, duration_s: 1.5, connections: [50], window: 1, rate: 1000, rate_connections: 10, rate_duration_s: 1.5 },
-    full: { trials: 3, warmup_s: 2, duration_s: 5, connections: [100, 1000], window: 1, rate: 1000, rate_connections: 10, rate_duration_s: 5 },
+    quick: { trials: 2, ...QUICK_WARM_UP, duration_s: 1.5, connections: [50], window: 1, rate: 1000, rate_connections: 10, rate_duration_s: 1.5 },
+    full: { trials: 3, ...FULL_WARM_UP, duration_s: 5, connections: [100, 1000], window: 1, rate: 1000, rate_connections: 10, rate_duration_s: 5 },
   },
   tools: [WSCLIENT_TOOL, K6_TOOL, GNU_TIME_TOOL, TASKSET_TOOL],
   options: { app: appOption("websocket") },
@@ -276,7 +300,7 @@ export const websocketSuite = defineSuite<WebSocketConfig, WebSocketProfile, { a
     const apps = selectApps(loadApps<{ servers: Record<string, string> }>("websocket"), options.apps).filter((app) => app.manifest.runtimes[runtime]);
     const loadPoints = pointsOf(scenario).length;
     const fixedRateS = wantsFixedRate(scenario) ? K6_START_S + profile.rate_duration_s : 0;
-    const trialS = SERVER_LIFECYCLE_S + profile.warmup_s + profile.duration_s + fixedRateS;
+    const trialS = SERVER_LIFECYCLE_S + expectedWarmUpS(profile) + profile.duration_s + fixedRateS;
     // Each app is verified once before its load points and once after, whatever their number.
     return { cells: apps.length * loadPoints, seconds: apps.length * (loadPoints * profile.trials * trialS + 2 * VERIFICATION_S) };
   },
@@ -302,6 +326,7 @@ export const websocketSuite = defineSuite<WebSocketConfig, WebSocketProfile, { a
       once(verifications, [phase, subject.scenario.dir, subject.runtime.identity.sha256, subject.app].join("\0"), () => verifyFresh(subject, appOf(subject), context));
     // Which client used all of its CPU, per trial: a result is client-bound if any trial was.
     const boundTrials = new Map<WebSocketSubject, string[][]>();
+    const unsteady = new UnsteadyTrials<WebSocketSubject>(context.log);
 
     return {
       subjects(scenario: SuiteScenario<WebSocketConfig, WebSocketProfile>, runtime: IdentifiedRuntime) {
@@ -333,6 +358,8 @@ export const websocketSuite = defineSuite<WebSocketConfig, WebSocketProfile, { a
           [ClientError],
         );
         boundTrials.set(subject, [...(boundTrials.get(subject) ?? []), measured.boundBy]);
+        const cell = `websocket/${subject.scenario.name} ${subject.app} ${subject.runtime.identity.name}@${subject.runtime.identity.version} trial ${trialIndex + 1}`;
+        unsteady.note(subject, measured.steady, cell, subject.scenario.profileParams.warmup_max_s);
         return { samples: measured.samples, details: { [`trial_${trialIndex + 1}`]: measured.facts } };
       },
 
@@ -341,7 +368,9 @@ export const websocketSuite = defineSuite<WebSocketConfig, WebSocketProfile, { a
       async finish(subject) {
         const trials = boundTrials.get(subject) ?? [];
         const by = [...new Set(trials.flat())].sort();
-        return { details: { client_bound: by.length > 0, client_bound_by: by, client_bound_trials: trials.filter((t) => t.length > 0).length } };
+        return {
+          details: { client_bound: by.length > 0, client_bound_by: by, client_bound_trials: trials.filter((t) => t.length > 0).length, never_steady_trials: unsteady.count(subject) },
+        };
       },
     };
   },

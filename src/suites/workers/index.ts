@@ -11,7 +11,7 @@ import { cpusOf, describeAssignment, machineAssignment, pinned, TASKSET_TOOL } f
 import { CPU_RESOLUTION_S } from "../../tools/proc-stats.ts";
 import { GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
 import { instructionsDetails } from "../../tools/perf.ts";
-import { IN_PROCESS_PROTOCOL_DIR, runInProcessTrial } from "../../tools/in-process.ts";
+import { expectedWarmUpIterations, IN_PROCESS_PROTOCOL_DIR, runInProcessTrial, WARM_UP_METRICS, warmUpInput, warmUpRecord, warmUpText, type InProcessWarmUp } from "../../tools/in-process.ts";
 import { TrialFailure, defineSuite, type CheckOutcome, type InProcessReproduction, type Subject, type SuiteScenario } from "../suite.ts";
 
 /** The `workers` block of a scenario manifest (schemas/suites/workers.schema.json#/$defs/config). */
@@ -28,9 +28,8 @@ export interface WorkersConfig {
 }
 
 /** A profile of a workers scenario (schemas/suites/workers.schema.json#/$defs/profile). */
-export interface WorkersProfile {
+export interface WorkersProfile extends InProcessWarmUp {
   trials: number;
-  warmup: number;
   iterations: number;
   [key: string]: unknown;
 }
@@ -208,10 +207,11 @@ export const workersSuite = defineSuite<WorkersConfig, WorkersProfile, { apps: r
     peak_rss_mb: { unit: "MB", better: "lower" },
     /** User plus system CPU seconds of the whole process (every thread). */
     cpu_s: { unit: "s", better: "lower", resolution: CPU_RESOLUTION_S },
+    ...WARM_UP_METRICS,
   },
   profiles: {
-    quick: { trials: 1, warmup: 3, iterations: 15 },
-    full: { trials: 3, warmup: 10, iterations: 100 },
+    quick: { trials: 1, warmup: 10, warmup_block: 2, warmup_tolerance: 0.1, iterations: 10 },
+    full: { trials: 3, warmup: 50, warmup_block: 3, warmup_tolerance: 0.05, iterations: 100 },
   },
   tools: [GNU_TIME_TOOL, TASKSET_TOOL],
   options: { app: appOption("workers") },
@@ -227,7 +227,8 @@ export const workersSuite = defineSuite<WorkersConfig, WorkersProfile, { apps: r
   },
 
   estimate(scenario, runtime, options) {
-    const { trials, warmup, iterations } = scenario.profileParams;
+    const { trials, iterations } = scenario.profileParams;
+    const warmup = expectedWarmUpIterations(scenario.profileParams);
     const apps = selectApps(loadApps<WorkersAppFields>("workers"), options.apps).filter((app) => app.manifest.runtimes[runtime]);
     const measured = apps.flatMap((app) => appPoints(app, scenario.config, runtime).filter((params) => !untransferable(app, params)));
     // Each process runs the exchange once to verify it, then its warm-up and measured iterations.
@@ -239,14 +240,14 @@ export const workersSuite = defineSuite<WorkersConfig, WorkersProfile, { apps: r
     const app = loadApps<WorkersAppFields>("workers").find((candidate) => candidate.name === doc.app);
     if (!app) throw new UserError(`repro: the workers suite has no app '${doc.app}'`);
     const runtime = doc.runtime.name;
-    const { warmup, iterations } = scenario.profileParams;
+    const { iterations } = scenario.profileParams;
     return {
       kind: "in-process",
       folders: [app.dir, join(app.dir, "..", "shared"), IN_PROCESS_PROTOCOL_DIR],
       appDir: app.dir,
       entry: entryFile(app, runtime),
       flags: flagsOf(scenario, app, runtime),
-      input: { params: appParams(scenario.config, doc.params), warmup, iterations },
+      input: { params: appParams(scenario.config, doc.params), ...warmUpInput(scenario.profileParams), iterations },
       figure: reproFigure(scenario.config, doc.params),
     };
   },
@@ -291,7 +292,7 @@ export const workersSuite = defineSuite<WorkersConfig, WorkersProfile, { apps: r
             cpu_count: cpuCount,
             cpu_model: cpus()[0]?.model ?? "unknown",
             ...(typeof workers === "number" ? { workers_beyond_cpus: workers > cpuCount } : {}),
-            warmup: profile.warmup,
+            warmup: warmUpText(profile),
             iterations: profile.iterations,
             cpu_split: describeAssignment(machineAssignment(), ["parallel"]),
           },
@@ -309,7 +310,7 @@ export const workersSuite = defineSuite<WorkersConfig, WorkersProfile, { apps: r
           input: {
             params: appParams(config, subject.params),
             workDir: context.workDir,
-            warmup: profile.warmup,
+            ...warmUpInput(profile),
             iterations: profile.iterations,
           },
           scratchDir: context.workDir,
@@ -318,9 +319,10 @@ export const workersSuite = defineSuite<WorkersConfig, WorkersProfile, { apps: r
         });
         if (!outcome.ok) throw new TrialFailure(outcome.error, { stderr: outcome.stderr });
         trialsPassed.set(subject, (trialsPassed.get(subject) ?? 0) + 1);
+        const warm = warmUpRecord(outcome.report, trialIndex);
         return {
-          samples: { ...metricsOf(config, subject.params, outcome.report.samples, outcome.usage.peakRssMb), cpu_s: [outcome.usage.cpuS] },
-          details: instructionsDetails([outcome.usage.instructions], trialIndex),
+          samples: { ...metricsOf(config, subject.params, outcome.report.samples, outcome.usage.peakRssMb), cpu_s: [outcome.usage.cpuS], ...warm.samples },
+          details: { ...instructionsDetails([outcome.usage.instructions], trialIndex), ...warm.details },
         };
       },
 
