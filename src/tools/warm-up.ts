@@ -101,12 +101,12 @@ export function warmUpRule(profile: WarmUpProfile): WarmUpRule {
 }
 
 /**
- * What `plan` counts for a warm-up: the two blocks the rule needs at least, and one more, which a
- * V8 server typically needs to tier up on this project's 2-core machine (docs/measurements.json,
+ * What `plan` counts for a warm-up: the two blocks the rule needs at least, and one window more,
+ * within the cap (what it took on this project's 2-core machine: docs/measurements.json,
  * "steady-state"); the cap is what it can cost at most.
  */
 export function expectedWarmUpS(profile: WarmUpProfile): number {
-  return Math.min(3 * profile.warmup_block * profile.warmup_window_s, profile.warmup_max_s);
+  return Math.min((2 * profile.warmup_block + 1) * profile.warmup_window_s, profile.warmup_max_s);
 }
 
 /** Trials whose server never became steady, per subject: each logged when it happens, and counted in the subject's result. */

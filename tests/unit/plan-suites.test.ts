@@ -75,7 +75,7 @@ describe("plan counts the cells run measures, and its time grows with the profil
     assert.equal(measured.length, planned(throughput, "node").cells);
     assert.ok(subjects.length > measured.length, "an app node cannot run is written as an unsupported result, and plan leaves it out");
     assert.equal(planned(roundTrip, "node", { app: ["worker-threads"] }).cells, 12);
-    assertGrows(roundTrip, "node", [{ iterations: 1000 }, { warmup: 1000 }]);
+    assertGrows(roundTrip, "node", [{ iterations: 1000 }, { warmup_block: 5 }]);
     assertGrows(primes, "bun", [{ iterations: 20 }]);
   });
 
@@ -93,7 +93,7 @@ describe("plan counts the cells run measures, and its time grows with the profil
     const subjects = (await written(readMany, "deno")).filter((s) => s.params.cache === "warm" || cold);
     assert.equal(subjects.filter(runsOn(apps)).length, planned(readMany, "deno").cells);
     const quick = resolved("fileio/read-many", "quick");
-    assertGrows(quick, "deno", [{ iterations: 30 }, { warmup: 5 }, { files: 10_000 }]);
+    assertGrows(quick, "deno", [{ iterations: 30 }, { warmup_block: 3 }, { files: 10_000 }]);
     assertGrows(resolved("fileio/copy-large", "quick"), "node", [{ large_mib: 256 }]);
     assertGrows(resolved("fileio/walk-tree", "quick"), "bun", [{ tree_packages: 1200 }]);
     assert.ok(planned(withProfile(quick, { cache: ["warm", "cold"] }), "deno").seconds! > planned(quick, "deno").seconds! || !cold);
@@ -110,7 +110,7 @@ describe("plan counts the cells run measures, and its time grows with the profil
     const subjects = await written(pointSelect, "bun", { engine: ["sqlite"] });
     assert.equal(subjects.filter(runsOn(apps)).length, sqlite);
     assert.equal((await written(pointSelect, "node")).filter(runsOn(appsOn("database", "node"))).length, planned(pointSelect, "node").cells);
-    assertGrows(resolved("database/select-1000", "quick"), "node", [{ iterations: 30 }, { warmup: 10 }, { ops: 50 }]);
+    assertGrows(resolved("database/select-1000", "quick"), "node", [{ iterations: 30 }, { warmup_block: 3 }, { ops: 50 }]);
     assertGrows(resolved("database/update-tx", "quick"), "bun", [{ ops: 100 }]);
   });
 

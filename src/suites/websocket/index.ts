@@ -52,12 +52,12 @@ const round3 = (value: number) => Math.round(value * 1000) / 1000;
 
 /**
  * Warm-up until steady, as the HTTP suite's: half-second windows of the measured load; steady
- * when two windows (quick) or three (full) agree within 5 % (3 %) with each other and with those
+ * when two windows agree within 5 % (quick) or 3 % (full) with each other and with those
  * before; at most 10 s (20 s).
  */
 const WARM_UP_WINDOW_S = 0.5;
 const QUICK_WARM_UP: WarmUpProfile = { warmup_window_s: WARM_UP_WINDOW_S, warmup_block: 2, warmup_tolerance: 0.05, warmup_max_s: 10 };
-const FULL_WARM_UP: WarmUpProfile = { warmup_window_s: WARM_UP_WINDOW_S, warmup_block: 3, warmup_tolerance: 0.03, warmup_max_s: 20 };
+const FULL_WARM_UP: WarmUpProfile = { warmup_window_s: WARM_UP_WINDOW_S, warmup_block: 2, warmup_tolerance: 0.03, warmup_max_s: 20 };
 
 
 function path(config: WebSocketConfig): string {
