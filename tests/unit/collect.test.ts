@@ -107,7 +107,7 @@ describe("collecting artifacts into data/", () => {
   it("rejects two different results for one place among the artifacts", async () => {
     const artifacts = tempDir("artifacts");
     await artifact(artifacts, "a", [x64Node]);
-    await artifact(artifacts, "b", [makeResult({ reproduce: "something else" })]);
+    await artifact(artifacts, "b", [makeResult({ reproduce: "scripts/bench run --suite startup --scenario hello --runtime node@22.11.0 --profile full" })]);
     const outcome = await collectResults([artifacts], tempDir("data"), RUNNERS);
     assert.match(outcome.problems.join(), /differs from .*another result for bench-x64-1\//);
   });
