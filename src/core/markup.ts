@@ -27,15 +27,14 @@ export function escapeMarkup(text: string): string {
 
 /**
  * Inline text in GitHub Markdown, table cells included: HTML is escaped, characters that start
- * code, emphasis, links or a table column are backslash-escaped, a line break becomes a space, and
- * an `@` that could start a mention (not inside a word, as in `node@22.11.0`) is followed by a
- * zero-width space so that it never mentions anyone (as Dependabot does). `_` stays: metric names
- * hold it, and at worst it emphasises.
+ * code, emphasis, links or a table column are backslash-escaped, a line break (or any control
+ * character) becomes a space, and an `@` that could start a mention (not inside a word, as in
+ * `node@22.11.0`) is followed by a zero-width space so that it never mentions anyone (as Dependabot
+ * does). `_` stays: metric names hold it, and at worst it emphasises.
  */
 export function escapeMarkdown(text: string): string {
-  return escapeMarkup(text)
+  return escapeMarkup(oneLine(text))
     .replace(/[\\`*[\]|]/g, (c) => `\\${c}`)
-    .replace(/[\r\n]+/g, " ")
     .replace(/(^|[^A-Za-z0-9])@/g, "$1@&#8203;");
 }
 
