@@ -11,7 +11,7 @@ import { detectRegressions } from "../../src/regressions/detect.ts";
 import { resultPath } from "../../src/results/store.ts";
 import { html } from "../../src/site/html.ts";
 import { bench, tempDir } from "../../benchmarks/lib/cli.ts";
-import { makeResult } from "../../benchmarks/lib/documents.ts";
+import { makeResult, metricOf } from "../../benchmarks/lib/documents.ts";
 import { syntheticHistory } from "../helpers/series.ts";
 
 const FENCE = "22.0.0\n```\n@maintainer <img src=x onerror=alert(1)>";
@@ -106,5 +106,15 @@ describe("strings from results, where they reach Markdown, HTML and Atom", () =>
       assert.doesNotMatch(entry.name, /[`<>@|[\]()*]/, entry.name);
       assert.doesNotMatch(entry.extra, /[`<>@|]/, entry.extra);
     }
+  });
+
+  it("github-action-benchmark's unit, which it prints raw into its summary table and alert comment, carries no markup", () => {
+    const unit = "<img src=x onerror=alert(1)> | @maintainer <!-- [x](https://evil.invalid)\n";
+    const doc = makeResult({ metrics: { wall_ms: metricOf([30, 31, 29], unit) } });
+    const [entry] = gabEntries([doc], "lower");
+    assert.ok(entry);
+    assert.doesNotMatch(entry.unit, /[`<>@|[\]()!\n]/, entry.unit);
+    assert.doesNotMatch(entry.extra, /[`<>@|!]|\]\(/, entry.extra);
+    assert.equal(gabEntries([makeResult({ metrics: { rtt_us: metricOf([3, 4, 5], "µs") } })], "lower")[0]!.unit, "µs", "a plain unit stays as it is");
   });
 });
