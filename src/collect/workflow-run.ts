@@ -6,9 +6,10 @@ import { UserError } from "../core/errors.ts";
  * artifact's name is all that ties it to a job, and any job of the run holds the runtime token
  * that uploads artifacts under any name, first come first served. So each artifact is held to the
  * upload step named for it (`Upload <artifact>`, benchmark.yml): that step succeeded, the artifact
- * was created while it ran, and no upload of the call failed (a failed upload is a name another
- * job may have taken first). Each bench job uploads at least one file, so a successful upload
- * always made its artifact, and the artifacts and the successful uploads must be the same set.
+ * was created while it ran (one put in its place later was not), and no upload of the call failed
+ * (a failed upload is a name another job may have taken first). Each bench job uploads at least one
+ * file, so its upload either made its artifact or failed: no artifact is left without the upload
+ * that made it. An artifact gone since its upload (deleted, expired) only loses its own results.
  */
 
 export interface WorkflowStep {
@@ -106,9 +107,6 @@ export function bindArtifacts(run: WorkflowRun, prefix: string): { uploads: Map<
     else if (!within(artifact.created_at, upload.step.started_at, upload.step.completed_at, TIMESTAMP_SLACK_MS)) {
       problems.push(`artifact '${artifact.name}' was created at ${artifact.created_at}, not while job '${upload.job.name}' uploaded it (${upload.step.started_at} to ${upload.step.completed_at})`);
     } else uploads.set(artifact.name, { artifact, ...upload });
-  }
-  for (const [artifact, { job }] of steps) {
-    if (!run.artifacts.some((a) => a.name === artifact)) problems.push(`job '${job.name}' uploaded artifact '${artifact}', which the run no longer lists`);
   }
   return { uploads, problems };
 }
