@@ -127,7 +127,8 @@ describe("the release watch under act", { timeout: 600_000, concurrency: true },
     });
     await assert.rejects(
       watchToSite(repo, registry, "workflow_dispatch", { inputs: { prereleases: false }, ref: `refs/heads/${DEFAULT_BRANCH}`, repository: { default_branch: DEFAULT_BRANCH } }),
-      (error: Error) => error.name === "AssertionError" && /results-call-0-/.test(error.message),
+      // The artifacts' names lose the call: collect, holding them to the run's record of its uploads, refuses them.
+      (error: Error) => error.name === "AssertionError" && /results-call-0-|; nothing collected/.test(error.message),
     );
   });
 });

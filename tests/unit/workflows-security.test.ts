@@ -441,6 +441,17 @@ function summaryFenceProblems(workflows: Workflows): string[] {
   );
 }
 
+/** Every binary a setup action installed is checked against the registry before the measure step runs it. */
+function runtimeCheckProblems(workflows: Workflows): string[] {
+  const steps = workflows.get("benchmark.yml")?.doc.jobs.bench?.steps ?? [];
+  const measure = steps.findIndex((step) => step.run?.includes("scripts/bench run "));
+  const checks = (variable: string) => steps.findIndex((step) => step.run?.includes(`scripts/ci/check-runtime "$${variable}" "$RUNTIME"`));
+  return ["PREDECESSOR_BIN", "RUNTIME_BIN"].flatMap((variable) => {
+    const at = checks(variable);
+    return at >= 0 && at < measure ? [] : [`benchmark.yml/bench: $${variable} must be checked with scripts/ci/check-runtime before the measure step`];
+  });
+}
+
 const ALL_RULES = [
   selfHostedProblems,
   pullRequestTargetProblems,
@@ -462,6 +473,7 @@ const ALL_RULES = [
   collectTrustProblems,
   summaryFenceProblems,
   artifactNameProblems,
+  runtimeCheckProblems,
 ];
 
 // ---- tests ----
@@ -650,6 +662,8 @@ describe("the rules catch what they are about", () => {
     assert.match(summaryFenceProblems(withFile("benchmark.yml", fenced)).join(), /benchmark\.yml\/collect: step 'Regression report' fences text/);
     const renamed = benchmark.replace("name: results-${{ needs.plan.outputs.call }}-${{ matrix.runner }}-", "name: results-${{ matrix.runner }}-");
     assert.match(artifactNameProblems(withFile("benchmark.yml", renamed)).join(), /benchmark\.yml\/bench: uploads its results as 'results-\$\{\{ matrix\.runner \}\}-.*', but collect looks for results-\$\{\{ needs\.plan\.outputs\.call \}\}-/);
+    const unverified = benchmark.replace('scripts/ci/check-runtime "$RUNTIME_BIN"', 'echo "$RUNTIME_BIN"');
+    assert.deepEqual(runtimeCheckProblems(withFile("benchmark.yml", unverified)), ["benchmark.yml/bench: $RUNTIME_BIN must be checked with scripts/ci/check-runtime before the measure step"]);
     const unrecorded = benchmark.replace(' --run "$RUNNER_TEMP/run.json"', "");
     assert.match(collectTrustProblems(withFile("benchmark.yml", unrecorded)).join(), /and the run's jobs and artifacts \(--run/);
     const unnamed = benchmark.replace("- name: Upload results-${{ needs.plan.outputs.call }}", "- name: Upload the results-${{ needs.plan.outputs.call }}");
