@@ -93,12 +93,9 @@ step() {
   "$@" || failed+=("$what")
 }
 
-# A folder wiped and made again, empty, the runner's. Mounts inside it (a FUSE mount the runner's
-# user made) go first, lazily: rm stays on its own file system and would fail on them for ever.
+# A folder wiped and made again, empty, the runner's, with mode $2.
 renew() {
-  local dir="$1" mount
-  while read -r mount; do umount -l "$mount" 2>/dev/null || true; done < <(awk -v dir="$dir" 'index($5, dir "/") == 1 { print $5 }' /proc/self/mountinfo | sort -r)
-  rm -rf --one-file-system "$dir" && install -d -o "$uid" -g "$gid" -m "$2" "$dir"
+  rm -rf --one-file-system "$1" && install -d -o "$uid" -g "$gid" -m "$2" "$1"
 }
 
 # What it left in a shared folder: its entries at the top, and its files inside others' folders (a
