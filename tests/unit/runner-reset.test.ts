@@ -144,6 +144,26 @@ describe("resetting a benchmark machine between jobs", () => {
     assert.equal(readFileSync(join(root, "etc/cron.deny"), "utf8"), "guest\nrunner-test\n", "named once");
   });
 
+  it("runs every step when one fails, then keeps the marker and says which failed, so the next reset tries again", () => {
+    const root = tempDir("machine");
+    chmodSync(root, 0o755);
+    const home = runnerFolder(join(root, "home"));
+    const work = runnerFolder(join(root, "work"));
+    runnerFile(join(home, ".bashrc"), "export BASH_ENV=x\n");
+    runnerFile(join(root, "spool/crontabs/runner-test"), "* * * * * true\n");
+    mkdirSync(join(root, "etc/cron.deny"), { recursive: true }); // not a file: denying cron fails
+    const marker = join(root, "markers", "out-of-service");
+    mkdirSync(dirname(marker));
+    writeFileSync(marker, "refused\n");
+    const reset = resetMachine(root, ["--user", String(RUNNER_UID), "--home", home, "--work", work, "--out-of-service", marker, "--tmp", join(root, "no-tmp")], "runner-test");
+    assert.equal(reset.status, 1);
+    assert.match(reset.stderr, /^reset: denying cron to it in .*\/etc$/m);
+    assert.match(reset.stderr, /the machine is not clean; the marker .* stays, and the next reset tries again\n$/);
+    assert.equal(existsSync(marker), true);
+    assert.deepEqual([readdirSync(home), readdirSync(join(root, "spool/crontabs"))], [[], []], "the steps after and before it ran");
+    assert.equal(readFileSync(join(root, "etc/at.deny"), "utf8"), "runner-test\n");
+  });
+
   it("refuses a privileged user and a shallow folder, before killing or removing anything", () => {
     const marker = join(tempDir("machine"), "out-of-service");
     writeFileSync(marker, "refused\n");
