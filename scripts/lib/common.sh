@@ -97,14 +97,23 @@ lock_tools() {
   flock 9
 }
 
+# Every built tool is pinned to one version: the same build on every machine and in every cache.
+OHA_VERSION=1.16.0
+
+# Whether the oha first on PATH is the pinned one (`oha --version` prints `oha 1.16.0`).
+oha_pinned() {
+  [ "$(oha --version 2>/dev/null)" = "oha $OHA_VERSION" ]
+}
+
 ensure_oha() {
-  command -v oha >/dev/null 2>&1 && return 0
+  oha_pinned && return 0
   lock_tools
-  command -v oha >/dev/null 2>&1 && return 0
-  command -v cargo >/dev/null 2>&1 || die "oha is missing and cargo is not installed to build it (install Rust, or put oha on PATH)"
-  say "building oha with cargo (once; about 5 minutes on two cores, cached in $TOOLS_ROOT)"
-  cargo install oha --locked --quiet --root "$TOOLS_ROOT" >"$TOOLS_ROOT/oha-build.log" 2>&1 \
-    || die "cargo install oha failed; see $TOOLS_ROOT/oha-build.log"
+  oha_pinned && return 0
+  command -v cargo >/dev/null 2>&1 || die "oha $OHA_VERSION is missing and cargo is not installed to build it (install Rust, or put oha $OHA_VERSION on PATH)"
+  say "building oha $OHA_VERSION with cargo (once; about 5 minutes on two cores, cached in $TOOLS_ROOT)"
+  cargo install oha --version "=$OHA_VERSION" --locked --force --quiet --root "$TOOLS_ROOT" >"$TOOLS_ROOT/oha-build.log" 2>&1 \
+    || die "cargo install oha $OHA_VERSION failed; see $TOOLS_ROOT/oha-build.log"
+  oha_pinned || die "cargo installed an oha that does not report $OHA_VERSION; see $TOOLS_ROOT/oha-build.log"
 }
 
 # Every suite's tools, plus what the tests and benchmarks drive themselves.

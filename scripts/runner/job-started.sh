@@ -18,10 +18,10 @@
 #
 # A failed hook does not stop a job: the runner still runs every step whose `if:` holds after a
 # failure (`if: always()`, or an action's default `pre-if: always()`). So a refusal also takes the
-# runner out of service: it writes the out_of_service marker, which the root-owned service
-# (runner-service.sh) honours by resetting the machine before it registers a runner again, and it
-# kills the Runner.Listener and Runner.Worker this hook runs under, with every process below them,
-# so no later step of the job has a runner to run on.
+# runner out of service: it kills the Runner.Listener and Runner.Worker this hook runs under, with
+# every process below them, so no later step of the job has a runner to run on, and then records the
+# refusal in the out_of_service marker; the root-owned service (runner-service.sh) resets the
+# machine before it registers a runner again.
 #
 # job-started.conf, read as data (never sourced), one key=value a line:
 #   repository=OWNER/runtime-bench
@@ -79,23 +79,30 @@ tree_of() {
 }
 
 # Stops the runner's whole tree, this hook last: stopped first (SIGSTOP) so that nothing forks
-# while the tree is read, then killed.
+# while the tree is read, then killed. A process may be gone by the time it is signalled (the
+# subshell that listed the tree is), so no failed kill ends this before the last one.
 end_runner() {
   local root pids=() pid
   root="$(runner_root)"
   [ -n "$root" ] || return 0
   mapfile -t pids < <(tree_of "$root")
-  for pid in "${pids[@]}"; do [ "$pid" = $$ ] || kill -STOP "$pid" 2>/dev/null; done
+  for pid in "${pids[@]}"; do [ "$pid" = $$ ] || kill -STOP "$pid" 2>/dev/null || true; done
   mapfile -t pids < <(tree_of "$root")
-  for pid in "${pids[@]}"; do [ "$pid" = $$ ] || kill -KILL "$pid" 2>/dev/null; done
+  for pid in "${pids[@]}"; do [ "$pid" = $$ ] || kill -KILL "$pid" 2>/dev/null || true; done
 }
 
+# The runner runs this as `bash -e`: from here on no failing command may end it before the runner
+# is gone, and a closed output (SIGPIPE) must not either. The marker comes after the kill and is
+# best effort: the runner user can make its path a folder or fill the disk, and the kill is what
+# takes the machine out of service.
 refuse() {
-  printf '::error::benchmark machine refused this job: %s\n' "$1"
+  set +e
+  trap '' PIPE
+  printf '::error::benchmark machine refused this job: %s\n' "$1" 2>/dev/null
+  end_runner
   if [ -n "${out_of_service:-}" ]; then
     printf '%s refused %s: %s\n' "$(date -u +%FT%TZ)" "${GITHUB_WORKFLOW_REF:-?} run ${GITHUB_RUN_ID:-?}" "$1" >>"$out_of_service" 2>/dev/null
   fi
-  end_runner
   exit 1
 }
 

@@ -55,7 +55,10 @@ while true; do
   check_root_owned "${conf[install]}" "$(dirname "${conf[hook]}")" "$here"
   # The reset runs before every registration; a refusing hook's marker is removed only by a reset
   # that left nothing behind, and until then no runner is registered.
-  "$here/reset.sh" --user "${conf[user]}" --home "${conf[home]}" --work "${conf[work]}" --out-of-service "${conf[out_of_service]}"
+  # A reset that fails (a process that survived, something left it could not remove) ends this
+  # script, and systemd starts it again: the next reset tries again, and a clean one re-registers.
+  "$here/reset.sh" --user "${conf[user]}" --home "${conf[home]}" --work "${conf[work]}" --diag "${conf[install]}/_diag" \
+    --out-of-service "${conf[out_of_service]}"
   [ ! -e "${conf[out_of_service]}" ] || die "${conf[out_of_service]} is still there after the reset"
   jit="$(curl -fsS --max-time 60 -X POST \
     -H "Authorization: Bearer $(cat "${conf[token]}")" \

@@ -185,7 +185,9 @@ const downloadArtifact: StandIn = {
       return;
     }
     const matching = pattern === "" ? available : available.filter((artifact) => nameMatcher(pattern).test(artifact));
-    for (const artifact of matching) cpSync(join(from, artifact), merge === "true" ? target : join(target, artifact), { recursive: true });
+    // As v8 does: a folder per artifact, except with merge-multiple or when exactly one matched.
+    const flat = merge === "true" || matching.length === 1;
+    for (const artifact of matching) cpSync(join(from, artifact), flat ? target : join(target, artifact), { recursive: true });
     mkdirSync(target, { recursive: true });
     context.record.downloaded = matching;
   },
@@ -227,9 +229,18 @@ const benchmarkAction: StandIn = {
   },
 };
 
+/** A run's artifacts as GitHub's API lists them: each upload's folder, created when it was copied there. */
+function listedArtifacts(context: StandInContext, runId: string): { total_count: number; artifacts: { name: string; created_at: string }[] } {
+  const dir = artifactsOf(context, runId);
+  const names = existsSync(dir) ? readdirSync(dir).sort() : [];
+  return { total_count: names.length, artifacts: names.map((name) => ({ name, created_at: statSync(join(dir, name)).mtime.toISOString() })) };
+}
+
 /**
- * Runs the script as github-script does, against a GitHub API that answers from the run's
- * `github-api/<namespace>.<method>.json` files (`{}` where there is none) and records every call.
+ * Runs the script as github-script does, against a GitHub API that answers from the state's
+ * `github-api/<run id>/<namespace>.<method>.json` or `github-api/<namespace>.<method>.json` files,
+ * lists a run's artifacts from the artifacts its stand-ins uploaded, answers `{}` to anything else,
+ * and records every call. `paginate` returns a list endpoint's items, as Octokit's does.
  */
 const githubScript: StandIn = {
   inputs: ["script", "github-token", "result-encoding", "retries"],
@@ -237,9 +248,11 @@ const githubScript: StandIn = {
   async run(context) {
     const calls: { method: string; params: unknown }[] = [];
     context.record.calls = calls;
-    const answer = (method: string) => {
-      const file = join(context.state, "github-api", `${method}.json`);
-      return existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as unknown) : {};
+    const answer = (method: string, params: unknown) => {
+      const runId = String((params as { run_id?: unknown } | null)?.run_id ?? context.env.GITHUB_RUN_ID ?? "");
+      const file = [join(context.state, "github-api", runId, `${method}.json`), join(context.state, "github-api", `${method}.json`)].find((path) => existsSync(path));
+      if (file) return JSON.parse(readFileSync(file, "utf8")) as unknown;
+      return method === "actions.listWorkflowRunArtifacts" ? listedArtifacts(context, runId) : {};
     };
     const rest = new Proxy({} as Record<string, unknown>, {
       get: (_, namespace: string) =>
@@ -248,7 +261,7 @@ const githubScript: StandIn = {
             const method = `${namespace}.${name}`;
             const call = async (params: unknown) => {
               calls.push({ method, params });
-              return { data: answer(method) };
+              return { data: answer(method, params) };
             };
             return Object.assign(call, { method });
           },
@@ -258,7 +271,10 @@ const githubScript: StandIn = {
       rest,
       paginate: async (fn: (params: unknown) => Promise<{ data: unknown }>, params: unknown) => {
         const { data } = await fn(params);
-        return Array.isArray(data) ? data : [];
+        if (Array.isArray(data)) return data;
+        // A list endpoint answers `{total_count, <items>: [...]}`: Octokit's paginate returns the items.
+        const items = Object.values((data ?? {}) as Record<string, unknown>).find(Array.isArray);
+        return items ?? [];
       },
     };
     const [owner = "", repo = ""] = (context.env.GITHUB_REPOSITORY ?? "/").split("/");

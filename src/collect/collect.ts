@@ -1,24 +1,32 @@
-import { readFile } from "node:fs/promises";
-import { relative, resolve, sep } from "node:path";
+import { existsSync } from "node:fs";
+import { lstat, mkdir, mkdtemp, readFile, rename, rm } from "node:fs/promises";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { isDeepStrictEqual } from "node:util";
-import { listResultFiles } from "../results/store.ts";
 import { checkAgainst } from "../core/schema.ts";
+import { shapeProblems, sizeProblem, undeclaredMetrics, type DeclaredMetrics } from "../results/limits.ts";
+import { listResultFiles, resultPath, runFolder, writeResult } from "../results/store.ts";
 import type { ResultDocument } from "../results/types.ts";
-import { resultPath, writeResult } from "../results/store.ts";
 import type { BenchRunner } from "../releases/runners.ts";
 import type { MatrixEntry } from "../releases/matrix.ts";
+import { bindArtifacts, CLOCK_SLACK_MS, outsideJob, type ArtifactUpload, type WorkflowRun } from "./workflow-run.ts";
 
-/** What collect trusts: the machines of .github/bench-runners.json, and the jobs of the run's plan. */
+/** What collect trusts: the machines of .github/bench-runners.json, the suites' metrics, and the jobs of the run's plan. */
 export interface CollectTrust {
   readonly runners: readonly BenchRunner[];
+  /** Each suite's metrics and their units: a result records no other. */
+  readonly declared: DeclaredMetrics;
   /** The plan job's matrix and the call's name, which together name each job's artifact; without them, results are checked against the runners only. */
   readonly plan?: { readonly call: string; readonly jobs: readonly MatrixEntry[] };
+  /** The workflow run as GitHub's API lists it: each artifact is held to the upload step named for it, each result to that step's job. */
+  readonly run?: WorkflowRun;
   /**
    * Accept results from a machine whose check before the run found settings of
    * docs/machine-tuning.md unmet: only for a workflow run locally under scripts/act, where this
    * machine stands in for the benchmark machines (each result still records what it lacked).
    */
   readonly acceptUntuned?: boolean;
+  /** The time now, against which no run may be dated later (a test's fixed clock). */
+  readonly now?: Date;
 }
 
 /** The artifact benchmark.yml's job for `entry` uploads: the workflow, not the job's own code, names it. */
@@ -31,24 +39,50 @@ interface Claim {
   readonly doc: ResultDocument;
   readonly runner: BenchRunner | undefined;
   readonly job: MatrixEntry | undefined;
-}
-
-/**
- * Whether a job measured the runtime version a result claims: its release, or the predecessor it
- * measured beside it. A canary's version is whatever its nightly build reports, known only once
- * installed, so a canary job vouches for its runtime's name and its baseline release.
- */
-function measuredBy(job: MatrixEntry, doc: ResultDocument): boolean {
-  if (job.runtime !== doc.runtime.name) return false;
-  return doc.runtime.version === job.version || doc.runtime.version === job.predecessor || job.channel === "canary";
+  /** The upload step that made its artifact, where the run's record is known. */
+  readonly upload: ArtifactUpload | undefined;
+  readonly now: Date;
 }
 
 const jobVersions = (job: MatrixEntry) => `${job.runtime} ${job.version}${job.predecessor ? ` and ${job.predecessor}` : ""}`;
 
+/** A canary's or a nightly's version: a pre-release part (Node's `27.0.0-nightly…`) or a build part (Deno's `2.7.0+<commit>`). */
+const isPrerelease = (version: string) => /[-+]/.test(version);
+
 /**
- * Each check returns why the result cannot be published, or nothing. A result says where and on
- * what it ran; a compromised or misconfigured machine could say anything, so every claim is held
- * against what the repository itself planned and declared.
+ * Why a job did not measure the runtime version a result claims, or nothing. A release job
+ * measures its release and the predecessor beside it, each under its default label. A canary job
+ * measures its baseline release, labelled `release`, and a build whose version is known only once
+ * installed, labelled `canary`: that label is taken only by a version that is no release.
+ */
+function versionRefusal(job: MatrixEntry, doc: ResultDocument): string | undefined {
+  const { name, version } = doc.runtime;
+  const claimed = `claims ${name} ${version}${doc.label === undefined ? "" : ` labelled ${doc.label}`}`;
+  if (job.runtime !== name) return `${claimed}, but its job measured ${jobVersions(job)}`;
+  if (job.channel === "canary") {
+    if (doc.label === "release") return version === job.predecessor ? undefined : `${claimed}, but its canary job's release is ${job.predecessor}`;
+    if (doc.label === "canary") return isPrerelease(version) ? undefined : `${claimed}, but ${version} is a release, not a nightly or canary build`;
+    return `${claimed}, but a canary job's results are labelled release or canary`;
+  }
+  if (version !== job.version && version !== job.predecessor) return `${claimed}, but its job measured ${jobVersions(job)}`;
+  return doc.label === undefined || doc.label === `${name}-${version}` ? undefined : `${claimed}, but a release job's results carry their own runtime and version as label`;
+}
+
+/** The second a run id names (`20261101T000000Z-abcdef`), as its started_at gives it. */
+const idStamp = (startedAt: string) => new Date(startedAt).toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+
+/** Why a result's run cannot have started when it says, or nothing. */
+function dateRefusal({ doc, upload, now }: Claim): string | undefined {
+  const { id, started_at: startedAt } = doc.run;
+  if (!id.startsWith(`${idStamp(startedAt)}-`)) return `claims run ${id}, which did not start at its started_at ${startedAt}`;
+  if (Date.parse(startedAt) > now.getTime() + CLOCK_SLACK_MS) return `claims a run started at ${startedAt}, later than now`;
+  return upload ? outsideJob(startedAt, upload.job, now) : undefined;
+}
+
+/**
+ * Each check returns why the result cannot be published, or nothing. A result says where, when and
+ * on what it ran; a compromised or misconfigured machine could say anything, so every claim is held
+ * against what the repository itself planned and declared and what GitHub recorded of the run.
  */
 const RESULT_CHECKS: readonly ((claim: Claim) => string | undefined)[] = [
   emulatedRefusal,
@@ -62,16 +96,38 @@ const RESULT_CHECKS: readonly ((claim: Claim) => string | undefined)[] = [
       : runner.fingerprint === undefined
         ? `${runner.name} has no fingerprint in .github/bench-runners.json; this result's is ${doc.environment.fingerprint} (docs/self-hosted-runner.md, "Check the machine")`
         : `claims fingerprint ${doc.environment.fingerprint}, but ${runner.name}'s is ${runner.fingerprint} (.github/bench-runners.json)`,
-  ({ doc, job }) => (!job || measuredBy(job, doc) ? undefined : `claims ${doc.runtime.name} ${doc.runtime.version}, but its job measured ${jobVersions(job)}`),
+  ({ doc, job }) => (job ? versionRefusal(job, doc) : undefined),
+  dateRefusal,
 ];
 
-/** The job whose artifact holds `file`: download-artifact puts each artifact in a folder of its name. */
-function jobOf(file: string, sources: readonly string[], trust: CollectTrust): MatrixEntry | string | undefined {
-  if (!trust.plan) return undefined;
+/** Where a file's artifact was found: its name, and the job and upload step it belongs to. */
+interface ArtifactOf {
+  readonly name: string;
+  readonly job: MatrixEntry;
+  readonly upload: ArtifactUpload | undefined;
+}
+
+/**
+ * The artifact holding `file`. download-artifact puts each artifact in a folder of its name, except
+ * when exactly one matches its pattern: then it unpacks that one into the folder itself (v8), and
+ * the run's record (or, without one, a plan of a single job) says which artifact it was.
+ */
+function artifactOf(file: string, sources: readonly string[], plan: NonNullable<CollectTrust["plan"]>, bound: BoundRun | undefined): ArtifactOf | string {
   const source = sources.map((s) => resolve(s)).find((s) => resolve(file).startsWith(s + sep));
-  const artifact = source === undefined ? "" : relative(source, resolve(file)).split(sep)[0]!;
-  const { call, jobs } = trust.plan;
-  return jobs.find((job) => artifactName(call, job) === artifact) ?? `is in artifact '${artifact}', which no job of call '${call}' uploads`;
+  const first = source === undefined ? "" : relative(source, resolve(file)).split(sep)[0]!;
+  const planned = new Map(plan.jobs.map((job) => [artifactName(plan.call, job), job]));
+  const single = bound ? (bound.listed.length === 1 ? bound.listed[0] : undefined) : plan.jobs.length === 1 ? artifactName(plan.call, plan.jobs[0]!) : undefined;
+  const name = planned.has(first) ? first : (single ?? first);
+  const job = planned.get(name);
+  if (!job) return `is in artifact '${name}', which no job of call '${plan.call}' uploads`;
+  if (bound && !bound.listed.includes(name)) return `is in artifact '${name}', which the workflow run does not list`;
+  return { name, job, upload: bound?.uploads.get(name) };
+}
+
+/** The run's record bound to the call's artifacts: the artifacts it lists, and the upload that made each. */
+interface BoundRun {
+  readonly listed: readonly string[];
+  readonly uploads: ReadonlyMap<string, ArtifactUpload>;
 }
 
 /** What a collect did, or would have done had nothing been wrong. */
@@ -85,13 +141,9 @@ export interface CollectOutcome {
   readonly problems: string[];
 }
 
-async function readJson(path: string): Promise<unknown> {
-  return JSON.parse(await readFile(path, "utf8")) as unknown;
-}
-
 async function existingDocument(path: string): Promise<unknown> {
   try {
-    return await readJson(path);
+    return JSON.parse(await readFile(path, "utf8")) as unknown;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     return null; // present but unreadable: never equal to a result, so reported as a conflict
@@ -104,71 +156,136 @@ export function emulatedRefusal({ doc }: Pick<Claim, "doc">): string | undefined
   return emulated ? `measured under ${emulated.emulator} (${doc.environment.arch} on ${emulated.host_arch}): an emulated result checks that a runtime runs, and is never published` : undefined;
 }
 
+/** A result file read and checked on its own: its document, or why it is none. */
+async function readChecked(file: string, declared: DeclaredMetrics): Promise<ResultDocument | string[]> {
+  const stats = await lstat(file);
+  if (!stats.isFile()) return ["not a regular file"];
+  const tooBig = sizeProblem(stats.size);
+  if (tooBig) return [tooBig];
+  let doc: unknown;
+  try {
+    doc = JSON.parse(await readFile(file, "utf8")) as unknown;
+  } catch {
+    return ["not valid JSON"];
+  }
+  const shape = shapeProblems(doc);
+  if (shape.length > 0) return shape;
+  const schema = checkAgainst("result.schema.json", doc);
+  if (schema.length > 0) return schema;
+  const undeclared = undeclaredMetrics(doc as ResultDocument, declared);
+  return undeclared.length > 0 ? undeclared : (doc as ResultDocument);
+}
+
+/** A checked result on its way in: the file it came from, and the artifact that held it. */
+interface Incoming {
+  readonly doc: ResultDocument;
+  readonly from: string;
+  readonly artifact: string | undefined;
+}
+
+/** Every file checked against everything it claims; the results that passed, by destination. */
+async function checkFiles(files: readonly string[], sources: readonly string[], dataDir: string, trust: CollectTrust, bound: BoundRun | undefined, problems: string[]) {
+  const incoming = new Map<string, Incoming>();
+  const now = trust.now ?? new Date();
+  for (const file of files) {
+    const checked = await readChecked(file, trust.declared);
+    if (Array.isArray(checked)) {
+      problems.push(...checked.map((problem) => `${file}: ${problem}`));
+      continue;
+    }
+    const artifact = trust.plan ? artifactOf(file, sources, trust.plan, bound) : undefined;
+    if (typeof artifact === "string") {
+      problems.push(`${file}: ${artifact}`);
+      continue;
+    }
+    const claim: Claim = { doc: checked, runner: trust.runners.find((r) => r.name === checked.run.runner), job: artifact?.job, upload: artifact?.upload, now };
+    const refused = RESULT_CHECKS.map((check) => check(claim)).filter((problem) => problem !== undefined);
+    const unmet = checked.environment.machine?.unmet ?? [];
+    if (unmet.length > 0 && !trust.acceptUntuned) refused.push(`measured on a machine not tuned for benchmarking (docs/machine-tuning.md): ${unmet.join("; ")}`);
+    const destination = resultPath(dataDir, checked);
+    const place = relative(dataDir, destination);
+    if (!resolve(file).endsWith(sep + place)) refused.push(`its contents belong at ${place}; the file was renamed or edited`);
+    const earlier = incoming.get(destination);
+    if (earlier && !isDeepStrictEqual(earlier.doc, checked)) refused.push(`differs from ${earlier.from}, another result for ${place}`);
+    if (refused.length > 0) problems.push(...refused.map((problem) => `${file}: ${problem}`));
+    else incoming.set(destination, { doc: checked, from: file, artifact: artifact?.name });
+  }
+  return incoming;
+}
+
+/**
+ * The new results among `incoming`, each in a run folder that data/ does not hold yet and that one
+ * artifact alone brings (a run's results arrive together, from its job), or a problem for each
+ * that is not; results already there, field for field, are counted.
+ */
+async function newResults(incoming: ReadonlyMap<string, Incoming>, dataDir: string, problems: string[]) {
+  const toAdd: ResultDocument[] = [];
+  let alreadyPresent = 0;
+  const artifactOfRun = new Map<string, Incoming>();
+  for (const [destination, entry] of incoming) {
+    const { doc, from, artifact } = entry;
+    const run = relative(dataDir, runFolder(dataDir, doc.run));
+    const other = artifactOfRun.get(run);
+    if (other && other.artifact !== artifact) problems.push(`${from}: adds to run ${run}, which artifact '${other.artifact}' brings too (${other.from})`);
+    artifactOfRun.set(run, entry);
+    const existing = await existingDocument(destination);
+    if (existing === undefined && existsSync(runFolder(dataDir, doc.run))) problems.push(`${from}: adds to run folder ${run}, which data/ already holds; a run's results arrive in one collect`);
+    else if (existing === undefined) toAdd.push(doc);
+    else if (isDeepStrictEqual(existing, doc)) alreadyPresent += 1;
+    else problems.push(`${from}: ${relative(dataDir, destination)} already holds a different result, and results are never rewritten`);
+  }
+  return { toAdd, alreadyPresent };
+}
+
+/**
+ * Writes every new result into a staging folder inside the data folder, then moves each new run
+ * folder into place; a failure moves back what was moved. So data/ gains every run of the collect
+ * or none of them, never part of one.
+ */
+async function addAll(dataDir: string, docs: readonly ResultDocument[]): Promise<string[]> {
+  if (docs.length === 0) return [];
+  await mkdir(dataDir, { recursive: true });
+  const staging = await mkdtemp(join(dataDir, ".collect-"));
+  try {
+    for (const doc of docs) await writeResult(staging, doc);
+    const runs = [...new Map(docs.map((doc) => [runFolder(dataDir, doc.run), doc.run])).values()];
+    const moved: typeof runs = [];
+    try {
+      for (const run of runs) {
+        await mkdir(dirname(runFolder(dataDir, run)), { recursive: true });
+        await rename(runFolder(staging, run), runFolder(dataDir, run));
+        moved.push(run);
+      }
+    } catch (error) {
+      for (const run of moved.reverse()) await rename(runFolder(dataDir, run), runFolder(staging, run)).catch(() => undefined);
+      throw error;
+    }
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+  return docs.map((doc) => relative(dataDir, resultPath(dataDir, doc)));
+}
+
 /**
  * Checks every result file below the artifact folders, then adds the new ones to the data folder
  * at the place their contents name (`data/<runner>/<run id>/...`). Collecting the same artifacts
  * twice adds nothing the second time; a different file at the same place is an error, because a
  * result is never rewritten. Only results whose every claim holds (RESULT_CHECKS), measured on a
- * machine tuned as docs/machine-tuning.md says, enter the data folder, and when any file has a
- * problem none does.
+ * machine tuned as docs/machine-tuning.md says, enter the data folder, and when any file (or the
+ * run's record of its artifacts) has a problem, nothing at all is written.
  */
 export async function collectResults(sources: readonly string[], dataDir: string, trust: CollectTrust): Promise<CollectOutcome> {
   const files = listResultFiles(sources);
   const problems: string[] = [];
-  const incoming = new Map<string, { doc: ResultDocument; from: string }>();
-  for (const file of files) {
-    let doc: unknown;
-    try {
-      doc = await readJson(file);
-    } catch {
-      problems.push(`${file}: not valid JSON`);
-      continue;
-    }
-    const schemaProblems = checkAgainst("result.schema.json", doc);
-    if (schemaProblems.length > 0) {
-      problems.push(...schemaProblems.map((p) => `${file}: ${p}`));
-      continue;
-    }
-    const result = doc as ResultDocument;
-    const job = jobOf(file, sources, trust);
-    if (typeof job === "string") {
-      problems.push(`${file}: ${job}`);
-      continue;
-    }
-    const claim = { doc: result, runner: trust.runners.find((r) => r.name === result.run.runner), job };
-    const refused = RESULT_CHECKS.map((check) => check(claim)).filter((problem) => problem !== undefined);
-    if (refused.length > 0) {
-      problems.push(...refused.map((problem) => `${file}: ${problem}`));
-      continue;
-    }
-    const unmet = result.environment.machine?.unmet ?? [];
-    if (unmet.length > 0 && !trust.acceptUntuned) {
-      problems.push(`${file}: measured on a machine not tuned for benchmarking (docs/machine-tuning.md): ${unmet.join("; ")}`);
-      continue;
-    }
-    const destination = resultPath(dataDir, result);
-    const place = relative(dataDir, destination);
-    if (!resolve(file).endsWith(sep + place)) {
-      problems.push(`${file}: its contents belong at ${place}; the file was renamed or edited`);
-      continue;
-    }
-    const earlier = incoming.get(destination);
-    if (earlier && !isDeepStrictEqual(earlier.doc, result)) {
-      problems.push(`${file}: differs from ${earlier.from}, another result for ${place}`);
-      continue;
-    }
-    incoming.set(destination, { doc: result, from: file });
+  let bound: BoundRun | undefined;
+  if (trust.run && trust.plan) {
+    const prefix = `results-${trust.plan.call}-`;
+    const binding = bindArtifacts(trust.run, prefix);
+    problems.push(...binding.problems);
+    bound = { listed: trust.run.artifacts.filter((a) => a.name.startsWith(prefix)).map((a) => a.name), uploads: binding.uploads };
   }
-  const toAdd: ResultDocument[] = [];
-  let alreadyPresent = 0;
-  for (const [destination, { doc, from }] of incoming) {
-    const existing = await existingDocument(destination);
-    if (existing === undefined) toAdd.push(doc);
-    else if (isDeepStrictEqual(existing, doc)) alreadyPresent += 1;
-    else problems.push(`${from}: ${relative(dataDir, destination)} already holds a different result, and results are never rewritten`);
-  }
+  const incoming = await checkFiles(files, sources, dataDir, trust, bound, problems);
+  const { toAdd, alreadyPresent } = await newResults(incoming, dataDir, problems);
   if (problems.length > 0) return { files: files.length, added: [], alreadyPresent, problems };
-  const added: string[] = [];
-  for (const doc of toAdd) added.push(relative(dataDir, await writeResult(dataDir, doc)));
-  return { files: files.length, added, alreadyPresent, problems };
+  return { files: files.length, added: await addAll(dataDir, toAdd), alreadyPresent, problems };
 }

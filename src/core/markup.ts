@@ -1,8 +1,18 @@
 /**
- * Escaping for the three formats result strings reach: HTML and XML (the site, the Atom feed), and
- * GitHub-flavoured Markdown (job summaries, pull-request comments). The result schema already
- * keeps versions and names to their shape; these keep any other string from becoming markup.
+ * Escaping for the formats result strings reach: HTML and XML (the site, the Atom feed),
+ * GitHub-flavoured Markdown (job summaries, pull-request comments), shell scripts (a reproduction's
+ * comments) and CSV (the site's downloads). The result schema already keeps versions and names to
+ * their shape and every string free of control characters; these keep any string from becoming
+ * markup, code or a formula wherever it is written, whether or not it was checked.
  */
+
+/**
+ * Characters no string of a result holds (schemas/result.schema.json, `$defs/line`): C0 controls,
+ * DEL, C1 controls, the line and paragraph separators and the bidirectional controls. Free text
+ * (`$defs/text`) may hold two of them: the tab and the line feed.
+ */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g;
+const CONTROL_BUT_LINES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g;
 
 /** Text or an attribute value in HTML or XML; characters XML 1.0 cannot hold are dropped. */
 export function escapeMarkup(text: string): string {
@@ -17,14 +27,53 @@ export function escapeMarkup(text: string): string {
 
 /**
  * Inline text in GitHub Markdown, table cells included: HTML is escaped, characters that start
- * code, emphasis, links or a table column are backslash-escaped, a line break becomes a space, and
- * an `@` that could start a mention (not inside a word, as in `node@22.11.0`) is followed by a
- * zero-width space so that it never mentions anyone (as Dependabot does). `_` stays: metric names
- * hold it, and at worst it emphasises.
+ * code, emphasis, links or a table column are backslash-escaped, a line break (or any control
+ * character) becomes a space, and an `@` that could start a mention (not inside a word, as in
+ * `node@22.11.0`) is followed by a zero-width space so that it never mentions anyone (as Dependabot
+ * does). `_` stays: metric names hold it, and at worst it emphasises.
  */
 export function escapeMarkdown(text: string): string {
-  return escapeMarkup(text)
+  return escapeMarkup(oneLine(text))
     .replace(/[\\`*[\]|]/g, (c) => `\\${c}`)
-    .replace(/[\r\n]+/g, " ")
     .replace(/(^|[^A-Za-z0-9])@/g, "$1@&#8203;");
+}
+
+/** One line of text whatever it held: each control character (a line break included) becomes a space. */
+export function oneLine(text: string): string {
+  return text.replace(CONTROL, " ");
+}
+
+/**
+ * The text of a shell comment (`# …`): one line, so nothing after a line break the string held
+ * runs as a command.
+ */
+export function shellComment(text: string): string {
+  return `# ${oneLine(text)}`;
+}
+
+/**
+ * Free text as a result keeps it (a failure's reason, a process's output): line breaks (CR LF and
+ * a lone CR become LF) and tabs stay, every other control character (a terminal's escape sequences)
+ * is dropped.
+ */
+export function plainText(text: string): string {
+  return text.replace(/\r\n?/g, "\n").replace(CONTROL_BUT_LINES, "");
+}
+
+/** `plainText` for every string in a value of lists and objects (a result's details), keys included. */
+export function plainValue(value: unknown): unknown {
+  if (typeof value === "string") return plainText(value);
+  if (Array.isArray(value)) return value.map(plainValue);
+  if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, inner]) => [oneLine(key), plainValue(inner)]));
+  return value;
+}
+
+/**
+ * A CSV field (RFC 4180: quoted when it holds a comma, a quote or a line break). A text field that
+ * a spreadsheet would take for a formula (`=`, `+`, `-`, `@`, or a tab or CR first) is prefixed
+ * with `'`, as OWASP advises, so it stays text; a number stays a number.
+ */
+export function csvField(value: string | number | null): string {
+  const text = value === null ? "" : typeof value === "number" ? String(value) : value.replace(/^[=+\-@\t\r]/, "'$&");
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }

@@ -23,11 +23,19 @@ export function validatorFor(schema: string | object): ValidateFunction {
   return validate;
 }
 
+/** What a pattern of a shared definition means, said instead of the pattern itself. */
+const PATTERN_MEANINGS: Readonly<Record<string, string>> = {
+  "#/$defs/line/pattern": "must be one line with no control character (a line break, an escape, a bidirectional control)",
+  "#/$defs/text/pattern": "must hold no control character but line breaks and tabs (an escape, a bidirectional control)",
+};
+
 /** Problems as `field: message` lines, the field as a JSON pointer below `prefix`. */
 export function describeErrors(errors: readonly ErrorObject[] | null | undefined, prefix = ""): string[] {
   const lines = (errors ?? [])
     .filter((e) => e.keyword !== "if")
     .map((e) => {
+      const meaning = PATTERN_MEANINGS[e.schemaPath];
+      if (meaning) return `${prefix}${e.instancePath || "/"}: ${meaning}`;
       const extra =
         e.keyword === "additionalProperties"
           ? ` '${String((e.params as { additionalProperty: string }).additionalProperty)}'`

@@ -49,17 +49,26 @@ export function gabText(text: string): string {
   return text.replace(/[^A-Za-z0-9 .,:;=/+x%-]/g, "_");
 }
 
+/**
+ * A unit as github-action-benchmark prints it, unescaped, into its summary table and its alert
+ * comment: letters (`µs`), digits, spaces and `.` `/` `%` `-` stay, anything else becomes `_`.
+ * collect also holds every unit to the ones its suite declares.
+ */
+export function gabUnit(unit: string): string {
+  return unit.replace(/[^\p{L}\p{N} ./%-]/gu, "_");
+}
+
 function entryOf(measurement: Measurement): GabEntry {
   const { doc, summary } = measurement;
   const [low, high] = summary.ci95;
   return {
     name: gabName(measurement),
-    unit: summary.unit,
+    unit: gabUnit(summary.unit),
     value: summary.median,
     range: `± ${formatNumber((high - low) / 2)}`,
     extra: [
       `${doc.runtime.name} ${gabText(doc.runtime.version)} (sha256 ${doc.runtime.sha256.slice(0, 12)})`,
-      `median ${formatNumber(summary.median)} ${summary.unit}, 95 % CI [${formatNumber(low)}, ${formatNumber(high)}], n=${summary.samples.length}`,
+      `median ${formatNumber(summary.median)} ${gabUnit(summary.unit)}, 95 % CI [${formatNumber(low)}, ${formatNumber(high)}], n=${summary.samples.length}`,
       `run ${doc.run.id} on ${gabText(doc.run.runner)}`,
     ].join("\n"),
   };

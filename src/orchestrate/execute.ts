@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import semver from "semver";
 import { errorMessage } from "../core/errors.ts";
+import { plainText, plainValue } from "../core/markup.ts";
 import type { Environment } from "../env/fingerprint.ts";
 import { cleanupsSettled, isInterrupted, leavesUntilCleaned, setInterruptHandler } from "../process/children.ts";
 import type { IdentifiedRuntime } from "../runtimes/identify.ts";
@@ -405,11 +406,12 @@ function toDocument(plan: RunPlan, selected: ResolvedScenario, cell: Cell, tools
     app: cell.subject.app,
     params: { ...cell.subject.params },
     status,
-    ...(status !== "ok" ? { error: error ?? "unknown failure" } : {}),
+    // A process's output can hold a terminal's escape sequences; a result holds plain text only.
+    ...(status !== "ok" ? { error: plainText(error ?? "unknown failure") } : {}),
     tools,
     metrics,
-    ...(cell.verification ? { verification: cell.verification } : {}),
-    ...(Object.keys(cell.details).length > 0 ? { details: cell.details } : {}),
+    ...(cell.verification ? { verification: plainValue(cell.verification) as typeof cell.verification } : {}),
+    ...(Object.keys(cell.details).length > 0 ? { details: plainValue(cell.details) as Record<string, unknown> } : {}),
     reproduce,
   };
 }

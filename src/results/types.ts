@@ -48,7 +48,12 @@ export interface RunInfo {
   sentinel?: string | null;
 }
 
-/** One JSON document in data/: the TypeScript twin of schemas/result.schema.json. */
+/**
+ * One JSON document in data/: the TypeScript twin of schemas/result.schema.json. Every string it
+ * holds is one line with no control character (the schema's `$defs/line`), except `error` and the
+ * strings inside `details` and `verification`, free text that keeps line breaks and tabs only
+ * (`$defs/text`); src/results/limits.ts bounds its size, depth, numbers and samples.
+ */
 export interface ResultDocument {
   schema: typeof RESULT_SCHEMA_ID;
   run: RunInfo;

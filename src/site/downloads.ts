@@ -1,3 +1,4 @@
+import { csvField } from "../core/markup.ts";
 import type { MetricDefinition } from "../results/types.ts";
 import type { ReducedResult, OverviewData, SeriesKey, TestbedRef, TrendData } from "./model.ts";
 
@@ -5,12 +6,6 @@ const COLUMNS = [
   "arch", "runner", "runner_kind", "testbed", "suite", "scenario", "app", "params", "runtime", "version", "started_at", "run",
   "profile", "status", "metric", "unit", "better", "median", "ci95_low", "ci95_high", "samples", "reproduce", "error",
 ] as const;
-
-/** RFC 4180: quote a field only when it holds a comma, a quote or a line break. */
-function csvField(value: string | number | null): string {
-  const text = value === null ? "" : String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
 
 /** One line per metric of an ok result, one line (without numbers) for a failed or unsupported one. */
 function resultLines(testbed: TestbedRef, series: SeriesKey, metrics: Readonly<Record<string, MetricDefinition>>, points: readonly ReducedResult[]): string[] {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { readEnvironment } from "../../src/env/fingerprint.ts";
 import { machineArch } from "../../src/runtimes/catalog.ts";
-import { act, DEFAULT_BRANCH, registrySnapshot, remoteFiles, remoteLog, removeScratch, scratchRepository, tailOf, type RegistrySnapshot, type Scratch } from "../helpers/act.ts";
+import { act, DEFAULT_BRANCH, listJobsOf, registrySnapshot, remoteFiles, remoteLog, removeScratch, scratchRepository, tailOf, type RegistrySnapshot, type Scratch } from "../helpers/act.ts";
 
 /*
  * Two benchmark.yml runs at once, each measuring on its own machine, whose collect jobs push to the
@@ -36,6 +36,7 @@ describe("two benchmark runs whose collects race, under act", { timeout: 600_000
   });
 
   it("leaves both runs' results on the remote, none lost and none twice", async () => {
+    listJobsOf(scratch, RUNNERS.map((runner) => `results-run-${runner}-node-22.11.0`));
     const runs = await Promise.all(
       RUNNERS.map((runner) =>
         act(scratch, "benchmark.yml", "workflow_dispatch", {

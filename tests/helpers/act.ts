@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import { uploadStepName } from "../../src/collect/workflow-run.ts";
 import { REPO_ROOT } from "../../src/core/paths.ts";
 import { fetchFromRegistry, registryUrl } from "../../src/runtimes/registry.ts";
 import { machineArch, RUNTIMES, type RuntimeName } from "../../src/runtimes/catalog.ts";
@@ -66,6 +67,25 @@ export async function act(scratch: Scratch, workflow: string, event: string, pay
   writeFileSync(file, JSON.stringify(payload));
   const args = ["--repo", scratch.dir, "--state", scratch.state, ...(options.runnerName ? ["--runner-name", options.runnerName] : []), workflow, event, file];
   return runProcess(join(REPO_ROOT, "scripts/act"), [...args, "--", ...(options.args ?? [])], { cwd: REPO_ROOT, env: { ...process.env, ...options.env } });
+}
+
+/**
+ * GitHub's list of a run's jobs, as benchmark.yml's collect job reads it through github-script:
+ * act does not tell its jobs' steps, so a test names the artifacts its runs upload, each with a job
+ * whose upload step is named for it (src/collect/workflow-run.ts), both spanning the test. The
+ * artifacts themselves are listed from what the stand-ins uploaded.
+ */
+export function listJobsOf(scratch: Scratch, artifacts: readonly string[]): void {
+  const started = new Date(Date.now() - 60_000).toISOString();
+  const completed = new Date(Date.now() + 3 * 3_600_000).toISOString();
+  const jobs = artifacts.map((artifact) => ({
+    name: artifact,
+    started_at: started,
+    completed_at: completed,
+    steps: [{ name: uploadStepName(artifact), conclusion: "success", started_at: started, completed_at: completed }],
+  }));
+  mkdirSync(join(scratch.state, "github-api"), { recursive: true });
+  writeFileSync(join(scratch.state, "github-api", "actions.listJobsForWorkflowRun.json"), JSON.stringify({ total_count: jobs.length, jobs }));
 }
 
 /** act's errors, the harness's own lines and the last lines of its output, for an assertion's message. */

@@ -67,10 +67,13 @@ export type ExpressionContext = Record<string, Record<string, Value>>;
 
 /**
  * Evaluates the subset of GitHub's expression syntax the benchmark job's `if`, `env` and `with`
- * use: context properties (`matrix.runtime`, `inputs.missing-only`), string literals, `==`, `!=`,
- * `!`, `&&`, `||` (which return an operand, as GitHub's do) and parentheses. Anything else throws,
+ * use: context properties (`matrix.runtime`, `inputs.missing-only`), string literals, the status
+ * functions, `==`, `!=`, `!`, `&&`, `||` (which return an operand, as GitHub's do) and parentheses. Anything else throws,
  * so a workflow that grows past it fails the test instead of being misread.
  */
+/** The status functions, as they stand at a step that runs: runJob stops at the first step that fails. */
+const STATUS: Readonly<Record<string, boolean>> = { success: true, always: true, failure: false, cancelled: false };
+
 export function evaluate(expression: string, context: ExpressionContext): Value {
   const tokens = expression.match(/'[^']*'|==|!=|&&|\|\||!|\(|\)|[A-Za-z_][\w.-]*|\S/g) ?? [];
   let at = 0;
@@ -86,6 +89,10 @@ export function evaluate(expression: string, context: ExpressionContext): Value 
     }
     if (token.startsWith("'")) return token.slice(1, -1);
     if (token === "true" || token === "false") return token === "true";
+    if (token in STATUS && tokens[at] === "(" && tokens[at + 1] === ")") {
+      at += 2;
+      return STATUS[token]!;
+    }
     const [scope, ...rest] = token.split(".");
     if (!context[scope!] || rest.length !== 1) throw new Error(`'${token}' in '${expression}' is outside what this evaluator knows`);
     return context[scope!]![rest[0]!] ?? "";

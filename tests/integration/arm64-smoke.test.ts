@@ -13,6 +13,7 @@ import { readResults } from "../../src/results/store.ts";
 import { RUNTIMES, machineArch } from "../../src/runtimes/catalog.ts";
 import { ARCH_VARIABLE, emulation, emulationProblem } from "../../src/runtimes/emulation.ts";
 import { loadResults } from "../../src/site/load.ts";
+import { declaredMetrics } from "../../src/cli/commands/validate.ts";
 
 /** The ELF header's machine field: 0xb7 is AArch64. */
 function elfMachine(path: string): number {
@@ -67,7 +68,7 @@ describe("arm64 under qemu-user, as far as this machine takes it", () => {
     assert.equal(provisioned.length, 3, "each runtime named with its binary");
     for (const line of provisioned) assert.equal(elfMachine(line.split(": ").pop()!.trim()), 0xb7, line);
 
-    const collected = await collectResults([out], tempDir("arm64-collect"), { runners: [] });
+    const collected = await collectResults([out], tempDir("arm64-collect"), { runners: [], declared: declaredMetrics() });
     assert.deepEqual(collected.added, []);
     const emulatedProblems = collected.problems.filter((problem) => /measured under qemu-aarch64-static \(arm64 on x86_64\): an emulated result .* never published/.test(problem));
     assert.equal(emulatedProblems.length, 6, "each result refused as emulated");

@@ -53,7 +53,7 @@ async function artifacts(): Promise<{ root: string; sets: string[]; docs: Result
   const runs = [
     { run: { runner: "bench-x64-1", id: "20261101T000000Z-aaaaaa" } },
     { run: { runner: "bench-arm64-1", id: "20261101T000000Z-bbbbbb" }, environment: { arch: "arm64" as const } },
-    { run: { runner: "bench-x64-1", id: "20261108T000000Z-cccccc" } },
+    { run: { runner: "bench-x64-1", id: "20261108T000000Z-cccccc", started_at: "2026-11-08T00:00:00.000Z" } },
   ];
   const sets: string[] = [];
   const docs: ResultDocument[] = [];

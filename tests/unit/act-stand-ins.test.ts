@@ -67,4 +67,41 @@ describe("scripts/act's stand-ins", () => {
     assert.deepEqual(["results-a-1", "results-a-2"].map((name) => readFileSync(join(workspace, "got", name, "r.json"), "utf8")), ["results-a-1", "results-a-2"]);
     assert.equal(existsSync(join(workspace, "got", "results-b-1")), false);
   });
+
+  it("artifacts: a pattern matching exactly one unpacks it without its name folder, as download-artifact v8 does", async () => {
+    const state = tempDir("stand-in-artifacts");
+    const workspace = tempDir("stand-in-workspace");
+    mkdirSync(join(workspace, "out", "bench-x64-1"), { recursive: true });
+    writeFileSync(join(workspace, "out", "bench-x64-1", "r.json"), "one");
+    await runStandIn("actions/upload-artifact", step(state, workspace, { name: "results-call-0-bench-x64-1-node-22.11.0", path: "out" }).env);
+    await runStandIn("actions/download-artifact", step(state, workspace, { pattern: "results-call-0-*", path: "got" }).env);
+    assert.equal(readFileSync(join(workspace, "got", "bench-x64-1", "r.json"), "utf8"), "one");
+    assert.equal(existsSync(join(workspace, "got", "results-call-0-bench-x64-1-node-22.11.0")), false);
+  });
+
+  it("github-script: lists a run's artifacts as uploaded, answers from the run's own files first, and paginates as Octokit does", async () => {
+    const state = tempDir("stand-in-api");
+    const workspace = tempDir("stand-in-workspace");
+    mkdirSync(join(workspace, "out"));
+    writeFileSync(join(workspace, "out", "r.json"), "one");
+    await runStandIn("actions/upload-artifact", step(state, workspace, { name: "results-run-a", path: "out" }).env);
+    mkdirSync(join(state, "github-api", "3"), { recursive: true });
+    writeFileSync(join(state, "github-api", "actions.listJobsForWorkflowRun.json"), JSON.stringify({ total_count: 1, jobs: [{ name: "any run's" }] }));
+    writeFileSync(join(state, "github-api", "3", "actions.listJobsForWorkflowRun.json"), JSON.stringify({ total_count: 1, jobs: [{ name: "run 3's" }] }));
+    const script = [
+      'const { writeFileSync } = require("node:fs");',
+      "const run = { ...context.repo, run_id: context.runId, per_page: 100 };",
+      "const jobs = await github.paginate(github.rest.actions.listJobsForWorkflowRun, run);",
+      "const others = await github.paginate(github.rest.actions.listJobsForWorkflowRun, { ...run, run_id: 4 });",
+      "const artifacts = await github.paginate(github.rest.actions.listWorkflowRunArtifacts, run);",
+      `writeFileSync(${JSON.stringify(join(workspace, "run.json"))}, JSON.stringify({ jobs, others, artifacts }));`,
+    ].join("\n");
+    const before = Date.now() - 1000;
+    await runStandIn("actions/github-script", step(state, workspace, { script }).env);
+    const listed = JSON.parse(readFileSync(join(workspace, "run.json"), "utf8")) as { jobs: { name: string }[]; others: { name: string }[]; artifacts: { name: string; created_at: string }[] };
+    assert.deepEqual(listed.jobs.map((job) => job.name), ["run 3's"]);
+    assert.deepEqual(listed.others.map((job) => job.name), ["any run's"]);
+    assert.deepEqual(listed.artifacts.map((artifact) => artifact.name), ["results-run-a"]);
+    assert.ok(Date.parse(listed.artifacts[0]!.created_at) >= before, "created when uploaded");
+  });
 });

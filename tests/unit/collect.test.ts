@@ -11,6 +11,7 @@ import { listResultFiles } from "../../src/results/store.ts";
 import { writeResult } from "../../src/results/store.ts";
 import { tempDir } from "../../benchmarks/lib/cli.ts";
 import { makeResult } from "../../benchmarks/lib/documents.ts";
+import { declaredMetrics } from "../../src/cli/commands/validate.ts";
 
 /** An artifact as download-artifact lays it out: `<artifact name>/<runner>/<run id>/...`. */
 async function artifact(root: string, name: string, docs: ReturnType<typeof makeResult>[]): Promise<string[]> {
@@ -19,12 +20,15 @@ async function artifact(root: string, name: string, docs: ReturnType<typeof make
   return paths;
 }
 
+/** The time of the collects below: a day after the runs makeResult dates. */
+const NOW = new Date("2026-11-02T00:00:00Z");
+
 /** The machines the results claim, each with the fingerprint makeResult gives it. */
-const RUNNERS: CollectTrust = { runners: loadBenchRunners(join(REPO_ROOT, "tests/fixtures/bench-runners.json")) };
+const RUNNERS: CollectTrust = { runners: loadBenchRunners(join(REPO_ROOT, "tests/fixtures/bench-runners.json")), declared: declaredMetrics(), now: NOW };
 
 const x64Node = makeResult();
 const x64Bun = makeResult({ runtime: { name: "bun", version: "1.2.0", package: "@oven/bun-linux-x64" } });
-const armNode = makeResult({ run: { runner: "bench-arm64-1", id: "20261101T000100Z-123456" }, environment: { arch: "arm64" } });
+const armNode = makeResult({ run: { runner: "bench-arm64-1", id: "20261101T000100Z-123456", started_at: "2026-11-01T00:01:00.000Z" }, environment: { arch: "arm64" } });
 
 describe("collecting artifacts into data/", () => {
   it("adds every new result at the place its contents name, and nothing the second time", async () => {
@@ -107,7 +111,7 @@ describe("collecting artifacts into data/", () => {
   it("rejects two different results for one place among the artifacts", async () => {
     const artifacts = tempDir("artifacts");
     await artifact(artifacts, "a", [x64Node]);
-    await artifact(artifacts, "b", [makeResult({ reproduce: "something else" })]);
+    await artifact(artifacts, "b", [makeResult({ reproduce: "scripts/bench run --suite startup --scenario hello --runtime node@22.11.0 --profile full" })]);
     const outcome = await collectResults([artifacts], tempDir("data"), RUNNERS);
     assert.match(outcome.problems.join(), /differs from .*another result for bench-x64-1\//);
   });
@@ -143,7 +147,7 @@ describe("collecting artifacts into data/", () => {
     it("refuses another runner, another architecture, an unplanned version and an unknown artifact, naming each, and leaves data/ as it was", async () => {
       const artifacts = tempDir("artifacts");
       const data = tempDir("data");
-      await writeResult(data, x64Bun);
+      await writeResult(data, makeResult({ run: { id: "20261101T000000Z-0000aa" }, runtime: x64Bun.runtime }));
       const before = listResultFiles([data]).map((file) => [file, readFileSync(file, "utf8")]);
       // The x86_64 machine's job publishes for the arm64 machine; the arm64 job claims x86_64
       // hardware; a job of node 22.11.0 claims a version nobody planned; a job's own upload.

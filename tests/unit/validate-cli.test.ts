@@ -1,9 +1,12 @@
 import assert from "node:assert/strict";
-import { cpSync, mkdirSync, symlinkSync } from "node:fs";
-import { join } from "node:path";
+import { cpSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { describe, it } from "node:test";
 import { REPO_ROOT } from "../../src/core/paths.ts";
+import { resultPath } from "../../src/results/store.ts";
+import type { ResultDocument } from "../../src/results/types.ts";
 import { bench, runProcess, tempDir } from "../../benchmarks/lib/cli.ts";
+import { makeResult } from "../../benchmarks/lib/documents.ts";
 
 describe("scripts/bench validate", () => {
   it("on a fresh clone with no data/, checks every scenario and app manifest and exits 0", async () => {
@@ -26,6 +29,31 @@ describe("scripts/bench validate", () => {
       assert.equal(result.code, 0, `${command[0]}: ${result.stderr}`);
       assert.match(result.stderr, /^runtime-bench: warning: .*startup\/left-behind: no scenario\.json, so not a scenario/m);
     }
+  });
+
+  it("holds results to their suite's metrics and units, finite numbers and a depth, naming each file and field", async () => {
+    const data = tempDir("validate-limits");
+    const wall = makeResult().metrics.wall_ms!;
+    const write = (doc: ResultDocument, text = JSON.stringify(doc)) => {
+      const path = resultPath(data, doc);
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, text);
+      return path;
+    };
+    const unit = write(makeResult({ run: { id: "20261101T000000Z-000001" }, metrics: { wall_ms: { ...wall, unit: "<img src=x>" } } }));
+    const name = write(makeResult({ run: { id: "20261101T000000Z-000002" }, metrics: { rps: wall } }));
+    const infinite = makeResult({ run: { id: "20261101T000000Z-000003" } });
+    const overflow = write(infinite, JSON.stringify(infinite).replace('"median":', '"median":1e999,"was":'));
+    const nested = makeResult({ run: { id: "20261101T000000Z-000004" } });
+    const deep = write(nested, JSON.stringify({ ...nested, details: {} }).replace('"details":{}', `"details":${'{"a":'.repeat(3000)}1${"}".repeat(3000)}`));
+    write(makeResult({ run: { id: "20261101T000000Z-000005" } }));
+    const result = await bench(["validate", data]);
+    assert.equal(result.code, 1, result.stdout);
+    assert.match(result.stderr, new RegExp(`${unit}: /metrics/wall_ms/unit: '<img src=x>', but the startup suite declares 'ms'`));
+    assert.match(result.stderr, new RegExp(`${name}: /metrics/rps: the startup suite records no metric 'rps'`));
+    assert.match(result.stderr, new RegExp(`${overflow}: /metrics/wall_ms/median: Infinity is not a finite number`));
+    assert.match(result.stderr, new RegExp(`${deep}: /details(/a)+: nested deeper than 32 levels`));
+    assert.match(result.stdout, /5 result files checked, 4 problems/);
   });
 
   it("names the app manifest and the field that is wrong, and exits 1 as its help says", async () => {

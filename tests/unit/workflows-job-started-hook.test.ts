@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { chmodSync, copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -144,21 +144,35 @@ function fakeRunner(): string {
   return dir;
 }
 
-async function gone(dir: string): Promise<number[]> {
-  for (let attempt = 0; attempt < 50 && processesUnder(dir).length > 0; attempt++) await new Promise((wait) => setTimeout(wait, 100));
+/** How long a refused job's runner may take to be gone: a hook that ends it takes well under a second. */
+const ENDED_WITHIN_MS = 5_000;
+/** A hook that fails to end the runner leaves it waiting on its step for minutes: the test ends the wait. */
+const WATCHDOG_MS = 20_000;
+
+const sleep = (ms: number) => new Promise((wait) => setTimeout(wait, ms));
+
+/** The processes of the runner still there after `ms` (polled), or none as soon as all are gone. */
+async function leftAfter(dir: string, ms: number): Promise<number[]> {
+  const deadline = Date.now() + ms;
+  while (processesUnder(dir).length > 0 && Date.now() < deadline) await sleep(50);
   return processesUnder(dir);
 }
 
-/** Runs the hook inside a fake runner; returns what the job's later steps and the machine saw. */
+/**
+ * Runs the hook inside a fake runner; returns what the job's later steps and the machine saw. Once
+ * ENDED_WITHIN_MS has passed, whatever of the runner is left is sent SIGCONT, as systemd does when it
+ * stops or restarts the service and as any process of the runner's user may: a runner merely
+ * stopped would go on to the job's next step.
+ */
 async function underRunner(job: Job, installed = HOOK): Promise<{ ran: Ran; dir: string; left: number[] }> {
   const dir = fakeRunner();
   const listener = run(join(dir, "Runner.Listener"), [], { ...githubEnv(job), HOOK: installed.path }, dir);
-  // A hook that fails to end the runner leaves it waiting on its step for minutes: end the wait.
-  const stuck = setTimeout(() => processesUnder(dir).forEach((pid) => process.kill(pid, "SIGKILL")), 20_000);
+  const left = await leftAfter(dir, ENDED_WITHIN_MS);
+  for (const pid of left) process.kill(pid, "SIGCONT");
+  const watchdog = setTimeout(() => processesUnder(dir).forEach((pid) => process.kill(pid, "SIGKILL")), WATCHDOG_MS);
   const ran = await listener;
-  clearTimeout(stuck);
-  const left = await gone(dir);
-  for (const pid of left) process.kill(pid, "SIGKILL");
+  clearTimeout(watchdog);
+  for (const pid of await leftAfter(dir, 5_000)) process.kill(pid, "SIGKILL");
   return { ran, dir, left };
 }
 
@@ -246,14 +260,23 @@ describe("the benchmark machines' job-started hook", () => {
       it(`refusing ${name}, ends the worker's tree and the listener, and marks the runner out of service before any later step runs`, async () => {
         const installed = installHook();
         const { ran, dir, left } = await underRunner(job, installed);
-        assert.deepEqual(left, [], "every process of the runner ended");
+        assert.deepEqual(left, [], `every process of the runner ended within ${ENDED_WITHIN_MS} ms`);
         assert.equal(ran.signal, "SIGKILL", "the listener was killed");
         assert.match(ran.lines.join("\n"), /^::error::benchmark machine refused this job: /);
-        assert.equal(existsSync(join(dir, "always-step-ran")), false, "no later step ran");
+        assert.equal(existsSync(join(dir, "always-step-ran")), false, "no later step ran, even once what was left got SIGCONT");
         assert.equal(existsSync(join(dir, "listener-went-on")), false, "the listener took nothing further");
         assert.match(readFileSync(installed.outOfService, "utf8"), /refused bench-org\/runtime-bench\/\.github\/workflows\/benchmark\.yml@\S+ run 1234: /);
       });
     }
+
+    it("refusing a job whose marker cannot be written (a folder there, left by an earlier job), still ends the runner first", async () => {
+      const installed = installHook();
+      mkdirSync(installed.outOfService);
+      const { ran, dir, left } = await underRunner(refused[0]![1], installed);
+      assert.deepEqual(left, [], `every process of the runner ended within ${ENDED_WITHIN_MS} ms`);
+      assert.equal(ran.signal, "SIGKILL", "the listener was killed");
+      assert.equal(existsSync(join(dir, "always-step-ran")), false, "no later step ran");
+    });
 
     it("admitting a job, leaves the runner and the marker alone", async () => {
       const installed = installHook();

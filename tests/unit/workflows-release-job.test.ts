@@ -7,6 +7,9 @@ import { describe, it } from "node:test";
 import { tempDir } from "../../benchmarks/lib/cli.ts";
 import { calls, evaluate, recorder, runJob, runStep, step, workflow, type ExpressionContext, type VersionLine } from "../helpers/workflow-steps.ts";
 
+/** Steps that need what the stubs are not: the tools' installs, and the check of real binaries against the registry (tests/integration/check-runtime.test.ts). */
+const SKIPPED = /^(Install the suites' tools|Check the runtimes against the registry)$/;
+
 const BENCHMARK = workflow("benchmark.yml");
 const WATCH = workflow("release-watch.yml");
 const CANARY = workflow("canary.yml");
@@ -21,7 +24,7 @@ const versionLine: VersionLine = (runtime, requested) => {
 function benchJob(entry: Record<string, string>, inputs: Record<string, string | boolean> = { profile: "full" }) {
   const matrix = { runner: "bench-x64-1", suites: "startup", scenarios: "", apps: "", channel: "release", predecessor: "", ...entry };
   const context: ExpressionContext = { matrix, inputs, runner: { os: "Linux", arch: "X64", temp: "/tmp" }, needs: {} };
-  const job = runJob(BENCHMARK, "bench", context, versionLine, /^Install the suites' tools$/);
+  const job = runJob(BENCHMARK, "bench", context, versionLine, SKIPPED);
   const run = job.bench.find((args) => args[0] === "run");
   /** The `--runtime` values of the run, and what each measured binary reports. */
   const runtimes = (run ?? []).flatMap((arg, i) => (run![i - 1] === "--runtime" ? [arg] : []));
@@ -64,7 +67,7 @@ describe("the release job: each new release measured beside its predecessor", ()
   it("fails before measuring when a setup action installed another version than the plan's", () => {
     const wrong: VersionLine = (runtime, requested) => versionLine(runtime, requested === "24.4.0" ? "24.3.0" : requested);
     const context: ExpressionContext = { matrix: { runtime: "node", version: "24.5.0", predecessor: "24.4.0", channel: "release", runner: "bench-x64-1", suites: "startup", scenarios: "", apps: "" }, inputs: { profile: "full" }, runner: {}, needs: {} };
-    const job = runJob(BENCHMARK, "bench", context, wrong, /^Install the suites' tools$/);
+    const job = runJob(BENCHMARK, "bench", context, wrong, SKIPPED);
     assert.equal(job.code, 1);
     assert.match(job.output, /::error::.*reports 'v24\.3\.0', not node 24\.4\.0/);
     assert.deepEqual(job.bench, []);

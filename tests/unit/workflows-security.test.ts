@@ -6,14 +6,17 @@ import { parse } from "yaml";
 import { REPO_ROOT } from "../../src/core/paths.ts";
 import { loadBenchRunners, type BenchRunner } from "../../src/releases/runners.ts";
 import { artifactName } from "../../src/collect/collect.ts";
+import { uploadStepName } from "../../src/collect/workflow-run.ts";
 import type { MatrixEntry } from "../../src/releases/matrix.ts";
 
 /** The parts of a workflow file these rules read. */
 interface Step {
   name?: string;
+  if?: string;
   uses?: string;
   run?: string;
   with?: Record<string, unknown>;
+  env?: Record<string, string>;
 }
 type Concurrency = string | { group?: string; "cancel-in-progress"?: unknown; queue?: unknown };
 interface Job {
@@ -166,11 +169,11 @@ function pinProblems(workflows: Workflows, table = loadPinTable()): string[] {
 /** Grants beyond the workflows' `contents: read`, job by job: everything else inherits read-only. */
 const GRANTS: Readonly<Record<string, Record<string, string>>> = {
   "backfill.yml/dispatch": { actions: "write" },
-  "benchmark.yml/collect": { contents: "write" },
+  "benchmark.yml/collect": { contents: "write", actions: "read" },
   "benchmark.yml/pages": { contents: "read", pages: "write", "id-token": "write" },
   "pages.yml/site": { contents: "read", pages: "write", "id-token": "write" },
-  "canary.yml/benchmark": { contents: "write", pages: "write", "id-token": "write" },
-  "release-watch.yml/benchmark": { contents: "write", pages: "write", "id-token": "write" },
+  "canary.yml/benchmark": { contents: "write", actions: "read", pages: "write", "id-token": "write" },
+  "release-watch.yml/benchmark": { contents: "write", actions: "read", pages: "write", "id-token": "write" },
   "scenario-pr-comment.yml/comment": { actions: "read", "pull-requests": "write" },
 };
 
@@ -396,21 +399,39 @@ function harnessNodeProblems(workflows: Workflows, nodeVersion = readFileSync(NO
   return problems;
 }
 
-/** collect checks every result against the plan's jobs: the job that pushes passes it the plan and the call. */
+/**
+ * collect checks every result against the plan's jobs and GitHub's record of the run: the job that
+ * pushes passes it the plan, the call and the run's jobs and artifacts, listed by a step before it.
+ */
 function collectTrustProblems(workflows: Workflows): string[] {
   const collect = workflows.get("benchmark.yml")?.doc.jobs.collect;
-  const step = (collect?.steps ?? []).find((s) => s.run?.includes("scripts/ci/commit-results"));
-  return step && /--plan "\$RUNNER_TEMP\/plan\.json" --call "\$CALL"/.test(step.run!) && step.run!.includes('"$PLAN" >"$RUNNER_TEMP/plan.json"')
+  const steps = collect?.steps ?? [];
+  const push = steps.findIndex((s) => s.run?.includes("scripts/ci/commit-results"));
+  const step = steps[push];
+  const listing = steps.findIndex((s) => s.uses?.startsWith("actions/github-script@") && s.env?.RECORD === "${{ runner.temp }}/run.json" && /listJobsForWorkflowRun[\s\S]*listWorkflowRunArtifacts/.test(String(s.with?.script)));
+  return step && /--plan "\$RUNNER_TEMP\/plan\.json" --call "\$CALL" --run "\$RUNNER_TEMP\/run\.json"/.test(step.run!) && step.run!.includes('"$PLAN" >"$RUNNER_TEMP/plan.json"') && listing >= 0 && listing < push
     ? []
-    : ["benchmark.yml/collect: commit-results must get the plan's matrix (--plan) and the call (--call), so that collect checks each result against its job"];
+    : ["benchmark.yml/collect: commit-results must get the plan's matrix (--plan), the call (--call) and the run's jobs and artifacts (--run, listed by an earlier github-script step), so that collect checks each result against its job"];
 }
 
-/** collect finds each job's artifact by the name the bench job uploads it under: the same template. */
+/**
+ * collect finds each job's artifact by the name the bench job uploads it under, and the upload step
+ * by its name, the artifact's: the same template, an upload that fails when it finds no file, and
+ * a file written before any other step, so that a successful upload always made its artifact.
+ */
 function artifactNameProblems(workflows: Workflows): string[] {
-  const upload = (workflows.get("benchmark.yml")?.doc.jobs.bench?.steps ?? []).find((step) => step.uses?.startsWith("actions/upload-artifact@"));
+  const steps = workflows.get("benchmark.yml")?.doc.jobs.bench?.steps ?? [];
+  const upload = steps.find((step) => step.uses?.startsWith("actions/upload-artifact@"));
   const matrix = (key: string) => `\${{ matrix.${key} }}`;
   const expected = artifactName("${{ needs.plan.outputs.call }}", { runner: matrix("runner"), runtime: matrix("runtime"), version: matrix("version") } as unknown as MatrixEntry);
-  return upload?.with?.name === expected ? [] : [`benchmark.yml/bench: uploads its results as '${String(upload?.with?.name)}', but collect looks for ${expected} (src/collect/collect.ts artifactName)`];
+  const problems: string[] = [];
+  if (upload?.with?.name !== expected) problems.push(`benchmark.yml/bench: uploads its results as '${String(upload?.with?.name)}', but collect looks for ${expected} (src/collect/collect.ts artifactName)`);
+  if (upload?.name !== uploadStepName(expected)) problems.push(`benchmark.yml/bench: its upload step is named '${String(upload?.name)}', but collect looks for '${uploadStepName(expected)}' (src/collect/workflow-run.ts)`);
+  if (upload?.with?.["if-no-files-found"] !== "error") problems.push("benchmark.yml/bench: its upload must fail when it finds no file (if-no-files-found: error)");
+  const file = steps.findIndex((step) => step.run?.includes('>"$RUNNER_TEMP/results/artifact.txt"') && step.if === "${{ !cancelled() }}");
+  const firstAction = steps.findIndex((step) => step.uses !== undefined);
+  if (file < 0 || file > firstAction) problems.push("benchmark.yml/bench: a step before any action must write $RUNNER_TEMP/results/artifact.txt, unless cancelled, so every upload holds a file");
+  return problems;
 }
 
 /** A code fence in a job summary is closed by any result string holding one: summaries print reports inside an escaped <pre>. */
@@ -418,6 +439,17 @@ function summaryFenceProblems(workflows: Workflows): string[] {
   return jobs(workflows, workflows.keys()).flatMap(([where, job]) =>
     (job.steps ?? []).filter((step) => step.run?.includes("GITHUB_STEP_SUMMARY") && step.run.includes("```")).map((step) => `${where}: step '${step.name ?? step.uses}' fences text in its summary; print it HTML-escaped inside <pre>`),
   );
+}
+
+/** Every binary a setup action installed is checked against the registry before the measure step runs it. */
+function runtimeCheckProblems(workflows: Workflows): string[] {
+  const steps = workflows.get("benchmark.yml")?.doc.jobs.bench?.steps ?? [];
+  const measure = steps.findIndex((step) => step.run?.includes("scripts/bench run "));
+  const checks = (variable: string) => steps.findIndex((step) => step.run?.includes(`scripts/ci/check-runtime "$${variable}" "$RUNTIME"`));
+  return ["PREDECESSOR_BIN", "RUNTIME_BIN"].flatMap((variable) => {
+    const at = checks(variable);
+    return at >= 0 && at < measure ? [] : [`benchmark.yml/bench: $${variable} must be checked with scripts/ci/check-runtime before the measure step`];
+  });
 }
 
 const ALL_RULES = [
@@ -441,6 +473,7 @@ const ALL_RULES = [
   collectTrustProblems,
   summaryFenceProblems,
   artifactNameProblems,
+  runtimeCheckProblems,
 ];
 
 // ---- tests ----
@@ -629,5 +662,16 @@ describe("the rules catch what they are about", () => {
     assert.match(summaryFenceProblems(withFile("benchmark.yml", fenced)).join(), /benchmark\.yml\/collect: step 'Regression report' fences text/);
     const renamed = benchmark.replace("name: results-${{ needs.plan.outputs.call }}-${{ matrix.runner }}-", "name: results-${{ matrix.runner }}-");
     assert.match(artifactNameProblems(withFile("benchmark.yml", renamed)).join(), /benchmark\.yml\/bench: uploads its results as 'results-\$\{\{ matrix\.runner \}\}-.*', but collect looks for results-\$\{\{ needs\.plan\.outputs\.call \}\}-/);
+    const unverified = benchmark.replace('scripts/ci/check-runtime "$RUNTIME_BIN"', 'echo "$RUNTIME_BIN"');
+    assert.deepEqual(runtimeCheckProblems(withFile("benchmark.yml", unverified)), ["benchmark.yml/bench: $RUNTIME_BIN must be checked with scripts/ci/check-runtime before the measure step"]);
+    const unrecorded = benchmark.replace(' --run "$RUNNER_TEMP/run.json"', "");
+    assert.match(collectTrustProblems(withFile("benchmark.yml", unrecorded)).join(), /and the run's jobs and artifacts \(--run/);
+    const unnamed = benchmark.replace("- name: Upload results-${{ needs.plan.outputs.call }}", "- name: Upload the results-${{ needs.plan.outputs.call }}");
+    assert.match(artifactNameProblems(withFile("benchmark.yml", unnamed)).join(), /its upload step is named 'Upload the results-.*', but collect looks for 'Upload results-/);
+    const empty = benchmark.replace("if-no-files-found: error", "if-no-files-found: warn").replace('>"$RUNNER_TEMP/results/artifact.txt"', ">/dev/null");
+    assert.deepEqual(artifactNameProblems(withFile("benchmark.yml", empty)), [
+      "benchmark.yml/bench: its upload must fail when it finds no file (if-no-files-found: error)",
+      "benchmark.yml/bench: a step before any action must write $RUNNER_TEMP/results/artifact.txt, unless cancelled, so every upload holds a file",
+    ]);
   });
 });

@@ -1,20 +1,48 @@
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { errorMessage, UserError } from "../../core/errors.ts";
 import { DEFAULT_DATA_DIR, SUITES_DIR } from "../../core/paths.ts";
 import { checkAgainst } from "../../core/schema.ts";
+import { shapeProblems, sizeProblem, undeclaredMetrics, type DeclaredMetrics } from "../../results/limits.ts";
 import { listResultFiles, readResultFile } from "../../results/store.ts";
+import type { ResultDocument } from "../../results/types.ts";
 import { loadScenario, scenarioDirs, suiteNames } from "../../scenarios/manifest.ts";
-import { suiteFor } from "../../suites/index.ts";
-import { describeScenarios, narrowedAway } from "../../suites/resolve.ts";
+import { SUITES, suiteFor } from "../../suites/index.ts";
+import { describeScenarios, narrowedAway, scenarioMetrics } from "../../suites/resolve.ts";
 import { count } from "../../ui/words.ts";
 import { defineCommand } from "../command.ts";
 import { warnStrayFolders } from "./run.ts";
 
+/**
+ * Each suite's metrics, each with every unit the suite or one of its scenarios' manifests declares
+ * for it: what a result may record (a manifest this cannot load is validate's to report).
+ */
+export function declaredMetrics(): DeclaredMetrics {
+  const declared = new Map<string, Map<string, Set<string>>>();
+  const withScenarios = new Set(suiteNames(SUITES_DIR));
+  for (const suite of SUITES) {
+    const metrics = new Map(Object.entries(suite.metrics).map(([name, metric]) => [name, new Set([metric.unit])]));
+    for (const dir of withScenarios.has(suite.name) ? scenarioDirs(suite.name) : []) {
+      try {
+        for (const [name, metric] of Object.entries(scenarioMetrics(suite, loadScenario(dir, suite.name)))) metrics.get(name)?.add(metric.unit);
+      } catch (error) {
+        if (!(error instanceof UserError)) throw error;
+      }
+    }
+    declared.set(suite.name, metrics);
+  }
+  return declared;
+}
+
 /** Problems in result files, as `path: /field: message` lines. Read synchronously, as readResults does. */
-export function validateResultFiles(paths: readonly string[]): { files: number; problems: string[] } {
+export function validateResultFiles(paths: readonly string[], declared = declaredMetrics()): { files: number; problems: string[] } {
   const files = listResultFiles(paths);
   const problems: string[] = [];
   for (const file of files) {
+    const tooBig = sizeProblem(statSync(file).size);
+    if (tooBig) {
+      problems.push(`${file}: ${tooBig}`);
+      continue;
+    }
     let doc: unknown;
     try {
       doc = readResultFile(file);
@@ -22,7 +50,10 @@ export function validateResultFiles(paths: readonly string[]): { files: number; 
       problems.push(errorMessage(error));
       continue;
     }
-    problems.push(...checkAgainst("result.schema.json", doc).map((p) => `${file}: ${p}`));
+    const shape = shapeProblems(doc);
+    const schema = shape.length > 0 ? [] : checkAgainst("result.schema.json", doc);
+    const undeclared = shape.length > 0 || schema.length > 0 ? [] : undeclaredMetrics(doc as ResultDocument, declared);
+    problems.push(...[...shape, ...schema, ...undeclared].map((p) => `${file}: ${p}`));
   }
   return { files: files.length, problems };
 }
@@ -61,7 +92,7 @@ export function validateManifests(): { scenarios: number; apps: number; problems
 
 export const validateSubcommand = defineCommand({
   name: "validate",
-  summary: "Check result files against schemas/result.schema.json, and every scenario and app manifest against its schemas.",
+  summary: "Check result files against schemas/result.schema.json and the suites' metrics, and every scenario and app manifest against its schemas.",
   usage: "validate [PATH...]",
   help: [
     "  PATH   result files or folders (default: data/, which may not exist yet: then no results are checked)",

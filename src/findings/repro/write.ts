@@ -3,6 +3,7 @@ import { basename, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { cellLabel } from "../../compare/format.ts";
 import { UserError } from "../../core/errors.ts";
+import { escapeMarkdown, shellComment } from "../../core/markup.ts";
 import { REPO_ROOT } from "../../core/paths.ts";
 import type { ResultDocument } from "../../results/types.ts";
 import { RUNTIMES } from "../../runtimes/catalog.ts";
@@ -55,7 +56,8 @@ function header(doc: ResultDocument, cell: string): string[] {
   const env = Object.entries(RUNTIMES[name].env).map(([key, value]) => `export ${key}=${shellQuote(value)}`);
   return [
     "#!/usr/bin/env bash",
-    `# ${cell} on ${name}, as runtime-bench measured it on ${name} ${version} (README.md has the figures).`,
+    // The cell's label holds the result's parameters: a comment, so one line whatever they hold.
+    shellComment(`${cell} on ${name}, as runtime-bench measured it on ${name} ${version} (README.md has the figures).`),
     `# Usage: ./${scriptName(doc)} [path/to/${name}]   (default: ${name} on PATH)`,
     "set -euo pipefail",
     'here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"',
@@ -107,18 +109,18 @@ function readme(selected: ResolvedScenario, docs: readonly ResultDocument[], cel
   const metric = Object.keys(docs[0]!.metrics)[0];
   const rows = docs.map((doc) => {
     const m = metric ? doc.metrics[metric] : undefined;
-    const figure = m ? `${formatNumber(m.median)} ${m.unit}` : doc.status;
+    const figure = m ? `${formatNumber(m.median)} ${escapeMarkdown(m.unit)}` : doc.status;
     const interval = m ? `${formatNumber(m.ci95[0])}–${formatNumber(m.ci95[1])}` : "";
     return `| ${doc.runtime.name} ${doc.runtime.version} | ${figure} | ${interval} | \`./${scriptName(doc)}\` |`;
   });
   const env = docs[0]!.environment;
   const needsPackages = repros.some((repro) => existsSync(join(repro.appDir, "package.json")));
   return [
-    `# ${cell}`,
+    `# ${escapeMarkdown(cell)}`,
     "",
     selected.scenario.manifest.description,
     "",
-    `What runtime-bench measured (${metric ?? "no metric"}, median and its 95 % interval; run ${docs[0]!.run.id} on \`${docs[0]!.run.runner}\`, ${env.cpu_model}, ${env.cpus} CPUs, ${docs[0]!.run.profile} profile):`,
+    `What runtime-bench measured (${metric ?? "no metric"}, median and its 95 % interval; run ${docs[0]!.run.id} on \`${docs[0]!.run.runner}\`, ${escapeMarkdown(env.cpu_model)}, ${env.cpus} CPUs, ${docs[0]!.run.profile} profile):`,
     "",
     "| runtime | median | 95 % interval | reproduce |",
     "| --- | --- | --- | --- |",
