@@ -1,11 +1,11 @@
-// Writes texts/: 500 UTF-8 text files of about 16 KiB (mostly ASCII, with accented letters,
+// Writes texts/: 2,000 UTF-8 text files of about 2 KiB (mostly ASCII, with accented letters,
 // arrows and an emoji now and then, as in templates, translations and source files), and
 // texts/expected.json with the characters and lines a reader must find. Deterministic, so every
 // machine reads the same bytes.
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 
-const FILES = 500;
-const FILE_BYTES = 16 * 1024;
+const FILES = 2000;
+const FILE_BYTES = 2 * 1024;
 const WORDS = ["const", "value", "return", "template", "render", "config", "käse", "naïve", "→", "résumé", "🦕", "export", "function", "import"];
 
 let seed = 0x2545f491;
