@@ -236,7 +236,7 @@ function measurementEntry(rows: readonly Record<string, string | number>[], old:
   const profileNames: Record<string, string> = { full: "the release job's profile (full, adaptive trials)", quick: "the quick profile" };
   return {
     title: "Known changes: the runtime teams' documented changes, replayed",
-    benchmark: "scripts/benchmark known-changes --profile both",
+    benchmark: `scripts/benchmark known-changes --profile ${profiles.length === 2 ? "both" : profiles[0]}`,
     ...thisMachine(startLoad),
     summary: all.flatMap((r, i) =>
       r.suite === "total"
