@@ -123,23 +123,29 @@ function printPlan(options: Options): void {
   process.stdout.write("Trials and checks only (scripts/bench plan's estimates): provisioning each runtime version and installing apps add a few minutes the first time.\n");
 }
 
-/** The run folder a replay wrote, once its run finished (its summary written), or null. */
-function finishedRun(out: string): string | null {
+/**
+ * The run folder a replay of this entry wrote, once its run finished (its summary written), or
+ * null. A run of other releases (the entry's pair changed since) is not this entry's.
+ */
+function finishedRun(out: string, entry: KnownChange): string | null {
   const [name] = runFolderNames(out);
   const folder = name === undefined ? null : join(out, name);
-  return folder !== null && existsSync(join(folder, "summary.txt")) ? folder : null;
+  if (folder === null || !existsSync(join(folder, "summary.txt"))) return null;
+  const expected: Record<string, string> = { [BASE_LABEL]: entry.base, [HEAD_LABEL]: entry.head };
+  const docs = listResultFiles([folder]).map(readResultFile);
+  return docs.length > 0 && docs.every((doc) => doc.runtime.name === entry.runtime && expected[doc.label ?? ""] === doc.runtime.version) ? folder : null;
 }
 
 /** Measures the entry's pair (or finds the finished run in the work folder), then judges the cell with compare. */
 async function replay(entry: KnownChange, profile: ReplayProfile, work: string): Promise<Replay & { runDir?: string; reason?: string }> {
   const out = join(work, profile, entry.id);
-  let runDir = finishedRun(out);
+  let runDir = finishedRun(out, entry);
   if (runDir === null) {
     rmSync(out, { recursive: true, force: true });
     const started = Date.now();
     const run = await bench(runArgs(entry, profile, out));
     log(`${profile} ${entry.id}: scripts/bench run exited ${run.code} after ${formatDuration((Date.now() - started) / 1000)}`);
-    runDir = finishedRun(out);
+    runDir = finishedRun(out, entry);
     if (runDir === null) return { entry, profile, outcome: "not measured", reason: lastLine(run.stderr) };
   } else log(`${profile} ${entry.id}: judged again from ${runDir}`);
   const compared = await bench(["compare", runDir, "--base", BASE_LABEL, "--head", HEAD_LABEL, "--json"]);
