@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { loadApps } from "../../src/apps/manifest.ts";
 import { readResults } from "../../src/results/store.ts";
 import { parseCpuList } from "../../src/tools/cpu-split.ts";
 import { PINNED, bench, tempDir } from "../../benchmarks/lib/cli.ts";
@@ -47,6 +48,8 @@ describe("http suite on real runtimes", () => {
   it("an unknown app is one line of bad input", async () => {
     const result = await bench(["run", "--suite", "http", "--app", "nope", "--runtime", "node@22.11.0", "--out", tempDir("http-nope")]);
     assert.equal(result.code, 2);
-    assert.match(result.stderr, /^runtime-bench: unknown app 'nope': the chosen suites have apps elysia, elysia-bunsql, express, express-drizzle, express-pg, fastify, hono, hono-postgres, native, nextjs\n$/m);
+    const apps = loadApps("http").map((app) => app.name);
+    assert.ok(apps.includes("native") && apps.includes("express"), apps.join(", "));
+    assert.ok(result.stderr.split("\n").includes(`runtime-bench: unknown app 'nope': the chosen suites have apps ${apps.join(", ")}`), result.stderr);
   });
 });

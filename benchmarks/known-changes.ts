@@ -1,0 +1,293 @@
+/**
+ * Do our verdicts see what the runtime teams say they changed? Each entry of
+ * benchmarks/known-changes.json (a documented change, or a control whose notes change nothing on
+ * the cell's path) replayed as one paired run of its two releases, its cell's headline metric
+ * judged by `scripts/bench compare RUN --base base --head head`, against the documented direction.
+ *
+ *   scripts/benchmark known-changes [--profile quick|full|both] [--only ID]... [--work DIR] [--no-record]
+ *   scripts/benchmark known-changes --plan [--profile ...] [--only ID]...
+ *
+ * `full` is the release job's profile (docs/release-job.md): the full profile's parameters, the
+ * release beside its predecessor in one run, adaptive trials up to each cell's cap (the job's 6 h
+ * limit leaves a lone cell its cap); each row says whether the job's own selection
+ * (`--default-selection`) measures the cell on release day or only the weekly run does. `quick`
+ * is the default run's profile. Both by default, quick first.
+ *
+ * Prints per entry the measured ratio, its interval, the verdict and the outcome (a change
+ * detected, missed or reversed; a control held or alarmed), then per suite and in total: documented
+ * changes called in their direction, controls called a change. A replay that misses or alarms
+ * gets a reproduction folder (`scripts/bench repro`) in the work folder, to measure the size our
+ * workload shows (docs/known-changes.md). `--work DIR` keeps the runs there and resumes: a replay
+ * whose run finished is judged again, not measured again. Without it the runs go to a temporary
+ * folder removed at exit. A whole corpus (no `--only`) is written as the entry "known-changes" of
+ * docs/measurements.json unless `--no-record`, which prints the entry instead.
+ * `--plan` prints each replay's estimated time (`scripts/bench plan`'s) and measures nothing.
+ */
+import { existsSync, rmSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import type { CompareRow } from "../src/compare/types.ts";
+import { UserError, errorMessage } from "../src/core/errors.ts";
+import type { MeasurementEntry } from "../src/core/measurements.ts";
+import { planRun } from "../src/orchestrate/estimate.ts";
+import { listResultFiles, readResultFile, runFolderNames } from "../src/results/store.ts";
+import { parseSpec } from "../src/runtimes/spec.ts";
+import { selectScenarios } from "../src/scenarios/select.ts";
+import { resolveScenarios } from "../src/suites/resolve.ts";
+import { defaultSelection } from "../src/suites/selection.ts";
+import { formatDuration } from "../src/ui/duration.ts";
+import { formatTable } from "../src/ui/table.ts";
+import { bench, tempDir } from "./lib/cli.ts";
+import {
+  BASE_LABEL,
+  HEAD_LABEL,
+  cellParams,
+  cellRow,
+  loadKnownChanges,
+  outcomeOf,
+  runArgs,
+  tally,
+  type KnownChange,
+  type Replay,
+  type ReplayProfile,
+  type Tally,
+} from "./lib/known-changes.ts";
+import { loadNow, recordMeasurement, thisMachine } from "./lib/measurements.ts";
+
+const log = (line: string): void => {
+  process.stderr.write(`${line}\n`);
+};
+
+interface Options {
+  readonly profiles: readonly ReplayProfile[];
+  readonly entries: readonly KnownChange[];
+  readonly whole: boolean;
+  /** Where runs go: kept and resumed when given, else a temporary folder. */
+  readonly work: string | undefined;
+  readonly record: boolean;
+  readonly plan: boolean;
+}
+
+function parseOptions(argv: readonly string[]): Options {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: { profile: { type: "string" }, only: { type: "string", multiple: true }, work: { type: "string" }, "no-record": { type: "boolean" }, plan: { type: "boolean" } },
+  });
+  const profile = values.profile ?? "both";
+  if (!["quick", "full", "both"].includes(profile)) throw new UserError(`--profile must be quick, full or both, not '${profile}'`);
+  const corpus = loadKnownChanges();
+  const only = values.only ?? [];
+  const unknown = only.filter((id) => !corpus.some((entry) => entry.id === id));
+  if (unknown.length > 0) throw new UserError(`--only: no entry '${unknown[0]}' in the corpus (ids: ${corpus.map((entry) => entry.id).join(", ")})`);
+  return {
+    profiles: profile === "both" ? ["quick", "full"] : [profile as ReplayProfile],
+    entries: only.length === 0 ? corpus : corpus.filter((entry) => only.includes(entry.id)),
+    whole: only.length === 0,
+    work: values.work === undefined ? undefined : resolve(values.work),
+    record: !values["no-record"],
+    plan: values.plan ?? false,
+  };
+}
+
+const cellName = (entry: KnownChange) => [entry.cell.suite, entry.cell.scenario, entry.cell.app].filter(Boolean).join("/");
+const pairName = (entry: KnownChange) => `${entry.runtime} ${entry.base} → ${entry.head}`;
+
+/** Whether the release job measures the cell on release day: its suite's default selection holds the scenario and the app. */
+function inReleaseSelection(entry: KnownChange): boolean {
+  const selection = defaultSelection([entry.cell.suite]);
+  const apps = selection.suiteOptions[entry.cell.suite]?.app ?? [];
+  return selection.scenarios.includes(`${entry.cell.suite}/${entry.cell.scenario}`) && (entry.cell.app === undefined || apps.includes(entry.cell.app));
+}
+
+/** `scripts/bench plan`'s estimate of one replay: seconds at the profile's minimum trials and with every cell at its cap. */
+function replayCost(entry: KnownChange, profile: ReplayProfile): { seconds: number; maxSeconds: number } {
+  const { suite, scenario, app } = entry.cell;
+  const scenarios = resolveScenarios(selectScenarios({ suites: [suite], scenarios: [`${suite}/${scenario}`] }), profile);
+  const specs = [entry.base, entry.head].map((version) => parseSpec(`${entry.runtime}@${version}`));
+  const [plan] = planRun(scenarios, specs, { [suite]: { app: app === undefined ? [] : [app] } });
+  return { seconds: plan?.seconds ?? 0, maxSeconds: plan?.maxSeconds ?? 0 };
+}
+
+function printPlan(options: Options): void {
+  const rows: string[][] = [];
+  for (const profile of options.profiles) {
+    let [minimum, cap] = [0, 0];
+    for (const entry of options.entries) {
+      const cost = replayCost(entry, profile);
+      [minimum, cap] = [minimum + cost.seconds, cap + cost.maxSeconds];
+      rows.push([profile, entry.id, pairName(entry), cellName(entry), formatDuration(cost.seconds), formatDuration(cost.maxSeconds)]);
+    }
+    rows.push([profile, "total", `${options.entries.length} replays`, "", formatDuration(minimum), formatDuration(cap)]);
+  }
+  process.stdout.write(`${formatTable(["profile", "entry", "pair", "cell", "at the minimum trials", "every cell at its cap"], rows)}\n\n`);
+  process.stdout.write("Trials and checks only (scripts/bench plan's estimates): provisioning each runtime version and installing apps add a few minutes the first time.\n");
+}
+
+/**
+ * The run folder a replay of this entry wrote, once its run finished (its summary written), or
+ * null. A run of other releases (the entry's pair changed since) is not this entry's.
+ */
+function finishedRun(out: string, entry: KnownChange): string | null {
+  const [name] = runFolderNames(out);
+  const folder = name === undefined ? null : join(out, name);
+  if (folder === null || !existsSync(join(folder, "summary.txt"))) return null;
+  const expected: Record<string, string> = { [BASE_LABEL]: entry.base, [HEAD_LABEL]: entry.head };
+  const docs = listResultFiles([folder]).map(readResultFile);
+  return docs.length > 0 && docs.every((doc) => doc.runtime.name === entry.runtime && expected[doc.label ?? ""] === doc.runtime.version) ? folder : null;
+}
+
+/** Measures the entry's pair (or finds the finished run in the work folder), then judges the cell with compare. */
+async function replay(entry: KnownChange, profile: ReplayProfile, work: string): Promise<Replay & { runDir?: string; reason?: string }> {
+  const out = join(work, profile, entry.id);
+  let runDir = finishedRun(out, entry);
+  if (runDir === null) {
+    rmSync(out, { recursive: true, force: true });
+    const started = Date.now();
+    const run = await bench(runArgs(entry, profile, out));
+    log(`${profile} ${entry.id}: scripts/bench run exited ${run.code} after ${formatDuration((Date.now() - started) / 1000)}`);
+    runDir = finishedRun(out, entry);
+    if (runDir === null) return { entry, profile, outcome: "not measured", reason: lastLine(run.stderr) };
+  } else log(`${profile} ${entry.id}: judged again from ${runDir}`);
+  const compared = await bench(["compare", runDir, "--base", BASE_LABEL, "--head", HEAD_LABEL, "--json"]);
+  if (compared.code !== 0) return { entry, profile, outcome: "not measured", runDir, reason: lastLine(compared.stderr) };
+  const row = cellRow(entry, profile, JSON.parse(compared.stdout) as CompareRow[]);
+  return { entry, profile, outcome: outcomeOf(entry, row), runDir, ...(row ? { row } : { reason: "no ok result of the cell in the run" }) };
+}
+
+const lastLine = (text: string) => text.trim().split("\n").at(-1) ?? "";
+
+/** A reproduction folder of the cell's two results, for a replay whose verdict disagrees with the documentation. */
+async function writeRepro(replayed: Replay & { runDir?: string }, work: string): Promise<string | null> {
+  if (!replayed.runDir || !["missed", "reversed", "alarmed"].includes(replayed.outcome)) return null;
+  const { entry, profile } = replayed;
+  const want = Object.entries(cellParams(entry, profile));
+  const files = listResultFiles([replayed.runDir]).filter((file) => {
+    const doc = readResultFile(file);
+    return doc.suite === entry.cell.suite && doc.scenario === entry.cell.scenario && doc.app === (entry.cell.app ?? null) && want.every(([key, value]) => doc.params[key] === value);
+  });
+  const out = join(work, "repro", `${profile}-${entry.id}`);
+  rmSync(out, { recursive: true, force: true });
+  const written = await bench(["repro", ...files, "--out", out]);
+  if (written.code === 0) return out;
+  log(`${profile} ${entry.id}: no reproduction: ${lastLine(written.stderr)}`);
+  return null;
+}
+
+const percent = (part: number, whole: number) => (whole === 0 ? "—" : `${Math.round((100 * part) / whole)} %`);
+const measured = (row?: CompareRow) => (row?.ratio == null ? "—" : `${row.ratio.toFixed(3)}${row.ci95 ? ` [${row.ci95[0].toFixed(3)}, ${row.ci95[1].toFixed(3)}]` : ""}`);
+const documented = (entry: KnownChange) => (entry.documented.factor === undefined ? "no change" : `${entry.documented.direction} ×${entry.documented.factor}`);
+
+function printReplays(replays: readonly (Replay & { repro?: string | null; reason?: string })[]): void {
+  const rows = replays.map((r) => [
+    r.profile,
+    r.entry.id,
+    pairName(r.entry),
+    `${cellName(r.entry)} ${r.entry.cell.metric}`,
+    documented(r.entry),
+    measured(r.row),
+    r.row?.pairs === undefined ? "—" : String(r.row.pairs),
+    r.row?.verdict ?? "—",
+    r.outcome,
+    r.profile === "full" ? (inReleaseSelection(r.entry) ? "release day" : "weekly run") : "",
+    r.repro ?? r.reason ?? "",
+  ]);
+  process.stdout.write(
+    `${formatTable(["profile", "entry", "pair", "cell and metric", "documented", "head/base measured", "pairs", "verdict", "outcome", "release job measures it on", "reproduction or reason"], rows)}\n\n`,
+  );
+}
+
+/** Rows of the summary: per profile, each suite, then the total. */
+function tallyRows(replays: readonly Replay[], profiles: readonly ReplayProfile[]): Record<string, string | number>[] {
+  const row = (profile: ReplayProfile, suite: string, t: Tally, missed: readonly Replay[]) => ({
+    profile,
+    suite,
+    changes: t.changes,
+    detected: t.detected,
+    rate: percent(t.detected, t.changes),
+    controls: t.controls,
+    alarmed: t.alarmed,
+    unmeasured: t.unmeasured,
+    not_as_documented: missed.map((r) => `${r.entry.id} (${r.outcome})`).join(", ") || "—",
+  });
+  return profiles.flatMap((profile) => {
+    const ofProfile = replays.filter((r) => r.profile === profile);
+    const wrong = (rs: readonly Replay[]) => rs.filter((r) => r.outcome !== "detected" && r.outcome !== "held");
+    const suites = [...new Set(ofProfile.map((r) => r.entry.cell.suite))].sort();
+    return [
+      ...suites.map((suite) => {
+        const of = ofProfile.filter((r) => r.entry.cell.suite === suite);
+        return row(profile, suite, tally(of), wrong(of));
+      }),
+      row(profile, "total", tally(ofProfile), wrong(ofProfile)),
+    ];
+  });
+}
+
+const COLUMNS = {
+  profile: "profile",
+  suite: "suite",
+  changes: "documented changes",
+  detected: "called in their direction",
+  rate: "rate",
+  controls: "controls",
+  alarmed: "controls called a change",
+  unmeasured: "not measured",
+  not_as_documented: "not as documented (see docs/known-changes.md)",
+} as const;
+
+function measurementEntry(rows: readonly Record<string, string | number>[], old: MeasurementEntry | undefined, profiles: readonly ReplayProfile[], startLoad: number): MeasurementEntry {
+  // A profile not replayed this time keeps its rows from before.
+  const kept = (old?.rows ?? []).filter((r) => !profiles.includes(r.profile as ReplayProfile));
+  const all = [...kept, ...rows];
+  const profileNames: Record<string, string> = { full: "the release job's profile (full, adaptive trials)", quick: "the quick profile" };
+  return {
+    title: "Known changes: the runtime teams' documented changes, replayed",
+    benchmark: `scripts/benchmark known-changes --profile ${profiles.length === 2 ? "both" : profiles[0]}`,
+    ...thisMachine(startLoad),
+    summary: all.flatMap((r, i) =>
+      r.suite === "total"
+        ? [{ measure: `documented changes of benchmarks/known-changes.json called in their direction, ${profileNames[String(r.profile)]}; controls called a change`, row: i, figure: "{detected} of {changes} ({rate}); controls: {alarmed} of {controls}" }]
+        : [],
+    ),
+    columns: COLUMNS,
+    rows: all,
+    notes: [
+      "Each entry of [benchmarks/known-changes.json](../benchmarks/known-changes.json) measured as one paired run of its two releases, its cell's headline metric judged by `scripts/bench compare RUN --base base --head head`. The entries, their sources, and the explanation of each change not called as documented: [known changes](known-changes.md).",
+    ],
+  };
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2));
+  if (options.plan) return printPlan(options);
+  const startLoad = loadNow();
+  const work = options.work ?? tempDir("known-changes");
+  const replays: (Replay & { repro?: string | null; reason?: string })[] = [];
+  for (const profile of options.profiles) {
+    for (const entry of options.entries) {
+      const replayed = await replay(entry, profile, work);
+      const repro = await writeRepro(replayed, work);
+      log(`${profile} ${entry.id}: ${replayed.row?.verdict ?? replayed.reason ?? "not measured"} → ${replayed.outcome}`);
+      replays.push({ ...replayed, repro });
+    }
+  }
+  printReplays(replays);
+  const rows = tallyRows(replays, options.profiles);
+  const keys = Object.keys(COLUMNS) as (keyof typeof COLUMNS)[];
+  process.stdout.write(`${formatTable(Object.values(COLUMNS), rows.map((row) => keys.map((key) => String(row[key]))))}\n`);
+  if (!options.record) {
+    process.stdout.write(`\nthe entry "known-changes" --no-record left unwritten:\n${JSON.stringify(measurementEntry(rows, undefined, options.profiles, startLoad), null, 2)}\n`);
+    return;
+  }
+  // A part of the corpus would stand in the README for the whole of it.
+  if (!options.whole) return log("a part of the corpus (--only) is never recorded; --no-record prints its entry");
+  recordMeasurement("known-changes", (old) => measurementEntry(rows, old, options.profiles, startLoad));
+}
+
+try {
+  await main();
+} catch (error) {
+  if (!(error instanceof UserError)) throw error;
+  log(`known-changes: ${errorMessage(error)}`);
+  process.exit(2);
+}
