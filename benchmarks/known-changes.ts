@@ -2,7 +2,7 @@
  * Do our verdicts see what the runtime teams say they changed? Each entry of
  * benchmarks/known-changes.json (a documented change, or a control whose notes change nothing on
  * the cell's path) replayed as one paired run of its two releases, its cell's headline metric
- * judged by `scripts/bench compare RUN --base base --head head`, against the documented direction.
+ * judged by `scripts/bench compare RUN --base base --head head --rule sequential` (the release job's rule), against the documented direction.
  *
  *   scripts/benchmark known-changes [--profile quick|full|both] [--only ID]... [--work DIR] [--no-record]
  *   scripts/benchmark known-changes --plan [--profile ...] [--only ID]...
@@ -148,7 +148,8 @@ async function replay(entry: KnownChange, profile: ReplayProfile, work: string):
     runDir = finishedRun(out, entry);
     if (runDir === null) return { entry, profile, outcome: "not measured", reason: lastLine(run.stderr) };
   } else log(`${profile} ${entry.id}: judged again from ${runDir}`);
-  const compared = await bench(["compare", runDir, "--base", BASE_LABEL, "--head", HEAD_LABEL, "--json"]);
+  // Two releases, one beside the other: the release job's question, judged by its sequential rule though the subjects carry labels.
+  const compared = await bench(["compare", runDir, "--base", BASE_LABEL, "--head", HEAD_LABEL, "--rule", "sequential", "--json"]);
   if (compared.code !== 0) return { entry, profile, outcome: "not measured", runDir, reason: lastLine(compared.stderr) };
   const row = cellRow(entry, profile, JSON.parse(compared.stdout) as CompareRow[]);
   return { entry, profile, outcome: outcomeOf(entry, row), runDir, ...(row ? { row } : { reason: "no ok result of the cell in the run" }) };
@@ -252,7 +253,7 @@ function measurementEntry(rows: readonly Record<string, string | number>[], old:
     columns: COLUMNS,
     rows: all,
     notes: [
-      "Each entry of [benchmarks/known-changes.json](../benchmarks/known-changes.json) measured as one paired run of its two releases, its cell's headline metric judged by `scripts/bench compare RUN --base base --head head`. The entries, their sources, and the explanation of each change not called as documented: [known changes](known-changes.md).",
+      "Each entry of [benchmarks/known-changes.json](../benchmarks/known-changes.json) measured as one paired run of its two releases, its cell's headline metric judged by `scripts/bench compare RUN --base base --head head --rule sequential` (the release job's rule). The entries, their sources, and the explanation of each change not called as documented: [known changes](known-changes.md).",
     ],
   };
 }

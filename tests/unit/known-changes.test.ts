@@ -104,6 +104,7 @@ function row(verdict: Verdict, params: CompareRow["params"], of: KnownChange = e
     noise_floor: null,
     min_effect: 0.01,
     min_effect_source: "paired",
+    rule: "sequential",
     verdict,
   };
 }
