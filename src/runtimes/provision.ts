@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createWriteStream } from "node:fs";
-import { access, constants, mkdir, rename, rm, stat } from "node:fs/promises";
+import { access, chmod, constants, mkdir, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -61,7 +61,7 @@ export async function provision(specText: string, note: ProgressNote = () => {})
   const binary = join(dir, definition.binaryInPackage);
   if (!(await isExecutable(binary))) {
     note(`downloading ${packageName}@${version}`);
-    await installTarball(published, dir, packageName);
+    await installTarball(published, dir, packageName, definition.binaryInPackage);
   }
   return { spec, binary, source: "registry", resolvedVersion: version, packageName };
 }
@@ -80,7 +80,7 @@ async function isExecutable(path: string): Promise<boolean> {
  * rename. A reader sees either nothing or a complete package; two runs racing for the same version
  * both succeed and one of the copies is discarded.
  */
-async function installTarball(published: PublishedVersion, finalDir: string, packageName: string): Promise<void> {
+async function installTarball(published: PublishedVersion, finalDir: string, packageName: string, binaryInPackage: string): Promise<void> {
   const staging = join(runtimesCacheDir(), `.staging-${process.pid}-${randomBytes(4).toString("hex")}`);
   await mkdir(staging, { recursive: true });
   try {
@@ -101,6 +101,11 @@ async function installTarball(published: PublishedVersion, finalDir: string, pac
     await mkdir(unpacked);
     const untar = await runCommand("tar", ["-xzf", tarball, "-C", unpacked], { timeoutMs: 300_000 });
     if (untar.code !== 0) throw new UserError(`cannot unpack ${packageName}@${published.version}: ${tail(untar.stderr, 1)}`);
+    // Some published packages (Deno's 2.7.3 and 2.7.4) carry their binary without the executable
+    // bit; npm sets it through the package's `bin`, which a plain unpack does not read.
+    await chmod(join(unpacked, "package", binaryInPackage), 0o755).catch(() => {
+      throw new UserError(`${packageName}@${published.version} has no ${binaryInPackage}; nothing was cached`);
+    });
     await mkdir(join(finalDir, ".."), { recursive: true });
     try {
       await rename(join(unpacked, "package"), finalDir);

@@ -15,12 +15,13 @@ import { bench, tempDir } from "../../benchmarks/lib/cli.ts";
  */
 const nodePackage = RUNTIMES.node.packageName(machineArch());
 
-function fakeTarball(): Buffer {
+/** `mode`: the binary's mode in the tarball; some published packages (Deno's 2.7.3) lack the executable bit. */
+function fakeTarball(mode = 0o755): Buffer {
   const root = tempDir("tarball");
   mkdirSync(join(root, "package/bin"), { recursive: true });
   const binary = join(root, "package/bin/node");
   writeFileSync(binary, `#!/bin/sh\necho '{"version":"22.11.0","engine":"V8 fake"}'\n`);
-  chmodSync(binary, 0o755);
+  chmodSync(binary, mode);
   execFileSync("tar", ["-czf", join(root, "package.tgz"), "-C", root, "package"]);
   return readFileSync(join(root, "package.tgz"));
 }
@@ -31,8 +32,8 @@ interface FakeRegistry {
   close(): Promise<void>;
 }
 
-function startRegistry(integrityOf: (tarball: Buffer) => string, tarballDelayMs = 0): Promise<FakeRegistry> {
-  const tarball = fakeTarball();
+function startRegistry(integrityOf: (tarball: Buffer) => string, tarballDelayMs = 0, mode?: number): Promise<FakeRegistry> {
+  const tarball = fakeTarball(mode);
   const state = { tarballRequests: 0 };
   const server: Server = createServer((request, response) => {
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -78,13 +79,27 @@ function assertOneLineError(stderr: string, pattern: RegExp): void {
 describe("provisioning from a registry", () => {
   let good: FakeRegistry;
   let corrupt: FakeRegistry;
+  let unexecutable: FakeRegistry;
   before(async () => {
     good = await startRegistry(sha512, 500);
     corrupt = await startRegistry(() => sha512(Buffer.from("something else")));
+    unexecutable = await startRegistry(sha512, 0, 0o644);
   });
   after(async () => {
     await good.close();
     await corrupt.close();
+    await unexecutable.close();
+  });
+
+  it("makes a package's binary executable where the package left the bit off, and downloads it once", async () => {
+    const { env, cache } = isolated(unexecutable.url);
+    const first = await bench(["setup", "--runtime", "node@22.11.0"], env);
+    assert.equal(first.code, 0, first.stderr);
+    const binary = join(cache, "runtimes", nodePackage.replace("/", "__"), "22.11.0", "bin/node");
+    assert.match(execFileSync(binary, { encoding: "utf8" }), /"version":"22.11.0"/);
+    const second = await bench(["setup", "--runtime", "node@22.11.0"], env);
+    assert.equal(second.code, 0, second.stderr);
+    assert.equal(unexecutable.tarballRequests, 1);
   });
 
   it("downloads, verifies, unpacks and then reuses the cache", async () => {
