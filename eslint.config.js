@@ -46,6 +46,7 @@ const BROWSER_SAFE = [
   "src/compare/student-t.ts",
   "src/compare/verdict.ts",
   "src/core/errors.ts",
+  "src/core/known-changes.ts",
   "src/core/markup.ts",
   "src/core/measurements.ts",
   "src/core/params.ts",

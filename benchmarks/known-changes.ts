@@ -1,6 +1,6 @@
 /**
  * Do our verdicts see what the runtime teams say they changed? Each entry of
- * benchmarks/known-changes.json (a documented change, or a control whose notes change nothing on
+ * docs/known-changes.json (a documented change, or a control whose notes change nothing on
  * the cell's path) replayed as one paired run of its two releases, its cell's headline metric
  * judged by `scripts/bench compare RUN --base base --head head --rule sequential` (the release job's rule), against the documented direction.
  *
@@ -247,13 +247,13 @@ function measurementEntry(rows: readonly Record<string, string | number>[], old:
     ...thisMachine(startLoad),
     summary: all.flatMap((r, i) =>
       r.suite === "total"
-        ? [{ measure: `documented changes of benchmarks/known-changes.json called in their direction, ${profileNames[String(r.profile)]}; controls called a change`, row: i, figure: "{detected} of {changes} ({rate}); controls: {alarmed} of {controls}" }]
+        ? [{ measure: `documented changes of docs/known-changes.json called in their direction, ${profileNames[String(r.profile)]}; controls called a change`, row: i, figure: "{detected} of {changes} ({rate}); controls: {alarmed} of {controls}" }]
         : [],
     ),
     columns: COLUMNS,
     rows: all,
     notes: [
-      "Each entry of [benchmarks/known-changes.json](../benchmarks/known-changes.json) measured as one paired run of its two releases, its cell's headline metric judged by `scripts/bench compare RUN --base base --head head --rule sequential` (the release job's rule). The entries, their sources, and the explanation of each change not called as documented: [known changes](known-changes.md).",
+      "Each entry of [docs/known-changes.json](known-changes.json) measured as one paired run of its two releases, its cell's headline metric judged by `scripts/bench compare RUN --base base --head head --rule sequential` (the release job's rule). The entries, their sources, and the explanation of each change not called as documented: [known changes](known-changes.md).",
     ],
   };
 }

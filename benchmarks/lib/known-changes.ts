@@ -1,5 +1,5 @@
 /**
- * The corpus of documented runtime changes, benchmarks/known-changes.json: release pairs whose
+ * The corpus of documented runtime changes, docs/known-changes.json: release pairs whose
  * team documented a change on a path one of our cells exercises, and controls (pairs whose notes
  * change nothing there). Loaded and checked here (the schema, then what a schema cannot say: the
  * versions' order, the cell's scenario, app and metric); `scripts/benchmark known-changes` replays
@@ -11,43 +11,19 @@ import type { CompareRow, Verdict } from "../../src/compare/types.ts";
 import { UserError } from "../../src/core/errors.ts";
 import { readJsonFile } from "../../src/core/json-file.ts";
 import { REPO_ROOT } from "../../src/core/paths.ts";
+import type { Direction, KnownChange } from "../../src/core/known-changes.ts";
 import { checkAgainst } from "../../src/core/schema.ts";
 import type { ParamValue } from "../../src/results/types.ts";
-import type { RuntimeName } from "../../src/runtimes/catalog.ts";
 import { selectScenarios } from "../../src/scenarios/select.ts";
 import { suiteFor } from "../../src/suites/index.ts";
 import { resolveScenarios } from "../../src/suites/resolve.ts";
 
-export const KNOWN_CHANGES_FILE = "benchmarks/known-changes.json";
+export const KNOWN_CHANGES_FILE = "docs/known-changes.json";
 
 /** The two profiles the corpus is replayed in: the release job's and the default run's. */
 export type ReplayProfile = "quick" | "full";
-export type Direction = "faster" | "slower" | "no change";
+export type { Direction, KnownChange };
 type Params = Readonly<Record<string, ParamValue>>;
-
-export interface KnownChange {
-  readonly id: string;
-  readonly kind: "change" | "control";
-  readonly runtime: RuntimeName;
-  readonly base: string;
-  readonly head: string;
-  readonly cell: {
-    readonly suite: string;
-    readonly scenario: string;
-    readonly app?: string;
-    readonly params?: Params;
-    readonly profile_params?: Partial<Record<ReplayProfile, Params>>;
-    readonly metric: string;
-  };
-  readonly documented: {
-    readonly direction: Direction;
-    /** How many times better or worse the team's own measure became; none for a control. */
-    readonly factor?: number;
-    readonly measure: string;
-    readonly source: { readonly repository: string; readonly pull?: number; readonly issue?: number; readonly release_notes?: string; readonly url?: string };
-  };
-  readonly path: string;
-}
 
 /** What a schema cannot check: versions in order and published lines, a cell that exists, and one entry per id. */
 function corpusProblems(entries: readonly KnownChange[]): string[] {

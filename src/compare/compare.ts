@@ -1,3 +1,4 @@
+import { documentedChanges } from "../core/known-changes.ts";
 import type { ResultDocument } from "../results/types.ts";
 import { formatChange, formatPercent } from "./format.ts";
 import { MIN_HISTORY_RUNS, noiseFloor, runToRunShift, spreadBySeries, type Spread } from "./noise.ts";
@@ -79,8 +80,12 @@ function verdictOf(change: MeasuredChange, effect: MinimumEffect, base: Measurem
 export function rowOf(base: readonly Measurement[], head: readonly Measurement[]): Omit<CompareRow, "ratio" | "ci95" | "noise_floor" | "min_effect" | "min_effect_source" | "verdict" | "rule"> {
   const { doc } = base[0]!;
   const headDoc = head[0]!.doc;
+  const cell = cellOf(base[0]!);
+  const documented =
+    doc.runtime.name === headDoc.runtime.name ? documentedChanges({ runtime: doc.runtime.name, from: doc.runtime.version, to: headDoc.runtime.version, ...cell }) : [];
   return {
-    ...cellOf(base[0]!),
+    ...cell,
+    ...(documented.length > 0 ? { documented } : {}),
     base_runtime: doc.runtime.name,
     base_version: doc.runtime.version,
     head_runtime: headDoc.runtime.name,

@@ -1,3 +1,4 @@
+import { describeDocumented } from "../core/known-changes.ts";
 import { escapeMarkdown } from "../core/markup.ts";
 import { paramsSlug } from "../core/params.ts";
 import { formatNumber, formatTable } from "../ui/table.ts";
@@ -34,7 +35,7 @@ function columns(row: CompareRow): string[] {
     row.ratio === null ? "" : `${row.ratio.toFixed(3)}× (${formatChange(row.ratio)})`,
     row.ci95 === null ? `(${ruleLabel(row)})` : `${formatInterval(row.ci95)} ${ruleLabel(row)}`,
     row.verdict === "not comparable" ? "" : minEffect,
-    row.reason === undefined ? row.verdict : `${row.verdict}: ${row.reason}`,
+    [row.reason === undefined ? row.verdict : `${row.verdict}: ${row.reason}`, ...(row.documented ?? []).map((change) => `documented: ${describeDocumented(change)} ${change.url}`)].join("; "),
   ];
 }
 

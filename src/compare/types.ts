@@ -2,6 +2,7 @@
  * The shapes of `scripts/bench compare`. The site imports `compareResults(base, head, options)`
  * from src/compare/compare.ts, which returns these rows, so its compare page shows the same numbers.
  */
+import type { DocumentedChange } from "../core/known-changes.ts";
 import type { Better, ParamValue, ResultDocument } from "../results/types.ts";
 
 /**
@@ -93,6 +94,8 @@ export interface CompareRow extends MeasuredCell {
   verdict: Verdict;
   /** Why a pair is not comparable, or why it is inconclusive. */
   reason?: string;
+  /** Changes the runtime's team documented on this cell between the two versions (docs/known-changes.json): named beside the verdict. */
+  documented?: DocumentedChange[];
   /** Paired rows: the two subjects' labels in their run, the pairs of trials judged, and the two-sided false-alarm rate of that judgement (1 − the interval's level). */
   base_label?: string;
   head_label?: string;

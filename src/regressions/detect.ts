@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { documentedChanges } from "../core/known-changes.ts";
 import { DEFAULT_MIN_EFFECT, noiseFloor, runToRunSpread } from "../compare/noise.ts";
 import { CANARY_BASELINE_LABEL, CANARY_LABEL, comparePaired, pairedRow } from "../compare/paired.ts";
 import { PAIRED_MIN_EFFECT } from "../compare/sequential.ts";
@@ -217,6 +218,12 @@ function canaryChanges(docs: readonly ResultDocument[]): SeriesChange[] {
     });
 }
 
+/** A change with the changes its runtime's team documented on its cell between its two versions (docs/known-changes.json). */
+function withDocumented(change: SeriesChange): SeriesChange {
+  const documented = documentedChanges({ ...change, from: change.from_version, to: change.to_version });
+  return documented.length > 0 ? { ...change, documented } : change;
+}
+
 export function detectRegressions(docs: readonly ResultDocument[], options: RegressionOptions = {}): RegressionReport {
   const fallback = options.defaultMinEffect ?? DEFAULT_MIN_EFFECT;
   const measurements = measurementsOf(docs.filter((doc) => doc.label !== CANARY_LABEL)).filter(aboveResolution);
@@ -234,7 +241,7 @@ export function detectRegressions(docs: readonly ResultDocument[], options: Regr
   return {
     schema: REGRESSIONS_SCHEMA_ID,
     generated_at: (options.now ?? new Date()).toISOString(),
-    changes: [...results.flatMap((r) => r.changes), ...canaryChanges(docs)].sort((a, b) => b.updated.localeCompare(a.updated) || a.series.localeCompare(b.series)),
+    changes: [...results.flatMap((r) => r.changes), ...canaryChanges(docs)].map(withDocumented).sort((a, b) => b.updated.localeCompare(a.updated) || a.series.localeCompare(b.series)),
     drifted_runs: drifted,
     series: results.map((r) => r.summary).sort((a, b) => a.series.localeCompare(b.series)),
   };

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { describeDocumented } from "../core/known-changes.ts";
 import { escapeMarkup } from "../core/markup.ts";
 import { formatInterval, formatPercent } from "../compare/format.ts";
 import { releaseNotes, type ReleaseNotes } from "../runtimes/catalog.ts";
@@ -29,7 +30,8 @@ function entry(change: SeriesChange, page: string): string {
   const kind = change.kind === "regression" ? "Regression" : "Improvement";
   const title = `${change.channel === "canary" ? `Canary ${kind.toLowerCase()}` : kind}: ${seriesLabel(change)} ${change.from_version} → ${change.to_version} ${describeChange(change)}`;
   const floor = change.noise_floor === null ? "too little history for a noise floor" : `noise floor ${formatPercent(change.noise_floor)}`;
-  const summary = `${change.to_version} against ${change.from_version}: ratio ${change.ratio.toFixed(3)}, 95 % CI ${formatInterval(change.ci95)}, ${floor}. ${change.reason}.`;
+  const documented = (change.documented ?? []).map((known) => ` Documented by the runtime's team: ${describeDocumented(known)} (${known.url}).`).join("");
+  const summary = `${change.to_version} against ${change.from_version}: ratio ${change.ratio.toFixed(3)}, interval ${formatInterval(change.ci95)}, ${floor}. ${change.reason}.${documented}`;
   return [
     "  <entry>",
     `    <id>${ID_PREFIX}change/${anchor}</id>`,
@@ -37,6 +39,7 @@ function entry(change: SeriesChange, page: string): string {
     `    <updated>${escapeMarkup(change.updated)}</updated>`,
     `    <link rel="alternate" href="${escapeMarkup(`${page}#${anchor}`)}"/>`,
     ...releaseNotesAtomLinks(releaseNotes(change.runtime, change.from_version, change.to_version)),
+    ...(change.documented ?? []).map((known) => `    <link rel="related" title="${escapeMarkup(`documented: ${known.source}`)}" href="${escapeMarkup(known.url)}"/>`),
     `    <category term="${change.kind}"/>`,
     `    <summary>${escapeMarkup(summary)}</summary>`,
     "  </entry>",

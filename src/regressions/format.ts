@@ -1,4 +1,5 @@
 import { cellLabel, formatChange, formatInterval, formatPercent } from "../compare/format.ts";
+import { describeDocumented } from "../core/known-changes.ts";
 import { formatTable } from "../ui/table.ts";
 import { count } from "../ui/words.ts";
 import type { DriftedRun, RegressionReport, SeriesChange, SeriesIdentity } from "./types.ts";
@@ -26,7 +27,7 @@ function changeRow(change: SeriesChange): string[] {
     `${change.from_version} → ${change.to_version}`,
     describeChange(change),
     formatInterval(change.ci95),
-    change.reason,
+    [change.reason, ...(change.documented ?? []).map((known) => `documented: ${describeDocumented(known)} ${known.url}`)].join("; "),
   ];
 }
 
@@ -37,7 +38,7 @@ export function regressionsText(report: RegressionReport, withSeries: boolean): 
     `${count(report.series.length, "series", "series")}, ${count(report.changes.length, "change")} (${confirmed} confirmed, ${report.changes.length - confirmed} unconfirmed), ${count(report.drifted_runs.length, "run")} with environment drift`,
   ];
   if (report.changes.length > 0) {
-    parts.push(formatTable(["status", "kind", "series", "versions", "change (min effect)", "95 % CI", "why"], report.changes.map(changeRow)));
+    parts.push(formatTable(["status", "kind", "series", "versions", "change (min effect)", "interval", "why"], report.changes.map(changeRow)));
   }
   if (report.drifted_runs.length > 0) parts.push(["environment drift:", ...report.drifted_runs.map((run) => `  ${describeDrift(run)}`)].join("\n"));
   if (withSeries) {

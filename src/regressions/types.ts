@@ -3,6 +3,7 @@
  * src/regressions/detect.ts returns a RegressionReport; `regressions.json` is that report as written.
  */
 import type { MeasuredCell, MinEffectSource } from "../compare/types.ts";
+import type { DocumentedChange } from "../core/known-changes.ts";
 import type { SeriesCache } from "./cache.ts";
 import type { ParamValue } from "../results/types.ts";
 
@@ -49,6 +50,8 @@ export interface SeriesChange extends SeriesIdentity {
   updated: string;
   /** `canary`: a nightly or canary build against the newest release, paired in one run, before it ships; absent: a release against the one before. */
   channel?: "canary";
+  /** Changes the runtime's team documented on this cell between the two versions (docs/known-changes.json). */
+  documented?: DocumentedChange[];
 }
 
 /** A run whose pinned sentinel runtime moved beyond its own noise: its figures are not trusted alone. */

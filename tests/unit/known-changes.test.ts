@@ -8,12 +8,13 @@ import { KNOWN_CHANGES_FILE, cellRow, loadKnownChanges, outcomeOf, runArgs, tall
 import type { CompareRow, Verdict } from "../../src/compare/types.ts";
 import { UserError } from "../../src/core/errors.ts";
 import { REPO_ROOT } from "../../src/core/paths.ts";
+import { describeDocumented, documentedChanges } from "../../src/core/known-changes.ts";
 
 const corpus = loadKnownChanges();
 const changes = corpus.filter((entry) => entry.kind === "change");
 const controls = corpus.filter((entry) => entry.kind === "control");
 
-describe("the corpus of documented changes (benchmarks/known-changes.json)", () => {
+describe("the corpus of documented changes (docs/known-changes.json)", () => {
   it("holds at least 15 documented changes and 3 controls, each with its source", () => {
     assert.ok(changes.length >= 15, `${changes.length} changes`);
     assert.ok(controls.length >= 3, `${controls.length} controls`);
@@ -138,5 +139,37 @@ describe("judging a replay", () => {
       { entry: control, profile: "quick", outcome: "not measured" },
     ]);
     assert.deepEqual(counts, { changes: 2, detected: 1, controls: 2, alarmed: 1, unmeasured: 1 });
+  });
+});
+
+describe("the source beside the verdict", () => {
+  const readText = { runtime: "node", suite: "startup", scenario: "read-text", app: null, params: {}, metric: "wall_ms" };
+
+  it("names the documented change a step between two releases takes in, with its source", () => {
+    const [named, ...rest] = documentedChanges({ ...readText, from: "20.4.0", to: "20.5.0" });
+    assert.equal(rest.length, 0);
+    assert.deepEqual([named!.id, named!.direction, named!.source, named!.url], ["node-readfilesync-utf8", "faster", "nodejs/node#48658", "https://nodejs.org/en/blog/release/v20.5.0"]);
+    assert.match(describeDocumented(named!), /^nodejs\/node#48658: faster ×1\.726$/);
+    assert.equal(documentedChanges({ ...readText, from: "20.0.0", to: "22.0.0" })[0]?.id, "node-readfilesync-utf8", "a step of a coarse link takes in every release between");
+  });
+
+  it("names nothing for another cell, runtime, metric or range, a step backwards, a canary, or a control", () => {
+    for (const step of [
+      { ...readText, scenario: "hello", from: "20.4.0", to: "20.5.0" },
+      { ...readText, runtime: "bun", from: "20.4.0", to: "20.5.0" },
+      { ...readText, metric: "peak_rss_mb", from: "20.4.0", to: "20.5.0" },
+      { ...readText, from: "20.5.0", to: "20.6.0" },
+      { ...readText, from: "20.5.0", to: "20.4.0" },
+      { ...readText, from: "20.4.0", to: "20.5.0-nightly20230701abc" },
+      { ...readText, scenario: "hello", from: "22.10.0", to: "22.11.0" },
+    ]) {
+      assert.deepEqual(documentedChanges(step), [], JSON.stringify(step));
+    }
+  });
+
+  it("holds a load point the entry names: a cell at another point is not the documented one", () => {
+    const worker = { runtime: "deno", suite: "workers", scenario: "round-trip", app: "worker-threads", metric: "rtt_us", from: "2.7.13", to: "2.7.14" };
+    assert.equal(documentedChanges({ ...worker, params: { batch: 1, payload: "number" } }).length, 1);
+    assert.equal(documentedChanges({ ...worker, params: { batch: 10, payload: "number" } }).length, 0);
   });
 });

@@ -52,7 +52,7 @@ describe("regressions feed", () => {
     assert.match(elements(entry!, "title")[0]!, /^Regression: node startup\/hello wall_ms on bench-x64-1 22\.5\.0 → 22\.6\.0 \+\d+\.\d %/);
     assert.match(elements(entry!, "updated")[0]!, RFC3339);
     assert.match(entry!, new RegExp(`<link rel="alternate" href="regressions.html#${changeAnchor(report.changes[0]!)}"/>`));
-    assert.match(elements(entry!, "summary")[0]!, /95 % CI \[1\.\d{3}, 1\.\d{3}\], noise floor \d\.\d %\. 22\.7\.0 confirms it\./);
+    assert.match(elements(entry!, "summary")[0]!, /interval \[1\.\d{3}, 1\.\d{3}\], noise floor \d\.\d %\. 22\.7\.0 confirms it\./);
   });
 
   it("keeps entry ids and the feed's date when regenerated later, and links entries to the given page", () => {
