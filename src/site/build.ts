@@ -23,6 +23,7 @@ import { FINDINGS_ATOM_FILE, findingsAtom, type FindingAttachments } from "../fi
 import { PROFILE_SUMMARY, PROFILES_SUBDIR, type RuntimeProfile } from "../findings/profile/run.ts";
 import { findFindings, findingDocs, type Finding } from "../findings/detect.ts";
 import { findingAnchor } from "../findings/format.ts";
+import { groupFindings, type FindingGroup } from "../findings/group.ts";
 
 /** Marks a folder as a built site, so a rebuild may empty it and nothing else ever is. */
 const SITE_MARKER = ".runtime-bench-site";
@@ -79,30 +80,30 @@ async function writeFiles(outDir: string, files: ReadonlyMap<string, string>): P
   return files.size;
 }
 
-/** What the site published beside a finding, for its feed entry. */
-function attachments(finding: Finding, downloads: ReadonlySet<string>, profiles: ReadonlyMap<string, unknown>): FindingAttachments {
-  const anchor = findingAnchor(finding);
+/** What the site published beside a cell, for its group's feed entry. */
+function attachments(cell: Finding, downloads: ReadonlySet<string>, profiles: ReadonlyMap<string, unknown>): FindingAttachments {
+  const anchor = findingAnchor(cell);
   return {
-    ...(downloads.has(anchor) ? { reproduction: reproductionPath(finding) } : {}),
-    ...(profiles.has(anchor) ? { profiles: `${profilesPath(finding)}/${PROFILE_SUMMARY}` } : {}),
+    ...(downloads.has(anchor) ? { reproduction: reproductionPath(cell) } : {}),
+    ...(profiles.has(anchor) ? { profiles: `${profilesPath(cell)}/${PROFILE_SUMMARY}` } : {}),
   };
 }
 
-/** Copies each finding's profiles (from `findings --profile`) into the site; returns their summaries by anchor. */
-async function publishProfiles(outDir: string, findings: readonly Finding[], profilesDir: string | undefined): Promise<Map<string, RuntimeProfile[]>> {
+/** Copies the profiles of each group's first cell (from `findings --profile`) into the site; returns their summaries by cell anchor. */
+async function publishProfiles(outDir: string, groups: readonly FindingGroup[], profilesDir: string | undefined): Promise<Map<string, RuntimeProfile[]>> {
   const published = new Map<string, RuntimeProfile[]>();
   if (profilesDir === undefined) return published;
-  for (const finding of findings) {
-    const source = join(profilesDir, findingAnchor(finding), PROFILES_SUBDIR);
+  for (const { representative } of groups) {
+    const source = join(profilesDir, findingAnchor(representative), PROFILES_SUBDIR);
     const summary = join(source, PROFILE_SUMMARY);
     if (!existsSync(summary)) continue;
-    await cp(source, join(outDir, profilesPath(finding)), { recursive: true });
-    published.set(findingAnchor(finding), JSON.parse(readFileSync(summary, "utf8")) as RuntimeProfile[]);
+    await cp(source, join(outDir, profilesPath(representative)), { recursive: true });
+    published.set(findingAnchor(representative), JSON.parse(readFileSync(summary, "utf8")) as RuntimeProfile[]);
   }
   return published;
 }
 
-/** Each finding's reproduction archive, where the suite has one; returns the anchors written. */
+/** Each cell's reproduction archive, where the suite has one; returns the anchors written. */
 async function writeReproductions(outDir: string, findings: readonly Finding[], docs: readonly ResultDocument[], archive: SiteBuildOptions["reproductionArchive"]): Promise<Set<string>> {
   const written = new Set<string>();
   if (!archive) return written;
@@ -166,10 +167,11 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildSum
   files.set("scenario.html", renderPage(frame, "scenario", "Trends", scenarioBody));
   files.set("compare.html", renderPage(frame, "compare", "Compare", compareBody));
   const findings = findFindings(loaded.results.map((r) => r.doc));
+  const groups = groupFindings(findings);
   const downloads = await writeReproductions(outDir, findings, loaded.results.map((r) => r.doc), options.reproductionArchive);
-  const profiles = await publishProfiles(outDir, findings, options.profilesDir);
-  files.set("findings.html", renderPage(frame, "findings", "Findings", findingsBody(findings, downloads, profiles)));
-  files.set(FINDINGS_ATOM_FILE, findingsAtom(findings, (f) => attachments(f, downloads, profiles), generatedAt));
+  const profiles = await publishProfiles(outDir, groups, options.profilesDir);
+  files.set("findings.html", renderPage(frame, "findings", "Findings", findingsBody(groups, downloads, profiles)));
+  files.set(FINDINGS_ATOM_FILE, findingsAtom(groups, (cell) => attachments(cell, downloads, profiles), generatedAt));
   files.set("regressions.html", renderPage(frame, "regressions", "Regressions", regressionsBody(feed)));
   files.set("methodology.html", renderPage(frame, "methodology", "Methodology", methodologyBody(scenarios, testbeds, catalog)));
   let written = await writeFiles(outDir, files);
