@@ -10,12 +10,12 @@ import type { RuntimeName } from "../runtimes/catalog.ts";
 import type { DescribedScenario } from "../scenarios/manifest.ts";
 import { aggregate, preferredFirst, type ManifestFacts } from "./aggregate.ts";
 import { bundleAssets, SITE_SOURCE_DIR } from "./bundle.ts";
-import { bundleOf, compareBundlePath, compareHistoryPath, historyOf } from "./compare-data.ts";
+import { bundleOf, compareBundlePath, compareHistoryPath, compareSuites, historyOf } from "./compare-data.ts";
 import { overviewCardCsv, trendCsv } from "./downloads.ts";
 import { html } from "./html.ts";
-import { loadResults } from "./load.ts";
+import { loadResults, type SiteResult } from "./load.ts";
 import { methodologyBody } from "./methodology.ts";
-import { overviewCardPath, trendPath, type PoolMembership } from "./model.ts";
+import { overviewCardPath, trendPath, type CatalogData, type PoolMembership, type TestbedRef } from "./model.ts";
 import { compareBody, overviewBody, renderPage, scenarioBody, type PageFrame } from "./pages.ts";
 import { readFeed, regressionsBody } from "./regressions.ts";
 import { findingsBody, profilesPath, reproductionPath } from "./findings.ts";
@@ -115,6 +115,19 @@ async function writeReproductions(outDir: string, findings: readonly Finding[], 
   return written;
 }
 
+/** The compare page's files of one testbed: per runtime and suite its history, per version and suite its results. */
+function compareFiles(files: Map<string, string>, catalog: CatalogData, testbed: TestbedRef, results: readonly SiteResult[]): void {
+  const suites = compareSuites(catalog, testbed.id);
+  for (const [runtime, versions] of Object.entries(catalog.versions[testbed.id] ?? {}) as [RuntimeName, string[]][]) {
+    const bySuite = new Map(suites.map((suite) => [suite, new Map(versions.map((v) => [v, [] as ResultDocument[]]))]));
+    for (const r of results) if (r.reduced.runtime === runtime) bySuite.get(r.series.suite)?.get(r.reduced.version)?.push(r.doc);
+    for (const [suite, byVersion] of bySuite) {
+      files.set(compareHistoryPath(testbed.id, runtime, suite), JSON.stringify(historyOf(testbed, runtime, [...byVersion.values()].flat())));
+      for (const [version, docs] of byVersion) files.set(compareBundlePath(testbed.id, runtime, version, suite), JSON.stringify(bundleOf(testbed.id, runtime, version, docs)));
+    }
+  }
+}
+
 /** Builds the static site from the results in `dataDir` into `outDir`. */
 export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildSummary> {
   const started = performance.now();
@@ -146,15 +159,7 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildSum
     files.set(trendPath(trend.testbed.id, trend.series, "json"), JSON.stringify(trend));
     files.set(trendPath(trend.testbed.id, trend.series, "csv"), trendCsv(trend));
   }
-  for (const [testbed, results] of comparable) {
-    for (const [runtime, versions] of Object.entries(catalog.versions[testbed] ?? {}) as [RuntimeName, string[]][]) {
-      const ofRuntime = results.filter((r) => r.reduced.runtime === runtime);
-      files.set(compareHistoryPath(testbed, runtime), JSON.stringify(historyOf(loaded.testbeds.get(testbed)!.ref, runtime, ofRuntime.map((r) => r.doc))));
-      const byVersion = new Map(versions.map((v) => [v, [] as ResultDocument[]]));
-      for (const r of ofRuntime) byVersion.get(r.reduced.version)?.push(r.doc);
-      for (const [version, docs] of byVersion) files.set(compareBundlePath(testbed, runtime, version), JSON.stringify(bundleOf(testbed, runtime, version, docs)));
-    }
-  }
+  for (const [testbed, results] of comparable) compareFiles(files, catalog, loaded.testbeds.get(testbed)!.ref, results);
 
   const testbeds = [...loaded.testbeds.keys()].sort(preferredFirst(loaded.testbeds)).map((id) => loaded.testbeds.get(id)!);
   const frame: PageFrame = {

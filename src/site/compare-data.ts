@@ -2,17 +2,20 @@
  * The files the compare page computes from, with src/compare/compare.ts itself (bundled into the
  * page), so its numbers are those of `scripts/bench compare`. Two runtime versions are any two of
  * hundreds: too many pairs to compute at build time, so the build writes per version its results,
- * and per runtime the run medians that noise floors are measured from. Shared by the build (which
- * writes them) and the page (which turns them back into result documents). No runtime imports.
+ * and per runtime the run medians that noise floors are measured from, each cut by suite: a row
+ * needs only its own cell's results and series, so the page fetches one suite's files at a time,
+ * the first before its first table and the others as the reader scrolls or picks a suite. Shared
+ * by the build (which writes them) and the page (which turns them back into result documents).
+ * No runtime imports.
  */
 import type { MeasuredCell } from "../compare/types.ts";
 import type { Environment } from "../env/fingerprint.ts";
 import type { MetricSummary, ParamValue, ResultDocument, RunInfo } from "../results/types.ts";
 import type { RuntimeName } from "../runtimes/catalog.ts";
 import type { RuntimeIdentity } from "../runtimes/identify.ts";
-import { fileSafe, type TestbedRef } from "./model.ts";
+import { fileSafe, type CatalogData, type TestbedRef } from "./model.ts";
 
-/** `data/compare/<testbed>/<runtime>/<version>.json`: every ok result of one runtime version on one testbed. */
+/** `data/compare/<testbed>/<runtime>/<version>/<suite>.json`: every ok result of one runtime version in one suite on one testbed. */
 export interface CompareBundle {
   testbed: string;
   runtime: RuntimeName;
@@ -38,7 +41,7 @@ export interface CompareBundle {
   }[];
 }
 
-/** `data/compare/<testbed>/<runtime>/history.json`: the median of every run of every series of one runtime on one testbed. */
+/** `data/compare/<testbed>/<runtime>/history--<suite>.json`: the median of every run of every series of one suite and runtime on one testbed. */
 export interface CompareHistory {
   testbed: TestbedRef;
   runtime: RuntimeName;
@@ -49,12 +52,22 @@ export interface CompareHistory {
   })[];
 }
 
-export function compareBundlePath(testbed: string, runtime: RuntimeName, version: string): string {
-  return `data/compare/${fileSafe(testbed)}/${runtime}/${fileSafe(version)}.json`;
+export function compareBundlePath(testbed: string, runtime: RuntimeName, version: string, suite: string): string {
+  return `data/compare/${fileSafe(testbed)}/${runtime}/${fileSafe(version)}/${fileSafe(suite)}.json`;
 }
 
-export function compareHistoryPath(testbed: string, runtime: RuntimeName): string {
-  return `data/compare/${fileSafe(testbed)}/${runtime}/history.json`;
+export function compareHistoryPath(testbed: string, runtime: RuntimeName, suite: string): string {
+  return `data/compare/${fileSafe(testbed)}/${runtime}/history--${fileSafe(suite)}.json`;
+}
+
+/**
+ * The suites with series on a testbed, in the catalog's order (startup and HTTP first): the build
+ * writes each version's and runtime's files for every one of them (empty where a version has no
+ * result of the suite), so the page may ask for any without a missing file.
+ */
+export function compareSuites(catalog: Pick<CatalogData, "scenarios">, testbed: string): string[] {
+  const withSeries = catalog.scenarios.filter((s) => s.series.some((series) => series.testbeds.includes(testbed)));
+  return [...new Set(withSeries.map((s) => s.suite))];
 }
 
 /** Index of `value` in `list`, appending it the first time it is seen. */
