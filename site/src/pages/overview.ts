@@ -95,6 +95,26 @@ function renderCard(card: Card, state: PageState): HTMLElement | null {
   return element;
 }
 
+/**
+ * What one run can say, where the site holds one version of each runtime (a first `scripts/bench`):
+ * the runtimes side by side on one machine, which gaps its own spread backs, and where the rest is.
+ */
+function oneRunLead(data: OverviewData): HTMLElement | null {
+  const figures = data.scenarios.flatMap((c) => c.groups.flatMap((g) => g.figures.map((f) => ({ testbed: g.testbed, figure: f }))));
+  const versions = new Map<string, Set<string>>();
+  for (const { figure } of figures) versions.set(figure.runtime, (versions.get(figure.runtime) ?? new Set()).add(figure.version));
+  if (figures.length === 0 || [...versions.values()].some((v) => v.size > 1)) return null;
+  const machines = [...new Set(figures.map((f) => f.testbed.runner))].join(", ");
+  const dates = figures.map((f) => f.figure.started_at).sort();
+  const measured = [...versions].map(([runtime, v]) => `${runtime} ${[...v][0]}`).join(", ");
+  return h(
+    "div",
+    { class: "note", id: "one-run" },
+    h("p", {}, h("strong", {}, `One version of each runtime: ${measured}, on ${machines}, ${formatDate(dates[0]!)}${formatDate(dates[0]!) === formatDate(dates.at(-1)!) ? "" : ` to ${formatDate(dates.at(-1)!)}`}. `), "What one run can say: how the runtimes compare here, scenario by scenario. Each bar is a median and its whisker the 95 % interval; where two whiskers lie apart, the gap is larger than this run's own spread."),
+    h("p", {}, h("a", { href: "findings.html" }, "Findings"), " lists the largest gaps, one per cause, each with a reproduction; ", h("a", { href: "compare.html" }, "Compare"), " judges every metric of two runtimes; a trend over releases needs several versions (", h("a", { href: "scenario.html" }, "Trends"), " says how)."),
+  );
+}
+
 export async function overviewPage(): Promise<void> {
   const data = await fetchJson<OverviewData>("data/overview.json");
   const state = { ...DEFAULTS, ...readState() };
@@ -105,6 +125,7 @@ export async function overviewPage(): Promise<void> {
   const metrics = [...units.keys()];
   const arches = [...new Set(data.scenarios.flatMap((c) => c.groups.map((g) => g.testbed.arch)))];
 
+  const lead = oneRunLead(data);
   const render = () => {
     writeState(state, DEFAULTS);
     controls.replaceChildren(
@@ -120,7 +141,7 @@ export async function overviewPage(): Promise<void> {
       const rendered = data.scenarios.filter((c) => c.suite === suite).map((c) => renderCard(c, state)).filter((c): c is HTMLElement => c !== null);
       if (rendered.length > 0) cards.push(h("h2", { class: "suite-heading" }, suite), ...rendered);
     }
-    root.replaceChildren(...(cards.length > 0 ? cards : [h("p", { class: "empty" }, data.scenarios.length === 0 ? "No results yet: run scripts/bench, then build the site again." : "No scenario matches these filters.")]));
+    root.replaceChildren(...present(lead), ...(cards.length > 0 ? cards : [h("p", { class: "empty" }, data.scenarios.length === 0 ? "No results yet: run scripts/bench, then build the site again." : "No scenario matches these filters.")]));
   };
   const update = (change: PageState) => {
     Object.assign(state, change);
