@@ -11,7 +11,6 @@ import type { DescribedScenario } from "../scenarios/manifest.ts";
 import { aggregate, preferredFirst, type ManifestFacts } from "./aggregate.ts";
 import { bundleAssets, SITE_SOURCE_DIR } from "./bundle.ts";
 import { bundleOf, compareBundlePath, compareHistoryPath, compareSuites, historyOf } from "./compare-data.ts";
-import { overviewCardCsv, trendCsv } from "./downloads.ts";
 import { html } from "./html.ts";
 import { loadResults, type SiteResult } from "./load.ts";
 import { methodologyBody } from "./methodology.ts";
@@ -152,12 +151,10 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildSum
   files.set("data/overview.json", JSON.stringify(overview));
   files.set("data/catalog.json", JSON.stringify(catalog));
   for (const card of overview.scenarios) {
-    files.set(overviewCardPath(card.suite, card.scenario, "json"), JSON.stringify(card));
-    files.set(overviewCardPath(card.suite, card.scenario, "csv"), overviewCardCsv(card));
+    files.set(overviewCardPath(card.suite, card.scenario), JSON.stringify(card));
   }
   for (const trend of trends) {
-    files.set(trendPath(trend.testbed.id, trend.series, "json"), JSON.stringify(trend));
-    files.set(trendPath(trend.testbed.id, trend.series, "csv"), trendCsv(trend));
+    files.set(trendPath(trend.testbed.id, trend.series), JSON.stringify(trend));
   }
   for (const [testbed, results] of comparable) compareFiles(files, catalog, loaded.testbeds.get(testbed)!.ref, results);
 

@@ -13,7 +13,15 @@ import type { Environment } from "../env/fingerprint.ts";
 import type { MetricSummary, ParamValue, ResultDocument, RunInfo } from "../results/types.ts";
 import type { RuntimeName } from "../runtimes/catalog.ts";
 import type { RuntimeIdentity } from "../runtimes/identify.ts";
+import { mean, stddev } from "../stats/summary.ts";
 import { fileSafe, type CatalogData, type TestbedRef } from "./model.ts";
+
+/**
+ * A metric as the bundle keeps it: its samples exactly, with the median and interval they were
+ * summarised by; the mean, standard deviation and extremes, which follow from the samples, are
+ * computed again on the page (a quarter of the bytes of five years of compare files).
+ */
+export type BundledMetric = Omit<MetricSummary, "mean" | "stddev" | "min" | "max">;
 
 /** `data/compare/<testbed>/<runtime>/<version>/<suite>.json`: every ok result of one runtime version in one suite on one testbed. */
 export interface CompareBundle {
@@ -33,7 +41,7 @@ export interface CompareBundle {
     scenario_version: number;
     app: string | null;
     params: Record<string, ParamValue>;
-    metrics: Record<string, MetricSummary>;
+    metrics: Record<string, BundledMetric>;
     reproduce: string;
     /** What a paired comparison reads besides the samples (two versions measured in one run). */
     label?: string;
@@ -90,13 +98,19 @@ export function bundleOf(testbed: string, runtime: RuntimeName, version: string,
       scenario_version: doc.scenario_version,
       app: doc.app,
       params: doc.params,
-      metrics: doc.metrics,
+      metrics: Object.fromEntries(Object.entries(doc.metrics).map(([name, { mean, stddev, min, max, ...kept }]) => [name, kept])),
       reproduce: doc.reproduce,
       ...(doc.label !== undefined ? { label: doc.label } : {}),
       ...(doc.sequential !== undefined ? { sequential: doc.sequential } : {}),
     });
   }
   return bundle;
+}
+
+/** A bundled metric with what follows from its samples (no spread: a metric may keep many samples). */
+function summaryOf(metric: BundledMetric): MetricSummary {
+  const { samples } = metric;
+  return { ...metric, mean: mean(samples), stddev: stddev(samples), min: samples.reduce((a, b) => Math.min(a, b)), max: samples.reduce((a, b) => Math.max(a, b)) };
 }
 
 /** The bundle's results as the result documents they were (without tools, details and verification). */
@@ -113,7 +127,7 @@ export function bundleDocuments(bundle: CompareBundle): ResultDocument[] {
     params: r.params,
     status: "ok",
     tools: {},
-    metrics: r.metrics,
+    metrics: Object.fromEntries(Object.entries(r.metrics).map(([name, m]) => [name, summaryOf(m)])),
     reproduce: r.reproduce,
     ...(r.label !== undefined ? { label: r.label } : {}),
     ...(r.sequential !== undefined ? { sequential: r.sequential } : {}),

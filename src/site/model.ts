@@ -149,15 +149,15 @@ export function testbedId(runner: string, fingerprint: string): string {
   return `${runner}-${fingerprint.slice(0, 8)}`;
 }
 
-/** Where a series' trend file sits below the site root, as a relative URL (no leading slash). */
-export function trendPath(testbed: string, series: SeriesKey, extension: "json" | "csv"): string {
+/** Where a series' trend file sits below the site root, as a relative URL (no leading slash). Its CSV is made on the page from it. */
+export function trendPath(testbed: string, series: SeriesKey): string {
   const file = `${fileSafe(series.app ?? "_")}--${fileSafe(series.params || "_")}`;
-  return `data/series/${fileSafe(testbed)}/${series.suite}/${series.scenario}/${file}.${extension}`;
+  return `data/series/${fileSafe(testbed)}/${series.suite}/${series.scenario}/${file}.json`;
 }
 
 /** Where an overview card's data sits, for its download links. */
-export function overviewCardPath(suite: string, scenario: string, extension: "json" | "csv"): string {
-  return `data/overview/${suite}--${scenario}.${extension}`;
+export function overviewCardPath(suite: string, scenario: string): string {
+  return `data/overview/${suite}--${scenario}.json`;
 }
 
 export function seriesLabel(series: SeriesKey): string {

@@ -134,7 +134,7 @@ describe("site data", () => {
     const overview = JSON.parse(readFileSync(join(out, "data/overview.json"), "utf8")) as OverviewData;
     assert.equal(overview.scenarios.length, 4);
     for (const scenario of catalog.scenarios) {
-      for (const series of scenario.series) for (const testbed of series.testbeds) assert.ok(existsSync(join(out, trendPath(testbed, { ...scenario, ...series }, "csv"))));
+      for (const series of scenario.series) for (const testbed of series.testbeds) assert.ok(existsSync(join(out, trendPath(testbed, { ...scenario, ...series }))));
     }
     const index = readFileSync(join(out, "index.html"), "utf8");
     assert.doesNotMatch(index, /(href|src)="\//, "every URL is relative");

@@ -8,6 +8,7 @@ import { fetchJson } from "../data.ts";
 import { byId, h, present } from "../dom.ts";
 import { markChartDrawn } from "../render.ts";
 import { pageLink, readState, writeState } from "../state.ts";
+import { fileLink } from "../table.ts";
 import { inReadingOrder, rowsCsv, rowsTable } from "./compare-table.ts";
 
 interface Side {
@@ -141,16 +142,6 @@ class Comparer {
       this.worker.postMessage(request);
     });
   }
-}
-
-/** A link that makes its file when clicked: the rows change as suites arrive. */
-function fileLink(text: string, file: string, type: string, contents: () => string): HTMLElement {
-  const link = h("a", { href: "#", download: file }, text);
-  link.addEventListener("click", () => {
-    URL.revokeObjectURL(link.href);
-    link.href = URL.createObjectURL(new Blob([contents()], { type }));
-  });
-  return link;
 }
 
 export async function comparePage(): Promise<void> {

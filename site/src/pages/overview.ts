@@ -1,5 +1,6 @@
 import type { ReducedResult, OverviewData, OverviewGroup } from "../../../src/site/model.ts";
 import { overviewCardPath, seriesLabel } from "../../../src/site/model.ts";
+import { overviewCardCsv } from "../../../src/site/downloads.ts";
 import { drawBars, type BarChartModel } from "../charts/bars.ts";
 import { segmented, select } from "../controls.ts";
 import { fetchJson } from "../data.ts";
@@ -85,7 +86,7 @@ function renderCard(card: Card, state: PageState): HTMLElement | null {
     h("div", { class: "card-head" }, h("h3", {}, h("span", { class: "suite" }, `${card.suite} / `), card.scenario), h("a", { href: trendLink }, "Trend →")),
     card.description ? h("p", { class: "description" }, card.description) : null,
     figure,
-    h("div", { class: "chart-foot" }, downloadLinks(overviewCardPath(card.suite, card.scenario, "json"), overviewCardPath(card.suite, card.scenario, "csv"))),
+    h("div", { class: "chart-foot" }, downloadLinks(overviewCardPath(card.suite, card.scenario), () => overviewCardCsv(card))),
     tableFallback("Show as table", fallbackTable(card, metric, groups)),
   );
   onWidthChange(chartHolder, (width) => {

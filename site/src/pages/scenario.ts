@@ -1,6 +1,7 @@
 import { SITE_RUNTIMES, machineLabel, scenarioTestbeds, trendPath, type CatalogData, type ReducedResult, type TestbedRef, type TrendData } from "../../../src/site/model.ts";
 import { MIN_ZOOM_SPAN, drawTrend, type TrendAxis, type TrendLine, type TrendModel, type TrendPoint, type TrendZoom } from "../charts/trend.ts";
 import { DETECTABLE_HELP, detectableLabel } from "../../../src/site/detectable.ts";
+import { trendCsv } from "../../../src/site/downloads.ts";
 import { MIN_HISTORY_RUNS } from "../../../src/compare/noise.ts";
 import { segmented, select, type Option } from "../controls.ts";
 import { fetchJson } from "../data.ts";
@@ -307,7 +308,7 @@ export async function scenarioPage(): Promise<void> {
     controls.replaceChildren(...viewControls(catalog, current, change));
 
     const key = { suite: scenario.suite, scenario: scenario.scenario, app: current.app, params: current.params };
-    const path = trendPath(testbed.id, key, "json");
+    const path = trendPath(testbed.id, key);
     if (!trends.has(path)) trends.set(path, fetchJson<TrendData>(path));
     const trend = await trends.get(path)!;
     if (view !== current) return; // the reader moved on while this loaded
@@ -353,7 +354,7 @@ export async function scenarioPage(): Promise<void> {
           "div",
           { class: "chart-foot" },
           h("span", {}, h("a", { href: `methodology.html#testbed-${testbed.id}` }, `About ${testbed.runner}`), " · ", h("a", { href: `compare.html?testbed=${encodeURIComponent(testbed.id)}` }, "Compare versions")),
-          downloadLinks(path, trendPath(testbed.id, key, "csv")),
+          downloadLinks(path, () => trendCsv(trend)),
         ),
         fallback,
       ),
