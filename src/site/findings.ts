@@ -58,14 +58,15 @@ function row(group: FindingGroup, rank: number, downloads: ReadonlySet<string>, 
   const notes = findingReleaseNotes(first);
   const repro = downloads.has(findingAnchor(first)) ? html`<a href="${reproductionPath(first)}" download>reproduction</a>` : html`<span class="muted">no reproduction for this suite yet</span>`;
   const cells = group.cells.length === 1 ? "one cell" : `${group.cells.length} cells`;
+  // Each cell's content in one block: stacked on a phone, a row is a card of labelled lines.
   return html`<tr id="${groupAnchor(group)}">
   <td class="num" data-label="rank">${rank}</td>
-  <td data-label="runtime"><span class="rt rt-${group.runtime}">${group.runtime}</span> ${group.kind === "step" ? `${first.from_version} → ` : ""}${first.version}<div class="muted">${group.kind === "outlier" ? "far off the others" : "step between releases"}</div></td>
-  <td data-label="scenario"><a href="${trendLink(first)}">${group.suite}/${group.scenario}</a>${where.map((w) => html`<div class="muted">${breakable(w)}</div>`)}<div class="muted">on ${runners}</div></td>
-  <td data-label="gap"><span class="verdict verdict-${group.direction}">${factorRange(group)} ${group.direction}</span><div class="muted">${metricLabel(group.metric)}, ${group.better} is better; ${cells}</div></td>
+  <td data-label="runtime"><div><span class="rt rt-${group.runtime}">${group.runtime}</span> ${group.kind === "step" ? `${first.from_version} → ` : ""}${first.version}<div class="muted">${group.kind === "outlier" ? "far off the others" : "step between releases"}</div></div></td>
+  <td data-label="scenario"><div><a href="${trendLink(first)}">${group.suite}/${group.scenario}</a>${where.map((w) => html`<div class="muted">${breakable(w)}</div>`)}<div class="muted">on ${runners}</div></div></td>
+  <td data-label="gap"><div><span class="verdict verdict-${group.direction}">${factorRange(group)} ${group.direction}</span><div class="muted">${metricLabel(group.metric)}, ${group.better} is better; ${cells}</div></div></td>
   <td data-label="cells">${cellList(group, downloads)}</td>
-  <td data-label="first cell">${figures(first)}<div class="muted">ratio ${first.kind === "outlier" ? "to the nearest other " : ""}${formatInterval(first.ci95)}</div></td>
-  <td data-label="reproduce">${repro}${notes ? html`<div>${releaseNotesLinks(notes)}</div>` : ""}</td>
+  <td data-label="first cell"><div>${figures(first)}<div class="muted">ratio ${first.kind === "outlier" ? "to the nearest other " : ""}${formatInterval(first.ci95)}</div></div></td>
+  <td data-label="reproduce"><div>${repro}${notes ? html`<div>${releaseNotesLinks(notes)}</div>` : ""}</div></td>
 </tr>${profiled ? profileRow(first, profiled) : ""}`;
 }
 

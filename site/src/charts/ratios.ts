@@ -17,7 +17,8 @@ export function ratioDomain(rows: readonly CompareRow[]): number {
   return Math.min(LIMIT, Math.max(Math.log(1.05), ...extremes)) * 1.1;
 }
 
-const times = (value: number) => `×${Number(value.toPrecision(3)).toLocaleString("en")}`;
+/** `×0.05`, `×1,310`, or `×3.1e-6` and `×1.0e+58` at the ends. */
+const times = (value: number) => `×${value < 1e-3 || value >= 1e6 ? value.toExponential(1) : Number(value.toPrecision(3)).toLocaleString("en")}`;
 
 /** Why a row's ratio or interval is not drawn whole on a scale of this span, or null when it is. */
 export function offScale(row: CompareRow, span: number): string | null {

@@ -1,5 +1,5 @@
 /** The compare page's table: one row per comparison, its interval drawn on a log scale, its rule and confidence stated. */
-import { cellLabel, formatChange, formatConfidence, formatInterval, formatPercent } from "../../../src/compare/format.ts";
+import { cellLabel, formatChange, formatConfidence, formatPercent } from "../../../src/compare/format.ts";
 import type { CompareRow } from "../../../src/compare/types.ts";
 import { DETECTABLE_HELP, detectableLabel } from "../../../src/site/detectable.ts";
 import { formatNumber } from "../../../src/ui/table.ts";
@@ -46,6 +46,9 @@ function breakable(text: string): HTMLElement {
   return h("span", {}, ...parts.flatMap((part, i) => (i < parts.length - 1 ? [`${part},`, h("wbr")] : [part])));
 }
 
+/** An interval's end as the CLI prints it, except at the extremes, which fixed decimals would spell out in twenty digits. */
+const intervalEnd = (value: number) => (value !== 0 && (Math.abs(value) >= 1e4 || Math.abs(value) < 1e-3) ? value.toExponential(2) : value.toFixed(3));
+
 /** The ratio, then its interval with the confidence and the rule that judged it, and what of it the log scale cannot draw. */
 function intervalCell(row: CompareRow, span: number): HTMLElement {
   const pairs = row.pairs === undefined ? "" : `, ${row.pairs} pair${row.pairs === 1 ? "" : "s"}`;
@@ -54,8 +57,8 @@ function intervalCell(row: CompareRow, span: number): HTMLElement {
     "span",
     {},
     row.ratio === null ? "" : `×${row.ratio.toFixed(3)} (${formatChange(row.ratio)})`,
-    row.ci95 ? h("div", { class: "muted" }, `${formatInterval(row.ci95)} ${confidenceOf(row)}`) : null,
-    row.verdict === "not comparable" ? null : h("div", { class: "muted rule" }, `${ruleOf(row)}${pairs}`),
+    row.ci95 ? h("div", { class: "muted" }, `[${intervalEnd(row.ci95[0])}, ${intervalEnd(row.ci95[1])}]`) : null,
+    row.verdict === "not comparable" ? null : h("div", { class: "muted rule" }, `${row.ci95 ? `${confidenceOf(row)}, ` : ""}${ruleOf(row)}${pairs}`),
     why ? h("div", { class: "muted off-scale-note" }, why) : null,
   );
 }
