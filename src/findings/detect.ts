@@ -65,7 +65,7 @@ function figureOf(side: readonly Measurement[]): FindingFigure {
   return {
     runtime: doc.runtime.name,
     version: doc.runtime.version,
-    median: pooledMedian(side),
+    median: sideMedian(side),
     ci95: [Math.min(...lows), Math.max(...highs)],
     run_ids: [...new Set(side.map((m) => m.doc.run.id))],
   };
@@ -76,9 +76,17 @@ interface Gap {
   direction: "slower" | "faster";
 }
 
+/** Each side's pooled median once: a release is the later side of one step and the earlier of the next, a runtime a side of every gap of its cell. */
+const pooledMedians = new WeakMap<readonly Measurement[], number>();
+function sideMedian(side: readonly Measurement[]): number {
+  let value = pooledMedians.get(side);
+  if (value === undefined) pooledMedians.set(side, (value = pooledMedian(side)));
+  return value;
+}
+
 /** `subject / reference` as a factor ≥ 1 and whether the subject is the worse side. */
 function gap(reference: readonly Measurement[], subject: readonly Measurement[]): Gap {
-  const ratio = pooledMedian(subject) / pooledMedian(reference);
+  const ratio = sideMedian(subject) / sideMedian(reference);
   const worse = (ratio > 1) === (subject[0]!.summary.better === "lower");
   return { factor: ratio >= 1 ? ratio : 1 / ratio, direction: worse ? "slower" : "faster" };
 }

@@ -1,26 +1,25 @@
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { copyFile, cp, mkdir, rm, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import { environmentKey } from "../compare/series-key.ts";
 import { UserError } from "../core/errors.ts";
 import { FEED_ATOM_FILE } from "../regressions/feed-atom.ts";
 import { FEED_JSON_FILE } from "../regressions/feed-json.ts";
-import type { ResultDocument } from "../results/types.ts";
-import type { RuntimeName } from "../runtimes/catalog.ts";
 import type { DescribedScenario } from "../scenarios/manifest.ts";
-import { aggregate, preferredFirst, type ManifestFacts } from "./aggregate.ts";
+import { pagesData, preferredFirst, scenarioInfos, type ManifestFacts } from "./aggregate.ts";
 import { bundleAssets, SITE_SOURCE_DIR } from "./bundle.ts";
-import { bundleOf, compareBundlePath, compareHistoryPath, compareSuites, historyOf } from "./compare-data.ts";
 import { html } from "./html.ts";
-import { loadResults, type SiteResult } from "./load.ts";
+import { checkDataDir, type TestbedFacts } from "./load.ts";
 import { methodologyBody } from "./methodology.ts";
-import { overviewCardPath, trendPath, type CatalogData, type PoolMembership, type TestbedRef } from "./model.ts";
+import { overviewCardPath, type CatalogData, type OverviewData, type PoolMembership } from "./model.ts";
+import type { PartFacts, PartSummary } from "./part.ts";
+import { startParts } from "./parts.ts";
 import { compareBody, overviewBody, renderPage, scenarioBody, type PageFrame } from "./pages.ts";
 import { readFeed, regressionsBody } from "./regressions.ts";
 import { findingsBody, profilesPath, reproductionPath } from "./findings.ts";
 import { FINDINGS_ATOM_FILE, findingsAtom, type FindingAttachments } from "../findings/feed-atom.ts";
 import { PROFILE_SUMMARY, PROFILES_SUBDIR, type RuntimeProfile } from "../findings/profile/run.ts";
-import { findFindings, findingDocs, type Finding } from "../findings/detect.ts";
+import type { Finding } from "../findings/detect.ts";
+import type { ResultDocument } from "../results/types.ts";
 import { findingAnchor } from "../findings/format.ts";
 import { groupFindings, type FindingGroup } from "../findings/group.ts";
 
@@ -103,93 +102,106 @@ async function publishProfiles(outDir: string, groups: readonly FindingGroup[], 
 }
 
 /** Each cell's reproduction archive, where the suite has one; returns the anchors written. */
-async function writeReproductions(outDir: string, findings: readonly Finding[], docs: readonly ResultDocument[], archive: SiteBuildOptions["reproductionArchive"]): Promise<Set<string>> {
+async function writeReproductions(outDir: string, cells: PartSummary["findings"], archive: SiteBuildOptions["reproductionArchive"]): Promise<Set<string>> {
   const written = new Set<string>();
   if (!archive) return written;
-  for (const finding of findings) {
-    const file = join(outDir, reproductionPath(finding));
+  for (const { cell, docs } of cells) {
+    const file = join(outDir, reproductionPath(cell));
     await mkdir(dirname(file), { recursive: true });
-    if (await archive(findingDocs(finding, docs), file)) written.add(findingAnchor(finding));
+    if (await archive(docs, file)) written.add(findingAnchor(cell));
   }
   return written;
 }
 
-/** The compare page's files of one testbed: per runtime and suite its history, per version and suite its results. */
-function compareFiles(files: Map<string, string>, catalog: CatalogData, testbed: TestbedRef, results: readonly SiteResult[]): void {
-  const suites = compareSuites(catalog, testbed.id);
-  for (const [runtime, versions] of Object.entries(catalog.versions[testbed.id] ?? {}) as [RuntimeName, string[]][]) {
-    const bySuite = new Map(suites.map((suite) => [suite, new Map(versions.map((v) => [v, [] as ResultDocument[]]))]));
-    for (const r of results) if (r.reduced.runtime === runtime) bySuite.get(r.series.suite)?.get(r.reduced.version)?.push(r.doc);
-    for (const [suite, byVersion] of bySuite) {
-      files.set(compareHistoryPath(testbed.id, runtime, suite), JSON.stringify(historyOf(testbed, runtime, [...byVersion.values()].flat())));
-      for (const [version, docs] of byVersion) files.set(compareBundlePath(testbed.id, runtime, version, suite), JSON.stringify(bundleOf(testbed.id, runtime, version, docs)));
-    }
-  }
+/** The parts' facts merged: how many results, which were skipped, each scenario at its newest version, every testbed. */
+function mergeFacts(facts: readonly PartFacts[], manifests: ReadonlyMap<string, ManifestFacts>) {
+  return {
+    results: facts.reduce((n, f) => n + f.results, 0),
+    skipped: facts.flatMap((f) => f.skipped),
+    infos: scenarioInfos(facts.map((f) => f.scenarios), manifests),
+    testbeds: new Map(facts.flatMap((f) => [...f.testbeds])),
+  };
 }
 
-/** Builds the static site from the results in `dataDir` into `outDir`. */
+/**
+ * Builds the static site from the results in `dataDir` into `outDir`. The parts of the build
+ * (src/site/parts.ts) load the results, one part per core, and write each testbed's trend and
+ * compare files; this thread meanwhile empties the output folder and bundles the assets, then
+ * writes what needs every part: the overview, the catalog and the pages.
+ */
 export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildSummary> {
   const started = performance.now();
   const dataDir = resolve(options.dataDir);
   const outDir = resolve(options.outDir);
   const generatedAt = (options.now ?? new Date()).toISOString();
+  checkDataDir(dataDir);
+  const parts = startParts({ dataDir, outDir, pools: options.pools ?? new Map() });
+  try {
+    const manifests = new Map<string, ManifestFacts>(
+      options.scenarios.map(({ scenario, metrics }) => [`${scenario.suite}/${scenario.name}`, { description: scenario.manifest.description, metrics }]),
+    );
+    const facts = mergeFacts(await Promise.all(parts.map((p) => p.facts)), manifests);
+    const feed = options.feedDir === undefined ? null : readFeed(resolve(options.feedDir));
+    await prepareOutDir(outDir);
+    const [assets, summaries] = await Promise.all([bundleAssets(outDir), Promise.all(parts.map((p) => p.build({ infos: facts.infos, report: feed?.report ?? null, generatedAt })))]);
+    const { overview, catalog } = pagesData(summaries.flatMap((s) => s.trends), facts.testbeds, facts.infos, generatedAt);
+    const cells = summaries.flatMap((s) => s.findings).sort((a, b) => b.cell.factor - a.cell.factor || a.cell.id.localeCompare(b.cell.id));
+    const pages = await writePages(options, outDir, { overview, catalog, testbeds: facts.testbeds, results: facts.results, feed, assetVersion: assets.version, generatedAt, cells });
+    return {
+      outDir,
+      results: facts.results,
+      testbeds: facts.testbeds.size,
+      scenarios: overview.scenarios.length,
+      files: pages.files + assets.files + summaries.reduce((n, s) => n + s.files, 0),
+      feed: feed !== null,
+      skipped: facts.skipped,
+      seconds: (performance.now() - started) / 1000,
+    };
+  } finally {
+    for (const part of parts) part.stop();
+  }
+}
 
-  const loaded = loadResults(dataDir, options.pools);
-  const scenarios = options.scenarios;
-  const manifests = new Map<string, ManifestFacts>(
-    scenarios.map(({ scenario, metrics }) => [`${scenario.suite}/${scenario.name}`, { description: scenario.manifest.description, metrics }]),
-  );
-  const environmentKeys = new Map<string, string>();
-  for (const r of loaded.results) if (!environmentKeys.has(r.testbed)) environmentKeys.set(r.testbed, environmentKey(r.doc));
-  const feed = options.feedDir === undefined ? null : readFeed(resolve(options.feedDir));
-  const { overview, catalog, trends, comparable } = aggregate(loaded, manifests, feed?.report ?? null, environmentKeys, generatedAt);
+interface PagesInput {
+  readonly overview: OverviewData;
+  readonly catalog: CatalogData;
+  readonly testbeds: Map<string, TestbedFacts>;
+  readonly results: number;
+  readonly feed: ReturnType<typeof readFeed> | null;
+  readonly assetVersion: string;
+  readonly generatedAt: string;
+  readonly cells: PartSummary["findings"];
+}
 
-  await prepareOutDir(outDir);
-  const assets = await bundleAssets(outDir);
-
+/** The overview's and the catalog's files, the findings' reproductions and profiles, the feeds and every page. */
+async function writePages(options: SiteBuildOptions, outDir: string, input: PagesInput): Promise<{ files: number }> {
+  const { overview, catalog, feed, generatedAt } = input;
   const files = new Map<string, string>();
   files.set("data/overview.json", JSON.stringify(overview));
   files.set("data/catalog.json", JSON.stringify(catalog));
-  for (const card of overview.scenarios) {
-    files.set(overviewCardPath(card.suite, card.scenario), JSON.stringify(card));
-  }
-  for (const trend of trends) {
-    files.set(trendPath(trend.testbed.id, trend.series), JSON.stringify(trend));
-  }
-  for (const [testbed, results] of comparable) compareFiles(files, catalog, loaded.testbeds.get(testbed)!.ref, results);
-
-  const testbeds = [...loaded.testbeds.keys()].sort(preferredFirst(loaded.testbeds)).map((id) => loaded.testbeds.get(id)!);
+  for (const card of overview.scenarios) files.set(overviewCardPath(card.suite, card.scenario), JSON.stringify(card));
+  const testbeds = [...input.testbeds.keys()].sort(preferredFirst(input.testbeds)).map((id) => input.testbeds.get(id)!);
   const frame: PageFrame = {
     template: readFileSync(join(SITE_SOURCE_DIR, "templates/page.html"), "utf8"),
-    assetVersion: assets.version,
+    assetVersion: input.assetVersion,
     head: html`${feed?.atomPath ? html`<link rel="alternate" type="application/atom+xml" title="runtime-bench regressions" href="${FEED_ATOM_FILE}">` : ""}<link rel="alternate" type="application/atom+xml" title="runtime-bench findings" href="${FINDINGS_ATOM_FILE}">`,
-    footer: html`<p>Built ${generatedAt.slice(0, 16).replace("T", " ")} UTC from ${loaded.results.length} results on ${loaded.testbeds.size} machine${loaded.testbeds.size === 1 ? "" : "s"}. Every chart's data can be downloaded as JSON and CSV. <a href="methodology.html">How we measure</a>.</p>`,
+    footer: html`<p>Built ${generatedAt.slice(0, 16).replace("T", " ")} UTC from ${input.results} results on ${input.testbeds.size} machine${input.testbeds.size === 1 ? "" : "s"}. Every chart's data can be downloaded as JSON and CSV. <a href="methodology.html">How we measure</a>.</p>`,
   };
   files.set("index.html", renderPage(frame, "overview", "Overview", overviewBody));
   files.set("scenario.html", renderPage(frame, "scenario", "Trends", scenarioBody));
   files.set("compare.html", renderPage(frame, "compare", "Compare", compareBody));
-  const findings = findFindings(loaded.results.map((r) => r.doc));
-  const groups = groupFindings(findings);
-  const downloads = await writeReproductions(outDir, findings, loaded.results.map((r) => r.doc), options.reproductionArchive);
+  const groups = groupFindings(input.cells.map((c) => c.cell));
+  const downloads = await writeReproductions(outDir, input.cells, options.reproductionArchive);
   const profiles = await publishProfiles(outDir, groups, options.profilesDir);
   files.set("findings.html", renderPage(frame, "findings", "Findings", findingsBody(groups, downloads, profiles)));
   files.set(FINDINGS_ATOM_FILE, findingsAtom(groups, (cell) => attachments(cell, downloads, profiles), generatedAt));
   files.set("regressions.html", renderPage(frame, "regressions", "Regressions", regressionsBody(feed)));
-  files.set("methodology.html", renderPage(frame, "methodology", "Methodology", methodologyBody(scenarios, testbeds, catalog)));
-  let written = await writeFiles(outDir, files);
+  files.set("methodology.html", renderPage(frame, "methodology", "Methodology", methodologyBody(options.scenarios, testbeds, catalog)));
+  let written = (await writeFiles(outDir, files)) + downloads.size;
   if (feed) {
     await copyFile(feed.jsonPath, join(outDir, FEED_JSON_FILE));
     if (feed.atomPath) await copyFile(feed.atomPath, join(outDir, FEED_ATOM_FILE));
     written += feed.atomPath ? 2 : 1;
   }
-  return {
-    outDir,
-    results: loaded.results.length,
-    testbeds: loaded.testbeds.size,
-    scenarios: overview.scenarios.length,
-    files: written + assets.files + downloads.size,
-    feed: feed !== null,
-    skipped: loaded.skipped,
-    seconds: (performance.now() - started) / 1000,
-  };
+  return { files: written };
 }

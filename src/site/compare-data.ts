@@ -147,8 +147,10 @@ export function historyOf(testbed: TestbedRef, runtime: RuntimeName, docs: reado
       run = history.runs.push({ id: doc.run.id, version: doc.runtime.version, started_at: doc.run.started_at }) - 1;
       runIndex.set(runKey, run);
     }
+    // The cell once per document, its metrics after it: a key per metric would be made a million times over five years.
+    const cell = JSON.stringify([doc.suite, doc.scenario, doc.scenario_version, doc.app, doc.params]);
     for (const [metric, summary] of Object.entries(doc.metrics)) {
-      const key = JSON.stringify([doc.suite, doc.scenario, doc.scenario_version, doc.app, doc.params, metric]);
+      const key = `${cell}\u0000${metric}`;
       let series = seriesIndex.get(key);
       if (series === undefined) {
         const { suite, scenario, scenario_version, app, params } = doc;

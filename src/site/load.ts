@@ -163,17 +163,23 @@ function toSiteResult(doc: ResultDocument, testbeds: Map<string, TestbedFacts>, 
   };
 }
 
-/**
- * Reads every result document below `dataDir`, through the run index. `pools` names the pool of
- * each dedicated runner that belongs to one, by runner name.
- */
-export function loadResults(dataDir: string, pools: ReadonlyMap<string, PoolMembership> = new Map()): LoadedData {
+/** The data folder, or one clear line when there is none. */
+export function checkDataDir(dataDir: string): void {
   if (!existsSync(dataDir) || !statSync(dataDir).isDirectory()) throw new UserError(`${dataDir}: no such data folder (run scripts/bench first, or pass --data DIR)`);
+}
+
+/**
+ * Reads every result document below `dataDir` (or below the folders of the given runners), through
+ * the run index. `pools` names the pool of each dedicated runner that belongs to one, by runner name.
+ */
+export function loadResults(dataDir: string, pools: ReadonlyMap<string, PoolMembership> = new Map(), runners?: readonly string[]): LoadedData {
+  checkDataDir(dataDir);
   const results: SiteResult[] = [];
   const testbeds = new Map<string, TestbedFacts>();
   const skipped: string[] = [];
   const interner = new Interner();
-  for (const { path, doc } of readIndexedResults(dataDir)) {
+  const indexed = runners === undefined ? readIndexedResults(dataDir) : runners.flatMap((runner) => readIndexedResults(dataDir, runner));
+  for (const { path, doc } of indexed) {
     if (doc === null) {
       skipped.push(`${path}: not valid JSON`);
       continue;

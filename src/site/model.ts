@@ -127,6 +127,8 @@ export interface ScenarioInfo {
 /** `data/overview.json`: one card per scenario, for its headline series. */
 export interface OverviewData {
   generated_at: string;
+  /** The most versions any runtime has on any machine: 1 after a first run, when the overview says what one run can say. */
+  most_versions: number;
   scenarios: (ScenarioInfo & { headline: SeriesKey; series_count: number; groups: OverviewGroup[] })[];
 }
 

@@ -12,7 +12,8 @@ import { aggregate } from "../../src/site/aggregate.ts";
 import { buildSite } from "../../src/site/build.ts";
 import { allScenarios, benchPools } from "../../src/cli/commands/site.ts";
 import { poolMemberships } from "../../src/releases/pools.ts";
-import { bundleDocuments, bundleOf, historyDocuments, historyOf } from "../../src/site/compare-data.ts";
+import { bundleDocuments, bundleOf, compareBundlePath, historyDocuments, historyOf } from "../../src/site/compare-data.ts";
+import { shareRunners } from "../../src/site/parts.ts";
 import { trendCsv } from "../../src/site/downloads.ts";
 import { html } from "../../src/site/html.ts";
 import { loadResults } from "../../src/site/load.ts";
@@ -121,6 +122,25 @@ describe("site data", () => {
     assert.match(lines[0]!, /^arch,runner,runner_kind,testbed,suite,scenario,app,params,runtime,version,started_at,run,profile,status,metric,unit,better,median,ci95_low,ci95_high,samples,reproduce,error$/);
     assert.equal(lines.length - 1, Object.values(trend.runtimes).flat().reduce((n, p) => n + Math.max(1, Object.keys(p.values).length), 0));
     assert.ok(lines[1]!.includes('"app ""quoted"", with comma"'));
+  });
+
+  it("builds in parts, one per runner, exactly what one pass over every result makes", async () => {
+    assert.deepEqual(shareRunners(dataDir, 2), [["bench-arm-1"], ["bench-x86-1"]]);
+    assert.deepEqual(shareRunners(dataDir, 1), [["bench-arm-1", "bench-x86-1"]]);
+    const now = new Date("2026-01-02T00:00:00Z");
+    const out = tempDir("site-parts");
+    // The two synthetic runners: two parts, each in a worker thread of its own on a machine with two cores or more.
+    await buildSite({ dataDir, outDir: out, scenarios, now });
+    const manifests = new Map(scenarios.map(({ scenario, metrics }) => [`${scenario.suite}/${scenario.name}`, { description: scenario.manifest.description, metrics }]));
+    const whole = aggregate(loadResults(dataDir), manifests, null, new Map(), now.toISOString());
+    const read = (path: string) => JSON.parse(readFileSync(join(out, path), "utf8")) as unknown;
+    assert.deepEqual(read("data/overview.json"), JSON.parse(JSON.stringify(whole.overview)));
+    assert.deepEqual(read("data/catalog.json"), JSON.parse(JSON.stringify(whole.catalog)));
+    for (const trend of whole.trends) assert.deepEqual(read(trendPath(trend.testbed.id, trend.series)), JSON.parse(JSON.stringify(trend)));
+    const x86 = whole.catalog.testbeds.find((t) => t.arch === "x86_64")!;
+    const version = whole.catalog.versions[x86.id]!.node![2]!;
+    const docs = whole.comparable.get(x86.id)!.filter((r) => r.reduced.runtime === "node" && r.reduced.version === version).map((r) => r.doc);
+    assert.deepEqual(read(compareBundlePath(x86.id, "node", version, "startup")), JSON.parse(JSON.stringify(bundleOf(x86.id, "node", version, docs))));
   });
 
   it("builds every page and data file, and refuses to empty a folder it did not build", async () => {

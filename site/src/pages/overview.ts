@@ -5,6 +5,7 @@ import { drawBars, type BarChartModel } from "../charts/bars.ts";
 import { segmented, select } from "../controls.ts";
 import { fetchJson } from "../data.ts";
 import { byId, h, present } from "../dom.ts";
+import { formatNumber } from "../../../src/ui/table.ts";
 import { formatDate, formatDateTime, formatInterval, formatValue, metricLabel, metricTitle } from "../format.ts";
 import { markChartDrawn, onWidthChange } from "../render.ts";
 import { pageLink, readState, writeState, type PageState } from "../state.ts";
@@ -45,18 +46,18 @@ function chartModel(card: Card, metric: string, groups: readonly OverviewGroup[]
 function fallbackTable(card: Card, metric: string, groups: readonly OverviewGroup[]): HTMLElement {
   const unit = card.metrics[metric]!.unit;
   const rows = groups.flatMap((group) => group.figures.map((m) => ({ group, m, figure: m.values[metric] })));
+  // Stacked: in a card half the page wide, each row is a small card of labelled lines.
   return dataTable(
     [
-      { title: "arch", cell: (r) => r.group.testbed.arch },
-      { title: "runner", cell: (r) => `${r.group.testbed.runner} (${r.group.testbed.kind})` },
-      { title: "runtime", cell: (r) => h("span", { class: `rt rt-${r.m.runtime}` }, r.m.runtime) },
-      { title: "version", cell: (r) => r.m.version },
-      { title: "date", cell: (r) => formatDateTime(r.m.started_at) },
-      { title: `median (${unit})`, numeric: true, cell: (r) => (r.figure ? formatValue(r.figure[0], unit) : r.m.status) },
-      { title: "95 % CI", numeric: true, cell: (r) => (r.figure ? formatInterval(r.figure[1], r.figure[2], unit) : "") },
+      { title: "runtime", cell: (r) => h("span", {}, h("span", { class: `rt rt-${r.m.runtime}` }, r.m.runtime), ` ${r.m.version}`) },
+      { title: "machine", cell: (r) => `${r.group.testbed.arch}, ${r.group.testbed.runner} (${r.group.testbed.kind})` },
+      { title: "date (UTC)", cell: (r) => formatDateTime(r.m.started_at).replace(" UTC", "") },
+      { title: `median (${unit})`, numeric: true, cell: (r) => (r.figure ? formatNumber(r.figure[0]) : r.m.status) },
+      { title: `95 % CI (${unit})`, numeric: true, cell: (r) => (r.figure ? `${formatNumber(r.figure[1])}–${formatNumber(r.figure[2])}` : "") },
       { title: "samples", numeric: true, cell: (r) => (r.figure ? String(r.figure[3]) : "") },
     ],
     rows,
+    { stacked: true },
   );
 }
 
@@ -102,9 +103,9 @@ function renderCard(card: Card, state: PageState): HTMLElement | null {
  */
 function oneRunLead(data: OverviewData): HTMLElement | null {
   const figures = data.scenarios.flatMap((c) => c.groups.flatMap((g) => g.figures.map((f) => ({ testbed: g.testbed, figure: f }))));
+  if (figures.length === 0 || data.most_versions > 1) return null;
   const versions = new Map<string, Set<string>>();
   for (const { figure } of figures) versions.set(figure.runtime, (versions.get(figure.runtime) ?? new Set()).add(figure.version));
-  if (figures.length === 0 || [...versions.values()].some((v) => v.size > 1)) return null;
   const machines = [...new Set(figures.map((f) => f.testbed.runner))].join(", ");
   const dates = figures.map((f) => f.figure.started_at).sort();
   const measured = [...versions].map(([runtime, v]) => `${runtime} ${[...v][0]}`).join(", ");
