@@ -1,6 +1,6 @@
 import type { MeasuredCell } from "../compare/types.ts";
 import { pooledMedian, ratioOfMedians } from "../compare/ratio.ts";
-import { cellOf, compareVersions, environmentKey, groupBy, matchKey, measurementsOf, seriesKey, type Measurement } from "../compare/series-key.ts";
+import { cellOf, compareVersions, environmentKey, groupBy, matchKey, seriesKey, type Measurement } from "../compare/series-key.ts";
 import { excludesOne } from "../compare/verdict.ts";
 import { paramsSlug } from "../core/params.ts";
 import type { ResultDocument } from "../results/types.ts";
@@ -53,9 +53,12 @@ export interface Finding extends MeasuredCell {
 
 const headlineMetric = (doc: ResultDocument): string | undefined => Object.keys(doc.metrics)[0];
 
-/** Measurements of each result's headline metric (its manifest's first), the one findings judge. */
+/** Measurements of each ok result's headline metric (its manifest's first), the one findings judge; the others are never made. */
 function headlineMeasurements(docs: readonly ResultDocument[]): Measurement[] {
-  return measurementsOf(docs).filter((m) => m.metric === headlineMetric(m.doc));
+  return docs.flatMap((doc) => {
+    const metric = doc.status === "ok" ? headlineMetric(doc) : undefined;
+    return metric === undefined ? [] : [{ doc, metric, summary: doc.metrics[metric]! }];
+  });
 }
 
 function figureOf(side: readonly Measurement[]): FindingFigure {
