@@ -58,13 +58,15 @@ export interface SiteBuildSummary {
   readonly seconds: number;
 }
 
-/** Empties the output folder, refusing one that holds anything but an earlier build. */
+/** Refuses an output folder that holds anything but an earlier build. */
+function checkOutDir(outDir: string): void {
+  const entries = existsSync(outDir) ? readdirSync(outDir) : [];
+  if (entries.length > 0 && !entries.includes(SITE_MARKER)) throw new UserError(`${outDir}: not empty and not a site built by runtime-bench; choose another --out`);
+}
+
+/** Empties the output folder (checked by `checkOutDir`). */
 async function prepareOutDir(outDir: string): Promise<void> {
-  if (existsSync(outDir)) {
-    const entries = readdirSync(outDir);
-    if (entries.length > 0 && !entries.includes(SITE_MARKER)) throw new UserError(`${outDir}: not empty and not a site built by runtime-bench; choose another --out`);
-    await rm(outDir, { recursive: true, force: true });
-  }
+  await rm(outDir, { recursive: true, force: true });
   await mkdir(outDir, { recursive: true });
   // GitHub Pages would otherwise run Jekyll, which drops files whose names start with "_".
   await Promise.all([writeFile(join(outDir, SITE_MARKER), ""), writeFile(join(outDir, ".nojekyll"), "")]);
@@ -135,15 +137,19 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildSum
   const outDir = resolve(options.outDir);
   const generatedAt = (options.now ?? new Date()).toISOString();
   checkDataDir(dataDir);
+  checkOutDir(outDir);
   const parts = startParts({ dataDir, outDir, pools: options.pools ?? new Map() });
   try {
+    // While the parts load: the output folder emptied, the assets bundled (esbuild works in a process of its own).
+    const assetsReady = prepareOutDir(outDir).then(() => bundleAssets(outDir));
+    assetsReady.catch(() => {});
     const manifests = new Map<string, ManifestFacts>(
       options.scenarios.map(({ scenario, metrics }) => [`${scenario.suite}/${scenario.name}`, { description: scenario.manifest.description, metrics }]),
     );
     const facts = mergeFacts(await Promise.all(parts.map((p) => p.facts)), manifests);
     const feed = options.feedDir === undefined ? null : readFeed(resolve(options.feedDir));
-    await prepareOutDir(outDir);
-    const [assets, summaries] = await Promise.all([bundleAssets(outDir), Promise.all(parts.map((p) => p.build({ infos: facts.infos, report: feed?.report ?? null, generatedAt })))]);
+    const assets = await assetsReady;
+    const summaries = await Promise.all(parts.map((p) => p.build({ infos: facts.infos, report: feed?.report ?? null, generatedAt })));
     const { overview, catalog } = pagesData(summaries.flatMap((s) => s.trends), facts.testbeds, facts.infos, generatedAt);
     const cells = summaries.flatMap((s) => s.findings).sort((a, b) => b.cell.factor - a.cell.factor || a.cell.id.localeCompare(b.cell.id));
     const pages = await writePages(options, outDir, { overview, catalog, testbeds: facts.testbeds, results: facts.results, feed, assetVersion: assets.version, generatedAt, cells });
