@@ -52,6 +52,7 @@ const BROWSER_SAFE = [
   "src/core/params.ts",
   "src/site/compare-data.ts",
   "src/site/detectable.ts",
+  "src/site/downloads.ts",
   "src/site/labels.ts",
   "src/site/model.ts",
   "src/stats/random.ts",

@@ -1,15 +1,13 @@
 /**
  * Synthetic result histories, written through the harness's own writer (schema-checked, same
- * layout), for the site's browser tests (a small history) and its scale benchmark (five years).
+ * layout), for the site's browser tests (short histories) and its scale benchmarks (five years).
  * Values follow a per-runtime random walk across versions with occasional steps, so trend charts
  * and regression markers have something real-looking to show.
  */
-import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
-import { APP_MANIFEST, appsDir, loadApps, unsupportedApp, type App } from "../../src/apps/manifest.ts";
-import { REPO_ROOT } from "../../src/core/paths.ts";
+import { join } from "node:path";
+import { appsDir, loadApps, unsupportedApp, type App } from "../../src/apps/manifest.ts";
 import { unsupportedReason } from "../../src/orchestrate/execute.ts";
 import type { Arch, RuntimeName } from "../../src/runtimes/catalog.ts";
 import type { IdentifiedRuntime } from "../../src/runtimes/identify.ts";
@@ -17,7 +15,6 @@ import type { Better, ParamValue, ResultDocument, ResultStatus, RunnerKind, Suit
 import { writeResult } from "../../src/results/store.ts";
 import { seededRandom } from "../../src/stats/random.ts";
 import { bootstrapInterval, mean, median, stddev } from "../../src/stats/summary.ts";
-import { defaultSelection } from "../../src/suites/selection.ts";
 import { selectScenarios } from "../../src/scenarios/select.ts";
 import { resolveScenarios } from "../../src/suites/resolve.ts";
 import { makeResult } from "./documents.ts";
@@ -51,8 +48,6 @@ export interface SyntheticSeries {
   runtimes: readonly RuntimeName[];
   /** The harness's own reason (the scenario's or the app's runtimes and minimum versions), or null where it runs. */
   unsupported: (runtime: RuntimeName, version: string) => string | null;
-  /** The manifests it was read from, relative to the checkout: what a cached history depends on. */
-  sources: readonly string[];
 }
 
 export interface SyntheticPlan {
@@ -119,7 +114,6 @@ async function seriesOf(selection: SeriesSelection, level: (metric: string, unit
               metrics: Object.entries(subject.scenario.metrics).map(([name, m]) => ({ name, unit: m.unit, better: m.better, base: level(name, m.unit), samples })),
               runtimes: [runtime],
               unsupported: (name, version) => unsupportedReason(selected, namedRuntime(name, version)) ?? (app ? unsupportedApp(app, namedRuntime(name, version)) : null),
-              sources: [selected.scenario.manifestPath, ...(app ? [join(app.dir, APP_MANIFEST)] : [])].map((path) => relative(REPO_ROOT, path)),
             });
           }
         }
@@ -333,9 +327,6 @@ export async function writeSyntheticResults(outDir: string, plan: SyntheticPlan)
   return written;
 }
 
-/** Bumped when the generator changes what it writes in a way its files' hash would not show. */
-const GENERATOR_VERSION = 2;
-
 /** About the size of five years of two dedicated machines' history: what the scale benchmarks measure the harness against. */
 const FIVE_YEAR_DOCUMENTS = 108_000;
 
@@ -361,47 +352,12 @@ export async function fiveYearPlan(): Promise<SyntheticPlan> {
   };
 }
 
-/** How many documents a plan writes. */
-export function plannedDocuments(plan: SyntheticPlan): number {
-  return plan.series.reduce((sum, s) => sum + s.runtimes.length, 0) * plan.versionsPerRuntime * plan.runners.length * plan.runsPerVersion;
-}
-
-/**
- * A key for a cached copy of a plan's history: the generator's version and code, the plan, and the
- * manifests its series were read from, so a change to any of them writes the history again.
- */
-export function historyKey(plan: SyntheticPlan): string {
-  const hash = createHash("sha256");
-  hash.update(`${GENERATOR_VERSION}\n${JSON.stringify(plan)}`);
-  const files = new Set(["benchmarks/lib/synthetic-results.ts", "benchmarks/lib/documents.ts", "schemas/result.schema.json", ...plan.series.flatMap((s) => s.sources)]);
-  for (const file of [...files].sort()) hash.update(readFileSync(join(REPO_ROOT, file)));
-  return hash.digest("hex").slice(0, 16);
-}
-
 /** Writes the five-year history into `dataDir` unless it already holds something (generating it takes minutes). */
 export async function ensureFiveYearHistory(dataDir: string): Promise<void> {
   if (existsSync(dataDir) && readdirSync(dataDir).length > 0) return;
   const started = performance.now();
   const written = await writeSyntheticResults(dataDir, await fiveYearPlan());
   process.stderr.write(`generated ${written} result documents in ${((performance.now() - started) / 1000).toFixed(0)} s into ${dataDir}\n`);
-}
-
-/**
- * The shape of what `scripts/bench` with no arguments leaves a new user: every cell of the default
- * selection (its scenarios, its one app per suite) with its real metrics; with one version of each
- * runtime and one local machine in the plan. Levels are arbitrary; the shape is what a page must draw.
- */
-export function defaultRunSeries(): Promise<SyntheticSeries[]> {
-  return seriesOf({ ...defaultSelection(), profile: "quick" }, defaultRunLevel, 5);
-}
-
-/**
- * A level for a default-run metric. Two are 0, as a quick run on a busy machine leaves them: the
- * database's CPU time rounds to 0 s, and no rate of the ladder is sustained.
- */
-function defaultRunLevel(metric: string, unit: string): number {
-  if (metric === "database_cpu_s" || metric === "max_sustained_rps") return 0;
-  return unit === "fraction" ? 0.9 : 20;
 }
 
 export const LOCAL_RUNNER: SyntheticRunner = { name: "local-laptop", kind: "local", arch: "x86_64", cpu_model: "Laptop CPU", fingerprint: "0011223344556677" };

@@ -1,21 +1,23 @@
 /**
- * The compare page's computation, off the page's thread: fetches the two versions' results and the
- * runtimes' histories, and runs the CLI's own comparisons on them (paired where the two versions
- * were measured in one run, compareResults elsewhere) (a few seconds of bootstrap
- * on a long history would otherwise freeze the page). Bundled as assets/compare-worker.js.
+ * The compare page's computation, off the page's thread: fetches one suite's files of the two
+ * versions and of the runtimes' histories, and runs the CLI's own comparisons on them (paired where
+ * the two versions were measured in one run, compareResults elsewhere) (a few seconds of bootstrap
+ * on a long history would otherwise freeze the page). The page keeps one worker and asks it for
+ * one suite at a time. Bundled as assets/compare-worker.js.
  */
 import { compareWithPairs } from "../../src/compare/paired.ts";
 import type { CompareRow } from "../../src/compare/types.ts";
 import { bundleDocuments, historyDocuments, type CompareBundle, type CompareHistory } from "../../src/site/compare-data.ts";
 
-/** Absolute URLs of the files one comparison needs. */
+/** Absolute URLs of the files one suite's comparison needs; `id` comes back with its reply. */
 export interface CompareRequest {
+  id: number;
   base: string;
   head: string;
   histories: string[];
 }
 
-export type CompareReply = { rows: CompareRow[] } | { error: string };
+export type CompareReply = { id: number } & ({ rows: CompareRow[] } | { error: string });
 
 async function fetchJson<T>(url: string): Promise<T> {
   const response = await fetch(url);
@@ -24,7 +26,7 @@ async function fetchJson<T>(url: string): Promise<T> {
 }
 
 self.onmessage = async (event: MessageEvent<CompareRequest>) => {
-  const { base, head, histories } = event.data;
+  const { id, base, head, histories } = event.data;
   let reply: CompareReply;
   try {
     const [baseBundle, headBundle, ...runtimeHistories] = await Promise.all([
@@ -32,9 +34,9 @@ self.onmessage = async (event: MessageEvent<CompareRequest>) => {
       fetchJson<CompareBundle>(head),
       ...histories.map((url) => fetchJson<CompareHistory>(url)),
     ]);
-    reply = { rows: compareWithPairs(bundleDocuments(baseBundle), bundleDocuments(headBundle), { history: runtimeHistories.flatMap(historyDocuments) }) };
+    reply = { id, rows: compareWithPairs(bundleDocuments(baseBundle), bundleDocuments(headBundle), { history: runtimeHistories.flatMap(historyDocuments) }) };
   } catch (error) {
-    reply = { error: error instanceof Error ? error.message : String(error) };
+    reply = { id, error: error instanceof Error ? error.message : String(error) };
   }
   postMessage(reply);
 };

@@ -25,13 +25,21 @@ export function tableFallback(summary: string, table: HTMLElement): HTMLElement 
   return h("details", { class: "table-fallback" }, h("summary", {}, summary), table);
 }
 
-/** `JSON · CSV` links to a chart's data files. */
-export function downloadLinks(jsonPath: string, csvPath: string | null): HTMLElement {
-  return h(
-    "span",
-    { class: "downloads" },
-    "Data:",
-    h("a", { href: jsonPath, download: "" }, "JSON"),
-    csvPath ? h("a", { href: csvPath, download: "" }, "CSV") : null,
-  );
+/** A link that makes its file when clicked, from what the page holds. */
+export function fileLink(text: string, file: string, type: string, contents: () => string): HTMLElement {
+  const link = h("a", { href: "#", download: file }, text);
+  link.addEventListener("click", () => {
+    URL.revokeObjectURL(link.href);
+    link.href = URL.createObjectURL(new Blob([contents()], { type }));
+  });
+  return link;
+}
+
+/**
+ * `JSON · CSV` links to a chart's data: its JSON file, and the same figures as CSV, one line per
+ * result and metric, made here from that file (src/site/downloads.ts) rather than published twice.
+ */
+export function downloadLinks(jsonPath: string, csv: () => string): HTMLElement {
+  const csvFile = jsonPath.split("/").pop()!.replace(/\.json$/, ".csv");
+  return h("span", { class: "downloads" }, "Data:", h("a", { href: jsonPath, download: "" }, "JSON"), fileLink("CSV", csvFile, "text/csv", csv));
 }

@@ -1,6 +1,6 @@
 import type { MeasuredCell } from "../compare/types.ts";
 import { pooledMedian, ratioOfMedians } from "../compare/ratio.ts";
-import { cellOf, compareVersions, environmentKey, groupBy, matchKey, measurementsOf, seriesKey, type Measurement } from "../compare/series-key.ts";
+import { cellOf, compareVersions, environmentKey, groupBy, matchKey, seriesKey, type Measurement } from "../compare/series-key.ts";
 import { excludesOne } from "../compare/verdict.ts";
 import { paramsSlug } from "../core/params.ts";
 import type { ResultDocument } from "../results/types.ts";
@@ -53,9 +53,12 @@ export interface Finding extends MeasuredCell {
 
 const headlineMetric = (doc: ResultDocument): string | undefined => Object.keys(doc.metrics)[0];
 
-/** Measurements of each result's headline metric (its manifest's first), the one findings judge. */
+/** Measurements of each ok result's headline metric (its manifest's first), the one findings judge; the others are never made. */
 function headlineMeasurements(docs: readonly ResultDocument[]): Measurement[] {
-  return measurementsOf(docs).filter((m) => m.metric === headlineMetric(m.doc));
+  return docs.flatMap((doc) => {
+    const metric = doc.status === "ok" ? headlineMetric(doc) : undefined;
+    return metric === undefined ? [] : [{ doc, metric, summary: doc.metrics[metric]! }];
+  });
 }
 
 function figureOf(side: readonly Measurement[]): FindingFigure {
@@ -65,7 +68,7 @@ function figureOf(side: readonly Measurement[]): FindingFigure {
   return {
     runtime: doc.runtime.name,
     version: doc.runtime.version,
-    median: pooledMedian(side),
+    median: sideMedian(side),
     ci95: [Math.min(...lows), Math.max(...highs)],
     run_ids: [...new Set(side.map((m) => m.doc.run.id))],
   };
@@ -76,9 +79,17 @@ interface Gap {
   direction: "slower" | "faster";
 }
 
+/** Each side's pooled median once: a release is the later side of one step and the earlier of the next, a runtime a side of every gap of its cell. */
+const pooledMedians = new WeakMap<readonly Measurement[], number>();
+function sideMedian(side: readonly Measurement[]): number {
+  let value = pooledMedians.get(side);
+  if (value === undefined) pooledMedians.set(side, (value = pooledMedian(side)));
+  return value;
+}
+
 /** `subject / reference` as a factor ≥ 1 and whether the subject is the worse side. */
 function gap(reference: readonly Measurement[], subject: readonly Measurement[]): Gap {
-  const ratio = pooledMedian(subject) / pooledMedian(reference);
+  const ratio = sideMedian(subject) / sideMedian(reference);
   const worse = (ratio > 1) === (subject[0]!.summary.better === "lower");
   return { factor: ratio >= 1 ? ratio : 1 / ratio, direction: worse ? "slower" : "faster" };
 }

@@ -93,35 +93,39 @@ function preferredFor(info: ScenarioInfo, testbeds: Map<string, TestbedFacts>): 
   return (a, b) => runs(a) - runs(b) || preferred(a, b);
 }
 
-function scenarioInfos(results: readonly SiteResult[], manifests: ReadonlyMap<string, ManifestFacts>): Map<string, ScenarioInfo> {
-  const newest = new Map<string, number>();
+/**
+ * What a part of the results knows of each scenario: the metrics its results record at each
+ * scenario version, in the order first seen. Parts of a build each send theirs (src/site/part.ts).
+ */
+export type ScenarioFacts = Map<string, Map<number, Map<string, MetricDefinition>>>;
+
+export function scenarioFacts(results: readonly SiteResult[]): ScenarioFacts {
+  const facts: ScenarioFacts = new Map();
   for (const r of results) {
     const id = scenarioId(r.series.suite, r.series.scenario);
-    newest.set(id, Math.max(newest.get(id) ?? 0, r.scenarioVersion));
-  }
-  const measured = new Map<string, Map<string, MetricDefinition>>();
-  for (const r of results) {
-    const id = scenarioId(r.series.suite, r.series.scenario);
-    if (r.scenarioVersion !== newest.get(id)) continue;
-    let metrics = measured.get(id);
-    if (!metrics) measured.set(id, (metrics = new Map()));
+    let versions = facts.get(id);
+    if (!versions) facts.set(id, (versions = new Map()));
+    let metrics = versions.get(r.scenarioVersion);
+    if (!metrics) versions.set(r.scenarioVersion, (metrics = new Map()));
     for (const [name, metric] of Object.entries(r.metrics)) if (!metrics.has(name)) metrics.set(name, metric);
   }
+  return facts;
+}
+
+/** Each scenario at its newest version in any part, with the metrics recorded at it: the manifest's order first, so its first is the headline one. */
+export function scenarioInfos(parts: readonly ScenarioFacts[], manifests: ReadonlyMap<string, ManifestFacts>): Map<string, ScenarioInfo> {
+  const newest = new Map<string, number>();
+  for (const part of parts) for (const [id, versions] of part) newest.set(id, Math.max(newest.get(id) ?? 0, ...versions.keys()));
   const infos = new Map<string, ScenarioInfo>();
-  for (const [id, metrics] of measured) {
+  for (const [id, version] of newest) {
+    const metrics = new Map<string, MetricDefinition>();
+    for (const part of parts) for (const [name, metric] of part.get(id)?.get(version) ?? []) if (!metrics.has(name)) metrics.set(name, metric);
     const manifest = manifests.get(id);
     // The manifest's order first, so its first metric is the headline one; then what only the data has.
     const names = [...Object.keys(manifest?.metrics ?? {}).filter((name) => metrics.has(name)), ...metrics.keys()];
     const ordered = Object.fromEntries([...new Set(names)].map((name) => [name, metrics.get(name)!]));
     const [suite, scenario] = id.split("/") as [string, string];
-    infos.set(id, {
-      suite,
-      scenario,
-      description: manifest?.description ?? null,
-      scenario_version: newest.get(id)!,
-      metrics: ordered,
-      primary: Object.keys(ordered)[0] ?? "",
-    });
+    infos.set(id, { suite, scenario, description: manifest?.description ?? null, scenario_version: version, metrics: ordered, primary: Object.keys(ordered)[0] ?? "" });
   }
   return infos;
 }
@@ -159,9 +163,10 @@ function trendOf(
   const runtimes: TrendData["runtimes"] = {};
   const detectable: TrendData["detectable"] = {};
   for (const name of SITE_RUNTIMES) {
-    const results = group.results.filter((r) => r.reduced.runtime === name);
+    // In order once: the detectable change sorts each metric's runs the same way, which then costs nothing.
+    const results = group.results.filter((r) => r.reduced.runtime === name).sort((a, b) => order(a.reduced, b.reduced));
     if (results.length === 0) continue;
-    runtimes[name] = results.map((r) => r.reduced).sort(order);
+    runtimes[name] = results.map((r) => r.reduced);
     detectable[name] = detectableChanges(results.filter((r) => r.scenarioVersion === info.scenario_version).map((r) => r.doc));
   }
   return {
@@ -189,53 +194,92 @@ function newestFigures(trend: TrendData): ReducedResult[] {
   return figures;
 }
 
+/** What the overview and the catalog need of one trend: small enough to send from a part of the build. */
+export interface TrendSummary {
+  readonly testbed: TestbedRef;
+  readonly series: SeriesKey;
+  readonly newest: ReducedResult[];
+  /** Per runtime, the versions with an ok result. */
+  readonly okVersions: Partial<Record<RuntimeName, string[]>>;
+}
+
+export function trendSummary(trend: TrendData): TrendSummary {
+  const okVersions: TrendSummary["okVersions"] = {};
+  for (const [name, points] of Object.entries(trend.runtimes) as [RuntimeName, ReducedResult[]][]) okVersions[name] = [...new Set(points.filter((p) => p.status === "ok").map((p) => p.version))];
+  return { testbed: trend.testbed, series: trend.series, newest: newestFigures(trend), okVersions };
+}
+
 /** The series a scenario's overview card shows: the one most runtimes have figures for. */
-function headlineSeries(trends: readonly TrendData[]): SeriesKey {
-  const score = (t: TrendData) => newestFigures(t).filter((f) => f.status === "ok").length;
+function headlineSeries(trends: readonly TrendSummary[]): SeriesKey {
+  const score = (t: TrendSummary) => t.newest.filter((f) => f.status === "ok").length;
   const best = [...trends].sort((a, b) => score(b) - score(a) || compareSeries(a.series, b.series))[0]!;
   return best.series;
 }
 
-/** Cuts the loaded results into the per-page files: overview, catalog, one trend per series and testbed. */
-export function aggregate(
-  loaded: { results: readonly SiteResult[]; testbeds: Map<string, TestbedFacts> },
-  manifests: ReadonlyMap<string, ManifestFacts>,
-  report: RegressionReport | null,
-  environmentKeys: ReadonlyMap<string, string>,
-  generatedAt: string,
-): Aggregates {
-  const infos = scenarioInfos(loaded.results, manifests);
-  const current = loaded.results.filter((r) => infos.get(scenarioId(r.series.suite, r.series.scenario))?.scenario_version === r.scenarioVersion);
-
+/** The results of the current scenario versions, grouped by testbed and series: what the trend files are cut from. */
+function currentSeries(results: readonly SiteResult[], testbeds: Map<string, TestbedFacts>, infos: ReadonlyMap<string, ScenarioInfo>) {
   const groups = new Map<string, SeriesOnTestbed>();
   const comparable = new Map<string, SiteResult[]>();
-  for (const r of current) {
+  for (const r of results) {
+    if (infos.get(scenarioId(r.series.suite, r.series.scenario))?.scenario_version !== r.scenarioVersion) continue;
     const key = `${r.testbed}\u0000${seriesId(r.series)}`;
     let group = groups.get(key);
-    if (!group) groups.set(key, (group = { testbed: loaded.testbeds.get(r.testbed)!.ref, series: r.series, results: [] }));
+    if (!group) groups.set(key, (group = { testbed: testbeds.get(r.testbed)!.ref, series: r.series, results: [] }));
     group.results.push(r);
     const list = comparable.get(r.testbed);
     if (list) list.push(r);
     else comparable.set(r.testbed, [r]);
   }
+  return { groups, comparable };
+}
+
+/** The trends of some results (one part of a build, or all of them), each series on each testbed, and the results the compare files are made from. */
+export function testbedTrends(
+  loaded: { results: readonly SiteResult[]; testbeds: Map<string, TestbedFacts> },
+  infos: ReadonlyMap<string, ScenarioInfo>,
+  report: RegressionReport | null,
+  environmentKeys: ReadonlyMap<string, string>,
+  generatedAt: string,
+): { trends: TrendData[]; comparable: Map<string, SiteResult[]> } {
+  const { groups, comparable } = currentSeries(loaded.results, loaded.testbeds, infos);
   const markers = changeMarkers(report, environmentKeys);
-  const order = resultOrder(current);
+  const order = resultOrder([...comparable.values()].flat());
   const trends = [...groups.entries()].map(([key, group]) =>
     trendOf(group, infos.get(scenarioId(group.series.suite, group.series.scenario))!, markers.get(key) ?? [], order, generatedAt),
   );
+  return { trends, comparable };
+}
 
-  const byScenario = new Map<string, TrendData[]>();
-  for (const trend of trends) {
+/** Measured versions per testbed and runtime, oldest first: the catalog's, and the compare files' (one file per version). */
+export function measuredVersions(summaries: readonly TrendSummary[]): CatalogData["versions"] {
+  const known = new Map<string, Map<RuntimeName, Set<string>>>();
+  for (const t of summaries) {
+    let perRuntime = known.get(t.testbed.id);
+    if (!perRuntime) known.set(t.testbed.id, (perRuntime = new Map()));
+    for (const [name, versions] of Object.entries(t.okVersions) as [RuntimeName, string[]][]) {
+      const set = perRuntime.get(name) ?? new Set<string>();
+      for (const v of versions) set.add(v);
+      perRuntime.set(name, set);
+    }
+  }
+  return Object.fromEntries([...known].map(([id, perRuntime]) => [id, Object.fromEntries([...perRuntime].map(([name, set]) => [name, [...set].sort(compareVersions)]))]));
+}
+
+/** The overview's cards and the catalog, from the summaries of every trend of every testbed. */
+export function pagesData(summaries: readonly TrendSummary[], testbeds: Map<string, TestbedFacts>, infos: ReadonlyMap<string, ScenarioInfo>, generatedAt: string): { overview: OverviewData; catalog: CatalogData } {
+  const byScenario = new Map<string, TrendSummary[]>();
+  for (const trend of summaries) {
     const id = scenarioId(trend.series.suite, trend.series.scenario);
     const list = byScenario.get(id);
     if (list) list.push(trend);
     else byScenario.set(id, [trend]);
   }
-  const preferred = preferredFirst(loaded.testbeds);
-  const scenarioIds = [...infos.keys()].sort(leadingSuitesFirst);
-  const preferredOf = (id: string) => preferredFor(infos.get(id)!, loaded.testbeds);
+  const scenarioIds = [...infos.keys()].filter((id) => byScenario.has(id)).sort(leadingSuitesFirst);
+  const preferredOf = (id: string) => preferredFor(infos.get(id)!, testbeds);
+  const versions = measuredVersions(summaries);
   const overview: OverviewData = {
     generated_at: generatedAt,
+    most_versions: Math.max(0, ...Object.values(versions).flatMap((perRuntime) => Object.values(perRuntime).map((list) => list.length))),
     scenarios: scenarioIds.map((id) => {
       const scenarioTrends = byScenario.get(id)!;
       const headline = headlineSeries(scenarioTrends);
@@ -244,45 +288,43 @@ export function aggregate(
       const groupsByArch: OverviewGroup[] = [];
       for (const arch of ["x86_64", "arm64"] as const) {
         const trend = headlineTrends.find((t) => t.testbed.arch === arch);
-        if (trend) groupsByArch.push({ testbed: trend.testbed, figures: newestFigures(trend) });
+        if (trend) groupsByArch.push({ testbed: trend.testbed, figures: trend.newest });
       }
-      return {
-        ...infos.get(id)!,
-        headline,
-        series_count: new Set(scenarioTrends.map((t) => seriesId(t.series))).size,
-        groups: groupsByArch,
-      };
+      return { ...infos.get(id)!, headline, series_count: new Set(scenarioTrends.map((t) => seriesId(t.series))).size, groups: groupsByArch };
     }),
   };
-
-  const versions: CatalogData["versions"] = {};
-  for (const trend of trends) {
-    const perRuntime = (versions[trend.testbed.id] ??= {});
-    for (const [name, points] of Object.entries(trend.runtimes) as [RuntimeName, ReducedResult[]][]) {
-      const known = new Set(perRuntime[name] ?? []);
-      for (const p of points) if (p.status === "ok") known.add(p.version);
-      perRuntime[name] = [...known].sort(compareVersions);
-    }
-  }
   const catalog: CatalogData = {
     generated_at: generatedAt,
-    testbeds: [...loaded.testbeds.keys()].sort(preferred).map((id) => loaded.testbeds.get(id)!.ref),
-    scenarios: scenarioIds.map((id) => {
-      const seriesTestbeds = new Map<string, { key: SeriesKey; testbeds: string[]; measured: string[] }>();
-      for (const trend of byScenario.get(id)!) {
-        const entry = seriesTestbeds.get(seriesId(trend.series)) ?? { key: trend.series, testbeds: [], measured: [] };
-        entry.testbeds.push(trend.testbed.id);
-        if (Object.values(trend.runtimes).some((points) => points.some((p) => p.status === "ok"))) entry.measured.push(trend.testbed.id);
-        seriesTestbeds.set(seriesId(trend.series), entry);
-      }
-      return {
-        ...infos.get(id)!,
-        series: [...seriesTestbeds.values()]
-          .sort((a, b) => compareSeries(a.key, b.key))
-          .map(({ key, testbeds, measured }) => ({ app: key.app, params: key.params, testbeds: testbeds.sort(preferredOf(id)), measured: measured.sort(preferredOf(id)) })),
-      };
-    }),
+    testbeds: [...testbeds.keys()].sort(preferredFirst(testbeds)).map((id) => testbeds.get(id)!.ref),
+    scenarios: scenarioIds.map((id) => ({ ...infos.get(id)!, series: catalogSeries(byScenario.get(id)!, preferredOf(id)) })),
     versions,
   };
-  return { overview, catalog, trends, comparable };
+  return { overview, catalog };
+}
+
+/** A scenario's series with the testbeds they are on, and those where any result is a figure. */
+function catalogSeries(trends: readonly TrendSummary[], inOrder: (a: string, b: string) => number): CatalogData["scenarios"][number]["series"] {
+  const seriesTestbeds = new Map<string, { key: SeriesKey; testbeds: string[]; measured: string[] }>();
+  for (const trend of trends) {
+    const entry = seriesTestbeds.get(seriesId(trend.series)) ?? { key: trend.series, testbeds: [], measured: [] };
+    entry.testbeds.push(trend.testbed.id);
+    if (Object.values(trend.okVersions).some((list) => list.length > 0)) entry.measured.push(trend.testbed.id);
+    seriesTestbeds.set(seriesId(trend.series), entry);
+  }
+  return [...seriesTestbeds.values()]
+    .sort((a, b) => compareSeries(a.key, b.key))
+    .map(({ key, testbeds, measured }) => ({ app: key.app, params: key.params, testbeds: testbeds.sort(inOrder), measured: measured.sort(inOrder) }));
+}
+
+/** Cuts the loaded results into the per-page files in one go: overview, catalog, one trend per series and testbed. */
+export function aggregate(
+  loaded: { results: readonly SiteResult[]; testbeds: Map<string, TestbedFacts> },
+  manifests: ReadonlyMap<string, ManifestFacts>,
+  report: RegressionReport | null,
+  environmentKeys: ReadonlyMap<string, string>,
+  generatedAt: string,
+): Aggregates {
+  const infos = scenarioInfos([scenarioFacts(loaded.results)], manifests);
+  const { trends, comparable } = testbedTrends(loaded, infos, report, environmentKeys, generatedAt);
+  return { ...pagesData(trends.map(trendSummary), loaded.testbeds, infos, generatedAt), trends, comparable };
 }

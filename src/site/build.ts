@@ -1,28 +1,27 @@
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { copyFile, cp, mkdir, rm, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import { environmentKey } from "../compare/series-key.ts";
 import { UserError } from "../core/errors.ts";
 import { FEED_ATOM_FILE } from "../regressions/feed-atom.ts";
 import { FEED_JSON_FILE } from "../regressions/feed-json.ts";
-import type { ResultDocument } from "../results/types.ts";
-import type { RuntimeName } from "../runtimes/catalog.ts";
 import type { DescribedScenario } from "../scenarios/manifest.ts";
-import { aggregate, preferredFirst, type ManifestFacts } from "./aggregate.ts";
+import { pagesData, preferredFirst, scenarioInfos, type ManifestFacts } from "./aggregate.ts";
 import { bundleAssets, SITE_SOURCE_DIR } from "./bundle.ts";
-import { bundleOf, compareBundlePath, compareHistoryPath, historyOf } from "./compare-data.ts";
-import { overviewCardCsv, trendCsv } from "./downloads.ts";
 import { html } from "./html.ts";
-import { loadResults } from "./load.ts";
+import { checkDataDir, type TestbedFacts } from "./load.ts";
 import { methodologyBody } from "./methodology.ts";
-import { overviewCardPath, trendPath, type PoolMembership } from "./model.ts";
+import { overviewCardPath, type CatalogData, type OverviewData, type PoolMembership } from "./model.ts";
+import type { PartFacts, PartSummary } from "./part.ts";
+import { startParts } from "./parts.ts";
 import { compareBody, overviewBody, renderPage, scenarioBody, type PageFrame } from "./pages.ts";
 import { readFeed, regressionsBody } from "./regressions.ts";
 import { findingsBody, profilesPath, reproductionPath } from "./findings.ts";
 import { FINDINGS_ATOM_FILE, findingsAtom, type FindingAttachments } from "../findings/feed-atom.ts";
 import { PROFILE_SUMMARY, PROFILES_SUBDIR, type RuntimeProfile } from "../findings/profile/run.ts";
-import { findFindings, findingDocs, type Finding } from "../findings/detect.ts";
+import type { Finding } from "../findings/detect.ts";
+import type { ResultDocument } from "../results/types.ts";
 import { findingAnchor } from "../findings/format.ts";
+import { groupFindings, type FindingGroup } from "../findings/group.ts";
 
 /** Marks a folder as a built site, so a rebuild may empty it and nothing else ever is. */
 const SITE_MARKER = ".runtime-bench-site";
@@ -59,13 +58,15 @@ export interface SiteBuildSummary {
   readonly seconds: number;
 }
 
-/** Empties the output folder, refusing one that holds anything but an earlier build. */
+/** Refuses an output folder that holds anything but an earlier build. */
+function checkOutDir(outDir: string): void {
+  const entries = existsSync(outDir) ? readdirSync(outDir) : [];
+  if (entries.length > 0 && !entries.includes(SITE_MARKER)) throw new UserError(`${outDir}: not empty and not a site built by runtime-bench; choose another --out`);
+}
+
+/** Empties the output folder (checked by `checkOutDir`). */
 async function prepareOutDir(outDir: string): Promise<void> {
-  if (existsSync(outDir)) {
-    const entries = readdirSync(outDir);
-    if (entries.length > 0 && !entries.includes(SITE_MARKER)) throw new UserError(`${outDir}: not empty and not a site built by runtime-bench; choose another --out`);
-    await rm(outDir, { recursive: true, force: true });
-  }
+  await rm(outDir, { recursive: true, force: true });
   await mkdir(outDir, { recursive: true });
   // GitHub Pages would otherwise run Jekyll, which drops files whose names start with "_".
   await Promise.all([writeFile(join(outDir, SITE_MARKER), ""), writeFile(join(outDir, ".nojekyll"), "")]);
@@ -79,113 +80,134 @@ async function writeFiles(outDir: string, files: ReadonlyMap<string, string>): P
   return files.size;
 }
 
-/** What the site published beside a finding, for its feed entry. */
-function attachments(finding: Finding, downloads: ReadonlySet<string>, profiles: ReadonlyMap<string, unknown>): FindingAttachments {
-  const anchor = findingAnchor(finding);
+/** What the site published beside a cell, for its group's feed entry. */
+function attachments(cell: Finding, downloads: ReadonlySet<string>, profiles: ReadonlyMap<string, unknown>): FindingAttachments {
+  const anchor = findingAnchor(cell);
   return {
-    ...(downloads.has(anchor) ? { reproduction: reproductionPath(finding) } : {}),
-    ...(profiles.has(anchor) ? { profiles: `${profilesPath(finding)}/${PROFILE_SUMMARY}` } : {}),
+    ...(downloads.has(anchor) ? { reproduction: reproductionPath(cell) } : {}),
+    ...(profiles.has(anchor) ? { profiles: `${profilesPath(cell)}/${PROFILE_SUMMARY}` } : {}),
   };
 }
 
-/** Copies each finding's profiles (from `findings --profile`) into the site; returns their summaries by anchor. */
-async function publishProfiles(outDir: string, findings: readonly Finding[], profilesDir: string | undefined): Promise<Map<string, RuntimeProfile[]>> {
+/** Copies the profiles of each group's first cell (from `findings --profile`) into the site; returns their summaries by cell anchor. */
+async function publishProfiles(outDir: string, groups: readonly FindingGroup[], profilesDir: string | undefined): Promise<Map<string, RuntimeProfile[]>> {
   const published = new Map<string, RuntimeProfile[]>();
   if (profilesDir === undefined) return published;
-  for (const finding of findings) {
-    const source = join(profilesDir, findingAnchor(finding), PROFILES_SUBDIR);
+  for (const { representative } of groups) {
+    const source = join(profilesDir, findingAnchor(representative), PROFILES_SUBDIR);
     const summary = join(source, PROFILE_SUMMARY);
     if (!existsSync(summary)) continue;
-    await cp(source, join(outDir, profilesPath(finding)), { recursive: true });
-    published.set(findingAnchor(finding), JSON.parse(readFileSync(summary, "utf8")) as RuntimeProfile[]);
+    await cp(source, join(outDir, profilesPath(representative)), { recursive: true });
+    published.set(findingAnchor(representative), JSON.parse(readFileSync(summary, "utf8")) as RuntimeProfile[]);
   }
   return published;
 }
 
-/** Each finding's reproduction archive, where the suite has one; returns the anchors written. */
-async function writeReproductions(outDir: string, findings: readonly Finding[], docs: readonly ResultDocument[], archive: SiteBuildOptions["reproductionArchive"]): Promise<Set<string>> {
+/** Each cell's reproduction archive, where the suite has one; returns the anchors written. */
+async function writeReproductions(outDir: string, cells: PartSummary["findings"], archive: SiteBuildOptions["reproductionArchive"]): Promise<Set<string>> {
   const written = new Set<string>();
   if (!archive) return written;
-  for (const finding of findings) {
-    const file = join(outDir, reproductionPath(finding));
+  for (const { cell, docs } of cells) {
+    const file = join(outDir, reproductionPath(cell));
     await mkdir(dirname(file), { recursive: true });
-    if (await archive(findingDocs(finding, docs), file)) written.add(findingAnchor(finding));
+    if (await archive(docs, file)) written.add(findingAnchor(cell));
   }
   return written;
 }
 
-/** Builds the static site from the results in `dataDir` into `outDir`. */
+/** The parts' facts merged: how many results, which were skipped, each scenario at its newest version, every testbed. */
+function mergeFacts(facts: readonly PartFacts[], manifests: ReadonlyMap<string, ManifestFacts>) {
+  return {
+    results: facts.reduce((n, f) => n + f.results, 0),
+    skipped: facts.flatMap((f) => f.skipped),
+    infos: scenarioInfos(facts.map((f) => f.scenarios), manifests),
+    testbeds: new Map(facts.flatMap((f) => [...f.testbeds])),
+  };
+}
+
+/**
+ * Builds the static site from the results in `dataDir` into `outDir`. The parts of the build
+ * (src/site/parts.ts) load the results, one part per core, and write each testbed's trend and
+ * compare files; this thread meanwhile empties the output folder and bundles the assets, then
+ * writes what needs every part: the overview, the catalog and the pages.
+ */
 export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildSummary> {
   const started = performance.now();
   const dataDir = resolve(options.dataDir);
   const outDir = resolve(options.outDir);
   const generatedAt = (options.now ?? new Date()).toISOString();
+  checkDataDir(dataDir);
+  checkOutDir(outDir);
+  const parts = startParts({ dataDir, outDir, pools: options.pools ?? new Map() });
+  try {
+    // While the parts load: the output folder emptied, the assets bundled (esbuild works in a process of its own).
+    const assetsReady = prepareOutDir(outDir).then(() => bundleAssets(outDir));
+    assetsReady.catch(() => {});
+    const manifests = new Map<string, ManifestFacts>(
+      options.scenarios.map(({ scenario, metrics }) => [`${scenario.suite}/${scenario.name}`, { description: scenario.manifest.description, metrics }]),
+    );
+    const facts = mergeFacts(await Promise.all(parts.map((p) => p.facts)), manifests);
+    const feed = options.feedDir === undefined ? null : readFeed(resolve(options.feedDir));
+    const assets = await assetsReady;
+    const summaries = await Promise.all(parts.map((p) => p.build({ infos: facts.infos, report: feed?.report ?? null, generatedAt })));
+    const { overview, catalog } = pagesData(summaries.flatMap((s) => s.trends), facts.testbeds, facts.infos, generatedAt);
+    const cells = summaries.flatMap((s) => s.findings).sort((a, b) => b.cell.factor - a.cell.factor || a.cell.id.localeCompare(b.cell.id));
+    const pages = await writePages(options, outDir, { overview, catalog, testbeds: facts.testbeds, results: facts.results, feed, assetVersion: assets.version, generatedAt, cells });
+    return {
+      outDir,
+      results: facts.results,
+      testbeds: facts.testbeds.size,
+      scenarios: overview.scenarios.length,
+      files: pages.files + assets.files + summaries.reduce((n, s) => n + s.files, 0),
+      feed: feed !== null,
+      skipped: facts.skipped,
+      seconds: (performance.now() - started) / 1000,
+    };
+  } finally {
+    for (const part of parts) part.stop();
+  }
+}
 
-  const loaded = loadResults(dataDir, options.pools);
-  const scenarios = options.scenarios;
-  const manifests = new Map<string, ManifestFacts>(
-    scenarios.map(({ scenario, metrics }) => [`${scenario.suite}/${scenario.name}`, { description: scenario.manifest.description, metrics }]),
-  );
-  const environmentKeys = new Map<string, string>();
-  for (const r of loaded.results) if (!environmentKeys.has(r.testbed)) environmentKeys.set(r.testbed, environmentKey(r.doc));
-  const feed = options.feedDir === undefined ? null : readFeed(resolve(options.feedDir));
-  const { overview, catalog, trends, comparable } = aggregate(loaded, manifests, feed?.report ?? null, environmentKeys, generatedAt);
+interface PagesInput {
+  readonly overview: OverviewData;
+  readonly catalog: CatalogData;
+  readonly testbeds: Map<string, TestbedFacts>;
+  readonly results: number;
+  readonly feed: ReturnType<typeof readFeed> | null;
+  readonly assetVersion: string;
+  readonly generatedAt: string;
+  readonly cells: PartSummary["findings"];
+}
 
-  await prepareOutDir(outDir);
-  const assets = await bundleAssets(outDir);
-
+/** The overview's and the catalog's files, the findings' reproductions and profiles, the feeds and every page. */
+async function writePages(options: SiteBuildOptions, outDir: string, input: PagesInput): Promise<{ files: number }> {
+  const { overview, catalog, feed, generatedAt } = input;
   const files = new Map<string, string>();
   files.set("data/overview.json", JSON.stringify(overview));
   files.set("data/catalog.json", JSON.stringify(catalog));
-  for (const card of overview.scenarios) {
-    files.set(overviewCardPath(card.suite, card.scenario, "json"), JSON.stringify(card));
-    files.set(overviewCardPath(card.suite, card.scenario, "csv"), overviewCardCsv(card));
-  }
-  for (const trend of trends) {
-    files.set(trendPath(trend.testbed.id, trend.series, "json"), JSON.stringify(trend));
-    files.set(trendPath(trend.testbed.id, trend.series, "csv"), trendCsv(trend));
-  }
-  for (const [testbed, results] of comparable) {
-    for (const [runtime, versions] of Object.entries(catalog.versions[testbed] ?? {}) as [RuntimeName, string[]][]) {
-      const ofRuntime = results.filter((r) => r.reduced.runtime === runtime);
-      files.set(compareHistoryPath(testbed, runtime), JSON.stringify(historyOf(loaded.testbeds.get(testbed)!.ref, runtime, ofRuntime.map((r) => r.doc))));
-      const byVersion = new Map(versions.map((v) => [v, [] as ResultDocument[]]));
-      for (const r of ofRuntime) byVersion.get(r.reduced.version)?.push(r.doc);
-      for (const [version, docs] of byVersion) files.set(compareBundlePath(testbed, runtime, version), JSON.stringify(bundleOf(testbed, runtime, version, docs)));
-    }
-  }
-
-  const testbeds = [...loaded.testbeds.keys()].sort(preferredFirst(loaded.testbeds)).map((id) => loaded.testbeds.get(id)!);
+  for (const card of overview.scenarios) files.set(overviewCardPath(card.suite, card.scenario), JSON.stringify(card));
+  const testbeds = [...input.testbeds.keys()].sort(preferredFirst(input.testbeds)).map((id) => input.testbeds.get(id)!);
   const frame: PageFrame = {
     template: readFileSync(join(SITE_SOURCE_DIR, "templates/page.html"), "utf8"),
-    assetVersion: assets.version,
+    assetVersion: input.assetVersion,
     head: html`${feed?.atomPath ? html`<link rel="alternate" type="application/atom+xml" title="runtime-bench regressions" href="${FEED_ATOM_FILE}">` : ""}<link rel="alternate" type="application/atom+xml" title="runtime-bench findings" href="${FINDINGS_ATOM_FILE}">`,
-    footer: html`<p>Built ${generatedAt.slice(0, 16).replace("T", " ")} UTC from ${loaded.results.length} results on ${loaded.testbeds.size} machine${loaded.testbeds.size === 1 ? "" : "s"}. Every chart's data can be downloaded as JSON and CSV. <a href="methodology.html">How we measure</a>.</p>`,
+    footer: html`<p>Built ${generatedAt.slice(0, 16).replace("T", " ")} UTC from ${input.results} results on ${input.testbeds.size} machine${input.testbeds.size === 1 ? "" : "s"}. Every chart's data can be downloaded as JSON and CSV. <a href="methodology.html">How we measure</a>.</p>`,
   };
   files.set("index.html", renderPage(frame, "overview", "Overview", overviewBody));
   files.set("scenario.html", renderPage(frame, "scenario", "Trends", scenarioBody));
   files.set("compare.html", renderPage(frame, "compare", "Compare", compareBody));
-  const findings = findFindings(loaded.results.map((r) => r.doc));
-  const downloads = await writeReproductions(outDir, findings, loaded.results.map((r) => r.doc), options.reproductionArchive);
-  const profiles = await publishProfiles(outDir, findings, options.profilesDir);
-  files.set("findings.html", renderPage(frame, "findings", "Findings", findingsBody(findings, downloads, profiles)));
-  files.set(FINDINGS_ATOM_FILE, findingsAtom(findings, (f) => attachments(f, downloads, profiles), generatedAt));
+  const groups = groupFindings(input.cells.map((c) => c.cell));
+  const downloads = await writeReproductions(outDir, input.cells, options.reproductionArchive);
+  const profiles = await publishProfiles(outDir, groups, options.profilesDir);
+  files.set("findings.html", renderPage(frame, "findings", "Findings", findingsBody(groups, downloads, profiles)));
+  files.set(FINDINGS_ATOM_FILE, findingsAtom(groups, (cell) => attachments(cell, downloads, profiles), generatedAt));
   files.set("regressions.html", renderPage(frame, "regressions", "Regressions", regressionsBody(feed)));
-  files.set("methodology.html", renderPage(frame, "methodology", "Methodology", methodologyBody(scenarios, testbeds, catalog)));
-  let written = await writeFiles(outDir, files);
+  files.set("methodology.html", renderPage(frame, "methodology", "Methodology", methodologyBody(options.scenarios, testbeds, catalog)));
+  let written = (await writeFiles(outDir, files)) + downloads.size;
   if (feed) {
     await copyFile(feed.jsonPath, join(outDir, FEED_JSON_FILE));
     if (feed.atomPath) await copyFile(feed.atomPath, join(outDir, FEED_ATOM_FILE));
     written += feed.atomPath ? 2 : 1;
   }
-  return {
-    outDir,
-    results: loaded.results.length,
-    testbeds: loaded.testbeds.size,
-    scenarios: overview.scenarios.length,
-    files: written + assets.files + downloads.size,
-    feed: feed !== null,
-    skipped: loaded.skipped,
-    seconds: (performance.now() - started) / 1000,
-  };
+  return { files: written };
 }

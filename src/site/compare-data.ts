@@ -2,17 +2,28 @@
  * The files the compare page computes from, with src/compare/compare.ts itself (bundled into the
  * page), so its numbers are those of `scripts/bench compare`. Two runtime versions are any two of
  * hundreds: too many pairs to compute at build time, so the build writes per version its results,
- * and per runtime the run medians that noise floors are measured from. Shared by the build (which
- * writes them) and the page (which turns them back into result documents). No runtime imports.
+ * and per runtime the run medians that noise floors are measured from, each cut by suite: a row
+ * needs only its own cell's results and series, so the page fetches one suite's files at a time,
+ * the first before its first table and the others as the reader scrolls or picks a suite. Shared
+ * by the build (which writes them) and the page (which turns them back into result documents).
+ * No runtime imports.
  */
 import type { MeasuredCell } from "../compare/types.ts";
 import type { Environment } from "../env/fingerprint.ts";
 import type { MetricSummary, ParamValue, ResultDocument, RunInfo } from "../results/types.ts";
 import type { RuntimeName } from "../runtimes/catalog.ts";
 import type { RuntimeIdentity } from "../runtimes/identify.ts";
-import { fileSafe, type TestbedRef } from "./model.ts";
+import { mean, stddev } from "../stats/summary.ts";
+import { fileSafe, type CatalogData, type TestbedRef } from "./model.ts";
 
-/** `data/compare/<testbed>/<runtime>/<version>.json`: every ok result of one runtime version on one testbed. */
+/**
+ * A metric as the bundle keeps it: its samples exactly, with the median and interval they were
+ * summarised by; the mean, standard deviation and extremes, which follow from the samples, are
+ * computed again on the page (a quarter of the bytes of five years of compare files).
+ */
+export type BundledMetric = Omit<MetricSummary, "mean" | "stddev" | "min" | "max">;
+
+/** `data/compare/<testbed>/<runtime>/<version>/<suite>.json`: every ok result of one runtime version in one suite on one testbed. */
 export interface CompareBundle {
   testbed: string;
   runtime: RuntimeName;
@@ -30,15 +41,14 @@ export interface CompareBundle {
     scenario_version: number;
     app: string | null;
     params: Record<string, ParamValue>;
-    metrics: Record<string, MetricSummary>;
-    reproduce: string;
+    metrics: Record<string, BundledMetric>;
     /** What a paired comparison reads besides the samples (two versions measured in one run). */
     label?: string;
     sequential?: ResultDocument["sequential"];
   }[];
 }
 
-/** `data/compare/<testbed>/<runtime>/history.json`: the median of every run of every series of one runtime on one testbed. */
+/** `data/compare/<testbed>/<runtime>/history--<suite>.json`: the median of every run of every series of one suite and runtime on one testbed. */
 export interface CompareHistory {
   testbed: TestbedRef;
   runtime: RuntimeName;
@@ -49,12 +59,22 @@ export interface CompareHistory {
   })[];
 }
 
-export function compareBundlePath(testbed: string, runtime: RuntimeName, version: string): string {
-  return `data/compare/${fileSafe(testbed)}/${runtime}/${fileSafe(version)}.json`;
+export function compareBundlePath(testbed: string, runtime: RuntimeName, version: string, suite: string): string {
+  return `data/compare/${fileSafe(testbed)}/${runtime}/${fileSafe(version)}/${fileSafe(suite)}.json`;
 }
 
-export function compareHistoryPath(testbed: string, runtime: RuntimeName): string {
-  return `data/compare/${fileSafe(testbed)}/${runtime}/history.json`;
+export function compareHistoryPath(testbed: string, runtime: RuntimeName, suite: string): string {
+  return `data/compare/${fileSafe(testbed)}/${runtime}/history--${fileSafe(suite)}.json`;
+}
+
+/**
+ * The suites with series on a testbed, in the catalog's order (startup and HTTP first): the build
+ * writes each version's and runtime's files for every one of them (empty where a version has no
+ * result of the suite), so the page may ask for any without a missing file.
+ */
+export function compareSuites(catalog: Pick<CatalogData, "scenarios">, testbed: string): string[] {
+  const withSeries = catalog.scenarios.filter((s) => s.series.some((series) => series.testbeds.includes(testbed)));
+  return [...new Set(withSeries.map((s) => s.suite))];
 }
 
 /** Index of `value` in `list`, appending it the first time it is seen. */
@@ -77,8 +97,7 @@ export function bundleOf(testbed: string, runtime: RuntimeName, version: string,
       scenario_version: doc.scenario_version,
       app: doc.app,
       params: doc.params,
-      metrics: doc.metrics,
-      reproduce: doc.reproduce,
+      metrics: Object.fromEntries(Object.entries(doc.metrics).map(([name, { mean, stddev, min, max, ...kept }]) => [name, kept])),
       ...(doc.label !== undefined ? { label: doc.label } : {}),
       ...(doc.sequential !== undefined ? { sequential: doc.sequential } : {}),
     });
@@ -86,7 +105,13 @@ export function bundleOf(testbed: string, runtime: RuntimeName, version: string,
   return bundle;
 }
 
-/** The bundle's results as the result documents they were (without tools, details and verification). */
+/** A bundled metric with what follows from its samples (no spread: a metric may keep many samples). */
+function summaryOf(metric: BundledMetric): MetricSummary {
+  const { samples } = metric;
+  return { ...metric, mean: mean(samples), stddev: stddev(samples), min: samples.reduce((a, b) => Math.min(a, b)), max: samples.reduce((a, b) => Math.max(a, b)) };
+}
+
+/** The bundle's results as the result documents they were (without tools, details, verification and the command that reproduces them). */
 export function bundleDocuments(bundle: CompareBundle): ResultDocument[] {
   return bundle.results.map((r) => ({
     schema: "runtime-bench/result/v1",
@@ -100,8 +125,9 @@ export function bundleDocuments(bundle: CompareBundle): ResultDocument[] {
     params: r.params,
     status: "ok",
     tools: {},
-    metrics: r.metrics,
-    reproduce: r.reproduce,
+    metrics: Object.fromEntries(Object.entries(r.metrics).map(([name, m]) => [name, summaryOf(m)])),
+    // No comparison reads it, and it is a tenth of five years of compare files: the trend files have it.
+    reproduce: "",
     ...(r.label !== undefined ? { label: r.label } : {}),
     ...(r.sequential !== undefined ? { sequential: r.sequential } : {}),
   }));
@@ -120,8 +146,10 @@ export function historyOf(testbed: TestbedRef, runtime: RuntimeName, docs: reado
       run = history.runs.push({ id: doc.run.id, version: doc.runtime.version, started_at: doc.run.started_at }) - 1;
       runIndex.set(runKey, run);
     }
+    // The cell once per document, its metrics after it: a key per metric would be made a million times over five years.
+    const cell = JSON.stringify([doc.suite, doc.scenario, doc.scenario_version, doc.app, doc.params]);
     for (const [metric, summary] of Object.entries(doc.metrics)) {
-      const key = JSON.stringify([doc.suite, doc.scenario, doc.scenario_version, doc.app, doc.params, metric]);
+      const key = `${cell}\u0000${metric}`;
       let series = seriesIndex.get(key);
       if (series === undefined) {
         const { suite, scenario, scenario_version, app, params } = doc;

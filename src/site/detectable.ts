@@ -7,7 +7,7 @@
  */
 import { formatPercent } from "../compare/format.ts";
 import { MIN_HISTORY_RUNS, noiseFloor, runToRunSpread } from "../compare/noise.ts";
-import { measurementsOf } from "../compare/series-key.ts";
+import { groupBy, measurementsOf } from "../compare/series-key.ts";
 import type { ResultDocument } from "../results/types.ts";
 
 /**
@@ -16,8 +16,7 @@ import type { ResultDocument } from "../results/types.ts";
  * a noise floor needs (MIN_HISTORY_RUNS).
  */
 export function detectableChanges(docs: readonly ResultDocument[]): Record<string, number | null> {
-  const byMetric = new Map<string, ReturnType<typeof measurementsOf>>();
-  for (const m of measurementsOf(docs)) byMetric.set(m.metric, [...(byMetric.get(m.metric) ?? []), m]);
+  const byMetric = groupBy(measurementsOf(docs), (m) => m.metric);
   return Object.fromEntries(
     [...byMetric].map(([metric, runs]) => {
       const spread = runToRunSpread(runs);

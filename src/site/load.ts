@@ -44,7 +44,10 @@ export interface LoadedData {
 
 /** Six significant digits: what a chart or a table can show, at a third of the bytes. */
 function rounded(value: number): number {
-  return Number(value.toPrecision(6));
+  if (value === 0 || !Number.isFinite(value)) return value;
+  // What Number(value.toPrecision(6)) gives, without a string for each of millions of figures.
+  const digits = 5 - Math.floor(Math.log10(Math.abs(value)));
+  return digits >= 0 ? Math.round(value * 10 ** digits) / 10 ** digits : Math.round(value / 10 ** -digits) * 10 ** -digits;
 }
 
 function firstLine(text: string): string {
@@ -118,12 +121,19 @@ class Interner {
   private readonly environments = new Map<string, ResultDocument["environment"]>();
   private readonly runs = new Map<string, ResultDocument["run"]>();
   private readonly runtimes = new Map<string, ResultDocument["runtime"]>();
+  private readonly definitions = new Map<string, MetricDefinition>();
 
   private static shared<T>(map: Map<string, T>, key: string, value: T): T {
     const known = map.get(key);
     if (known) return known;
     map.set(key, value);
     return value;
+  }
+
+  /** A metric's unit and direction, one object for all the metrics that share them. */
+  definition({ unit, better }: MetricDefinition): MetricDefinition {
+    const key = `${unit}\u0000${better}`;
+    return this.definitions.get(key) ?? Interner.shared(this.definitions, key, { unit, better });
   }
 
   /** The document with what comparisons read (no tools, details or verification), its common parts shared. */
@@ -152,7 +162,7 @@ function toSiteResult(doc: ResultDocument, testbeds: Map<string, TestbedFacts>, 
   const testbed = testbedId(doc.run.runner, doc.environment.fingerprint);
   noteTestbed(testbeds, testbed, doc, pools);
   const metrics: Record<string, MetricDefinition> = {};
-  for (const name in doc.metrics) metrics[name] = { unit: doc.metrics[name]!.unit, better: doc.metrics[name]!.better };
+  for (const name in doc.metrics) metrics[name] = interner.definition(doc.metrics[name]!);
   return {
     testbed,
     series: { suite: doc.suite, scenario: doc.scenario, app: doc.app, params: paramsSlug(doc.params) },
@@ -163,17 +173,23 @@ function toSiteResult(doc: ResultDocument, testbeds: Map<string, TestbedFacts>, 
   };
 }
 
-/**
- * Reads every result document below `dataDir`, through the run index. `pools` names the pool of
- * each dedicated runner that belongs to one, by runner name.
- */
-export function loadResults(dataDir: string, pools: ReadonlyMap<string, PoolMembership> = new Map()): LoadedData {
+/** The data folder, or one clear line when there is none. */
+export function checkDataDir(dataDir: string): void {
   if (!existsSync(dataDir) || !statSync(dataDir).isDirectory()) throw new UserError(`${dataDir}: no such data folder (run scripts/bench first, or pass --data DIR)`);
+}
+
+/**
+ * Reads every result document below `dataDir` (or below the folders of the given runners), through
+ * the run index. `pools` names the pool of each dedicated runner that belongs to one, by runner name.
+ */
+export function loadResults(dataDir: string, pools: ReadonlyMap<string, PoolMembership> = new Map(), runners?: readonly string[]): LoadedData {
+  checkDataDir(dataDir);
   const results: SiteResult[] = [];
   const testbeds = new Map<string, TestbedFacts>();
   const skipped: string[] = [];
   const interner = new Interner();
-  for (const { path, doc } of readIndexedResults(dataDir)) {
+  const indexed = runners === undefined ? readIndexedResults(dataDir) : runners.flatMap((runner) => readIndexedResults(dataDir, runner));
+  for (const { path, doc } of indexed) {
     if (doc === null) {
       skipped.push(`${path}: not valid JSON`);
       continue;

@@ -71,12 +71,15 @@ function scenarioSection({ scenario, metrics, profiles }: DescribedScenario, mea
     ["Manifest", html`<code>${displayPath(scenario.manifestPath)}</code>`],
   ])}
   <div class="table-scroll"><table class="data">
-    <thead><tr><th scope="col">profile</th>${profileKeys.map((key) => html`<th scope="col">${key}</th>`)}</tr></thead>
-    <tbody>${Object.entries(profiles).map(([name, params]) => html`<tr><th scope="row">${name}</th>${profileKeys.map((key) => html`<td>${params[key] === undefined ? "" : JSON.stringify(params[key])}</td>`)}</tr>`)}</tbody>
+    <thead><tr><th scope="col">profile</th>${profileKeys.map((key) => html`<th scope="col">${wrappable(key, "_")}</th>`)}</tr></thead>
+    <tbody>${Object.entries(profiles).map(([name, params]) => html`<tr><th scope="row">${name}</th>${profileKeys.map((key) => html`<td>${params[key] === undefined ? "" : wrappable(JSON.stringify(params[key]), ",")}</td>`)}</tr>`)}</tbody>
   </table></div>
   <details><summary>${scenario.suite} settings</summary><pre>${JSON.stringify(scenario.suiteConfig, null, 2)}</pre></details>
 </section>`;
 }
+
+/** A word that may break after each `separator` (`warmup_s`, `[10,50,100]`): many columns still fit the page. */
+const wrappable = (text: string, separator: string) => html`${text.split(separator).map((part, i, parts) => (i < parts.length - 1 ? html`${part}${separator}<wbr>` : part))}`;
 
 const percent = (fraction: number) => `${Number((fraction * 100).toPrecision(3)).toLocaleString("en")} %`;
 

@@ -127,6 +127,8 @@ export interface ScenarioInfo {
 /** `data/overview.json`: one card per scenario, for its headline series. */
 export interface OverviewData {
   generated_at: string;
+  /** The most versions any runtime has on any machine: 1 after a first run, when the overview says what one run can say. */
+  most_versions: number;
   scenarios: (ScenarioInfo & { headline: SeriesKey; series_count: number; groups: OverviewGroup[] })[];
 }
 
@@ -149,15 +151,15 @@ export function testbedId(runner: string, fingerprint: string): string {
   return `${runner}-${fingerprint.slice(0, 8)}`;
 }
 
-/** Where a series' trend file sits below the site root, as a relative URL (no leading slash). */
-export function trendPath(testbed: string, series: SeriesKey, extension: "json" | "csv"): string {
+/** Where a series' trend file sits below the site root, as a relative URL (no leading slash). Its CSV is made on the page from it. */
+export function trendPath(testbed: string, series: SeriesKey): string {
   const file = `${fileSafe(series.app ?? "_")}--${fileSafe(series.params || "_")}`;
-  return `data/series/${fileSafe(testbed)}/${series.suite}/${series.scenario}/${file}.${extension}`;
+  return `data/series/${fileSafe(testbed)}/${series.suite}/${series.scenario}/${file}.json`;
 }
 
 /** Where an overview card's data sits, for its download links. */
-export function overviewCardPath(suite: string, scenario: string, extension: "json" | "csv"): string {
-  return `data/overview/${suite}--${scenario}.${extension}`;
+export function overviewCardPath(suite: string, scenario: string): string {
+  return `data/overview/${suite}--${scenario}.json`;
 }
 
 export function seriesLabel(series: SeriesKey): string {

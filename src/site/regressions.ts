@@ -60,25 +60,25 @@ const COLUMNS: readonly { title: string; numeric?: boolean; cell: (change: Serie
   {
     title: "scenario",
     cell: (c) => {
-      const where = [c.app, paramsSlug(c.params)].filter(Boolean).join(" · ");
+      // Spaces after the commas let a long load point wrap.
+      const where = [c.app, paramsSlug(c.params).replaceAll(",", ", ")].filter(Boolean).join(" · ");
       return html`<a href="${trendLink(c)}">${c.suite}/${c.scenario}</a>${where ? html`<div class="muted">${where}</div>` : ""}`;
     },
   },
   { title: "metric", cell: (c) => html`${metricLabel(c.metric)} <span class="muted">(${c.unit}, ${c.better} is better)</span>` },
-  { title: "ratio", numeric: true, cell: (c) => html`${formatChange(c.ratio)}` },
-  { title: "95 % CI", numeric: true, cell: (c) => html`${formatInterval(c.ci95)}` },
-  { title: "min. effect", numeric: true, cell: (c) => html`${formatPercent(c.min_effect)} <span class="muted">${c.min_effect_source}</span>` },
+  // The interval under its change, the source under the minimum effect, the date under the runner: the table fits 1,280 px.
+  { title: "change, 95 % CI", numeric: true, cell: (c) => html`${formatChange(c.ratio)}<div class="muted">${formatInterval(c.ci95)}</div>` },
+  { title: "min. effect", numeric: true, cell: (c) => html`${formatPercent(c.min_effect)}<div class="muted">${c.min_effect_source}</div>` },
   { title: "what changed", cell: (c) => releaseNotesLinks(releaseNotes(c.runtime, c.from_version, c.to_version)) },
-  { title: "runner", cell: (c) => html`${c.runner}` },
-  { title: "date", cell: (c) => html`${c.updated.slice(0, 10)}` },
+  { title: "runner, date", cell: (c) => html`${c.runner}<div class="muted">${c.updated.slice(0, 10)}</div>` },
   { title: "why", cell: (c) => html`${c.reason}${c.environment_drift ? html` <span class="badge">machine drifted</span>` : ""}` },
 ];
 
 function changesTable(caption: string, changes: readonly SeriesChange[]): SafeHtml {
   if (changes.length === 0) return html``;
-  // Each row is anchored: the Atom feed's entries link to regressions.html#<anchor>.
+  // Each row is anchored: the Atom feed's entries link to regressions.html#<anchor>. A cell's content is one block, a labelled line when stacked.
   const row = (change: SeriesChange) =>
-    html`<tr class="change-${change.kind}" id="${changeAnchor(change)}">${COLUMNS.map((c) => html`<td${c.numeric ? html` class="num"` : ""} data-label="${c.title}">${c.cell(change)}</td>`)}</tr>`;
+    html`<tr class="change-${change.kind}" id="${changeAnchor(change)}">${COLUMNS.map((c) => html`<td${c.numeric ? html` class="num"` : ""} data-label="${c.title}"><div>${c.cell(change)}</div></td>`)}</tr>`;
   return html`<h2>${caption} <span class="count">${changes.length}</span></h2>
 <div class="table-scroll"><table class="data stacked changes">
   <thead><tr>${COLUMNS.map((c) => html`<th scope="col"${c.numeric ? html` class="num"` : ""}>${c.title}</th>`)}</tr></thead>

@@ -7,6 +7,7 @@ import { SUITES, suiteFor } from "../../src/suites/index.ts";
 import { REPO_ROOT } from "../../src/core/paths.ts";
 import { readEnvironment } from "../../src/env/fingerprint.ts";
 import { machineArch, RUNTIMES } from "../../src/runtimes/catalog.ts";
+import type { OverviewData } from "../../src/site/model.ts";
 import { makeResult } from "../../benchmarks/lib/documents.ts";
 import { act, DEFAULT_BRANCH, listJobsOf, registrySnapshot, remoteFiles, remoteLog, removeScratch, scratchRepository, standInRecords, tailOf, type RegistrySnapshot, type Scratch } from "../helpers/act.ts";
 
@@ -80,9 +81,9 @@ async function watchToSite(scratch: Scratch, registry: RegistrySnapshot, event: 
   // pages built and deployed the site from the remote's tip, with that run in it.
   const checkout = records.find((r) => r.action === "actions/checkout" && r.workflow === "pages");
   assert.ok(checkout, "pages checked out the repository");
-  const overview = readFileSync(join(scratch.state, "pages/data/overview/startup--hello.csv"), "utf8");
-  const rows = overview.split("\n").filter((line) => line.includes(`,${LOCAL},`) && line.includes(`,node,${MISSING},`));
-  assert.ok(rows.length > 0 && rows.every((row) => row.includes(`,${runId},`)), `the deployed site shows run ${runId} of node ${MISSING} on ${LOCAL}:\n${overview}`);
+  const card = JSON.parse(readFileSync(join(scratch.state, "pages/data/overview/startup--hello.json"), "utf8")) as OverviewData["scenarios"][number];
+  const shown = card.groups.filter((g) => g.testbed.runner === LOCAL).flatMap((g) => g.figures).filter((f) => f.runtime === "node" && f.version === MISSING);
+  assert.ok(shown.length > 0 && shown.every((f) => f.run === runId), `the deployed site shows run ${runId} of node ${MISSING} on ${LOCAL}:\n${JSON.stringify(card.groups)}`);
 }
 
 // The three runs share nothing but the registry snapshot, and assert no timing: they run at once.

@@ -6,17 +6,20 @@
  */
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
 import { after, before, describe, it } from "node:test";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
-import { REPO_ROOT, cacheDir } from "../../src/core/paths.ts";
+import { REPO_ROOT } from "../../src/core/paths.ts";
+import type { ResultDocument } from "../../src/results/types.ts";
 import { bench, tempDir } from "../../benchmarks/lib/cli.ts";
 import { makeResult, metricOf } from "../../benchmarks/lib/documents.ts";
 import { writeResult } from "../../src/results/store.ts";
-import { LOCAL_RUNNER, SYNTHETIC_RUNNERS, defaultRunSeries, fiveYearPlan, historyKey, scaleSeries, writeSyntheticResults } from "../../benchmarks/lib/synthetic-results.ts";
+import { LOCAL_RUNNER, SYNTHETIC_RUNNERS, scaleSeries, writeSyntheticResults } from "../../benchmarks/lib/synthetic-results.ts";
 
 const ARTIFACTS = join(REPO_ROOT, "tests/artifacts/site");
+const DEFAULT_RUN_FIXTURE = "tests/fixtures/default-run/results.json.gz";
 const BASE = "/runtime-bench/";
 const PAGES = ["index.html", "scenario.html", "compare.html", "findings.html", "regressions.html", "methodology.html"] as const;
 const VIEWS = [
@@ -261,15 +264,27 @@ describe("the trend site in Chromium, served below a sub-path", () => {
   it("compares two versions, or two runtimes, in a table of every scenario with ratio, interval and verdict", async () => {
     const { page, problems } = await open("compare.html");
     await page.waitForSelector("figure[data-chart=ratios][data-drawn]");
+    // Startup, then HTTP as the end of the table comes near the screen.
+    await page.waitForSelector("#compare-more", { state: "detached" });
     const rows = await page.$$eval("figure[data-chart=ratios] tbody tr", (trs) => trs.map((tr) => tr.textContent ?? ""));
-    const summary = (await page.$eval("#compare-summary", (p) => p.textContent ?? "")).match(/^(\d+) comparisons/);
+    const summary = (await page.$eval("#compare-summary", (p) => p.textContent ?? "")).match(/^(\d+) comparisons:/);
     assert.equal(rows.length, Number(summary?.[1]), "a row for every comparison");
     assert.ok(rows.length >= 2 + 4 * 3, `every metric of every series both versions measured: ${rows.length} rows`);
-    for (const row of rows) assert.match(row, /×\d\.\d{3} \([+−]\d+\.\d %\)\[\d\.\d{3}, \d\.\d{3}\](≥ \d+\.\d %|needs 6 runs).*(faster|slower|no significant change)/);
+    assert.ok(rows.some((row) => row.startsWith("startup/")) && rows.some((row) => row.startsWith("http/")), "both suites are compared");
+    // Two versions of separate runs: the interval at 95 %, and the rule that says so.
+    for (const row of rows) assert.match(row, /×\d\.\d{3} \([+−]\d+\.\d %\)\[\d\.\d{3}, \d\.\d{3}\]95 %, separate runs(≥ \d+\.\d %|needs 6 runs).*(faster|slower|no significant change)/);
+    await page.selectOption("select[name=suite]", "http");
+    await page.waitForFunction(() => document.querySelector("figure[data-chart=ratios][data-drawn]") && !document.querySelector("#compare-more"));
+    const http = await page.$$eval("figure[data-chart=ratios] tbody tr", (trs) => trs.map((tr) => tr.textContent ?? ""));
+    assert.ok(http.length > 0 && http.every((row) => row.startsWith("http/")), "the suite filter keeps its suite's rows");
+    assert.match(page.url(), /suite=http/);
+    await page.selectOption("select[name=suite]", "");
+    // A quick pick is a link: leaving while a suite is still being compared would cancel its requests.
+    await page.waitForFunction(() => document.querySelector("figure[data-chart=ratios][data-drawn]") && !document.querySelector("#compare-more"));
     await page.click("a.preset:has-text('bun vs node, newest')");
     await page.waitForSelector("figure[data-chart=ratios][data-head^='bun@'][data-drawn]");
     assert.match(page.url(), /base=node%40[\d.]+&head=bun%40[\d.]+/);
-    assert.match(await page.$eval("#compare-summary", (p) => p.textContent ?? ""), /^\d+ comparisons: \d+ faster, \d+ slower/);
+    assert.match(await page.$eval("#compare-summary", (p) => p.textContent ?? ""), /^\d+ comparisons( in [^:]+)?: \d+ faster, \d+ slower/);
     assert.deepEqual(problems, []);
     await page.close();
   });
@@ -313,7 +328,7 @@ describe("the trend site in Chromium, served below a sub-path", () => {
     const { page, problems } = await open("findings.html", { site });
     const rows = await page.$$eval("table.findings tbody tr[id]", (trs) => trs.map((tr) => Array.from((tr as HTMLTableRowElement).cells, (td) => (td.textContent ?? "").replace(/\s+/g, " ").trim()).join(" | ")));
     assert.equal(rows.length, 1, rows.join("\n"));
-    assert.match(rows[0]!, /^1 \| deno 99\.0\.0\s*far off the others \| workers\/throughput.* \| 26\d\.\d× slower.* \| deno 99\.0\.0: 24\.0 MB\/s.*node 99\.0\.0: 6433 MB\/s.*bun 99\.0\.0: 6364 MB\/s.* \| reproduction$/);
+    assert.match(rows[0]!, /^1 \| deno 99\.0\.0\s*far off the others \| workers\/throughput.* \| 26\d× slower.*one cell \| one cell 26\d\.\d× \(first cell\) \| deno 99\.0\.0: 24\.0 MB\/s.*node 99\.0\.0: 6433 MB\/s.*bun 99\.0\.0: 6364 MB\/s.* \| reproduction$/);
     const download = await page.getAttribute("table.findings a[download]", "href");
     assert.ok((await page.request.get(new URL(download!, site).href)).ok(), "the reproduction archive is served");
     assert.ok((await page.request.get(new URL("findings.atom", site).href)).ok());
@@ -343,55 +358,61 @@ describe("the trend site in Chromium, served below a sub-path", () => {
 });
 
 /**
- * The five-year history (about 108,000 documents, benchmarks/lib) takes minutes to write: it is kept
- * in the cache, under a key of the plan, the code that writes it and the manifests it is read from,
- * so only the first run after a change pays for it. Each is close to 1 GB: writing a new one removes
- * all but the newest other, which a checkout of other code may still be reading.
+ * A real default run (`scripts/bench run --default-selection`), its results kept in
+ * tests/fixtures/default-run/ without what no page reads (tests/fixtures/default-run/README.md):
+ * what a new user's site is made of, findings, zero samples, one-trial cells and all. Written
+ * through the harness's writer, which checks each against the schema.
  */
-async function fiveYearHistory(): Promise<string> {
-  const plan = await fiveYearPlan();
-  const dir = join(cacheDir(), `site-test-history-${historyKey(plan)}`);
-  if (existsSync(dir) && readdirSync(dir).length > 0) return dir;
-  mkdirSync(cacheDir(), { recursive: true });
-  const older = readdirSync(cacheDir())
-    .filter((name) => /^site-test-history-[0-9a-f]+$/.test(name))
-    .map((name) => ({ path: join(cacheDir(), name), modified: statSync(join(cacheDir(), name)).mtimeMs }))
-    .sort((a, b) => b.modified - a.modified);
-  for (const { path } of older.slice(1)) rmSync(path, { recursive: true, force: true });
-  const partial = `${dir}.partial-${process.pid}`;
-  rmSync(partial, { recursive: true, force: true });
-  await writeSyntheticResults(partial, plan);
-  try {
-    renameSync(partial, dir);
-  } catch (error) {
-    // Another run (another checkout sharing the cache) wrote the same history first: that one serves.
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== "ENOTEMPTY" && code !== "EEXIST") throw error;
-    rmSync(partial, { recursive: true, force: true });
-  }
+async function realDefaultRun(): Promise<string> {
+  const dir = tempDir("site-browser-real-run");
+  const docs = JSON.parse(gunzipSync(readFileSync(join(REPO_ROOT, DEFAULT_RUN_FIXTURE))).toString("utf8")) as ResultDocument[];
+  for (const doc of docs) await writeResult(dir, doc);
   return dir;
 }
 
-/** What `scripts/bench` with no arguments leaves a new user: one version of each runtime, every default scenario. */
-async function defaultRunData(): Promise<string> {
-  const dir = tempDir("site-browser-default-run");
+/**
+ * Every cell of every suite in the full profile (what the dedicated machines run), on both
+ * architectures, over a few versions: every page and trend with all its apps, load points and
+ * metrics, quick to write and build. The five-year scale is benchmarks/site-scale.ts's.
+ */
+async function everySuiteHistory(): Promise<string> {
+  const dir = tempDir("site-browser-every-suite");
   await writeSyntheticResults(dir, {
-    runners: [LOCAL_RUNNER],
-    versionsPerRuntime: 1,
+    runners: SYNTHETIC_RUNNERS,
+    versionsPerRuntime: EVERY_SUITE_VERSIONS,
     runsPerVersion: 1,
-    series: await defaultRunSeries(),
-    from: new Date("2026-11-01T00:00:00Z"),
-    to: new Date("2026-11-02T00:00:00Z"),
-    failureRate: 0.03,
-    seed: 7,
+    series: await scaleSeries("full"),
+    from: new Date("2024-01-01T00:00:00Z"),
+    to: new Date("2026-01-01T00:00:00Z"),
+    failureRate: 0.005,
+    seed: 1,
   });
   return dir;
 }
 
+const EVERY_SUITE_VERSIONS = 5;
+
 const DATA_SETS = [
-  { name: "default-run", data: defaultRunData, versions: 1 },
-  { name: "five-year", data: fiveYearHistory, versions: (await fiveYearPlan()).versionsPerRuntime },
+  { name: "real default run", data: realDefaultRun, versions: 1 },
+  { name: "every-suite", data: everySuiteHistory, versions: EVERY_SUITE_VERSIONS },
 ] as const;
+
+/** How far each table's last column reaches past the screen, and how far each table scrolls sideways: both 0 when every column is in view. */
+async function tablesPastScreen(page: Page): Promise<string[]> {
+  // The tables folded under charts count too: unfolded, they are built and laid out.
+  await page.$$eval("main details:not([open])", (folded) => folded.forEach((d) => ((d as HTMLDetailsElement).open = true)));
+  await page.waitForTimeout(100);
+  return page.$$eval("main table", (tables) =>
+    tables.flatMap((table) => {
+      const last = table.querySelector("thead th:last-child, tr > :last-child");
+      const right = last ? Math.ceil(last.getBoundingClientRect().right - document.documentElement.clientWidth) : 0;
+      const scroller = table.closest(".table-scroll");
+      const sideways = scroller ? scroller.scrollWidth - scroller.clientWidth : 0;
+      const name = `${table.className || "table"} (${table.querySelector("thead")?.textContent?.replace(/\s+/g, " ").trim().slice(0, 60) ?? ""})`;
+      return right > 0 || sideways > 0 ? [`${name}: last column ${right}px past the screen, ${sideways}px of sideways scroll`] : [];
+    }),
+  );
+}
 
 for (const set of DATA_SETS) {
   describe(`the site with the ${set.name} data`, () => {
@@ -405,29 +426,108 @@ for (const set of DATA_SETS) {
       mkdirSync(ARTIFACTS, { recursive: true });
     });
 
-    it("opens every page, and the trend of every scenario, with no console error and no empty choice", async () => {
+    it("opens every page, and the trend of every scenario, at 1,280 px with no console error, no empty choice and every table's columns in view", async () => {
       const catalog = (await (await fetch(new URL("data/catalog.json", site))).json()) as { scenarios: { suite: string; scenario: string }[] };
       const trends = catalog.scenarios.map((c) => `scenario.html?scenario=${c.suite}/${c.scenario}`);
-      // Every trend of the short history; a sample of the long one, where each page draws 450 points.
-      for (const path of [...PAGES, ...(set.versions === 1 ? trends : trends.filter((_, i) => i % 8 === 0))]) {
+      for (const path of [...PAGES, ...trends]) {
         const { page, problems } = await open(path, { site });
         assert.deepEqual(problems, [], path);
         const empty = await page.$$eval("[data-control] option, [data-control] label span", (items) => items.filter((item) => (item.textContent ?? "").trim() === "").length);
         assert.equal(empty, 0, `${path}: a control offers an empty choice`);
         const negative = await page.$$eval("figure[data-chart] .axis text", (texts) => texts.map((t) => t.textContent ?? "").filter((t) => /^[-−]\d/.test(t)));
         assert.deepEqual(negative, [], `${path}: an axis runs below zero`);
+        assert.deepEqual(await tablesPastScreen(page), [], `${path}: a table's columns run past the screen`);
         await page.close();
       }
+    });
+
+    it("fits every page, and every other trend, on a 390 px phone", async () => {
+      const catalog = (await (await fetch(new URL("data/catalog.json", site))).json()) as { scenarios: { suite: string; scenario: string }[] };
+      const trends = catalog.scenarios.filter((_, i) => i % 2 === 0).map((c) => `scenario.html?scenario=${c.suite}/${c.scenario}`);
+      for (const path of [...PAGES, ...trends]) {
+        const { page, problems } = await open(path, { site, width: 390, height: 844 });
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        assert.ok(overflow <= 0, `${path} is ${overflow}px wider than a 390 px phone`);
+        assert.deepEqual(problems, [], path);
+        if (path === "findings.html" || path === "compare.html") await page.screenshot({ path: join(ARTIFACTS, `${path.replace(".html", "")}-phone-${set.name.replaceAll(" ", "-")}.png`), fullPage: true });
+        await page.close();
+      }
+    });
+
+    it("compares every suite as the reader scrolls, every interval drawn at a number, with no console error", async () => {
+      const { page, problems } = await open("compare.html", { site });
+      await page.waitForSelector("figure[data-chart=ratios][data-drawn]");
+      // Each suite is compared when the end of the table nears the screen: scroll until none is left.
+      for (let i = 0; i < 20 && (await page.$("#compare-more")); i++) {
+        await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+        await page.waitForTimeout(300);
+      }
+      await page.waitForSelector("#compare-more", { state: "detached", timeout: 60_000 });
+      const summary = (await page.textContent("#compare-summary")) ?? "";
+      const rows = await page.$$eval("figure[data-chart=ratios] tbody tr", (trs) => trs.length);
+      assert.equal(rows, Number(/^(\d+) comparisons:/.exec(summary)?.[1]), `every comparison is a row: ${summary}`);
+      const notANumber = await page.$$eval("figure[data-chart=ratios] svg *", (elements) => elements.filter((e) => [...e.attributes].some((a) => /NaN|Infinity/.test(a.value))).length);
+      assert.equal(notANumber, 0, "an interval drawn at a position that is not a number");
+      const rules = await page.$$eval("figure[data-chart=ratios] tbody .rule", (cells) => [...new Set(cells.map((c) => (c.textContent ?? "").replace(/^[\d.]+ %, /, "").replace(/, \d+ pairs?$/, "")))]);
+      assert.ok(rules.length > 0 && rules.every((rule) => ["sequential", "single look", "separate runs"].includes(rule)), `each row names its rule: ${rules.join(", ")}`);
+      await page.screenshot({ path: join(ARTIFACTS, `compare-all-suites-${set.name.replaceAll(" ", "-")}.png`) });
+      assert.deepEqual(problems, []);
+      await page.close();
     });
 
     it("leads the overview with startup and HTTP, and labels metrics as words with their unit", async () => {
       const { page, problems } = await open("index.html", { site });
       const headings = await page.$$eval("h2.suite-heading", (h2s) => h2s.map((h2) => h2.textContent));
       assert.deepEqual(headings.slice(0, 2), ["startup", "http"]);
-      if (set.name === "default-run") {
+      if (set.versions === 1) {
         const metrics = await page.$$eval("select[name=metric] option", (options) => options.map((o) => o.textContent));
         assert.ok(metrics.includes("Throughput (MB/s)"), metrics.join(", "));
+        // What one run can say comes first: the one version of each runtime, and where the rest is.
+        const lead = (await page.textContent("#overview > :first-child")) ?? "";
+        assert.match(lead, /^One version of each runtime: node \d+\.\d+\.\d+, deno \d+\.\d+\.\d+, bun \d+\.\d+\.\d+/);
+        assert.match(lead, /Findings lists the largest gaps/);
+      } else {
+        assert.equal(await page.$("#one-run"), null, "a history of several versions needs no first-run lead");
       }
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+
+    it(set.versions === 1 ? "says on the Trends page that one version is not a trend, and how to get one" : "draws trends without the first-run note", async () => {
+      const { page, problems } = await open("scenario.html?scenario=startup/hello", { site });
+      await chartMarkup(page, "figure[data-chart=trend]");
+      const note = await page.$("#trend-note");
+      if (set.versions === 1) {
+        const text = (await note!.textContent()) ?? "";
+        assert.match(text, /^Not a trend yet\. This series has one version of each runtime/);
+        assert.match(text, /scripts\/bench run --runtime node@22 --runtime node@24/);
+        assert.match(text, /backfill/);
+        assert.match(text, /published site/);
+      } else {
+        assert.equal(note, null);
+      }
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+
+    if (set.versions === 1) it("lists Deno's worker byte messages once on the Findings page, with its cells and its reproduction in view at 1,280 px", async () => {
+      const { page, problems } = await open("findings.html", { site });
+      const rows = await page.$$eval("table.findings tbody tr[id]", (trs) =>
+        trs.map((tr) => ({
+          text: Array.from((tr as HTMLTableRowElement).cells, (td) => (td.textContent ?? "").replace(/\s+/g, " ").trim()).join(" | "),
+          cells: tr.querySelectorAll(".cells li").length,
+          right: Math.max(...Array.from(tr.querySelectorAll(".cells li, a[download]"), (e) => e.getBoundingClientRect().right)),
+          reproduction: tr.querySelector("td[data-label=reproduce] a[download]")?.textContent ?? null,
+        })),
+      );
+      const deno = rows.filter((r) => /^\d+ \| deno [\d.]+\s*far off the others \| workers\/throughput\s*worker-threads.*payload=bytes/.test(r.text));
+      assert.equal(deno.length, 1, rows.map((r) => r.text).join("\n"));
+      assert.ok(deno[0]!.cells >= 2, `its cells are listed: ${deno[0]!.text}`);
+      assert.match(deno[0]!.text, /\d+–\d+× slower/);
+      assert.equal(deno[0]!.reproduction, "reproduction");
+      const width = await page.evaluate(() => document.documentElement.clientWidth);
+      assert.ok(deno[0]!.right <= width, `its cells and reproduction end at ${deno[0]!.right}px, past the ${width}px screen`);
+      await page.screenshot({ path: join(ARTIFACTS, "findings-real-default-run.png"), fullPage: true });
       assert.deepEqual(problems, []);
       await page.close();
     });

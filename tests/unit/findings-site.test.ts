@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { before, describe, it } from "node:test";
 import { allScenarios } from "../../src/cli/commands/site.ts";
 import { findFindings } from "../../src/findings/detect.ts";
-import { findingAnchor } from "../../src/findings/format.ts";
+import { findingAnchor, groupAnchor } from "../../src/findings/format.ts";
+import { groupFindings } from "../../src/findings/group.ts";
 import { reproductionArchive } from "../../src/findings/repro/archive.ts";
 import { runCommand } from "../../src/process/children.ts";
 import { writeResult } from "../../src/results/store.ts";
@@ -42,6 +43,7 @@ describe("findings on the site", () => {
   let dataDir: string;
   let siteDir: string;
   let anchor: string;
+  let row: string;
   before(async () => {
     dataDir = tempDir("findings-data");
     siteDir = tempDir("findings-site");
@@ -49,6 +51,7 @@ describe("findings on the site", () => {
     for (const doc of docs) await writeResult(dataDir, doc);
     const [regression] = findFindings(docs);
     anchor = findingAnchor(regression!);
+    row = groupAnchor(groupFindings([regression!])[0]!);
     // What `scripts/bench findings --profile` leaves for a finding: its profiles and their summary.
     const profiles = join(tempDir("findings-profiles"), anchor, "profiles");
     mkdirSync(join(profiles, "node-22.11.0"), { recursive: true });
@@ -65,7 +68,7 @@ describe("findings on the site", () => {
 
   it("the Findings page lists it with its figures, its trend, its reproduction, its profiles and the release notes of its range", () => {
     const page = readFileSync(join(siteDir, "findings.html"), "utf8");
-    assert.match(page, new RegExp(`<tr id="${anchor}">`));
+    assert.match(page, new RegExp(`<tr id="${row}">`));
     assert.match(page, /22\.10\.0 → 22\.11\.0/);
     assert.match(page, /scenario\.html\?scenario=workers%2Fthroughput&amp;metric=throughput_mb_s/);
     assert.match(page, new RegExp(`href="findings/${anchor}-repro\\.tar\\.gz" download`));
@@ -78,7 +81,7 @@ describe("findings on the site", () => {
 
   it("the findings feed carries it with the same links", () => {
     const atom = readFileSync(join(siteDir, "findings.atom"), "utf8");
-    assert.match(atom, new RegExp(`<id>tag:runtime-bench,2026:finding/${anchor}</id>`));
+    assert.match(atom, new RegExp(`<id>tag:runtime-bench,2026:finding/${row}</id>`));
     assert.match(atom, new RegExp(`<link rel="related" title="reproduction" href="findings/${anchor}-repro.tar.gz"/>`));
     assert.match(atom, new RegExp(`<link rel="related" title="CPU profiles" href="findings/${anchor}-profiles/summary.json"/>`));
     assert.match(atom, /<link rel="related" title="commits in the range" href="https:\/\/github.com\/nodejs\/node\/compare\/v22.10.0...v22.11.0"\/>/);

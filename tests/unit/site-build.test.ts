@@ -12,7 +12,8 @@ import { aggregate } from "../../src/site/aggregate.ts";
 import { buildSite } from "../../src/site/build.ts";
 import { allScenarios, benchPools } from "../../src/cli/commands/site.ts";
 import { poolMemberships } from "../../src/releases/pools.ts";
-import { bundleDocuments, bundleOf, historyDocuments, historyOf } from "../../src/site/compare-data.ts";
+import { bundleDocuments, bundleOf, compareBundlePath, historyDocuments, historyOf } from "../../src/site/compare-data.ts";
+import { shareRunners } from "../../src/site/parts.ts";
 import { trendCsv } from "../../src/site/downloads.ts";
 import { html } from "../../src/site/html.ts";
 import { loadResults } from "../../src/site/load.ts";
@@ -141,6 +142,25 @@ describe("site data", () => {
     assert.ok(cells.includes(String(median)), `the median ${median} stays a number`);
   });
 
+  it("builds in parts, one per runner, exactly what one pass over every result makes", async () => {
+    assert.deepEqual(shareRunners(dataDir, 2), [["bench-arm-1"], ["bench-x86-1"]]);
+    assert.deepEqual(shareRunners(dataDir, 1), [["bench-arm-1", "bench-x86-1"]]);
+    const now = new Date("2026-01-02T00:00:00Z");
+    const out = tempDir("site-parts");
+    // The two synthetic runners: two parts, each in a worker thread of its own on a machine with two cores or more.
+    await buildSite({ dataDir, outDir: out, scenarios, now });
+    const manifests = new Map(scenarios.map(({ scenario, metrics }) => [`${scenario.suite}/${scenario.name}`, { description: scenario.manifest.description, metrics }]));
+    const whole = aggregate(loadResults(dataDir), manifests, null, new Map(), now.toISOString());
+    const read = (path: string) => JSON.parse(readFileSync(join(out, path), "utf8")) as unknown;
+    assert.deepEqual(read("data/overview.json"), JSON.parse(JSON.stringify(whole.overview)));
+    assert.deepEqual(read("data/catalog.json"), JSON.parse(JSON.stringify(whole.catalog)));
+    for (const trend of whole.trends) assert.deepEqual(read(trendPath(trend.testbed.id, trend.series)), JSON.parse(JSON.stringify(trend)));
+    const x86 = whole.catalog.testbeds.find((t) => t.arch === "x86_64")!;
+    const version = whole.catalog.versions[x86.id]!.node![2]!;
+    const docs = whole.comparable.get(x86.id)!.filter((r) => r.reduced.runtime === "node" && r.reduced.version === version).map((r) => r.doc);
+    assert.deepEqual(read(compareBundlePath(x86.id, "node", version, "startup")), JSON.parse(JSON.stringify(bundleOf(x86.id, "node", version, docs))));
+  });
+
   it("builds every page and data file, and refuses to empty a folder it did not build", async () => {
     const out = tempDir("site-out");
     const summary = await buildSite({ dataDir, outDir: out, scenarios, now: new Date("2026-01-02T00:00:00Z") });
@@ -155,7 +175,7 @@ describe("site data", () => {
     const overview = JSON.parse(readFileSync(join(out, "data/overview.json"), "utf8")) as OverviewData;
     assert.equal(overview.scenarios.length, startupScenarios);
     for (const scenario of catalog.scenarios) {
-      for (const series of scenario.series) for (const testbed of series.testbeds) assert.ok(existsSync(join(out, trendPath(testbed, { ...scenario, ...series }, "csv"))));
+      for (const series of scenario.series) for (const testbed of series.testbeds) assert.ok(existsSync(join(out, trendPath(testbed, { ...scenario, ...series }))));
     }
     const index = readFileSync(join(out, "index.html"), "utf8");
     assert.doesNotMatch(index, /(href|src)="\//, "every URL is relative");

@@ -1,4 +1,5 @@
-// Elysia with Bun.sql on Bun: the runtime-favourite pair of seed 000 (its Prisma replaced by Bun's own client).
+// Elysia with Bun.sql on Bun: the runtime-favourite pair of StaticBlock's
+// "JavaScript Runtime Performance 2026" showdown (its Prisma replaced by Bun's own client).
 import { Elysia } from "elysia";
 import { fortunesHtml, HTML_TYPE, POOL_SIZE, taggedDb, usersApi } from "../shared/postgres-api.js";
 

@@ -1,4 +1,5 @@
-// Express with pg, the same file on Node, Deno and Bun: seed 000's API and fortunes over PostgreSQL.
+// Express with pg, the same file on Node, Deno and Bun: StaticBlock's "JavaScript Runtime
+// Performance 2026" API and fortunes over PostgreSQL.
 import express from "express";
 import pg from "pg";
 import { expressApp } from "../shared/express-api.js";

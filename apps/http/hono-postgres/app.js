@@ -1,4 +1,5 @@
-// Hono with postgres.js: seed 000's API and fortunes over PostgreSQL; node.mjs, bun.js and deno.js only start it.
+// Hono with postgres.js: StaticBlock's "JavaScript Runtime Performance 2026" API and
+// fortunes over PostgreSQL; node.mjs, bun.js and deno.js only start it.
 import { Hono } from "hono";
 import postgres from "postgres";
 import { fortunesHtml, HTML_TYPE, POOL_SIZE, taggedDb, usersApi } from "../shared/postgres-api.js";

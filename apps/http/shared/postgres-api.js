@@ -1,6 +1,7 @@
 // What the PostgreSQL apps serve, the same statements, validation, JSON and HTML on every app (an
-// app only maps its framework and driver onto it): seed 000's REST API over the database suite's
-// `users` table, and TechEmpower's fortunes.
+// app only maps its framework and driver onto it): the REST API of StaticBlock's "JavaScript
+// Runtime Performance 2026" showdown over the database suite's `users` table, and TechEmpower's
+// fortunes.
 
 export const PAGE_SIZE = 20;
 export const POOL_SIZE = 10;

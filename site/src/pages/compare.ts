@@ -1,19 +1,15 @@
-import { cellLabel, formatChange, formatConfidence, formatInterval, formatPercent } from "../../../src/compare/format.ts";
-import { DETECTABLE_HELP, detectableLabel } from "../../../src/site/detectable.ts";
 import type { CompareRow } from "../../../src/compare/types.ts";
 import type { RuntimeName } from "../../../src/runtimes/catalog.ts";
-import { compareBundlePath, compareHistoryPath } from "../../../src/site/compare-data.ts";
+import { compareBundlePath, compareHistoryPath, compareSuites } from "../../../src/site/compare-data.ts";
 import { SITE_RUNTIMES, machineLabel, type CatalogData, type TestbedRef } from "../../../src/site/model.ts";
-import { formatNumber } from "../../../src/ui/table.ts";
-import { ratioDomain, ratioGlyph } from "../charts/ratios.ts";
 import { segmented, select, type Option } from "../controls.ts";
 import type { CompareReply, CompareRequest } from "../compare-worker.ts";
 import { fetchJson } from "../data.ts";
 import { byId, h, present } from "../dom.ts";
-import { metricLabel } from "../format.ts";
 import { markChartDrawn } from "../render.ts";
 import { pageLink, readState, writeState } from "../state.ts";
-import { dataTable } from "../table.ts";
+import { fileLink } from "../table.ts";
+import { inReadingOrder, rowsCsv, rowsTable } from "./compare-table.ts";
 
 interface Side {
   runtime: RuntimeName;
@@ -26,6 +22,8 @@ interface Choice {
   head: Side;
   /** Every comparison, or only those with a verdict of faster or slower. */
   show: "all" | "changes";
+  /** One suite, or "" for every suite the machine has. */
+  suite: string;
 }
 
 const label = (side: Side) => `${side.runtime}@${side.version}`;
@@ -34,6 +32,9 @@ function parseSide(text: string | undefined): Side | null {
   const match = /^(node|deno|bun)@(.+)$/.exec(text ?? "");
   return match ? { runtime: match[1] as RuntimeName, version: match[2]! } : null;
 }
+
+/** Node is the usual baseline, Bun the usual challenger: base first. */
+const DEFAULT_PAIR_ORDER: readonly RuntimeName[] = ["node", "bun", "deno"];
 
 /**
  * The pair a reader most wants first: the newest Bun against the newest Node (or the two runtimes
@@ -49,9 +50,6 @@ function defaultPair(versions: CatalogData["versions"][string]): { base: Side; h
   return { base: newest(measured[0]!, 1), head: newest(measured[0]!) };
 }
 
-/** Node is the usual baseline, Bun the usual challenger: base first. */
-const DEFAULT_PAIR_ORDER: readonly RuntimeName[] = ["node", "bun", "deno"];
-
 /** The reader's choice from the query string, side by side; by default, `defaultPair`. */
 function resolveChoice(query: Record<string, string>, catalog: CatalogData): Choice | null {
   const testbeds = catalog.testbeds.filter((t) => Object.keys(catalog.versions[t.id] ?? {}).length > 0);
@@ -64,7 +62,12 @@ function resolveChoice(query: Record<string, string>, catalog: CatalogData): Cho
   const fallback = defaultPair(versions);
   const head: Side = valid(wantedHead) ? wantedHead : fallback.head;
   const base: Side = valid(wantedBase) ? wantedBase : fallback.base;
-  return { testbed, base, head, show: query.show === "changes" ? "changes" : "all" };
+  const suite = compareSuites(catalog, testbed.id).includes(query.suite ?? "") ? query.suite! : "";
+  return { testbed, base, head, show: query.show === "changes" ? "changes" : "all", suite };
+}
+
+function stateOf(choice: Choice): Record<string, string> {
+  return { testbed: choice.testbed.id, base: label(choice.base), head: label(choice.head), show: choice.show === "all" ? "" : choice.show, suite: choice.suite };
 }
 
 /** A few comparisons readers ask for, one click away. */
@@ -88,10 +91,6 @@ function presets(choice: Choice, catalog: CatalogData): HTMLElement {
   );
 }
 
-function stateOf(choice: Choice): Record<string, string> {
-  return { testbed: choice.testbed.id, base: label(choice.base), head: label(choice.head), show: choice.show === "all" ? "" : choice.show };
-}
-
 function sidePicker(title: string, name: string, side: Side, versions: CatalogData["versions"][string], onChange: (side: Side) => void): HTMLElement[] {
   const runtimes = SITE_RUNTIMES.filter((r) => (versions[r] ?? []).length > 0);
   return [
@@ -103,167 +102,179 @@ function sidePicker(title: string, name: string, side: Side, versions: CatalogDa
   ];
 }
 
-function verdictCell(row: CompareRow): HTMLElement {
-  const kind = row.verdict === "faster" ? "faster" : row.verdict === "slower" ? "slower" : "same";
-  return h("span", { class: `verdict verdict-${kind}` }, row.verdict);
-}
+/**
+ * The page's one comparison worker (assets/compare-worker.js, of the same build as this script):
+ * it answers one suite at a time, so the first table needs only the first suite's files.
+ */
+class Comparer {
+  private readonly worker: Worker;
+  private readonly waiting = new Map<number, { resolve: (rows: CompareRow[]) => void; reject: (error: Error) => void }>();
+  private next = 0;
 
-/** A pooled median; how many runs it pools shows on hover, to keep the table narrow enough for its verdicts. */
-function pooled(median: number, unit: string, runs: number): HTMLElement {
-  return h("span", { title: `median of ${runs} run${runs === 1 ? "" : "s"}, samples pooled` }, `${formatNumber(median)} ${unit}`);
-}
-
-function minEffectText(row: CompareRow): string {
-  const source = row.min_effect_source === "noise floor" ? "noise" : row.min_effect_source === "run-to-run shift" ? "shift" : row.min_effect_source;
-  return `${formatPercent(row.min_effect)} ${source}`;
-}
-
-/** A load point (`connections=10,keepalive=true,…`) is one long word: it may wrap after each comma. */
-function breakable(text: string): HTMLElement {
-  const parts = text.split(",");
-  return h("span", {}, ...parts.flatMap((part, i) => (i < parts.length - 1 ? [`${part},`, h("wbr")] : [part])));
-}
-
-/** Every comparison as a table row, with its interval drawn on a log scale shared by all rows. */
-function rowsTable(rows: readonly CompareRow[]): HTMLElement {
-  const span = ratioDomain(rows);
-  return dataTable(
-    [
-      { title: "scenario", cell: (r) => breakable(cellLabel(r)) },
-      { title: "metric", cell: (r) => metricLabel(r.metric) },
-      { title: "base", numeric: true, cell: (r) => pooled(r.base_median, r.unit, r.base_runs) },
-      { title: "head", numeric: true, cell: (r) => pooled(r.head_median, r.unit, r.head_runs) },
-      // The interval under its ratio, in one column: the verdict stays in view at 1,280 px.
-      {
-        title: "head / base, 95 % CI",
-        numeric: true,
-        cell: (r) =>
-          h(
-            "span",
-            {},
-            r.ratio === null ? "" : `×${r.ratio.toFixed(3)} (${formatChange(r.ratio)})`,
-            r.ci95 ? h("div", { class: "muted" }, `${formatInterval(r.ci95)}${r.alpha === undefined ? "" : ` paired: ${formatConfidence(r.alpha)}, ${r.pairs} pairs`}`) : null,
-          ),
-      },
-      { title: "×1", cell: (r) => ratioGlyph(r, span) },
-      { title: "series detects", numeric: true, cell: (r) => h("span", { class: "detectable", title: DETECTABLE_HELP.replace("this series", "these series") }, detectableLabel(r.noise_floor)) },
-      // The minimum effect sits under the verdict it decides, not in a column of its own: the verdict stays in view at 1,280 px.
-      { title: "verdict, min. effect", cell: (r) => h("span", {}, verdictCell(r), h("div", { class: "muted" }, `min. effect ${minEffectText(r)}`), r.reason ? h("div", { class: "muted" }, r.reason) : null) },
-    ],
-    rows,
-    { stacked: true },
-  );
-}
-
-const CSV_COLUMNS = ["suite", "scenario", "scenario_version", "app", "params", "metric", "unit", "better", "base_runtime", "base_version", "head_runtime", "head_version", "base_runner", "base_runs", "head_runs", "base_median", "head_median", "ratio", "ci95_low", "ci95_high", "noise_floor", "min_effect", "min_effect_source", "verdict", "reason"] as const;
-
-function rowsCsv(rows: readonly CompareRow[]): string {
-  const field = (value: unknown) => {
-    const text = value === null || value === undefined ? "" : typeof value === "object" ? Object.entries(value).map(([k, v]) => `${k}=${String(v)}`).join(",") : String(value);
-    return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-  };
-  const lines = rows.map((r) => {
-    const flat: Record<string, unknown> = { ...r, ci95_low: r.ci95?.[0] ?? null, ci95_high: r.ci95?.[1] ?? null };
-    return CSV_COLUMNS.map((c) => field(flat[c])).join(",");
-  });
-  return `${[CSV_COLUMNS.join(","), ...lines].join("\r\n")}\r\n`;
-}
-
-function blobLink(text: string, type: string, file: string, title: string): HTMLElement {
-  return h("a", { href: URL.createObjectURL(new Blob([text], { type })), download: file }, title);
-}
-
-/** Runs the comparison in a worker (assets/compare-worker.js, of the same build as this script). */
-function computeRows(choice: Choice): Promise<CompareRow[]> {
-  const { testbed, base, head } = choice;
-  const absolute = (path: string) => new URL(path, document.baseURI).href;
-  const request: CompareRequest = {
-    base: absolute(compareBundlePath(testbed.id, base.runtime, base.version)),
-    head: absolute(compareBundlePath(testbed.id, head.runtime, head.version)),
-    histories: [...new Set([base.runtime, head.runtime])].map((r) => absolute(compareHistoryPath(testbed.id, r))),
-  };
-  const script = new URL(import.meta.url);
-  const worker = new Worker(new URL(`compare-worker.js${script.search}`, script), { type: "module" });
-  return new Promise((resolve, reject) => {
-    worker.onmessage = (event: MessageEvent<CompareReply>) => {
-      worker.terminate();
-      if ("rows" in event.data) resolve(event.data.rows);
-      else reject(new Error(event.data.error));
+  constructor() {
+    const script = new URL(import.meta.url);
+    this.worker = new Worker(new URL(`compare-worker.js${script.search}`, script), { type: "module" });
+    this.worker.onmessage = (event: MessageEvent<CompareReply>) => {
+      const reply = event.data;
+      const waiter = this.waiting.get(reply.id);
+      this.waiting.delete(reply.id);
+      if ("rows" in reply) waiter?.resolve(reply.rows);
+      else waiter?.reject(new Error(reply.error));
     };
-    worker.onerror = (event) => {
-      worker.terminate();
-      reject(new Error(event.message || "the comparison worker failed to start"));
+    this.worker.onerror = (event) => {
+      for (const waiter of this.waiting.values()) waiter.reject(new Error(event.message || "the comparison worker failed to start"));
+      this.waiting.clear();
     };
-    worker.postMessage(request);
-  });
+  }
+
+  /** The rows of one suite for the choice. */
+  rows(choice: Choice, suite: string): Promise<CompareRow[]> {
+    const { testbed, base, head } = choice;
+    const absolute = (path: string) => new URL(path, document.baseURI).href;
+    const request: CompareRequest = {
+      id: this.next++,
+      base: absolute(compareBundlePath(testbed.id, base.runtime, base.version, suite)),
+      head: absolute(compareBundlePath(testbed.id, head.runtime, head.version, suite)),
+      histories: [...new Set([base.runtime, head.runtime])].map((r) => absolute(compareHistoryPath(testbed.id, r, suite))),
+    };
+    return new Promise((resolve, reject) => {
+      this.waiting.set(request.id, { resolve, reject });
+      this.worker.postMessage(request);
+    });
+  }
 }
 
 export async function comparePage(): Promise<void> {
   const catalog = await fetchJson<CatalogData>("data/catalog.json");
-  const root = byId("compare");
-  const controls = byId("compare-controls");
-  let current = resolveChoice(readState(), catalog);
-  if (!current) {
-    root.replaceChildren(h("p", { class: "empty" }, "No results yet: run scripts/bench, then build the site again."));
+  const choice = resolveChoice(readState(), catalog);
+  if (!choice) {
+    byId("compare").replaceChildren(h("p", { class: "empty" }, "No results yet: run scripts/bench, then build the site again."));
     return;
   }
+  new ComparisonView(catalog, new Comparer()).show(choice);
+}
 
-  const render = async (choice: Choice) => {
-    current = choice;
+/** Counts of each verdict, in the words of the summary line. */
+function verdictCounts(rows: readonly CompareRow[]): string {
+  const count = (verdict: CompareRow["verdict"]) => rows.filter((r) => r.verdict === verdict).length;
+  const notComparable = count("not comparable");
+  return `${count("faster")} faster, ${count("slower")} slower, ${count("inconclusive")} inconclusive, ${count("no significant change")} with no significant change${notComparable ? `, ${notComparable} not comparable` : ""}`;
+}
+
+/**
+ * One comparison on the page: its controls, then its rows, suite by suite. The first suite's rows
+ * are drawn as soon as they are computed; the next suite is fetched when the end of the table
+ * comes near the screen, or at once when a filter leaves it there.
+ */
+class ComparisonView {
+  private choice!: Choice;
+  private suites: string[] = [];
+  private rows: CompareRow[] = [];
+  private done = 0;
+  private loading = false;
+  private readonly root = byId("compare");
+  private readonly controls = byId("compare-controls");
+  private readonly observer = new IntersectionObserver((entries) => {
+    if (entries.some((e) => e.isIntersecting)) void this.loadNext();
+  }, { rootMargin: "0px 0px 800px 0px" });
+  private figure: HTMLElement | null = null;
+
+  constructor(
+    private readonly catalog: CatalogData,
+    private readonly comparer: Comparer,
+  ) {}
+
+  show(choice: Choice): void {
+    this.choice = choice;
+    this.suites = choice.suite ? [choice.suite] : compareSuites(this.catalog, choice.testbed.id);
+    this.rows = [];
+    this.done = 0;
+    this.loading = false;
+    this.figure = null;
     writeState(stateOf(choice));
-    const versions = catalog.versions[choice.testbed.id]!;
-    const change = (next: Partial<Choice>) => void render({ ...choice, ...next }).catch(showError);
-    const machines = catalog.testbeds.filter((t) => Object.keys(catalog.versions[t.id] ?? {}).length > 0);
+    this.controls.replaceChildren(...this.controlElements(choice));
+    this.root.replaceChildren(h("p", { class: "loading" }, `Comparing ${label(choice.head)} with ${label(choice.base)} on ${choice.testbed.runner}…`));
+    void this.loadNext();
+  }
+
+  private controlElements(choice: Choice): HTMLElement[] {
+    const versions = this.catalog.versions[choice.testbed.id]!;
+    const change = (next: Partial<Choice>) => this.show({ ...choice, ...next });
+    const machines = this.catalog.testbeds.filter((t) => Object.keys(this.catalog.versions[t.id] ?? {}).length > 0);
     const swap = h("button", { type: "button", class: "swap", title: "Swap base and head" }, "⇄ Swap");
     swap.addEventListener("click", () => change({ base: choice.head, head: choice.base }));
-    controls.replaceChildren(
-      ...present(
-        select("Machine", "testbed", machines.map((t): Option => [t.id, machineLabel(t)]), choice.testbed.id, (id) => {
-          const next = resolveChoice({ ...stateOf(choice), testbed: id }, catalog)!;
-          void render(next).catch(showError);
-        }),
-        ...sidePicker("Base", "base", choice.base, versions, (base) => change({ base })),
-        h("div", { class: "control" }, h("span", { class: "label" }, "\u00a0"), swap),
-        ...sidePicker("Head", "head", choice.head, versions, (head) => change({ head })),
-        segmented("Rows", "show", [["all", "All"], ["changes", "Changes only"]], choice.show, (show) => change({ show: show === "changes" ? "changes" : "all" })),
-        presets(choice, catalog),
-      ),
+    const suites = compareSuites(this.catalog, choice.testbed.id);
+    return present(
+      select("Machine", "testbed", machines.map((t): Option => [t.id, machineLabel(t)]), choice.testbed.id, (id) => this.show(resolveChoice({ ...stateOf(choice), testbed: id }, this.catalog)!)),
+      ...sidePicker("Base", "base", choice.base, versions, (base) => change({ base })),
+      h("div", { class: "control" }, h("span", { class: "label" }, "\u00a0"), swap),
+      ...sidePicker("Head", "head", choice.head, versions, (head) => change({ head })),
+      select("Suite", "suite", [["", "every suite"], ...suites.map((s): Option => [s, s])], choice.suite, (suite) => change({ suite })),
+      segmented("Rows", "show", [["all", "All"], ["changes", "Changes only"]], choice.show, (show) => change({ show: show === "changes" ? "changes" : "all" })),
+      presets(choice, this.catalog),
     );
-    root.replaceChildren(h("p", { class: "loading" }, `Comparing ${label(choice.head)} with ${label(choice.base)} on ${choice.testbed.runner}…`));
-    const computed = await computeRows(choice);
-    if (current !== choice) return; // the reader chose again meanwhile
-    const rows = computed
-      .filter((r) => choice.show === "all" || r.verdict === "faster" || r.verdict === "slower")
-      .sort((a, b) => cellLabel(a).localeCompare(cellLabel(b), "en", { numeric: true }) || a.metric.localeCompare(b.metric));
-    const counts = (verdict: CompareRow["verdict"]) => computed.filter((r) => r.verdict === verdict).length;
+  }
+
+  /** Computes the next suite's rows and draws them under the others. */
+  private async loadNext(): Promise<void> {
+    if (this.loading || this.done >= this.suites.length) return;
+    const choice = this.choice;
+    this.loading = true;
+    try {
+      const rows = await this.comparer.rows(choice, this.suites[this.done]!);
+      if (choice !== this.choice) return; // the reader chose again meanwhile
+      this.rows.push(...inReadingOrder(rows));
+      this.done += 1;
+      this.draw();
+    } catch (error) {
+      if (choice !== this.choice) return;
+      this.root.replaceChildren(h("p", { class: "error", role: "alert" }, `This comparison could not be computed: ${error instanceof Error ? error.message : String(error)}`));
+      console.error(error);
+    } finally {
+      if (choice === this.choice) this.loading = false;
+    }
+  }
+
+  private draw(): void {
+    const { choice } = this;
+    const shown = this.rows.filter((r) => choice.show === "all" || r.verdict === "faster" || r.verdict === "slower");
+    const complete = this.done >= this.suites.length;
     const title = `${label(choice.head)} against ${label(choice.base)} on ${choice.testbed.runner}`;
-    const figure = h(
-      "figure",
-      { class: "chart", "data-chart": "ratios", "data-base": label(choice.base), "data-head": label(choice.head) },
-      h("figcaption", {}, `Head / base: ratio of medians and its 95 % interval; the ×1 column draws it on a log scale (left of the line: head is smaller). A verdict needs the interval to exclude 1 and the change to beat the minimum effect, in each metric's own direction.`),
-      rowsTable(rows),
-    );
-    const file = `compare-${label(choice.base)}-vs-${label(choice.head)}-${choice.testbed.id}`.replace(/[^A-Za-z0-9._=,@+-]/g, "_");
-    root.replaceChildren(
+    const compared = this.suites.slice(0, this.done);
+    const scope = complete ? "" : ` in ${compared.join(", ")} (${this.done} of ${this.suites.length} suites; the others are compared as you scroll)`;
+    const file = `compare-${label(choice.base)}-vs-${label(choice.head)}-${choice.testbed.id}${choice.suite ? `-${choice.suite}` : ""}`.replace(/[^A-Za-z0-9._=,@+-]/g, "_");
+    const more = complete ? null : h("p", { class: "loading more", id: "compare-more" }, `Comparing ${this.suites[this.done]}…`);
+    const empty = this.rows.length > 0 ? "No faster or slower verdict: every comparison so far is within its noise, or undecided." : "These two versions have no scenario in common on this machine.";
+    this.figure = shown.length > 0 ? this.tableFigure(shown) : null;
+    this.root.replaceChildren(
       h(
         "section",
         { class: "card" },
         h("div", { class: "card-head" }, h("h2", {}, title)),
-        h("p", { class: "summary-line", id: "compare-summary" }, `${computed.length} comparisons: ${counts("faster")} faster, ${counts("slower")} slower, ${counts("inconclusive")} inconclusive, ${counts("no significant change")} with no significant change${counts("not comparable") ? `, ${counts("not comparable")} not comparable` : ""}. ${choice.testbed.kind === "local" ? "Measured on a local machine." : ""}`),
-        rows.length > 0 ? figure : h("p", { class: "empty" }, computed.length > 0 ? "No significant change: every comparison is within its noise." : "These two versions have no scenario in common on this machine."),
+        h("p", { class: "summary-line", id: "compare-summary" }, `${this.rows.length} comparisons${scope}: ${verdictCounts(this.rows)}. ${choice.testbed.kind === "local" ? "Measured on a local machine." : ""}`),
+        this.figure ?? (complete ? h("p", { class: "empty" }, empty) : null),
+        more,
         h(
           "div",
           { class: "chart-foot" },
           h("span", {}, "Same function as ", h("code", {}, "scripts/bench compare"), ", with every result of this machine as history for the noise floors."),
-          h("span", { class: "downloads" }, "Data:", blobLink(JSON.stringify(rows, null, 1), "application/json", `${file}.json`, "JSON"), blobLink(rowsCsv(rows), "text/csv", `${file}.csv`, "CSV")),
+          h("span", { class: "downloads" }, `Data${complete ? "" : " (the rows so far)"}:`, fileLink("JSON", `${file}.json`, "application/json", () => JSON.stringify(shown, null, 1)), fileLink("CSV", `${file}.csv`, "text/csv", () => rowsCsv(shown))),
         ),
       ),
     );
-    if (rows.length > 0) markChartDrawn(figure);
-  };
-  const showError = (error: unknown) => {
-    root.replaceChildren(h("p", { class: "error", role: "alert" }, `This comparison could not be computed: ${error instanceof Error ? error.message : String(error)}`));
-    console.error(error);
-  };
-  await render(current);
+    if (this.figure) markChartDrawn(this.figure);
+    this.observer.disconnect();
+    // Observing again reports at once whether the end of the table is still near the screen.
+    if (more) this.observer.observe(more);
+  }
+
+  private tableFigure(rows: readonly CompareRow[]): HTMLElement {
+    const { choice } = this;
+    return h(
+      "figure",
+      { class: "chart", "data-chart": "ratios", "data-base": label(choice.base), "data-head": label(choice.head), "data-suites": this.done },
+      h("figcaption", {}, "Head / base: ratio of medians and its interval, at the confidence of the rule that judged the row (a release beside its predecessor: sequential; two subjects of one run: a single look; two separate runs: 95 % with the series' noise); the ×1 column draws it on a log scale (left of the line: head is smaller). A verdict needs the interval to exclude 1 and the change to beat the minimum effect, in each metric's own direction."),
+      rowsTable(rows),
+    );
+  }
 }

@@ -1,9 +1,11 @@
 import type { ReducedResult, OverviewData, OverviewGroup } from "../../../src/site/model.ts";
 import { overviewCardPath, seriesLabel } from "../../../src/site/model.ts";
+import { overviewCardCsv } from "../../../src/site/downloads.ts";
 import { drawBars, type BarChartModel } from "../charts/bars.ts";
 import { segmented, select } from "../controls.ts";
 import { fetchJson } from "../data.ts";
 import { byId, h, present } from "../dom.ts";
+import { formatNumber } from "../../../src/ui/table.ts";
 import { formatDate, formatDateTime, formatInterval, formatValue, metricLabel, metricTitle } from "../format.ts";
 import { markChartDrawn, onWidthChange } from "../render.ts";
 import { pageLink, readState, writeState, type PageState } from "../state.ts";
@@ -44,18 +46,18 @@ function chartModel(card: Card, metric: string, groups: readonly OverviewGroup[]
 function fallbackTable(card: Card, metric: string, groups: readonly OverviewGroup[]): HTMLElement {
   const unit = card.metrics[metric]!.unit;
   const rows = groups.flatMap((group) => group.figures.map((m) => ({ group, m, figure: m.values[metric] })));
+  // Stacked: in a card half the page wide, each row is a small card of labelled lines.
   return dataTable(
     [
-      { title: "arch", cell: (r) => r.group.testbed.arch },
-      { title: "runner", cell: (r) => `${r.group.testbed.runner} (${r.group.testbed.kind})` },
-      { title: "runtime", cell: (r) => h("span", { class: `rt rt-${r.m.runtime}` }, r.m.runtime) },
-      { title: "version", cell: (r) => r.m.version },
-      { title: "date", cell: (r) => formatDateTime(r.m.started_at) },
-      { title: `median (${unit})`, numeric: true, cell: (r) => (r.figure ? formatValue(r.figure[0], unit) : r.m.status) },
-      { title: "95 % CI", numeric: true, cell: (r) => (r.figure ? formatInterval(r.figure[1], r.figure[2], unit) : "") },
+      { title: "runtime", cell: (r) => h("span", {}, h("span", { class: `rt rt-${r.m.runtime}` }, r.m.runtime), ` ${r.m.version}`) },
+      { title: "machine", cell: (r) => `${r.group.testbed.arch}, ${r.group.testbed.runner} (${r.group.testbed.kind})` },
+      { title: "date (UTC)", cell: (r) => formatDateTime(r.m.started_at).replace(" UTC", "") },
+      { title: `median (${unit})`, numeric: true, cell: (r) => (r.figure ? formatNumber(r.figure[0]) : r.m.status) },
+      { title: `95 % CI (${unit})`, numeric: true, cell: (r) => (r.figure ? `${formatNumber(r.figure[1])}–${formatNumber(r.figure[2])}` : "") },
       { title: "samples", numeric: true, cell: (r) => (r.figure ? String(r.figure[3]) : "") },
     ],
     rows,
+    { stacked: true },
   );
 }
 
@@ -85,7 +87,7 @@ function renderCard(card: Card, state: PageState): HTMLElement | null {
     h("div", { class: "card-head" }, h("h3", {}, h("span", { class: "suite" }, `${card.suite} / `), card.scenario), h("a", { href: trendLink }, "Trend →")),
     card.description ? h("p", { class: "description" }, card.description) : null,
     figure,
-    h("div", { class: "chart-foot" }, downloadLinks(overviewCardPath(card.suite, card.scenario, "json"), overviewCardPath(card.suite, card.scenario, "csv"))),
+    h("div", { class: "chart-foot" }, downloadLinks(overviewCardPath(card.suite, card.scenario), () => overviewCardCsv(card))),
     tableFallback("Show as table", fallbackTable(card, metric, groups)),
   );
   onWidthChange(chartHolder, (width) => {
@@ -93,6 +95,26 @@ function renderCard(card: Card, state: PageState): HTMLElement | null {
     markChartDrawn(figure);
   });
   return element;
+}
+
+/**
+ * What one run can say, where the site holds one version of each runtime (a first `scripts/bench`):
+ * the runtimes side by side on one machine, which gaps its own spread backs, and where the rest is.
+ */
+function oneRunLead(data: OverviewData): HTMLElement | null {
+  const figures = data.scenarios.flatMap((c) => c.groups.flatMap((g) => g.figures.map((f) => ({ testbed: g.testbed, figure: f }))));
+  if (figures.length === 0 || data.most_versions > 1) return null;
+  const versions = new Map<string, Set<string>>();
+  for (const { figure } of figures) versions.set(figure.runtime, (versions.get(figure.runtime) ?? new Set()).add(figure.version));
+  const machines = [...new Set(figures.map((f) => f.testbed.runner))].join(", ");
+  const dates = figures.map((f) => f.figure.started_at).sort();
+  const measured = [...versions].map(([runtime, v]) => `${runtime} ${[...v][0]}`).join(", ");
+  return h(
+    "div",
+    { class: "note", id: "one-run" },
+    h("p", {}, h("strong", {}, `One version of each runtime: ${measured}, on ${machines}, ${formatDate(dates[0]!)}${formatDate(dates[0]!) === formatDate(dates.at(-1)!) ? "" : ` to ${formatDate(dates.at(-1)!)}`}. `), "What one run can say: how the runtimes compare here, scenario by scenario. Each bar is a median and its whisker the 95 % interval; where two whiskers lie apart, the gap is larger than this run's own spread."),
+    h("p", {}, h("a", { href: "findings.html" }, "Findings"), " lists the largest gaps, one per cause, each with a reproduction; ", h("a", { href: "compare.html" }, "Compare"), " judges every metric of two runtimes; a trend over releases needs several versions (", h("a", { href: "scenario.html" }, "Trends"), " says how)."),
+  );
 }
 
 export async function overviewPage(): Promise<void> {
@@ -105,6 +127,7 @@ export async function overviewPage(): Promise<void> {
   const metrics = [...units.keys()];
   const arches = [...new Set(data.scenarios.flatMap((c) => c.groups.map((g) => g.testbed.arch)))];
 
+  const lead = oneRunLead(data);
   const render = () => {
     writeState(state, DEFAULTS);
     controls.replaceChildren(
@@ -120,7 +143,7 @@ export async function overviewPage(): Promise<void> {
       const rendered = data.scenarios.filter((c) => c.suite === suite).map((c) => renderCard(c, state)).filter((c): c is HTMLElement => c !== null);
       if (rendered.length > 0) cards.push(h("h2", { class: "suite-heading" }, suite), ...rendered);
     }
-    root.replaceChildren(...(cards.length > 0 ? cards : [h("p", { class: "empty" }, data.scenarios.length === 0 ? "No results yet: run scripts/bench, then build the site again." : "No scenario matches these filters.")]));
+    root.replaceChildren(...present(lead), ...(cards.length > 0 ? cards : [h("p", { class: "empty" }, data.scenarios.length === 0 ? "No results yet: run scripts/bench, then build the site again." : "No scenario matches these filters.")]));
   };
   const update = (change: PageState) => {
     Object.assign(state, change);

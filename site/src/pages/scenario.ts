@@ -1,6 +1,8 @@
 import { SITE_RUNTIMES, machineLabel, scenarioTestbeds, trendPath, type CatalogData, type ReducedResult, type TestbedRef, type TrendData } from "../../../src/site/model.ts";
 import { MIN_ZOOM_SPAN, drawTrend, type TrendAxis, type TrendLine, type TrendModel, type TrendPoint, type TrendZoom } from "../charts/trend.ts";
 import { DETECTABLE_HELP, detectableLabel } from "../../../src/site/detectable.ts";
+import { trendCsv } from "../../../src/site/downloads.ts";
+import { MIN_HISTORY_RUNS } from "../../../src/compare/noise.ts";
 import { segmented, select, type Option } from "../controls.ts";
 import { fetchJson } from "../data.ts";
 import { byId, h, present } from "../dom.ts";
@@ -128,6 +130,28 @@ function legend(model: TrendModel): HTMLElement {
     model.lines.some((l) => l.failures.length > 0) ? h("span", { class: "key" }, "×", " failed or unsupported") : null,
   );
   return h("div", { class: "legend" }, ...keys);
+}
+
+/**
+ * Where no runtime has two versions in the series (a first run): what the chart shows instead of
+ * a trend, and the three ways to get one.
+ */
+function fewVersionsNote(model: TrendModel): HTMLElement | null {
+  if (model.lines.some((l) => l.versions.length >= 2)) return null;
+  const runtimes = model.lines.map((l) => `${l.runtime} ${l.versions[0] ?? ""}`.trim()).join(", ");
+  return h(
+    "div",
+    { class: "note", id: "trend-note" },
+    h("p", {}, h("strong", {}, "Not a trend yet. "), `This series has one version of each runtime on ${model.testbed.runner} (${runtimes}): each dot is that version's median with its 95 % interval, so the runtimes stand side by side, as on the overview. A trend needs several versions of a runtime measured on one machine:`),
+    h(
+      "ul",
+      {},
+      h("li", {}, "measure several versions here: ", h("code", {}, "scripts/bench run --runtime node@22 --runtime node@24 --runtime node@latest"), " (each version adds a point; one version measured in several runs draws a line by run date);"),
+      h("li", {}, "or sweep the last release lines of every runtime on a benchmark machine: ", h("code", {}, "benchmark.yml"), " with backfill on (docs/ci.md);"),
+      h("li", {}, "or read the published site, where the dedicated machines add each release as it comes out."),
+    ),
+    h("p", { class: "muted" }, `Telling a change from noise (the “detects” figure, and the regressions feed) needs ${MIN_HISTORY_RUNS} runs of a series.`),
+  );
 }
 
 function pointsTable(model: TrendModel): HTMLElement {
@@ -284,7 +308,7 @@ export async function scenarioPage(): Promise<void> {
     controls.replaceChildren(...viewControls(catalog, current, change));
 
     const key = { suite: scenario.suite, scenario: scenario.scenario, app: current.app, params: current.params };
-    const path = trendPath(testbed.id, key, "json");
+    const path = trendPath(testbed.id, key);
     if (!trends.has(path)) trends.set(path, fetchJson<TrendData>(path));
     const trend = await trends.get(path)!;
     if (view !== current) return; // the reader moved on while this loaded
@@ -325,12 +349,12 @@ export async function scenarioPage(): Promise<void> {
       h(
         "section",
         { class: "card" },
-        ...present(figure, model.lines.some((l) => l.points.length > 1) ? zoomControl.element : null, failureSummary(model)),
+        ...present(fewVersionsNote(model), figure, model.lines.some((l) => l.points.length > 1) ? zoomControl.element : null, failureSummary(model)),
         h(
           "div",
           { class: "chart-foot" },
           h("span", {}, h("a", { href: `methodology.html#testbed-${testbed.id}` }, `About ${testbed.runner}`), " · ", h("a", { href: `compare.html?testbed=${encodeURIComponent(testbed.id)}` }, "Compare versions")),
-          downloadLinks(path, trendPath(testbed.id, key, "csv")),
+          downloadLinks(path, () => trendCsv(trend)),
         ),
         fallback,
       ),

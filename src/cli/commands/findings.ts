@@ -2,8 +2,9 @@ import { UserError } from "../../core/errors.ts";
 import { DEFAULT_DATA_DIR, DEFAULT_PROFILES_DIR } from "../../core/paths.ts";
 import { join, resolve } from "node:path";
 import { cellLabel } from "../../compare/format.ts";
-import { DEFAULT_THRESHOLDS, findFindings, findingDocs, type Finding } from "../../findings/detect.ts";
+import { DEFAULT_THRESHOLDS, findFindings, findingDocs } from "../../findings/detect.ts";
 import { findingAnchor, findingsTable } from "../../findings/format.ts";
+import { groupFindings, type FindingGroup } from "../../findings/group.ts";
 import { profileReproduction } from "../../findings/profile/run.ts";
 import { reproducedCell } from "../../findings/repro/select.ts";
 import { writeReproduction } from "../../findings/repro/write.ts";
@@ -21,10 +22,13 @@ function factorOption(text: string | undefined, fallback: number, name: string):
   return factor;
 }
 
-/** Each finding whose suite has a reproduction, run again under its runtimes' profilers into `dir/<anchor>`. */
-async function profileFindings(findings: readonly Finding[], docs: readonly ResultDocument[], dir: string): Promise<void> {
+/**
+ * The first cell of each finding (its largest gap) whose suite has a reproduction, run again under
+ * its runtimes' profilers into `dir/<the cell's anchor>`: one profile shows a cause.
+ */
+async function profileFindings(groups: readonly FindingGroup[], docs: readonly ResultDocument[], dir: string): Promise<void> {
   const note = (line: string) => process.stderr.write(`runtime-bench: ${line}\n`);
-  for (const finding of findings) {
+  for (const { representative: finding } of groups) {
     if (!suiteFor(finding.suite).reproduction) {
       note(`${cellLabel(finding)}: the ${finding.suite} suite has no reproduction to profile yet`);
       continue;
@@ -37,18 +41,20 @@ async function profileFindings(findings: readonly Finding[], docs: readonly Resu
 
 export const findingsSubcommand = defineCommand({
   name: "findings",
-  summary: "List what a runtime team would want to know: runtimes far off the others on a cell, and releases far off the one before, largest first.",
+  summary: "List what a runtime team would want to know: runtimes far off the others on a cell, and releases far off the one before, one line per cause with its cells, largest first.",
   usage: "findings [PATH...] [--json] [--outlier-factor X] [--step-factor X] [--profile [--profiles DIR]]",
   help: [
     "  PATH               result files or folders (default: data/, through its run index)",
-    "  --json             print the findings as JSON",
+    "  --json             print the findings as JSON: one object per cause, its cells in `cells`, largest gap first",
     `  --outlier-factor X a runtime this many times off the others (their geometric mean) on a cell's headline metric (default ${DEFAULT_THRESHOLDS.outlierFactor})`,
     `  --step-factor X    adjacent releases of a series this many times apart (default ${DEFAULT_THRESHOLDS.stepFactor})`,
-    "  --profile          also run each finding again under its runtimes' CPU profilers (scripts/bench profile), into --profiles",
+    "  --profile          also run each finding's first cell again under its runtimes' CPU profilers (scripts/bench profile), into --profiles",
     "  --profiles DIR     where --profile writes, one folder per finding, and where the site looks (default: profiles/)",
     "",
     "Each needs the 95 % interval of its ratio to exclude 1. Each runtime is judged by its newest version on each",
-    "machine; `scripts/bench repro RESULT` makes a standalone reproduction of one.",
+    "machine. The cells of one runtime on one scenario and app that are off the same way for the same reason (far off",
+    "the others, or the same release) are one finding, its cells listed largest first. `scripts/bench repro RESULT`",
+    "makes a standalone reproduction of one cell.",
   ],
   options: {
     json: { type: "boolean" },
@@ -65,9 +71,11 @@ export const findingsSubcommand = defineCommand({
     };
     const docs = positionals.length > 0 ? readDocuments(positionals, "findings") : readIndexedDocuments(DEFAULT_DATA_DIR);
     const findings = findFindings(docs, thresholds);
-    if (values.json) process.stdout.write(`${JSON.stringify(findings, null, 2)}\n`);
+    const groups = groupFindings(findings);
+    // The first cell is the representative: printed once, in `cells`.
+    if (values.json) process.stdout.write(`${JSON.stringify(groups.map(({ representative, ...group }) => group), null, 2)}\n`);
     else process.stdout.write(findings.length === 0 ? "no findings\n" : `${findingsTable(findings)}\n`);
-    if (values.profile) await profileFindings(findings, docs, resolve(values.profiles ?? DEFAULT_PROFILES_DIR));
+    if (values.profile) await profileFindings(groups, docs, resolve(values.profiles ?? DEFAULT_PROFILES_DIR));
     return 0;
   },
 });

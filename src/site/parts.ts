@@ -1,0 +1,98 @@
+/**
+ * Running the parts of a site build (src/site/part.ts): the data folder's runners shared out
+ * between as many parts as the machine has cores (never more than runners), each part in a worker
+ * thread, or in the build's own thread when there is one.
+ */
+import { availableParallelism } from "node:os";
+import { Worker } from "node:worker_threads";
+import { UserError } from "../core/errors.ts";
+import { runFolderNames } from "../results/store.ts";
+import { BuildPart, type PartFacts, type PartInput, type PartPlan, type PartSummary } from "./part.ts";
+import type { PartMessage } from "./part-worker.ts";
+
+export interface RunningPart {
+  readonly facts: Promise<PartFacts>;
+  build(plan: PartPlan): Promise<PartSummary>;
+  /** Stops a worker that is still running (another part failed). */
+  stop(): void;
+}
+
+/** The runners below the data folder in `count` groups with about as many runs each, the largest runners placed first. */
+export function shareRunners(dataDir: string, count: number): string[][] {
+  const runs = new Map<string, number>();
+  for (const name of runFolderNames(dataDir)) {
+    const runner = name.slice(0, name.indexOf("/"));
+    runs.set(runner, (runs.get(runner) ?? 0) + 1);
+  }
+  const parts = Array.from({ length: Math.max(1, Math.min(count, runs.size)) }, () => ({ runners: [] as string[], runs: 0 }));
+  for (const [runner, n] of [...runs].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))) {
+    const lightest = parts.reduce((a, b) => (b.runs < a.runs ? b : a));
+    lightest.runners.push(runner);
+    lightest.runs += n;
+  }
+  return parts.map((p) => p.runners.sort());
+}
+
+function inThread(input: PartInput): RunningPart {
+  const loading = Promise.resolve().then(() => BuildPart.load(input));
+  return {
+    facts: loading.then((part) => part.facts()),
+    build: async (plan) => (await loading).build(plan),
+    stop: () => {},
+  };
+}
+
+/** The worker's next message, as a value or the error it reports; a worker that stops without one is an error too. */
+function nextMessage(worker: Worker): Promise<PartMessage> {
+  return new Promise((resolve, reject) => {
+    const done = () => {
+      worker.off("message", onMessage);
+      worker.off("error", onError);
+      worker.off("exit", onExit);
+    };
+    const onMessage = (message: PartMessage) => {
+      done();
+      if ("error" in message) reject(message.user ? new UserError(message.error) : new Error(`a part of the site build failed: ${message.error}`));
+      else resolve(message);
+    };
+    const onError = (error: Error) => {
+      done();
+      reject(error);
+    };
+    const onExit = (code: number) => {
+      done();
+      reject(new Error(`a part of the site build stopped with exit code ${code}`));
+    };
+    worker.on("message", onMessage);
+    worker.once("error", onError);
+    worker.once("exit", onExit);
+  });
+}
+
+/**
+ * The harness runs its TypeScript through tsx, whose `--import` hooks a worker does not inherit:
+ * the worker registers them itself before it imports its module.
+ */
+const WORKER_BOOT = `import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))}).then(({ register }) => { register(); return import(${JSON.stringify(new URL("./part-worker.ts", import.meta.url).href)}); });`;
+
+function inWorker(input: PartInput): RunningPart {
+  const worker = new Worker(WORKER_BOOT, { eval: true, workerData: input });
+  const facts = nextMessage(worker).then((message) => (message as { facts: PartFacts }).facts);
+  // Awaited with the others' facts; when another part fails first, nobody awaits this one.
+  facts.catch(() => {});
+  return {
+    facts,
+    build: async (plan) => {
+      const summary = nextMessage(worker);
+      worker.postMessage(plan);
+      return ((await summary) as { summary: PartSummary }).summary;
+    },
+    stop: () => void worker.terminate(),
+  };
+}
+
+/** Starts one part per group of runners: in worker threads when there are several, else here. */
+export function startParts(input: Omit<PartInput, "runners">): RunningPart[] {
+  const groups = shareRunners(input.dataDir, availableParallelism());
+  return groups.length === 1 ? [inThread({ ...input, runners: groups[0]! })] : groups.map((runners) => inWorker({ ...input, runners }));
+}
