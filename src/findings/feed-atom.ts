@@ -1,4 +1,5 @@
 import { formatInterval } from "../compare/format.ts";
+import { describeDocumented } from "../core/known-changes.ts";
 import { escapeMarkup } from "../core/markup.ts";
 import { ID_PREFIX, releaseNotesAtomLinks } from "../regressions/feed-atom.ts";
 import type { Finding } from "./detect.ts";
@@ -26,6 +27,9 @@ function cellText(group: FindingGroup, cell: Finding): string {
   return `${name}${figures}; ratio${cell.kind === "outlier" ? " to the nearest other" : ""} ${formatInterval(cell.ci95)} at 95 %.`;
 }
 
+/** The changes the runtime's team documented on a step's cell, as a sentence. */
+const documentedText = (group: FindingGroup) => (group.documented ?? []).map((known) => ` Documented by the runtime's team: ${describeDocumented(known)} (${known.url}).`).join("");
+
 /** One entry per cause: its id is the group's, so a cell joining or leaving the group updates the entry, never replaces it. */
 function entry(group: FindingGroup, attached: FindingAttachments): string {
   const anchor = groupAnchor(group);
@@ -39,8 +43,9 @@ function entry(group: FindingGroup, attached: FindingAttachments): string {
     ...(attached.reproduction ? [`    <link rel="related" title="reproduction" href="${escapeMarkup(attached.reproduction)}"/>`] : []),
     ...(attached.profiles ? [`    <link rel="related" title="CPU profiles" href="${escapeMarkup(attached.profiles)}"/>`] : []),
     ...releaseNotesAtomLinks(findingReleaseNotes(group.representative)),
+    ...(group.documented ?? []).map((known) => `    <link rel="related" title="${escapeMarkup(`documented: ${known.source}`)}" href="${escapeMarkup(known.url)}"/>`),
     `    <category term="${group.kind}"/>`,
-    `    <summary>${escapeMarkup(`${group.metric}, ${group.better} is better. ${group.cells.map((cell) => cellText(group, cell)).join(" ")}${representative}`)}</summary>`,
+    `    <summary>${escapeMarkup(`${group.metric}, ${group.better} is better. ${group.cells.map((cell) => cellText(group, cell)).join(" ")}${representative}${documentedText(group)}`)}</summary>`,
     "  </entry>",
   ].join("\n");
 }

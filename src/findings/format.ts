@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { cellLabel } from "../compare/format.ts";
+import { describeDocumented } from "../core/known-changes.ts";
 import { releaseNotes, type ReleaseNotes } from "../runtimes/catalog.ts";
 import { formatNumber, formatTable } from "../ui/table.ts";
 import type { Finding } from "./detect.ts";
@@ -33,8 +34,9 @@ export function groupSummary(group: FindingGroup): string {
 export function findingsTable(findings: readonly Finding[]): string {
   const rows = groupFindings(findings).flatMap((group) => {
     const head = [group.kind, groupLabel(group), `${group.metric} (${group.better})`, `${factorRange(group)} ${group.direction}`, group.cells.length === 1 ? group.representative.figures.map((figure) => figureText(figure, group.unit)).join("; ") : `${group.cells.length} cells, largest first`, group.representative.runner];
-    if (group.cells.length === 1) return [head];
-    return [head, ...group.cells.map((cell) => ["", `  ${cellWithinGroup(group, cell)}`, "", `${cell.factor.toFixed(1)}× ${cell.direction}`, cell.figures.map((figure) => figureText(figure, group.unit)).join("; "), cell.runner])];
+    const documented = (group.documented ?? []).map((known) => ["", `  documented: ${describeDocumented(known)}`, "", "", known.url, ""]);
+    if (group.cells.length === 1) return [head, ...documented];
+    return [head, ...documented, ...group.cells.map((cell) => ["", `  ${cellWithinGroup(group, cell)}`, "", `${cell.factor.toFixed(1)}× ${cell.direction}`, cell.figures.map((figure) => figureText(figure, group.unit)).join("; "), cell.runner])];
   });
   return formatTable(["kind", "cell", "headline", "gap", "figures (subject first)", "runner"], rows);
 }

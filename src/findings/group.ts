@@ -1,3 +1,4 @@
+import { documentedChanges, type DocumentedChange } from "../core/known-changes.ts";
 import { paramsSlug, type ParamValue } from "../core/params.ts";
 import { groupBy } from "../compare/series-key.ts";
 import type { Finding } from "./detect.ts";
@@ -31,6 +32,8 @@ export interface FindingGroup {
   varying: string[];
   /** The start of the newest result any cell rests on. */
   updated: string;
+  /** For a step: the changes the runtime's team documented on its cell between the two releases (docs/known-changes.json). */
+  documented?: DocumentedChange[];
 }
 
 /** What the cells of one cause share: the kind, the cell without its load point or machine, the runtime, the direction, and a step's releases. */
@@ -60,6 +63,8 @@ export function groupFindings(findings: readonly Finding[]): FindingGroup[] {
     const cells = [...members].sort(largestFirst);
     const representative = cells[0]!;
     const { kind, runtime, suite, scenario, app, metric, unit, better, direction } = representative;
+    const step = kind === "step" && representative.from_version !== undefined ? { ...representative, from: representative.from_version, to: representative.version } : null;
+    const documented = step === null ? [] : documentedChanges(step);
     return {
       id,
       kind,
@@ -75,6 +80,7 @@ export function groupFindings(findings: readonly Finding[]): FindingGroup[] {
       cells,
       ...splitParams(cells),
       updated: cells.reduce((latest, c) => (c.updated > latest ? c.updated : latest), ""),
+      ...(documented.length > 0 ? { documented } : {}),
     };
   });
   return groups.sort((a, b) => largestFirst(a.representative, b.representative));

@@ -66,7 +66,7 @@ function row(group: FindingGroup, rank: number, downloads: ReadonlySet<string>, 
   <td data-label="gap"><div><span class="verdict verdict-${group.direction}">${factorRange(group)} ${group.direction}</span><div class="muted">${metricLabel(group.metric)}, ${group.better} is better; ${cells}</div></div></td>
   <td data-label="cells">${cellList(group, downloads)}</td>
   <td data-label="first cell"><div>${figures(first)}<div class="muted">ratio ${first.kind === "outlier" ? "to the nearest other " : ""}${formatInterval(first.ci95)}</div></div></td>
-  <td data-label="reproduce"><div>${repro}${notes ? html`<div>${releaseNotesLinks(notes)}</div>` : ""}</div></td>
+  <td data-label="reproduce"><div>${repro}${notes ? html`<div>${releaseNotesLinks(notes)}</div>` : ""}${(group.documented ?? []).map((known) => html`<div class="muted">documented: <a href="${known.url}" rel="noopener">${known.source}</a> ${known.direction}${known.factor === null ? "" : ` ×${known.factor}`}</div>`)}</div></td>
 </tr>${profiled ? profileRow(first, profiled) : ""}`;
 }
 

@@ -82,3 +82,15 @@ test("a finding keeps its id and anchor when a cell joins or leaves it", () => {
   assert.equal(entryId(feed([joined!])), entryId(feed([before!])));
   assert.equal(entryId(feed([left!])), entryId(feed([before!])));
 });
+
+test("a step between two releases that takes in a documented change names it, in the group, the table and the feed", () => {
+  // Node 20.5.0's readFileSync utf8 fast path (nodejs/node#48658), on startup/read-text, here twice as fast: a step worth a finding.
+  const start = (version: string, ms: number, id: string) =>
+    makeResult({ run: { id: `2026110${id}T000000Z-node00`, trials: 3 }, runtime: { name: "node", version }, suite: "startup", scenario: "read-text", app: null, params: {}, metrics: { wall_ms: metricOf(around(ms), "ms", "lower") } });
+  const groups = groupFindings(findFindings([start("20.4.0", 250, "1"), start("20.5.0", 100, "2")]));
+  const step = groups.find((g) => g.kind === "step")!;
+  assert.deepEqual(step.documented?.map((d) => [d.id, d.source]), [["node-readfilesync-utf8", "nodejs/node#48658"]]);
+  assert.match(findingsTable(findFindings([start("20.4.0", 250, "1"), start("20.5.0", 100, "2")])), /documented: nodejs\/node#48658: faster ×1\.726/);
+  const atom = findingsAtom(groups, () => ({}), "2026-11-25T00:00:00.000Z");
+  assert.match(atom, /<link rel="related" title="documented: nodejs\/node#48658" href="https:\/\/nodejs\.org\/en\/blog\/release\/v20\.5\.0"\/>/);
+});

@@ -8,21 +8,16 @@ import { h } from "../dom.ts";
 import { metricLabel } from "../format.ts";
 import { dataTable } from "../table.ts";
 
-/** The rules a row can be judged by (src/compare/): a release beside its predecessor, one look at two subjects of one run, two separate runs. */
-type Rule = "sequential" | "single look" | "separate runs";
-
-/**
- * Which rule judged a row: its own `rule` where the comparison names it, else what its fields
- * show (a paired row with its level in `alpha` is the sequential rule's; any other, separate runs').
- */
-export function ruleOf(row: CompareRow): Rule {
-  const named = (row as CompareRow & { rule?: Rule }).rule;
-  return named ?? (row.alpha !== undefined ? "sequential" : "separate runs");
-}
-
 /** The confidence of a row's interval: its paired level where it has one, else 95 %. */
 export function confidenceOf(row: CompareRow): string {
   return row.alpha === undefined ? "95 %" : formatConfidence(row.alpha);
+}
+
+/** The changes the runtime's team documented between the two versions, each linked to its source. */
+function documentedLinks(row: CompareRow): HTMLElement[] {
+  return (row.documented ?? []).map((change) =>
+    h("div", { class: "muted documented" }, "documented: ", h("a", { href: change.url, rel: "noopener" }, change.source), ` ${change.direction}${change.factor === null ? "" : ` ×${change.factor}`}`),
+  );
 }
 
 function verdictCell(row: CompareRow): HTMLElement {
@@ -58,7 +53,7 @@ function intervalCell(row: CompareRow, span: number): HTMLElement {
     {},
     row.ratio === null ? "" : `×${row.ratio.toFixed(3)} (${formatChange(row.ratio)})`,
     row.ci95 ? h("div", { class: "muted" }, `[${intervalEnd(row.ci95[0])}, ${intervalEnd(row.ci95[1])}]`) : null,
-    row.verdict === "not comparable" ? null : h("div", { class: "muted rule" }, `${row.ci95 ? `${confidenceOf(row)}, ` : ""}${ruleOf(row)}${pairs}`),
+    row.verdict === "not comparable" ? null : h("div", { class: "muted rule" }, `${row.ci95 ? `${confidenceOf(row)}, ` : ""}${row.rule}${pairs}`),
     why ? h("div", { class: "muted off-scale-note" }, why) : null,
   );
 }
@@ -77,7 +72,7 @@ export function rowsTable(rows: readonly CompareRow[]): HTMLElement {
       { title: "×1", cell: (r) => ratioGlyph(r, span) },
       { title: "series detects", numeric: true, cell: (r) => h("span", { class: "detectable", title: DETECTABLE_HELP.replace("this series", "these series") }, detectableLabel(r.noise_floor)) },
       // The minimum effect sits under the verdict it decides, not in a column of its own: the verdict stays in view at 1,280 px.
-      { title: "verdict, min. effect", cell: (r) => h("span", {}, verdictCell(r), h("div", { class: "muted" }, `min. effect ${minEffectText(r)}`), r.reason ? h("div", { class: "muted" }, r.reason) : null) },
+      { title: "verdict, min. effect", cell: (r) => h("span", {}, verdictCell(r), h("div", { class: "muted" }, `min. effect ${minEffectText(r)}`), r.reason ? h("div", { class: "muted" }, r.reason) : null, ...documentedLinks(r)) },
     ],
     rows,
     { stacked: true },
@@ -92,7 +87,7 @@ export function rowsCsv(rows: readonly CompareRow[]): string {
     return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
   };
   const lines = rows.map((r) => {
-    const flat: Record<string, unknown> = { ...r, ci95_low: r.ci95?.[0] ?? null, ci95_high: r.ci95?.[1] ?? null, confidence: confidenceOf(r), rule: ruleOf(r) };
+    const flat: Record<string, unknown> = { ...r, ci95_low: r.ci95?.[0] ?? null, ci95_high: r.ci95?.[1] ?? null, confidence: confidenceOf(r), rule: r.rule };
     return CSV_COLUMNS.map((c) => field(flat[c])).join(",");
   });
   return `${[CSV_COLUMNS.join(","), ...lines].join("\r\n")}\r\n`;
