@@ -59,6 +59,7 @@ function scenarioSection({ scenario, metrics, profiles }: DescribedScenario, mea
   const runtimes = Object.entries(m.runtimes).map(([name, support]) =>
     [name, support.min_version ? `≥ ${support.min_version}` : "", support.flags?.length ? html`<code>${support.flags.join(" ")}</code>` : ""].filter(Boolean),
   );
+  // A row per setting, a column per profile: settings grow (warm-up, counts), profiles do not.
   const profileKeys = [...new Set(Object.values(profiles).flatMap((p) => Object.keys(p)))];
   const link = measured ? html` <a href="scenario.html?scenario=${`${scenario.suite}/${scenario.name}`}">trend →</a>` : html` <span class="muted">(no results yet)</span>`;
   return html`<section class="card scenario-manifest" id="scenario-${scenario.suite}-${scenario.name}">
@@ -71,8 +72,8 @@ function scenarioSection({ scenario, metrics, profiles }: DescribedScenario, mea
     ["Manifest", html`<code>${displayPath(scenario.manifestPath)}</code>`],
   ])}
   <div class="table-scroll"><table class="data">
-    <thead><tr><th scope="col">profile</th>${profileKeys.map((key) => html`<th scope="col">${wrappable(key, "_")}</th>`)}</tr></thead>
-    <tbody>${Object.entries(profiles).map(([name, params]) => html`<tr><th scope="row">${name}</th>${profileKeys.map((key) => html`<td>${params[key] === undefined ? "" : wrappable(JSON.stringify(params[key]), ",")}</td>`)}</tr>`)}</tbody>
+    <thead><tr><th scope="col">setting</th>${Object.keys(profiles).map((name) => html`<th scope="col">${name}</th>`)}</tr></thead>
+    <tbody>${profileKeys.map((key) => html`<tr><th scope="row">${wrappable(key, "_")}</th>${Object.values(profiles).map((params) => html`<td>${params[key] === undefined ? "" : wrappable(JSON.stringify(params[key]), ",")}</td>`)}</tr>`)}</tbody>
   </table></div>
   <details><summary>${scenario.suite} settings</summary><pre>${JSON.stringify(scenario.suiteConfig, null, 2)}</pre></details>
 </section>`;

@@ -272,7 +272,8 @@ describe("the trend site in Chromium, served below a sub-path", () => {
     assert.ok(rows.length >= 2 + 4 * 3, `every metric of every series both versions measured: ${rows.length} rows`);
     assert.ok(rows.some((row) => row.startsWith("startup/")) && rows.some((row) => row.startsWith("http/")), "both suites are compared");
     // Two versions of separate runs: the interval at 95 %, and the rule that says so.
-    for (const row of rows) assert.match(row, /×\d\.\d{3} \([+−]\d+\.\d %\)\[\d\.\d{3}, \d\.\d{3}\]95 %, separate runs(≥ \d+\.\d %|needs 6 runs).*(faster|slower|no significant change)/);
+    for (const row of rows) assert.match(row, /×\d\.\d{3} \([+−]\d+\.\d %\)\[\d\.\d{3}, \d\.\d{3}\]95 %, separate runs(≥ \d+\.\d %|needs 6 runs).*(faster|slower|no significant change|inconclusive.*(interval|needs))/);
+    assert.ok(rows.some((row) => /(faster|slower|no significant change)min\./.test(row)), "some rows are decided");
     await page.selectOption("select[name=suite]", "http");
     await page.waitForFunction(() => document.querySelector("figure[data-chart=ratios][data-drawn]") && !document.querySelector("#compare-more"));
     const http = await page.$$eval("figure[data-chart=ratios] tbody tr", (trs) => trs.map((tr) => tr.textContent ?? ""));
