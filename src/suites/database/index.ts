@@ -6,9 +6,11 @@ import { GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
 import { CPU_RESOLUTION_S } from "../../tools/proc-stats.ts";
 import { parsePostgresUrl, POSTGRES_TOOL } from "../../tools/postgres.ts";
 import { SQLITE3_TOOL } from "../../tools/sqlite3.ts";
+import { STRACE_TOOL } from "../../tools/strace.ts";
 import { defineSuite } from "../suite.ts";
 import type { Workload } from "./expected.ts";
 import { appsOf, ENGINES, levelsOf, WRITES, type DatabaseAppFields, type DatabaseConfig, type DatabaseOptions, type DatabaseProfile } from "./manifest.ts";
+import { countedIn, countSeconds, DATABASE_COUNT_METRICS } from "./counts.ts";
 import { databaseSession } from "./session.ts";
 
 /**
@@ -50,12 +52,13 @@ export const databaseSuite = defineSuite<DatabaseConfig, DatabaseProfile, Databa
     server_cpu_s: { unit: "s", better: "lower", resolution: CPU_RESOLUTION_S },
     /** User plus system CPU seconds of the app's process. */
     cpu_s: { unit: "s", better: "lower", resolution: CPU_RESOLUTION_S },
+    ...DATABASE_COUNT_METRICS,
   },
   profiles: {
     quick: { trials: 2, warmup: 1, iterations: 5, ops: 100 },
     full: { trials: 3, warmup: 5, iterations: 15, ops: 1000 },
   },
-  tools: [POSTGRES_TOOL, SQLITE3_TOOL, GNU_TIME_TOOL, TASKSET_TOOL],
+  tools: [POSTGRES_TOOL, SQLITE3_TOOL, GNU_TIME_TOOL, TASKSET_TOOL, STRACE_TOOL],
   options: {
     app: appOption("database"),
     engine: { help: "a database engine: sqlite or postgres (repeatable); default: both", values: () => [...ENGINES] },
@@ -83,9 +86,10 @@ export const databaseSuite = defineSuite<DatabaseConfig, DatabaseProfile, Databa
     const apps = appsOf(loadApps<DatabaseAppFields>("database"), options).filter((app) => app.manifest.runtimes[runtime]);
     // Each cell runs one process for its check (one iteration) and one per trial; a workload that writes restores the database before each.
     const runS = (engine: Engine, runIterations: number) => PROCESS_S + (WRITES.includes(workload) ? RESTORE_S : 0) + runIterations * ops * OPERATION_S[workload][engine];
-    const cellS = (engine: Engine) => runS(engine, 1) + trials * runS(engine, 1 + warmup + iterations);
-    const cells = apps.flatMap((app) => levelsOf(scenario.config, app.manifest.engine).map(() => app.manifest.engine));
-    return { cells: cells.length, seconds: cells.reduce((sum, engine) => sum + cellS(engine), 0) };
+    const countS = (engine: Engine) => countSeconds(scenario.profileParams, PROCESS_S + (WRITES.includes(workload) ? RESTORE_S : 0), OPERATION_S[workload][engine]);
+    const cellS = ({ engine, counted }: (typeof cells)[number]) => runS(engine, 1) + trials * runS(engine, 1 + warmup + iterations) + (counted ? countS(engine) : 0);
+    const cells = apps.flatMap((app) => levelsOf(scenario.config, app.manifest.engine).map((_, i) => ({ engine: app.manifest.engine, counted: countedIn(scenario, i === 0) })));
+    return { cells: cells.length, seconds: cells.reduce((sum, cell) => sum + cellS(cell), 0) };
   },
 
   listApps() {

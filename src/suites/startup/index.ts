@@ -3,7 +3,9 @@ import { runtimeEnv, scriptArgv } from "../../runtimes/command.ts";
 import { GNU_TIME_TOOL, measurePeakRss } from "../../tools/gnu-time.ts";
 import { HYPERFINE_TOOL, runHyperfine } from "../../tools/hyperfine.ts";
 import { instructionsDetails, withInstructions, type Counted } from "../../tools/perf.ts";
+import { STRACE_TOOL } from "../../tools/strace.ts";
 import { TrialFailure, defineSuite, type CheckOutcome, type Subject, type SuiteContext } from "../suite.ts";
+import { countExecutions, countStarts, sizedScenario, STARTUP_COUNT_METRICS } from "./counts.ts";
 
 /** The `startup` block of a scenario manifest (schemas/suites/startup.schema.json#/$defs/config). */
 interface StartupConfig {
@@ -61,24 +63,25 @@ export const startupSuite = defineSuite<StartupConfig, StartupProfile>({
     peak_rss_mb: { unit: "MB", better: "lower" },
     /** User plus system CPU seconds of one start, the mean of a trial's runs. */
     cpu_s: { unit: "s", better: "lower" },
+    ...STARTUP_COUNT_METRICS,
   },
   profiles: {
     quick: { trials: 3, warmup: 3, runs: 10, memory_runs: 3 },
     full: { trials: 10, warmup: 5, runs: 30, memory_runs: 10 },
   },
-  tools: [HYPERFINE_TOOL, GNU_TIME_TOOL],
+  tools: [HYPERFINE_TOOL, GNU_TIME_TOOL, STRACE_TOOL],
 
   estimate(scenario) {
     const { trials, warmup, runs, memory_runs } = scenario.profileParams;
-    // Checked once before and once after its trials.
-    return { cells: 1, seconds: (trials * (warmup + runs + memory_runs) + 2) * EXECUTION_S };
+    // Checked once before and once after its trials; counted between.
+    return { cells: 1, seconds: (trials * (warmup + runs + memory_runs) + 2 + countExecutions(trials)) * EXECUTION_S };
   },
 
   start(context) {
     return {
       subjects(scenario, runtime) {
         const flags = scenario.manifest.runtimes[runtime.identity.name]?.flags ?? [];
-        return [{ scenario, runtime, app: null, params: {}, flags }];
+        return [{ scenario: sizedScenario(scenario), runtime, app: null, params: {}, flags }];
       },
 
       check: (subject) => check(subject, context),
@@ -108,6 +111,8 @@ export const startupSuite = defineSuite<StartupConfig, StartupProfile>({
         }
         return { samples: { wall_ms: timed.wallMs, peak_rss_mb: rss, cpu_s: [timed.cpuS] }, details: instructionsDetails(instructions, trialIndex) };
       },
+
+      count: (subject) => countStarts(subject.runtime, subject.scenario, commandOf(subject, context), context.workDir),
 
       recheck: (subject) => check(subject, context),
     };

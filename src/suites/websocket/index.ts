@@ -8,7 +8,9 @@ import { cpusOf, describeAssignment, machineAssignment, pinned, TASKSET_TOOL, ty
 import { GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
 import { CPU_RESOLUTION_S, groupUsage } from "../../tools/proc-stats.ts";
 import { HOST, RunningServer, ServerFailure, serverFailureDetails, serverTrial } from "../../tools/server.ts";
-import { TrialFailure, defineSuite, type CheckOutcome, type Subject, type SuiteContext, type SuiteScenario } from "../suite.ts";
+import { STRACE_TOOL } from "../../tools/strace.ts";
+import { countedScenario, TrialFailure, defineSuite, type CheckOutcome, type Subject, type SuiteContext, type SuiteScenario } from "../suite.ts";
+import { countedIn, countSeconds, countWebSocket, WEBSOCKET_COUNT_METRICS } from "./counts.ts";
 import { K6_TOOL, k6Count, runK6 } from "./k6.ts";
 import { verifyServer } from "./verify.ts";
 import { ClientError, runLoad, WSCLIENT_TOOL, type BroadcastReport, type EchoReport, type LoadSpec } from "./wsclient.ts";
@@ -260,12 +262,13 @@ export const websocketSuite = defineSuite<WebSocketConfig, WebSocketProfile, { a
     server_peak_rss_mb: { unit: "MB", better: "lower" },
     server_cpu_s: { unit: "s", better: "lower", resolution: CPU_RESOLUTION_S },
     client_cpu_s: { unit: "s", better: "lower", resolution: CPU_RESOLUTION_S },
+    ...WEBSOCKET_COUNT_METRICS,
   },
   profiles: {
     quick: { trials: 2, warmup_s: 0.5, duration_s: 1.5, connections: [50], window: 1, rate: 1000, rate_connections: 10, rate_duration_s: 1.5 },
     full: { trials: 3, warmup_s: 2, duration_s: 5, connections: [100, 1000], window: 1, rate: 1000, rate_connections: 10, rate_duration_s: 5 },
   },
-  tools: [WSCLIENT_TOOL, K6_TOOL, GNU_TIME_TOOL, TASKSET_TOOL],
+  tools: [WSCLIENT_TOOL, K6_TOOL, GNU_TIME_TOOL, TASKSET_TOOL, STRACE_TOOL],
   options: { app: appOption("websocket") },
   parseOptions: appsOption,
   // Each runtime's own server: the ws package on all three is measured by `run` and the profiles.
@@ -278,7 +281,7 @@ export const websocketSuite = defineSuite<WebSocketConfig, WebSocketProfile, { a
     const fixedRateS = wantsFixedRate(scenario) ? K6_START_S + profile.rate_duration_s : 0;
     const trialS = SERVER_LIFECYCLE_S + profile.warmup_s + profile.duration_s + fixedRateS;
     // Each app is verified once before its load points and once after, whatever their number.
-    return { cells: apps.length * loadPoints, seconds: apps.length * (loadPoints * profile.trials * trialS + 2 * VERIFICATION_S) };
+    return { cells: apps.length * loadPoints, seconds: apps.length * (loadPoints * (profile.trials * trialS + (countedIn(scenario) ? countSeconds(profile) : 0)) + 2 * VERIFICATION_S) };
   },
 
   async prepare(note) {
@@ -310,7 +313,8 @@ export const websocketSuite = defineSuite<WebSocketConfig, WebSocketProfile, { a
           const start = app.manifest.runtimes[runtime.identity.name];
           const flags = [...(scenario.manifest.runtimes[runtime.identity.name]?.flags ?? []), ...(start?.flags ?? [])];
           // An app that does not run here is one unsupported cell, outside every series of load points.
-          for (const params of start ? pointsOf(scenario) : [{}]) subjects.push({ scenario, runtime, app: app.name, params, flags });
+          const view = countedScenario(scenario, WEBSOCKET_COUNT_METRICS, countedIn(scenario));
+          for (const params of start ? pointsOf(scenario) : [{}]) subjects.push({ scenario: view, runtime, app: app.name, params, flags });
         }
         return subjects;
       },
@@ -335,6 +339,13 @@ export const websocketSuite = defineSuite<WebSocketConfig, WebSocketProfile, { a
         boundTrials.set(subject, [...(boundTrials.get(subject) ?? []), measured.boundBy]);
         return { samples: measured.samples, details: { [`trial_${trialIndex + 1}`]: measured.facts } };
       },
+
+      count: (subject) =>
+        countWebSocket(subject, context.workDir, {
+          start: (split) => launch(subject, appOf(subject), context, cpusOf(split, "server")),
+          url: (server) => wsUrl(server) + path(subject.scenario.config),
+          load: (server, durationS) => loadSpec(subject, server, durationS),
+        }),
 
       recheck: (subject) => verifyOnce("after", subject),
 
