@@ -5,7 +5,7 @@
  * on a long history would otherwise freeze the page). Bundled as assets/compare-worker.js.
  */
 import { compareWithPairs } from "../../src/compare/paired.ts";
-import type { CompareRow } from "../../src/compare/types.ts";
+import { explainRows, type ExplainedRow } from "../../src/compare/syscall-diff.ts";
 import { bundleDocuments, historyDocuments, type CompareBundle, type CompareHistory } from "../../src/site/compare-data.ts";
 
 /** Absolute URLs of the files one comparison needs. */
@@ -15,7 +15,7 @@ export interface CompareRequest {
   histories: string[];
 }
 
-export type CompareReply = { rows: CompareRow[] } | { error: string };
+export type CompareReply = { rows: ExplainedRow[] } | { error: string };
 
 async function fetchJson<T>(url: string): Promise<T> {
   const response = await fetch(url);
@@ -32,7 +32,8 @@ self.onmessage = async (event: MessageEvent<CompareRequest>) => {
       fetchJson<CompareBundle>(head),
       ...histories.map((url) => fetchJson<CompareHistory>(url)),
     ]);
-    reply = { rows: compareWithPairs(bundleDocuments(baseBundle), bundleDocuments(headBundle), { history: runtimeHistories.flatMap(historyDocuments) }) };
+    const [baseDocs, headDocs] = [bundleDocuments(baseBundle), bundleDocuments(headBundle)];
+    reply = { rows: explainRows(compareWithPairs(baseDocs, headDocs, { history: runtimeHistories.flatMap(historyDocuments) }), baseDocs, headDocs) };
   } catch (error) {
     reply = { error: error instanceof Error ? error.message : String(error) };
   }

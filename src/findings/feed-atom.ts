@@ -2,6 +2,7 @@ import { cellLabel, formatInterval } from "../compare/format.ts";
 import { escapeMarkup } from "../core/markup.ts";
 import { ID_PREFIX, releaseNotesAtomLinks } from "../regressions/feed-atom.ts";
 import type { Finding } from "./detect.ts";
+import { formatSyscallDiff } from "../compare/syscall-diff.ts";
 import { findingAnchor, findingReleaseNotes, findingSummary } from "./format.ts";
 
 /** The findings feed's file name, beside the Findings page. */
@@ -30,7 +31,7 @@ function entry(finding: Finding, attached: FindingAttachments): string {
     ...(attached.profiles ? [`    <link rel="related" title="CPU profiles" href="${escapeMarkup(attached.profiles)}"/>`] : []),
     ...releaseNotesAtomLinks(findingReleaseNotes(finding)),
     `    <category term="${finding.kind}"/>`,
-    `    <summary>${escapeMarkup(`${finding.metric}, ${finding.better} is better: ${figures}. Ratio${finding.kind === "outlier" ? " to the nearest other" : ""} ${formatInterval(finding.ci95)} at 95 %.`)}</summary>`,
+    `    <summary>${escapeMarkup(`${finding.metric}, ${finding.better} is better: ${figures}. Ratio${finding.kind === "outlier" ? " to the nearest other" : ""} ${formatInterval(finding.ci95)} at 95 %.${finding.syscall_changes ? ` Calls: ${formatSyscallDiff(finding.syscall_changes)}.` : ""}`)}</summary>`,
     "  </entry>",
   ].join("\n");
 }

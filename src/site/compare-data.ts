@@ -10,6 +10,8 @@ import type { Environment } from "../env/fingerprint.ts";
 import type { MetricSummary, ParamValue, ResultDocument, RunInfo } from "../results/types.ts";
 import type { RuntimeName } from "../runtimes/catalog.ts";
 import type { RuntimeIdentity } from "../runtimes/identify.ts";
+import { profileOf } from "../compare/syscall-diff.ts";
+import type { SyscallProfile } from "../tools/strace.ts";
 import { fileSafe, type TestbedRef } from "./model.ts";
 
 /** `data/compare/<testbed>/<runtime>/<version>.json`: every ok result of one runtime version on one testbed. */
@@ -35,6 +37,8 @@ export interface CompareBundle {
     /** What a paired comparison reads besides the samples (two versions measured in one run). */
     label?: string;
     sequential?: ResultDocument["sequential"];
+    /** The calls by name of a counted result, which explain a change in its counts (src/compare/syscall-diff.ts). */
+    syscall_counts?: SyscallProfile;
   }[];
 }
 
@@ -81,12 +85,13 @@ export function bundleOf(testbed: string, runtime: RuntimeName, version: string,
       reproduce: doc.reproduce,
       ...(doc.label !== undefined ? { label: doc.label } : {}),
       ...(doc.sequential !== undefined ? { sequential: doc.sequential } : {}),
+      ...(profileOf(doc) ? { syscall_counts: profileOf(doc)! } : {}),
     });
   }
   return bundle;
 }
 
-/** The bundle's results as the result documents they were (without tools, details and verification). */
+/** The bundle's results as the result documents they were (without tools, verification and details but the calls by name). */
 export function bundleDocuments(bundle: CompareBundle): ResultDocument[] {
   return bundle.results.map((r) => ({
     schema: "runtime-bench/result/v1",
@@ -104,6 +109,7 @@ export function bundleDocuments(bundle: CompareBundle): ResultDocument[] {
     reproduce: r.reproduce,
     ...(r.label !== undefined ? { label: r.label } : {}),
     ...(r.sequential !== undefined ? { sequential: r.sequential } : {}),
+    ...(r.syscall_counts !== undefined ? { details: { syscall_counts: r.syscall_counts } } : {}),
   }));
 }
 

@@ -1,4 +1,5 @@
 import { formatInterval } from "../compare/format.ts";
+import { formatSyscallDiff } from "../compare/syscall-diff.ts";
 import { paramsSlug } from "../core/params.ts";
 import type { Finding } from "../findings/detect.ts";
 import { findingAnchor, findingReleaseNotes } from "../findings/format.ts";
@@ -45,7 +46,7 @@ function row(finding: Finding, rank: number, downloads: ReadonlySet<string>, pro
   <td data-label="runtime"><span class="rt rt-${finding.runtime}">${finding.runtime}</span> ${finding.kind === "step" ? `${finding.from_version} → ` : ""}${finding.version}<div class="muted">${finding.kind === "outlier" ? "far off the others" : "step between releases"}</div></td>
   <td data-label="scenario"><a href="${trendLink(finding)}">${finding.suite}/${finding.scenario}</a>${where ? html`<div class="muted">${where}</div>` : ""}<div class="muted">on ${finding.runner}</div></td>
   <td class="num" data-label="gap"><span class="verdict verdict-${finding.direction}">${finding.factor.toFixed(1)}× ${finding.direction}</span><div class="muted">${metricLabel(finding.metric)}, ${finding.better} is better; ratio ${finding.kind === "outlier" ? "to the nearest other " : ""}${formatInterval(finding.ci95)}</div></td>
-  <td data-label="figures">${figures(finding)}</td>
+  <td data-label="figures">${figures(finding)}${finding.syscall_changes ? html`<div class="muted">calls: ${formatSyscallDiff(finding.syscall_changes)}</div>` : ""}</td>
   <td data-label="reproduce">${repro}${notes ? html`<div>${releaseNotesLinks(notes)}</div>` : ""}</td>
 </tr>${profiled ? profileRow(finding, profiled) : ""}`;
 }

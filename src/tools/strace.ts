@@ -5,7 +5,6 @@ import { join } from "node:path";
 import { once } from "../core/once.ts";
 import { runCommand, spawnTracked, tail, type CommandOptions, type CommandResult } from "../process/children.ts";
 import type { IdentifiedRuntime } from "../runtimes/identify.ts";
-import { median } from "../stats/summary.ts";
 import { toolVersion } from "./locate.ts";
 
 /**
@@ -111,38 +110,36 @@ export const PATH_SYSCALLS: ReadonlySet<string> = new Set([
   "inotify_add_watch",
 ]);
 
-const isRowStart = /^\s*\d+(\.\d+)?\s/;
-
 /**
  * Parses the summary `strace -c` writes (one table per personality, usually one): a header naming
- * its columns (`% time  seconds  usecs/call  calls  errors  syscall`, or those `-U` chose), a rule,
- * one line per system call, a rule, and a `total` line. A call that never failed leaves its
- * `errors` cell blank; a table without an `errors` column has no failures to report. Returns null
- * where there is no table.
+ * its columns (`% time  seconds  usecs/call  calls  errors  syscall` by default, or those `-U`
+ * chose, in its order), a rule, one line per system call, a rule, and a `total` line. A call that
+ * never failed leaves its `errors` cell blank; a table without an `errors` column has no failures
+ * to report. Returns null where there is no table.
  */
 export function parseStraceSummary(text: string): SyscallCounts | null {
   const counts: Record<string, SyscallTally> = {};
   let columns: string[] | null = null;
-  let found = false;
   for (const line of text.split("\n")) {
     if (/\bcalls\b/.test(line) && /\bsyscall\b/.test(line)) {
       // "% time" is one column written as two words.
       columns = line.trim().replace(/^%\s+time/, "%time").split(/\s+/);
-      found = true;
       continue;
     }
-    if (columns === null || !isRowStart.test(line)) continue;
+    if (columns === null || line.trim() === "" || /^[\s-]+$/.test(line)) continue;
     const cells = line.trim().split(/\s+/);
-    const name = cells.at(-1)!;
-    if (name === "total") continue;
     // Only the errors cell can be blank: a row one cell short has no failures.
     const named = cells.length === columns.length ? columns : columns.filter((column) => column !== "errors");
     if (named.length !== cells.length) continue;
-    const value = (column: string) => Number(cells[named.indexOf(column)] ?? 0);
+    const cell = (column: string) => cells[named.indexOf(column)];
+    const name = cell("syscall")!;
+    const calls = Number(cell("calls"));
+    if (name === "total" || !/^[a-z_0-9]+$/.test(name) || !Number.isInteger(calls)) continue;
+    const errors = named.includes("errors") ? Number(cell("errors")) : 0;
     const previous = counts[name] ?? { calls: 0, errors: 0 };
-    counts[name] = { calls: previous.calls + value("calls"), errors: previous.errors + (named.includes("errors") ? value("errors") : 0) };
+    counts[name] = { calls: previous.calls + calls, errors: previous.errors + errors };
   }
-  return found ? counts : null;
+  return columns === null ? null : counts;
 }
 
 /** Calls by name, split into the program's work and the calls that scheduling decides. */
@@ -176,30 +173,27 @@ export function difference(more: SplitCounts, less: SplitCounts): SplitCounts {
 
 /**
  * What a result keeps of its counted runs' calls (`details.syscall_counts`), from which
- * src/compare/syscall-diff.ts explains a change: each call's median per unit over the runs.
+ * src/compare/syscall-diff.ts explains a change: each call's count per unit in every counted run.
  */
 export interface SyscallProfile {
   /** The unit every figure is per: `start`, `request`, `file`. */
   readonly per: string;
-  /** Counted runs the medians are taken over. */
-  readonly runs: number;
-  /** The program's work: the calls the `syscalls` metrics add up. */
-  readonly calls: Readonly<Record<string, number>>;
-  /** The calls scheduling decides (SCHEDULING_SYSCALLS), kept apart. */
-  readonly scheduling: Readonly<Record<string, number>>;
+  /** The program's work, by call: one figure per counted run (0 where a run made none). */
+  readonly calls: Readonly<Record<string, readonly number[]>>;
+  /** The calls scheduling decides (SCHEDULING_SYSCALLS), kept apart, the same way. */
+  readonly scheduling: Readonly<Record<string, readonly number[]>>;
 }
 
 /** Four decimals: a call in 10,000 units; more digits would be the division's, not the count's. */
 const rounded = (value: number) => Math.round(value * 1e4) / 1e4;
 
-/** The median per unit of each call over counted runs (already per unit), a call a run did not make counting 0 there. */
+/** Counted runs (already per unit) as a result keeps them, by call, in run order. */
 export function syscallProfile(per: string, runs: readonly SplitCounts[]): SyscallProfile {
-  const medians = (pick: (run: SplitCounts) => Readonly<Record<string, number>>) => {
+  const byCall = (pick: (run: SplitCounts) => Readonly<Record<string, number>>) => {
     const names = [...new Set(runs.flatMap((run) => Object.keys(pick(run))))].sort();
-    const entries = names.map((name) => [name, rounded(median(runs.map((run) => pick(run)[name] ?? 0)))] as const);
-    return Object.fromEntries(entries.filter(([, value]) => value !== 0));
+    return Object.fromEntries(names.map((name) => [name, runs.map((run) => rounded(pick(run)[name] ?? 0))]).filter(([, values]) => (values as number[]).some((v) => v !== 0)));
   };
-  return { per, runs: runs.length, calls: medians((run) => run.work), scheduling: medians((run) => run.scheduling) };
+  return { per, calls: byCall((run) => run.work), scheduling: byCall((run) => run.scheduling) };
 }
 
 /** Threads and processes a program started, its first one included: each clone, clone3, fork or vfork that succeeded. */

@@ -1,5 +1,6 @@
 import { cellLabel, formatChange, formatConfidence, formatInterval, formatPercent } from "../../../src/compare/format.ts";
 import { DETECTABLE_HELP, detectableLabel } from "../../../src/site/detectable.ts";
+import { formatSyscallDiff, type ExplainedRow } from "../../../src/compare/syscall-diff.ts";
 import type { CompareRow } from "../../../src/compare/types.ts";
 import type { RuntimeName } from "../../../src/runtimes/catalog.ts";
 import { compareBundlePath, compareHistoryPath } from "../../../src/site/compare-data.ts";
@@ -125,7 +126,7 @@ function breakable(text: string): HTMLElement {
 }
 
 /** Every comparison as a table row, with its interval drawn on a log scale shared by all rows. */
-function rowsTable(rows: readonly CompareRow[]): HTMLElement {
+function rowsTable(rows: readonly ExplainedRow[]): HTMLElement {
   const span = ratioDomain(rows);
   return dataTable(
     [
@@ -148,7 +149,19 @@ function rowsTable(rows: readonly CompareRow[]): HTMLElement {
       { title: "×1", cell: (r) => ratioGlyph(r, span) },
       { title: "series detects", numeric: true, cell: (r) => h("span", { class: "detectable", title: DETECTABLE_HELP.replace("this series", "these series") }, detectableLabel(r.noise_floor)) },
       // The minimum effect sits under the verdict it decides, not in a column of its own: the verdict stays in view at 1,280 px.
-      { title: "verdict, min. effect", cell: (r) => h("span", {}, verdictCell(r), h("div", { class: "muted" }, `min. effect ${minEffectText(r)}`), r.reason ? h("div", { class: "muted" }, r.reason) : null) },
+      // A calls total names the calls that changed most under its verdict: the explanation of the change.
+      {
+        title: "verdict, min. effect",
+        cell: (r) =>
+          h(
+            "span",
+            {},
+            verdictCell(r),
+            h("div", { class: "muted" }, `min. effect ${minEffectText(r)}`),
+            r.reason ? h("div", { class: "muted" }, r.reason) : null,
+            r.syscall_changes ? h("div", { class: "muted" }, `calls: ${formatSyscallDiff(r.syscall_changes)}`) : null,
+          ),
+      },
     ],
     rows,
     { stacked: true },
@@ -174,7 +187,7 @@ function blobLink(text: string, type: string, file: string, title: string): HTML
 }
 
 /** Runs the comparison in a worker (assets/compare-worker.js, of the same build as this script). */
-function computeRows(choice: Choice): Promise<CompareRow[]> {
+function computeRows(choice: Choice): Promise<ExplainedRow[]> {
   const { testbed, base, head } = choice;
   const absolute = (path: string) => new URL(path, document.baseURI).href;
   const request: CompareRequest = {

@@ -66,13 +66,18 @@ function checkPrinted(what: string, result: { code: number | null; stdout: strin
   if (result.stdout.trim() !== expected) throw new TrialFailure(`${what} printed ${JSON.stringify(result.stdout.trim().slice(0, 200))}, expected ${JSON.stringify(expected)}`);
 }
 
-/** The runtime's binary and unpacked package, in MB; a binary given by path has no package. */
-function sizes(runtime: IdentifiedRuntime): { samples: Record<string, number[]>; unavailable: Record<string, string> } {
+/**
+ * The runtime's binary and unpacked package, in MB, read once per counted run like the other counts
+ * (a size does not move, so its runs agree and a paired comparison judges it at once); a binary
+ * given by path has no package.
+ */
+function sizes(runtime: IdentifiedRuntime, runs: number): { samples: Record<string, number[]>; unavailable: Record<string, string> } {
   const binary = runtime.provisioned.binary;
-  const binaryMb = Math.round(statSync(binary).size / 1e4) / 100;
-  if (runtime.provisioned.source !== "registry") return { samples: { binary_mb: [binaryMb] }, unavailable: { package_mb: "a binary given by path has no package" } };
+  const repeat = (read: () => number) => Array.from({ length: runs }, read);
+  const binaryMb = repeat(() => Math.round(statSync(binary).size / 1e4) / 100);
+  if (runtime.provisioned.source !== "registry") return { samples: { binary_mb: binaryMb }, unavailable: { package_mb: "a binary given by path has no package" } };
   const packageDir = binary.slice(0, binary.length - RUNTIMES[runtime.identity.name].binaryInPackage.length);
-  return { samples: { binary_mb: [binaryMb], package_mb: [folderSize(packageDir).mb] }, unavailable: {} };
+  return { samples: { binary_mb: binaryMb, package_mb: repeat(() => folderSize(packageDir).mb) }, unavailable: {} };
 }
 
 /**
@@ -81,12 +86,12 @@ function sizes(runtime: IdentifiedRuntime): { samples: Record<string, number[]>;
  */
 export async function countStarts(runtime: IdentifiedRuntime, scenario: SuiteScenario, command: StartCommand, workDir: string): Promise<CountOutput> {
   const emulated = emulatedCounts(runtime);
-  const size = scenario.name === SIZE_SCENARIO ? sizes(runtime) : { samples: {}, unavailable: {} };
+  const runs = countRuns(scenario.profileParams.trials);
+  const size = scenario.name === SIZE_SCENARIO ? sizes(runtime, runs) : { samples: {}, unavailable: {} };
   if (emulated) {
     const unavailable = Object.fromEntries([...SYSCALL_METRICS, ...USAGE_METRICS].map((metric) => [metric, emulated]));
     return { samples: size.samples, unavailable: { ...unavailable, ...size.unavailable } };
   }
-  const runs = countRuns(scenario.profileParams.trials);
   const usage: Record<(typeof USAGE_METRICS)[number], number[]> = { minor_faults: [], major_faults: [], voluntary_switches: [], involuntary_switches: [] };
   const traced: { split: SplitCounts; tasks: number }[] = [];
   let straceMissing: string | null = null;
