@@ -85,6 +85,8 @@ function sizes(runtime: IdentifiedRuntime, runs: number): { samples: Record<stri
  * switches) and as many under strace (calls and threads), each checked like a timed one.
  */
 export async function countStarts(runtime: IdentifiedRuntime, scenario: SuiteScenario, command: StartCommand, workDir: string): Promise<CountOutput> {
+  // A manifest may leave the counts out: then there is nothing to count.
+  if (!Object.keys(STARTUP_COUNT_METRICS).some((name) => name in scenario.metrics)) return { samples: {} };
   const emulated = emulatedCounts(runtime);
   const runs = countRuns(scenario.profileParams.trials);
   const size = scenario.name === SIZE_SCENARIO ? sizes(runtime, runs) : { samples: {}, unavailable: {} };
