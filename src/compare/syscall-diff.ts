@@ -116,8 +116,8 @@ export function formatSyscallDiff(diff: SyscallDiff): string {
   return diff.changes.map((change) => `${formatSyscallChange(change, diff.per)}${change.certain ? "" : " (within its runs' spread)"}`).join(", ");
 }
 
-/** Metrics whose rows a diff explains: the totals of calls (`syscalls`, `syscalls_per_request`...). */
-export const explainsMetric = (metric: string): boolean => metric.startsWith("syscalls");
+/** Metrics whose rows a diff explains: the totals of calls (`syscalls`, `path_syscalls`, `syscalls_per_request`...). */
+export const explainsMetric = (metric: string): boolean => /(^|_)syscalls/.test(metric);
 
 /** The `ok` results of one side a row was computed from: its cell, runtime version, machine and, for a paired row, subject. */
 function sideOf(row: CompareRow, docs: readonly ResultDocument[], side: "base" | "head"): ResultDocument[] {

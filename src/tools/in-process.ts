@@ -151,16 +151,14 @@ const MIN_COUNTED_UNITS = 100;
 export const countedIterations = (unitsPerIteration: number, most = MIN_COUNTED_UNITS): number => Math.min(most, Math.max(1, Math.ceil(MIN_COUNTED_UNITS / unitsPerIteration)));
 
 /**
- * How much longer an in-process app runs under strace: 4–5 times for node reading files (read-many,
- * read-large, quick profile), 1.7 times walking a tree, on the shared 2-core machine.
+ * Seconds of a counting pass: the baseline run and `runs` counted runs, each a process of `processS`
+ * and its iterations, `slowdown` times as long as the suite's estimate gives them timed (strace
+ * stops the app at every call: each suite measures its own factor).
  */
-const STRACE_SLOWDOWN = 4;
-
-/** Seconds of a counting pass: the baseline run and `runs` counted runs, each a process of `processS` and its iterations, under strace. */
-export function countingSeconds(processS: number, iterationS: number, unitsPerIteration: number, runs: number, most?: number): number {
+export function countingSeconds(processS: number, iterationS: number, unitsPerIteration: number, runs: number, slowdown: number, most?: number): number {
   // Each process also runs the verification once.
   const process = (iterations: number) => processS + (1 + iterations) * iterationS;
-  return STRACE_SLOWDOWN * (process(1) + runs * process(1 + countedIterations(unitsPerIteration, most)));
+  return slowdown * (process(1) + runs * process(1 + countedIterations(unitsPerIteration, most)));
 }
 
 /**

@@ -38,13 +38,15 @@ export const SIZE_SCENARIO = "hello";
 
 
 /**
- * What counting costs per subject, in executions like those of a trial: each counted start runs
- * once under GNU time and once under strace, which stopped node's start at each of its 700 calls:
- * 1.9× its time here (0.13 s against 0.07 s for startup/hello on node 26, the shared machine).
+ * What a counted start costs, in executions like those of a trial: one under GNU time, and one
+ * under strace, which stops the program at each of its calls. Measured in a quick run of the four
+ * scenarios on node 26, deno 2.9 and bun 1.4 (three counted starts a cell) on the shared machine
+ * under load: their counting took 24.8 s against 106 s for their trials' 50 executions a cell,
+ * 3.9 executions a counted start.
  */
-const STRACE_SLOWDOWN = 1.9;
+const COUNTED_START_EXECUTIONS = 3.9;
 export function countExecutions(trials: number): number {
-  return countRuns(trials) * (1 + STRACE_SLOWDOWN);
+  return countRuns(trials) * COUNTED_START_EXECUTIONS;
 }
 
 /** A subject's view of its scenario: the sizes only in SIZE_SCENARIO's. */
