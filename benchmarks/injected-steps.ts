@@ -201,7 +201,9 @@ async function pairedRun(c: { args: readonly string[]; runArgs: readonly string[
   if (!row) throw new Error(`${what}: no paired ${c.metric} row`);
   const ratio = row.ratio === null ? "no ratio" : `${row.ratio.toFixed(3)} [${row.ci95![0].toFixed(3)}, ${row.ci95![1].toFixed(3)}]`;
   const calls = row.syscall_changes ? `; calls: ${formatSyscallDiff(row.syscall_changes)}` : "";
-  log(`${what}: ${row.verdict}, B/A ${ratio}, ${row.pairs} pairs${calls}, ${Math.round((Date.now() - started) / 1000)} s`);
+  // A count's runs, side by side: what a pair that broke the interval looked like.
+  const samples = row.syscall_changes ? `; ${c.metric} ${["a", "b"].map((label) => `${label} ${JSON.stringify(docs.find((d) => d.label === label)?.metrics[c.metric]?.samples)}`).join(", ")}` : "";
+  log(`${what}: ${row.verdict}, B/A ${ratio}, ${row.pairs} pairs${calls}${samples}, ${Math.round((Date.now() - started) / 1000)} s`);
   return row;
 }
 
