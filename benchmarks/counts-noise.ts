@@ -5,7 +5,7 @@
  * the harness takes them for two builds (they run exactly the same code). Each run gives, per
  * count, the two subjects' medians; their spread is |ln(A'/A)| as a change.
  *
- *   scripts/benchmark counts-noise [PAIRS] [--runtime SPEC]... [SUITE...]
+ *   scripts/benchmark counts-noise [PAIRS] [--runtime SPEC]... [--shifts quiet|shared] [SUITE...]
  *
  * PAIRS defaults to 20, the runtimes to the newest Node, Deno and Bun, the suites to all seven.
  * Runs use the quick profile with `--trial-budget 0` (the profile's trials, no adaptive ones; startup
@@ -13,7 +13,11 @@
  * Prints per suite, runtime and count the median and largest spread over the pairs and how many
  * pairs stayed within 0.5 %, and writes them into the entry "counts-noise" of
  * docs/measurements.json (replacing the rows of the suites and runtimes it ran) with when, where
- * and the load. About 2 min per pair of the seven suites on one runtime here, 3 h for the default.
+ * and the load. With `--shifts quiet` (a machine kept quiet) or `--shifts shared` (one under load),
+ * it also writes each count's largest spread, over the runtimes and pairs, as that suite's metric
+ * in the table of that kind of the entry "run-to-run-shift": what `compare` holds a count to
+ * without history (src/compare/noise.ts), in place of the suite's default meant for times (a
+ * suite with no table of that kind yet is left as it is). About 2 min per pair of the seven suites on one runtime here, 3 h for the default.
  */
 import { appendFileSync, copyFileSync, mkdirSync } from "node:fs";
 import { basename, join } from "node:path";
@@ -32,6 +36,7 @@ import { WORKERS_COUNT_METRICS } from "../src/suites/workers/counts.ts";
 import { formatTable } from "../src/ui/table.ts";
 import { bench, tempDir } from "./lib/cli.ts";
 import { loadNow, recordMeasurement, thisMachine } from "./lib/measurements.ts";
+import type { ShiftEntry } from "../src/core/measurements.ts";
 
 /** A suite's default cell: what `run` selects of it, and the counts it records. */
 interface CountedCell {
@@ -58,7 +63,8 @@ const CELLS: readonly CountedCell[] = [
 /** The change a spread is counted within. */
 const WITHIN = 0.005;
 
-const { values, positionals } = parseArgs({ options: { runtime: { type: "string", multiple: true } }, allowPositionals: true });
+const { values, positionals } = parseArgs({ options: { runtime: { type: "string", multiple: true }, shifts: { type: "string" } }, allowPositionals: true });
+if (values.shifts !== undefined && values.shifts !== "quiet" && values.shifts !== "shared") throw new Error(`--shifts takes quiet or shared, not '${values.shifts}'`);
 const pairs = /^\d+$/.test(positionals[0] ?? "") ? Number(positionals.shift()) : 20;
 const only = positionals;
 const specs = values.runtime ?? ["node@latest", "deno@latest", "bun@latest"];
@@ -162,7 +168,7 @@ recordMeasurement("counts-noise", (old) => {
   );
   return {
     title: "Counts: how far identical runs drift apart",
-    benchmark: `scripts/benchmark counts-noise ${pairs}${values.runtime ? values.runtime.map((r) => ` --runtime ${r}`).join("") : ""}${only.length > 0 ? ` ${only.join(" ")}` : ""}`,
+    benchmark: `scripts/benchmark counts-noise ${pairs}${values.runtime ? values.runtime.map((r) => ` --runtime ${r}`).join("") : ""}${values.shifts ? ` --shifts ${values.shifts}` : ""}${only.length > 0 ? ` ${only.join(" ")}` : ""}`,
     ...thisMachine(startLoad),
     summary,
     columns: COLUMNS,
@@ -172,3 +178,40 @@ recordMeasurement("counts-noise", (old) => {
     ],
   };
 });
+
+/** The least shift a count is held to: a count that never moved in the pairs may still move by a call. */
+const LEAST_SHIFT = 0.001;
+
+/** Each suite's counts' largest spread, rounded up to a tenth of a percent and at least LEAST_SHIFT: what a count moves between identical runs. */
+function largestSpreads(): Map<string, Record<string, number>> {
+  const bySuite = new Map<string, Record<string, number>>();
+  for (const row of rows) {
+    const largest = Number.parseFloat(String(row.largest_spread));
+    if (!Number.isFinite(largest)) continue;
+    const suite = String(row.cell).split("/")[0]!;
+    const metrics = bySuite.get(suite) ?? {};
+    metrics[String(row.metric)] = Math.max(metrics[String(row.metric)] ?? LEAST_SHIFT, Math.ceil(largest * 10) / 1000);
+    bySuite.set(suite, metrics);
+  }
+  return bySuite;
+}
+
+if (values.shifts === "quiet" || values.shifts === "shared") {
+  const kind = values.shifts;
+  recordMeasurement("run-to-run-shift", (old) => {
+    const entry = old as ShiftEntry;
+    const tables = { ...entry.shifts[kind] };
+    for (const [suite, metrics] of largestSpreads()) {
+      const table = tables[suite];
+      // A table of its own would change how this suite's times are held (the widest default of the kind, or another kind's wider figure): measure its times first.
+      if (!table) {
+        log(`${suite}: no ${kind} table in run-to-run-shift yet (its times were not measured on that kind of machine), so its counts keep the widest default`);
+        continue;
+      }
+      tables[suite] = { ...table, metrics: { ...table.metrics, ...metrics } };
+    }
+    const note = `Counts (the count metrics of each suite's table, docs/methodology.md "Counts"): the ${kind} table's from \`scripts/benchmark counts-noise --shifts ${kind}\` (${thisMachine(startLoad).when}), each the largest spread of two copies of one binary in one run, at least ${LEAST_SHIFT * 100} %.`;
+    const notes = [...(entry.notes ?? []).filter((line) => !line.startsWith(`Counts (the count metrics of each suite's table, docs/methodology.md "Counts"): the ${kind} table's`)), note];
+    return { ...entry, shifts: { ...entry.shifts, [kind]: tables }, notes };
+  });
+}
