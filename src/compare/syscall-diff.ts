@@ -8,6 +8,7 @@
 import { paramsSlug } from "../core/params.ts";
 import { escapeMarkdown } from "../core/markup.ts";
 import type { ResultDocument } from "../results/types.ts";
+import { median, stddev } from "../stats/summary.ts";
 import type { SyscallProfile } from "../tools/strace.ts";
 import { cellLabel } from "./format.ts";
 import { subjectLabel } from "./paired.ts";
@@ -42,12 +43,6 @@ export function profileOf(doc: ResultDocument): SyscallProfile | null {
   return isProfile(profile) ? profile : null;
 }
 
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
 /** Each call's figures over the side's results, its counted runs pooled (a call a result never made counts 0 in each of its runs). */
 function pooled(profiles: readonly SyscallProfile[]): Map<string, number[]> {
   const names = new Set(profiles.flatMap((profile) => Object.keys(profile.calls)));
@@ -58,11 +53,7 @@ function pooled(profiles: readonly SyscallProfile[]): Map<string, number[]> {
 /** Changes smaller than this per unit are the division's rounding, not a call. */
 const NEGLIGIBLE = 0.005;
 
-function variance(values: readonly number[]): number {
-  if (values.length < 2) return 0;
-  const mean = values.reduce((sum, v) => sum + v, 0) / values.length;
-  return values.reduce((sum, v) => sum + (v - mean) ** 2, 0) / (values.length - 1);
-}
+const variance = (values: readonly number[]) => stddev(values) ** 2;
 
 /**
  * How far a change stands out of its runs' own spread: the change over its standard error (as

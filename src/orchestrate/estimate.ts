@@ -40,13 +40,13 @@ export function planRun(scenarios: readonly ResolvedScenario[], specs: readonly 
     if (!suite.estimate) continue;
     const options = suite.parseOptions?.(suiteOptions[suite.name] ?? {}) ?? {};
     for (const spec of specs.filter((s) => runs(selected, s))) {
-      const { cells, seconds } = suite.estimate(scenario, spec.name, options);
+      const { cells, seconds, countingSeconds = 0 } = suite.estimate(scenario, spec.name, options);
       plan.cells += cells;
       plan.trials += cells * scenario.profileParams.trials;
       plan.seconds! += seconds;
-      // A trial's cost is the same at any count: the cap scales the estimate by the trials it allows.
+      // A trial's cost is the same at any count: the cap scales the estimate by the trials it allows; the counting pass it does not.
       const { trials } = scenario.profileParams;
-      plan.maxSeconds! += (seconds * adaptivePlan(trials).looks.at(-1)!) / trials;
+      plan.maxSeconds! += ((seconds - countingSeconds) * adaptivePlan(trials).looks.at(-1)!) / trials + countingSeconds;
     }
   }
   return [...plans.values()];

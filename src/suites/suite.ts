@@ -131,6 +131,8 @@ export interface CostEstimate {
   readonly cells: number;
   /** Seconds for every trial of those cells, the checks around them and their counting pass; provisioning and installs not counted. */
   readonly seconds: number;
+  /** The counting pass's share of `seconds`: it counts the profile's minimum trials, so adaptive trials add none of it. */
+  readonly countingSeconds?: number;
 }
 
 /**

@@ -61,6 +61,14 @@ export function serverCountOutput(counts: ServerCounts, per: "request" | "messag
 
 /** Time after a window's load for the server to finish what it answered (closing connections) before strace lets go. */
 const SETTLE_MS = 100;
+/**
+ * A counting window lasts the profile's fixed-rate phase, at most a second: a thousand requests at
+ * 1,000 a second give calls per request to a thousandth, and the full profile's 2-s phases would
+ * double what its counting costs.
+ */
+const MAX_WINDOW_S = 1;
+export const windowSeconds = (rateDurationS: number): number => Math.min(rateDurationS, MAX_WINDOW_S);
+
 /** The units a leak figure is per. */
 export const LEAK_UNITS = 10_000;
 

@@ -245,7 +245,8 @@ export async function runCounted(argv: readonly string[], options: CommandOption
   const dir = await mkdtemp(join(scratchDir, ".strace-"));
   try {
     const output = join(dir, "summary");
-    const [command, ...args] = [...straceArgv(output), ...argv];
+    // Where strace cannot trace, the program still runs, so what the caller checks of it holds.
+    const [command, ...args] = ready.ok ? [...straceArgv(output), ...argv] : argv;
     const result = await runCommand(command!, args, options);
     if (!ready.ok) return { result, counts: null, unavailable: ready.unavailable };
     const counts = parseStraceSummary(await readFile(output, "utf8").catch(() => ""));

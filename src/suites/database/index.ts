@@ -87,9 +87,10 @@ export const databaseSuite = defineSuite<DatabaseConfig, DatabaseProfile, Databa
     // Each cell runs one process for its check (one iteration) and one per trial; a workload that writes restores the database before each.
     const runS = (engine: Engine, runIterations: number) => PROCESS_S + (WRITES.includes(workload) ? RESTORE_S : 0) + runIterations * ops * OPERATION_S[workload][engine];
     const countS = (engine: Engine) => countSeconds(scenario.profileParams, PROCESS_S + (WRITES.includes(workload) ? RESTORE_S : 0), OPERATION_S[workload][engine]);
-    const cellS = ({ engine, counted }: (typeof cells)[number]) => runS(engine, 1) + trials * runS(engine, 1 + warmup + iterations) + (counted ? countS(engine) : 0);
     const cells = apps.flatMap((app) => levelsOf(scenario.config, app.manifest.engine).map((_, i) => ({ engine: app.manifest.engine, counted: countedIn(scenario, i === 0) })));
-    return { cells: cells.length, seconds: cells.reduce((sum, cell) => sum + cellS(cell), 0) };
+    const timedS = cells.reduce((sum, { engine }) => sum + runS(engine, 1) + trials * runS(engine, 1 + warmup + iterations), 0);
+    const countingSeconds = cells.reduce((sum, { engine, counted }) => sum + (counted ? countS(engine) : 0), 0);
+    return { cells: cells.length, seconds: timedS + countingSeconds, countingSeconds };
   },
 
   listApps() {

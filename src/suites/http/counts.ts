@@ -1,6 +1,6 @@
 import { machineAssignment, type CpuAssignment } from "../../tools/cpu-split.ts";
 import { PostgresFailure } from "../../tools/postgres.ts";
-import { countServer, serverCountMetrics, serverCountOutput } from "../../tools/server-counts.ts";
+import { countServer, serverCountMetrics, serverCountOutput, windowSeconds } from "../../tools/server-counts.ts";
 import { ServerFailure, serverFailureDetails, serverTrial, type RunningServer } from "../../tools/server.ts";
 import { countRuns, emulatedCounts } from "../../tools/strace.ts";
 import { countedMetrics, TrialFailure, type CountOutput, type Subject, type SuiteScenario } from "../suite.ts";
@@ -25,14 +25,14 @@ const WINDOW_OVERHEAD_S = 0.3;
 /** Seconds of one cell's counting pass: a server, its warm-up, a window to settle at the rate, and the counted windows. */
 export function countSeconds(profile: HttpProfile): number {
   const windows = countRuns(profile.trials);
-  return SERVER_LIFECYCLE_S + profile.warmup_s + (1 + windows) * (profile.rate_duration_s + WINDOW_OVERHEAD_S);
+  return SERVER_LIFECYCLE_S + profile.warmup_s + (1 + windows) * (windowSeconds(profile.rate_duration_s) + WINDOW_OVERHEAD_S);
 }
 
 /**
  * The counting pass of one load point: a fresh server (on a restored database, as a trial's), the
  * trials' warm-up at full speed, then one window at the load point's fixed rate that is not
  * counted (what the server compiles on first meeting the rate, node's JIT writing its code pages,
- * is not its steady cost), then `countRuns` windows of `rate_duration_s` at that rate with strace
+ * is not its steady cost), then `countRuns` windows (`rate_duration_s`, at most 1 s) at that rate with strace
  * attached. Every request must be answered with the operation's status, as in a trial.
  */
 export async function countHttp(subject: Subject<HttpConfig, HttpProfile>, workDir: string, start: (split: CpuAssignment) => Promise<RunningServer>): Promise<CountOutput> {
@@ -58,9 +58,9 @@ export async function countHttp(subject: Subject<HttpConfig, HttpProfile>, workD
       const phases = {
         warmup: async () => {
           await load(server, "counting warm-up", profile.warmup_s);
-          await load(server, "counting settle", profile.rate_duration_s, rate);
+          await load(server, "counting settle", windowSeconds(profile.rate_duration_s), rate);
         },
-        window: () => load(server, "counting window", profile.rate_duration_s, rate),
+        window: () => load(server, "counting window", windowSeconds(profile.rate_duration_s), rate),
       };
       return serverCountOutput(await countServer(server.pid, phases, countRuns(profile.trials), "request", workDir), "request");
     },

@@ -299,9 +299,10 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
     const trialS = SERVER_LIFECYCLE_S + profile.warmup_s + profile.duration_s + profile.rate_duration_s;
     // The rate ladder climbs in the first rate's cells, at most every step (it stops at the first step missed).
     const ladderS = scenario.metrics.max_sustained_rps && profile.rate_ladder ? profile.rate_ladder.length * profile.rate_duration_s : 0;
-    const pointS = profile.trials * (rates * trialS + ladderS) + (countedIn(scenario) ? rates * countSeconds(profile) : 0);
+    const pointS = profile.trials * (rates * trialS + ladderS);
+    const countingSeconds = countedIn(scenario) ? apps.length * loadPoints * rates * countSeconds(profile) : 0;
     // Each app is verified once before its load points and once after, whatever their number.
-    return { cells: apps.length * loadPoints * rates, seconds: apps.length * (loadPoints * pointS + 2 * VERIFICATION_S) };
+    return { cells: apps.length * loadPoints * rates, seconds: apps.length * (loadPoints * pointS + 2 * VERIFICATION_S) + countingSeconds, countingSeconds };
   },
 
   reproduction(scenario, doc) {

@@ -1,5 +1,5 @@
 import { cpusOf, machineAssignment, pinned, type CpuAssignment } from "../../tools/cpu-split.ts";
-import { countServer, serverCountMetrics, serverCountOutput } from "../../tools/server-counts.ts";
+import { countServer, serverCountMetrics, serverCountOutput, windowSeconds } from "../../tools/server-counts.ts";
 import { ServerFailure, serverTrial, type RunningServer } from "../../tools/server.ts";
 import { countRuns, emulatedCounts } from "../../tools/strace.ts";
 import { countedMetrics, TrialFailure, type CountOutput, type Subject, type SuiteScenario } from "../suite.ts";
@@ -20,7 +20,7 @@ const WINDOW_OVERHEAD_S = 0.3;
 
 /** Seconds of one cell's counting pass: a server, its warm-up, a window to settle, and the counted windows. */
 export function countSeconds(profile: WebSocketProfile): number {
-  return SERVER_LIFECYCLE_S + profile.warmup_s + (1 + countRuns(profile.trials)) * (profile.rate_duration_s + WINDOW_OVERHEAD_S);
+  return SERVER_LIFECYCLE_S + profile.warmup_s + (1 + countRuns(profile.trials)) * (windowSeconds(profile.rate_duration_s) + WINDOW_OVERHEAD_S);
 }
 
 /** What the counting pass needs of the suite: its server, the address of the scenario's path, and the wsclient load of a cell. */
@@ -32,8 +32,8 @@ export interface WebSocketCounting {
 
 /** Echoes at the profile's fixed rate through k6, every one answered intact: the messages echoed. */
 async function echoWindow(profile: WebSocketProfile, config: WebSocketConfig, url: string, pin: readonly string[], workDir: string): Promise<number> {
-  const env = { URL: url, CONNECTIONS: profile.rate_connections, RATE: profile.rate, SIZE: config.message_bytes, BINARY: String(config.binary), DURATION_MS: Math.round(profile.rate_duration_s * 1000) };
-  const outcome = await runK6("echo.js", env, pin, workDir, (profile.rate_duration_s + 60) * 1000);
+  const env = { URL: url, CONNECTIONS: profile.rate_connections, RATE: profile.rate, SIZE: config.message_bytes, BINARY: String(config.binary), DURATION_MS: Math.round(windowSeconds(profile.rate_duration_s) * 1000) };
+  const outcome = await runK6("echo.js", env, pin, workDir, (windowSeconds(profile.rate_duration_s) + 60) * 1000);
   const [sent, received, mismatched, unanswered] = ["echo_sent", "echo_received", "echo_mismatched", "echo_unanswered"].map((name) => k6Count(outcome, name));
   if (sent === 0 || mismatched! > 0 || unanswered! > 0 || received !== sent) {
     throw new TrialFailure(`counting window: of ${sent} messages k6 sent, ${received} were echoed, ${mismatched} wrong, ${unanswered} unanswered`);
@@ -53,7 +53,7 @@ async function broadcastWindow(spec: LoadSpec, pin: readonly string[]): Promise<
 
 /**
  * The counting pass of one load point: a fresh server, the trials' warm-up, one window that is not
- * counted, then `countRuns` windows of `rate_duration_s` with strace attached. An echo server gets
+ * counted, then `countRuns` windows (`rate_duration_s`, at most 1 s) with strace attached. An echo server gets
  * k6's echoes at the profile's fixed rate (per message echoed); a broadcast server gets wsclient's
  * sender, one message in flight at a time (per delivery), as its trials do.
  */
@@ -68,7 +68,7 @@ export async function countWebSocket(subject: Subject<WebSocketConfig, WebSocket
     () => suite.start(split),
     async (server) => {
       const window = async () => {
-        const served = config.mode === "echo" ? await echoWindow(profile, config, suite.url(server), pin, workDir) : await broadcastWindow(suite.load(server, profile.rate_duration_s), pin);
+        const served = config.mode === "echo" ? await echoWindow(profile, config, suite.url(server), pin, workDir) : await broadcastWindow(suite.load(server, windowSeconds(profile.rate_duration_s)), pin);
         if (server.exited) throw new ServerFailure(`server ${server.exited} during a counting window`, server.output());
         return served;
       };

@@ -281,7 +281,8 @@ export const websocketSuite = defineSuite<WebSocketConfig, WebSocketProfile, { a
     const fixedRateS = wantsFixedRate(scenario) ? K6_START_S + profile.rate_duration_s : 0;
     const trialS = SERVER_LIFECYCLE_S + profile.warmup_s + profile.duration_s + fixedRateS;
     // Each app is verified once before its load points and once after, whatever their number.
-    return { cells: apps.length * loadPoints, seconds: apps.length * (loadPoints * (profile.trials * trialS + (countedIn(scenario) ? countSeconds(profile) : 0)) + 2 * VERIFICATION_S) };
+    const countingSeconds = countedIn(scenario) ? apps.length * loadPoints * countSeconds(profile) : 0;
+    return { cells: apps.length * loadPoints, seconds: apps.length * (loadPoints * profile.trials * trialS + 2 * VERIFICATION_S) + countingSeconds, countingSeconds };
   },
 
   async prepare(note) {
