@@ -295,7 +295,7 @@ async function countCells(run: Run, selected: ResolvedScenario, measuredCells: r
       const output = await session.count(cell.subject);
       for (const [metric, values] of Object.entries(output.samples)) {
         cell.samples[metric] = [...values];
-        cell.trialSamples[metric] = values.map(() => 1);
+        cell.trialSamples[metric] = [...(output.trialSamples?.[metric] ?? values.map(() => 1))];
       }
       Object.assign(cell.uncounted, output.unavailable);
       if (output.details) Object.assign(cell.details, output.details);

@@ -77,6 +77,8 @@ export interface FinishOutput {
 export interface CountOutput {
   /** Samples by metric, one per counted run: each run is a trial of its own for a paired comparison. */
   readonly samples: Readonly<Record<string, readonly number[]>>;
+  /** Where a trial of a count holds several runs (its median is what a pair compares): how many each trial added, by metric. */
+  readonly trialSamples?: Readonly<Record<string, readonly number[]>>;
   /** Metrics this subject records that could not be counted, and why: recorded in the result, never as 0. */
   readonly unavailable?: Readonly<Record<string, string>>;
   /** Facts to keep in the result (calls by name, what a count is per). */

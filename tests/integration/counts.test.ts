@@ -16,11 +16,11 @@ import { SCHEDULING_SYSCALLS, type SyscallProfile } from "../../src/tools/strace
 
 const profileOf = (doc: ResultDocument) => doc.details?.syscall_counts as SyscallProfile | undefined;
 
-/** A count metric: its samples, one per counted run, each a trial of its own. */
-function counted(doc: ResultDocument, metric: string): number[] {
+/** A count metric: its samples, `perTrial` to each trial of its own (a startup trial of calls holds three starts). */
+function counted(doc: ResultDocument, metric: string, perTrial = 1): number[] {
   const summary = doc.metrics[metric];
   assert.ok(summary, `${doc.runtime.name} ${doc.suite}/${doc.scenario}: no ${metric} (unavailable: ${JSON.stringify(doc.details?.counts_unavailable)})`);
-  assert.deepEqual(summary.trial_samples, summary.samples.map(() => 1), `${metric}: one sample per counted run`);
+  assert.deepEqual(summary.trial_samples, Array.from({ length: summary.samples.length / perTrial }, () => perTrial), `${metric}: ${perTrial} sample(s) a trial`);
   assert.equal(summary.exact ?? false, metric !== "rss_growth_mb_per_10k", `${metric} says whether the kernel keeps it exactly`);
   return summary.samples;
 }
@@ -42,15 +42,16 @@ describe("counts", () => {
       assert.ok(!Object.keys(profile.calls).some((name) => SCHEDULING_SYSCALLS.has(name)), `${where}: scheduling calls apart`);
       if (doc.suite === "startup") {
         assert.equal(profile.per, "start");
-        const calls = counted(doc, "syscalls");
-        // Quick's three trials: two counted starts, checked like timed ones.
-        assert.equal(calls.length, 2, where);
+        const calls = counted(doc, "syscalls", 3);
+        // Quick's three trials: two trials of counts, each three starts under strace, checked like timed ones.
+        assert.equal(calls.length, 6, where);
         assert.ok(calls.every((n) => n > 100 && n < 5000), `${where}: ${calls}`);
         const sum = Object.values(profile.calls).reduce((total, values) => total + values[0]!, 0);
         assert.equal(sum, calls[0], `${where}: the total is the calls by name of its run`);
-        assert.ok(counted(doc, "path_syscalls").every((n) => n > 5 && n < calls[0]!), where);
+        assert.ok(counted(doc, "path_syscalls", 3).every((n) => n > 5 && n < calls[0]!), where);
+        assert.equal(counted(doc, "minor_faults").length, 2, `${where}: a start under GNU time a trial`);
         assert.ok(counted(doc, "minor_faults").every((n) => n > 100), where);
-        assert.ok(counted(doc, "threads").every((n) => n >= 1), where);
+        assert.ok(counted(doc, "threads", 3).every((n) => n >= 1), where);
         assert.ok(counted(doc, "binary_mb").every((mb) => mb > 10), where);
         assert.ok(counted(doc, "package_mb")[0]! >= counted(doc, "binary_mb")[0]!, `${where}: the package holds the binary`);
       } else {

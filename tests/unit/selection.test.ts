@@ -35,7 +35,7 @@ describe("selection", () => {
     const everything = cost(commandLineSelection({}));
     const release = cost(defaultSelection());
     assert.ok(everything.seconds > 5 * 3600, `every app at the minimum: ${everything.seconds} s`);
-    // 2 h 15 min of trials and checks, and 37 min of counting passes, which count every cell of the full profile (docs/methodology.md, "Counts").
+    // 2 h 15 min of trials and checks, and 36 min of counting passes (docs/methodology.md, "Counts").
     assert.ok(release.seconds < 3 * 3600, `the default selection at the minimum: ${release.seconds} s`);
     // Startup and HTTP, first in the run, reach their caps within 6 h.
     const capOf = (suite: string) => release.plans.find((p) => p.suite === suite)!.maxSeconds!;

@@ -16,11 +16,12 @@ export const QUICK_COUNTED_SCENARIO = "json";
 export const countedIn = (scenario: SuiteScenario): boolean => scenario.profile === "full" || scenario.name === QUICK_COUNTED_SCENARIO;
 
 /**
- * What a cell's counting pass costs beyond its windows of load: a server's start and stop, strace
- * attaching to it and letting go in each window (about 0.1 s each), and oha's start per window.
+ * What a cell's counting pass costs beyond its windows of load: a server's start and stop (the
+ * suite's trial figure), and per window strace attaching (5–14 ms to a node server here) and
+ * letting go (1–5 ms), oha's start (about 50 ms) and the 100 ms the server is given to settle.
  */
 const SERVER_LIFECYCLE_S = 1.5;
-const WINDOW_OVERHEAD_S = 0.3;
+const WINDOW_OVERHEAD_S = 0.2;
 
 /** Seconds of one cell's counting pass: a server, its warm-up, a window to settle at the rate, and the counted windows. */
 export function countSeconds(profile: HttpProfile): number {

@@ -4,8 +4,8 @@ import { GNU_TIME_TOOL, measurePeakRss } from "../../tools/gnu-time.ts";
 import { HYPERFINE_TOOL, runHyperfine } from "../../tools/hyperfine.ts";
 import { instructionsDetails, withInstructions, type Counted } from "../../tools/perf.ts";
 import { STRACE_TOOL } from "../../tools/strace.ts";
-import { TrialFailure, defineSuite, type CheckOutcome, type Subject, type SuiteContext } from "../suite.ts";
-import { countExecutions, countStarts, sizedScenario, STARTUP_COUNT_METRICS } from "./counts.ts";
+import { countedScenario, TrialFailure, defineSuite, type CheckOutcome, type Subject, type SuiteContext } from "../suite.ts";
+import { countedIn, countExecutions, countStarts, sizedScenario, STARTUP_COUNT_METRICS } from "./counts.ts";
 
 /** The `startup` block of a scenario manifest (schemas/suites/startup.schema.json#/$defs/config). */
 interface StartupConfig {
@@ -74,7 +74,7 @@ export const startupSuite = defineSuite<StartupConfig, StartupProfile>({
   estimate(scenario) {
     const { trials, warmup, runs, memory_runs } = scenario.profileParams;
     // Checked once before and once after its trials; counted between.
-    const countingSeconds = countExecutions(trials) * EXECUTION_S;
+    const countingSeconds = countedIn(scenario) ? countExecutions(trials) * EXECUTION_S : 0;
     return { cells: 1, seconds: (trials * (warmup + runs + memory_runs) + 2) * EXECUTION_S + countingSeconds, countingSeconds };
   },
 
@@ -82,7 +82,7 @@ export const startupSuite = defineSuite<StartupConfig, StartupProfile>({
     return {
       subjects(scenario, runtime) {
         const flags = scenario.manifest.runtimes[runtime.identity.name]?.flags ?? [];
-        return [{ scenario: sizedScenario(scenario), runtime, app: null, params: {}, flags }];
+        return [{ scenario: countedScenario(sizedScenario(scenario), STARTUP_COUNT_METRICS, countedIn(scenario)), runtime, app: null, params: {}, flags }];
       },
 
       check: (subject) => check(subject, context),

@@ -14,9 +14,9 @@ export const WEBSOCKET_COUNT_METRICS = serverCountMetrics("message");
 export const QUICK_COUNTED_SCENARIO = "echo";
 export const countedIn = (scenario: SuiteScenario): boolean => scenario.profile === "full" || scenario.name === QUICK_COUNTED_SCENARIO;
 
-/** A server's start and stop, and per window strace attaching and letting go and the client's start (k6's 0.1 s). */
+/** A server's start and stop (the suite's trial figure), and per window strace attaching and letting go (20 ms at most), the client's start (k6's 0.1 s) and 100 ms to settle. */
 const SERVER_LIFECYCLE_S = 1;
-const WINDOW_OVERHEAD_S = 0.3;
+const WINDOW_OVERHEAD_S = 0.25;
 
 /** Seconds of one cell's counting pass: a server, its warm-up, a window to settle, and the counted windows. */
 export function countSeconds(profile: WebSocketProfile): number {
