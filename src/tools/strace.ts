@@ -26,7 +26,7 @@ export const STRACE_TOOL = { name: "strace", version: straceVersion } as const;
  * of a count that does not move decide it at the paired rule's strictest look. Half keeps the
  * default run's counting within its budget (docs/methodology.md, "Counts").
  */
-export const MAX_COUNT_RUNS = 5;
+const MAX_COUNT_RUNS = 5;
 export const countRuns = (trials: number): number => Math.min(Math.max(1, Math.ceil(trials / 2)), MAX_COUNT_RUNS);
 
 /** One system call's line of strace's summary: how often it was called, and how often it failed. */
@@ -40,7 +40,7 @@ export type SyscallCounts = Readonly<Record<string, SyscallTally>>;
 
 /**
  * Calls whose number says how often a thread waited, woke another or yielded, which the scheduler
- * decides, not the program: two runs of one binary differ in them by 10–50 % (futex 77–99 per start
+ * decides, not the program: two runs of one binary differ in them by 10–50 % (futex 77–92 per start
  * of node 26, 22–46 of deno 2.9; epoll waits 56–268 per 500 requests of one server). They are kept
  * apart from the total that verdicts use; docs/methodology.md ("Counts") gives the traces behind
  * the list. `restart_syscall` resumes such a wait after a signal.
