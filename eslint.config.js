@@ -44,6 +44,7 @@ const BROWSER_SAFE = [
   "src/compare/sequential.ts",
   "src/compare/series-key.ts",
   "src/compare/student-t.ts",
+  "src/compare/syscall-diff.ts",
   "src/compare/verdict.ts",
   "src/core/errors.ts",
   "src/core/known-changes.ts",

@@ -7,7 +7,10 @@
  * so loading the preload costs both sides alike and the step is the burn alone. A/A runs pair two
  * A wrappers, A/B runs an A with a B. The apps are unchanged.
  *
- *   scripts/benchmark injected-steps [PAIRS] [quick|full|default] [SUITE...]
+ *   scripts/benchmark injected-steps [PAIRS] [quick|full|default] [CASE...]
+ *
+ * CASE: `startup` and `http` (the burns below), `startup-counts` and `http-counts` (a step of one
+ * system call, COUNT_CASES); default: all four.
  *
  * PAIRS (default 20) A/A runs and PAIRS A/B runs per suite, each judged by `comparePaired` on the
  * suite's headline metric (startup wall_ms, http rps). The burn is first sized from the first A/A
@@ -26,6 +29,7 @@
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { comparePaired } from "../src/compare/paired.ts";
+import { explainRows, formatSyscallDiff, type ExplainedRow } from "../src/compare/syscall-diff.ts";
 import type { CompareRow } from "../src/compare/types.ts";
 import { readDocuments } from "../src/results/store.ts";
 import { mean } from "../src/stats/summary.ts";
@@ -106,6 +110,65 @@ http.Server.prototype.emit = function (event, ...args) {
   },
 ];
 
+/**
+ * A step only a count sees: B makes one more system call per start or per request than A, from a
+ * preload both load (A's sets up the same and makes no call). No calibration: the step is the call.
+ * Judged on the count that holds it, and the diff must name the call.
+ */
+interface CountCase {
+  /** What the command line selects it by. */
+  readonly name: string;
+  readonly cell: string;
+  readonly args: readonly string[];
+  readonly profile: string;
+  readonly trials: number;
+  readonly metric: string;
+  /** The call B adds, as the diff names it, and the step as its line reads. */
+  readonly syscall: string;
+  readonly step: string;
+  /** What B does, in words. */
+  readonly extra: string;
+  preload(withCall: boolean): string;
+}
+
+const COUNT_CASES: readonly CountCase[] = [
+  {
+    name: "startup-counts",
+    cell: "startup/hello",
+    args: ["--suite", "startup", "--scenario", "hello"],
+    // Ten trials for five counted starts a subject (half the trials), the runs `--trial-budget 0` keeps from growing.
+    profile: "quick",
+    trials: 10,
+    // node's start looks up about 45 paths: one stat more is 2 % of them, and 0.1 % of its 700 calls.
+    metric: "path_syscalls",
+    syscall: "statx",
+    step: "+1 statx per start",
+    extra: "one more fs.statSync per start",
+    preload: (withCall) => (withCall ? `require("node:fs").statSync(__filename);\n` : `require("node:fs");\n`),
+  },
+  {
+    name: "http-counts",
+    cell: "http/json",
+    args: ["--suite", "http", "--scenario", "json", "--app", "native"],
+    // Ten trials for five counted windows.
+    profile: "quick",
+    trials: 10,
+    metric: "syscalls_per_request",
+    syscall: "write",
+    step: "+1 write per request",
+    extra: "one more small write (a byte to /dev/null) per request",
+    preload: (withCall) => `const fs = require("node:fs");
+const http = require("node:http");
+const sink = fs.openSync("/dev/null", "w");
+const emit = http.Server.prototype.emit;
+http.Server.prototype.emit = function (event, ...args) {
+  if (event === "request") ${withCall ? `fs.writeSync(sink, "x")` : "void sink"};
+  return emit.call(this, event, ...args);
+};
+`,
+  },
+];
+
 const pairs = Number(process.argv[2] ?? 20);
 const profileArg = process.argv[3] === "default" ? undefined : process.argv[3];
 const only = process.argv.slice(4);
@@ -123,21 +186,25 @@ function wrapper(name: string, flags: readonly string[] = []): string {
 }
 
 /** `run`'s profile and trials for the case's runs. */
-const profileArgs = (c: SuiteCase) => ["--profile", profileArg ?? c.profile, ...(c.trials === undefined ? [] : ["--trials", String(c.trials)])];
+const profileArgs = (c: { profile: string; trials?: number }) => ["--profile", profileArg ?? c.profile, ...(c.trials === undefined ? [] : ["--trials", String(c.trials)])];
 
 let runCount = 0;
-/** One run of A and B side by side; the paired row of the case's metric, B against A. */
-async function pairedRun(c: SuiteCase, a: string, b: string, what: string): Promise<CompareRow> {
+/** One run of A and B side by side; the paired row of the case's metric, B against A, with the calls that changed most where it counts calls. */
+async function pairedRun(c: { args: readonly string[]; runArgs: readonly string[]; metric: string }, a: string, b: string, what: string): Promise<ExplainedRow> {
   const out = join(work, `run-${++runCount}`);
   const started = Date.now();
-  const run = await bench(["run", ...c.args, ...profileArgs(c), "--out", out, "--runtime", `a=node@path:${a}`, "--runtime", `b=node@path:${b}`]);
+  const run = await bench(["run", ...c.args, ...c.runArgs, "--out", out, "--runtime", `a=node@path:${a}`, "--runtime", `b=node@path:${b}`]);
   if (run.code !== 0) throw new Error(`${what}: scripts/bench run exited ${run.code}: ${run.stderr.trim().split("\n").slice(-3).join(" / ")}`);
   const docs = readDocuments([out], what);
   // A and B stand for a release and its predecessor: judged by the release job's rule, not a one-off look.
-  const row = comparePaired(docs.filter((d) => d.label === "a"), docs.filter((d) => d.label === "b"), { pairedRule: "sequential" }).find((r) => r.metric === c.metric);
+  const rows = comparePaired(docs.filter((d) => d.label === "a"), docs.filter((d) => d.label === "b"), { pairedRule: "sequential" }).filter((r) => r.metric === c.metric);
+  const [row] = explainRows(rows, docs, docs);
   if (!row) throw new Error(`${what}: no paired ${c.metric} row`);
   const ratio = row.ratio === null ? "no ratio" : `${row.ratio.toFixed(3)} [${row.ci95![0].toFixed(3)}, ${row.ci95![1].toFixed(3)}]`;
-  log(`${what}: ${row.verdict}, B/A ${ratio}, ${row.pairs} pairs, ${Math.round((Date.now() - started) / 1000)} s`);
+  const calls = row.syscall_changes ? `; calls: ${formatSyscallDiff(row.syscall_changes)}` : "";
+  // A count's runs, side by side: what a pair that broke the interval looked like.
+  const samples = row.syscall_changes ? `; ${c.metric} ${["a", "b"].map((label) => `${label} ${JSON.stringify(docs.find((d) => d.label === label)?.metrics[c.metric]?.samples)}`).join(", ")}` : "";
+  log(`${what}: ${row.verdict}, B/A ${ratio}, ${row.pairs} pairs${calls}${samples}, ${Math.round((Date.now() - started) / 1000)} s`);
   return row;
 }
 
@@ -193,12 +260,13 @@ for (const c of CASES.filter((c) => only.length === 0 || only.includes(c.suite))
   const plainA2 = withPreload(`${c.suite}-a-twin`, 0);
   const aa: CompareRow[] = [];
   const ab: CompareRow[] = [];
-  aa.push(await pairedRun(c, plainA, plainA2, `${c.suite} A/A 1/${pairs}`));
+  const timed = { args: c.args, runArgs: profileArgs(c), metric: c.metric };
+  aa.push(await pairedRun(timed, plainA, plainA2, `${c.suite} A/A 1/${pairs}`));
   const target = c.lengthening(c.stepRatio);
   let burnUs = c.unitUs(aa[0]!.base_median) * target;
   const points: { burnUs: number; lengthening: number }[] = [];
   for (let i = 1; i <= CALIBRATION_RUNS; i++) {
-    const row = await pairedRun(c, plainA, withPreload(`${c.suite}-calibration-${i}`, burnUs), `${c.suite} calibration ${i}/${CALIBRATION_RUNS} (${burnUs.toFixed(1)} µs)`);
+    const row = await pairedRun(timed, plainA, withPreload(`${c.suite}-calibration-${i}`, burnUs), `${c.suite} calibration ${i}/${CALIBRATION_RUNS} (${burnUs.toFixed(1)} µs)`);
     if (row.ratio !== null) points.push({ burnUs, lengthening: c.lengthening(row.ratio) });
     // Runs that saw no slowdown at all say nothing of the scale: double.
     burnUs = nextBurn(points, target) ?? burnUs * 2;
@@ -206,8 +274,8 @@ for (const c of CASES.filter((c) => only.length === 0 || only.includes(c.suite))
   const slowB = withPreload(`${c.suite}-b`, burnUs);
   log(`${c.suite}: A's median ${c.metric} ${aa[0]!.base_median.toFixed(2)}; B burns ${burnUs.toFixed(1)} µs of CPU ${c.suite === "startup" ? "per start" : "per request"} (aimed at B/A ${c.stepRatio})`);
   for (let i = 1; i <= pairs; i++) {
-    if (i > 1) aa.push(await pairedRun(c, plainA, plainA2, `${c.suite} A/A ${i}/${pairs}`));
-    ab.push(await pairedRun(c, plainA, slowB, `${c.suite} A/B ${i}/${pairs}`));
+    if (i > 1) aa.push(await pairedRun(timed, plainA, plainA2, `${c.suite} A/A ${i}/${pairs}`));
+    ab.push(await pairedRun(timed, plainA, slowB, `${c.suite} A/B ${i}/${pairs}`));
   }
   const meanRatio = geometricMean(ab.flatMap((r) => (r.ratio === null ? [] : [r.ratio])));
   rows.push({
@@ -222,30 +290,73 @@ for (const c of CASES.filter((c) => only.length === 0 || only.includes(c.suite))
     minutes: `${Math.round((Date.now() - suiteStarted) / 60_000)} min`,
   });
 }
+/** Each count case: PAIRS A/A runs and PAIRS A/B runs, judged on its count, the diff of each A/B run naming its call or not. */
+async function countCase(c: CountCase): Promise<Record<keyof typeof COLUMNS, string>> {
+  const started = Date.now();
+  const withPreload = (name: string, withCall: boolean) => {
+    const preload = join(work, `${name}.cjs`);
+    writeFileSync(preload, c.preload(withCall));
+    return wrapper(name, ["--require", preload]);
+  };
+  const [a, twin, b] = [withPreload(`${c.name}-a`, false), withPreload(`${c.name}-a-twin`, false), withPreload(`${c.name}-b`, true)];
+  // The profile's trials and no more: the counted runs are half of them, and an adaptive run would only add timed ones.
+  const counted = { args: c.args, runArgs: [...profileArgs(c), "--trial-budget", "0"], metric: c.metric };
+  const aa: ExplainedRow[] = [];
+  const ab: ExplainedRow[] = [];
+  for (let i = 1; i <= pairs; i++) {
+    aa.push(await pairedRun(counted, a, twin, `${c.name} A/A ${i}/${pairs}`));
+    ab.push(await pairedRun(counted, a, b, `${c.name} A/B ${i}/${pairs}`));
+  }
+  const named = ab.filter((row) => row.syscall_changes?.changes[0]?.name === c.syscall).length;
+  return {
+    cell: c.cell,
+    metric: c.metric,
+    profile: counted.runArgs.slice(1).join(" "),
+    step: c.step,
+    burn: c.extra,
+    measured: geometricMean(ab.flatMap((r) => (r.ratio === null ? [] : [r.ratio]))).toFixed(4),
+    detected: `${percent(ab.filter((r) => r.verdict === "slower").length, pairs)}, ${c.syscall} named first in ${named}/${pairs}`,
+    aa_false: percent(aa.filter((r) => r.verdict !== "no significant change").length, pairs),
+    minutes: `${Math.round((Date.now() - started) / 60_000)} min`,
+  };
+}
+for (const c of COUNT_CASES.filter((c) => only.length === 0 || only.includes(c.name))) rows.push(await countCase(c));
+
 const keys = Object.keys(COLUMNS) as (keyof typeof COLUMNS)[];
 process.stdout.write(
   `${formatTable(Object.values(COLUMNS), rows.map((row) => keys.map((k) => row[k])))}\n\n` +
     `${pairs} A/A and ${pairs} A/B runs per suite, ${profileArg ?? "each suite's default"} profile, node 22.11.0, in ${Math.round((Date.now() - began) / 60_000)} min.\n`,
 );
-const ran = new Set(rows.map((r) => r.cell));
+const ran = new Set(rows.map((r) => `${r.cell} ${r.metric}`));
+const COUNT_NOTE =
+  "The count cases (a step of one system call, rows whose step is a call): B's preload makes one more call per start (`fs.statSync`) or per request (a one-byte `fs.writeSync` to /dev/null in a wrapper of http.Server's request event), A's sets up the same and makes none. Each run has the profile's trials and no adaptive ones (`--trial-budget 0`); its counting pass counts half of them, and `comparePaired` judges the count trial by trial at the 0.08 % rule. The diff (src/compare/syscall-diff.ts) of each A/B run must name the call first.";
+/** A count case's row: its step is a call, not a share. */
+const isCountRow = (row: Readonly<Record<string, unknown>>) => String(row.step).startsWith("+");
 recordMeasurement("injected-steps", (old) => {
   // Rows recorded before they carried their cell named it in "suite" ("startup wall_ms").
-  const kept = (old?.rows ?? []).filter((r) => r.cell !== undefined && !ran.has(String(r.cell)));
+  const kept = (old?.rows ?? []).filter((r) => r.cell !== undefined && !ran.has(`${String(r.cell)} ${String(r.metric)}`));
   const all = [...kept, ...rows];
   return {
     title: "Injected steps: what a paired run sees in real runs",
     benchmark: `scripts/benchmark injected-steps ${pairs} ${profileArg ?? "default"}`,
     ...thisMachine(startLoad),
-    summary: all.map((row, i) => ({
-      measure: `${row.cell}: B slowed by a preload, paired with A in one run (${pairs} A/B and ${pairs} A/A runs)`,
-      row: i,
-      // The step measured leads: calibration aims at the step, and a noisy run can land it elsewhere.
-      figure: "B/A {measured} (aimed at {step}): detected in {detected}; A/A false verdicts {aa_false}",
-    })),
+    summary: all.map((row, i) =>
+      isCountRow(row)
+        ? { measure: `${row.cell} ${row.metric}: B does ${row.burn}, paired with A in one run (${pairs} A/B and ${pairs} A/A runs)`, row: i, figure: "B/A {measured} ({step}): detected in {detected}; A/A false verdicts {aa_false}" }
+        : {
+            measure: `${row.cell}: B slowed by a preload, paired with A in one run (${pairs} A/B and ${pairs} A/A runs)`,
+            row: i,
+            // The step measured leads: calibration aims at the step, and a noisy run can land it elsewhere.
+            figure: "B/A {measured} (aimed at {step}): detected in {detected}; A/A false verdicts {aa_false}",
+          },
+    ),
     columns: COLUMNS,
     rows: all,
-    notes: old?.notes ?? [
-      "Node 22.11.0 behind two wrapper scripts per run (`node@path:`), the B wrapper preloading a file that burns CPU time per start or per request; the apps are unchanged. Each run is judged by `comparePaired` on the suite's headline metric, with the adaptive trials and the 0.08 % sequential rule of docs/paired-verdicts.md.",
+    notes: [
+      ...(old?.notes ?? [
+        "Node 22.11.0 behind two wrapper scripts per run (`node@path:`), the B wrapper preloading a file that burns CPU time per start or per request; the apps are unchanged. Each run is judged by `comparePaired` on the suite's headline metric, with the adaptive trials and the 0.08 % sequential rule of docs/paired-verdicts.md.",
+      ]),
+      ...(all.some(isCountRow) && !(old?.notes ?? []).includes(COUNT_NOTE) ? [COUNT_NOTE] : []),
     ],
   };
 });

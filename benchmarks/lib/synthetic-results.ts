@@ -144,6 +144,25 @@ const TYPICAL_BY_UNIT: Readonly<Record<string, number>> = {
   "ops/s": 20_000,
   fraction: 0.95,
   x: 2,
+  // Counts (the counting pass): a start's calls and faults, a request's or an operation's calls.
+  "calls/start": 700,
+  "faults/start": 3_000,
+  "switches/start": 30,
+  threads: 7,
+  fds: 20,
+  "calls/req": 2,
+  "calls/msg": 2,
+  "calls/op": 5,
+  "calls/file": 5,
+  "calls/MB": 16,
+  "calls/entry": 2,
+  "calls/count": 500,
+  "calls/delivery": 1,
+  "calls/install": 20_000,
+  "files/install": 900,
+  "MB/10k req": 1,
+  "MB/10k msg": 1,
+  "MB/10k deliveries": 1,
 };
 
 const scale = new Map<SuiteProfile, Promise<SyntheticSeries[]>>();

@@ -53,6 +53,7 @@ ensure_tool() {
     wsclient) ensure_wsclient ;;
     postgres) ensure_postgres ;;
     sqlite3) command -v sqlite3 >/dev/null 2>&1 || apt_install sqlite3 ;;  # the harness's own SQLite client
+    strace) command -v strace >/dev/null 2>&1 || apt_install strace ;;  # the counting pass's system calls
     *) die "no install step for tool '$1' (add it to ensure_tool in scripts/lib/common.sh)" ;;
   esac
 }

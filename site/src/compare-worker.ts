@@ -6,7 +6,7 @@
  * one suite at a time. Bundled as assets/compare-worker.js.
  */
 import { compareWithPairs } from "../../src/compare/paired.ts";
-import type { CompareRow } from "../../src/compare/types.ts";
+import { explainRows, type ExplainedRow } from "../../src/compare/syscall-diff.ts";
 import { bundleDocuments, historyDocuments, type CompareBundle, type CompareHistory } from "../../src/site/compare-data.ts";
 
 /** Absolute URLs of the files one suite's comparison needs; `id` comes back with its reply. */
@@ -17,7 +17,7 @@ export interface CompareRequest {
   histories: string[];
 }
 
-export type CompareReply = { id: number } & ({ rows: CompareRow[] } | { error: string });
+export type CompareReply = { id: number } & ({ rows: ExplainedRow[] } | { error: string });
 
 async function fetchJson<T>(url: string): Promise<T> {
   const response = await fetch(url);
@@ -34,7 +34,8 @@ self.onmessage = async (event: MessageEvent<CompareRequest>) => {
       fetchJson<CompareBundle>(head),
       ...histories.map((url) => fetchJson<CompareHistory>(url)),
     ]);
-    reply = { id, rows: compareWithPairs(bundleDocuments(baseBundle), bundleDocuments(headBundle), { history: runtimeHistories.flatMap(historyDocuments) }) };
+    const [baseDocs, headDocs] = [bundleDocuments(baseBundle), bundleDocuments(headBundle)];
+    reply = { id, rows: explainRows(compareWithPairs(baseDocs, headDocs, { history: runtimeHistories.flatMap(historyDocuments) }), baseDocs, headDocs) };
   } catch (error) {
     reply = { id, error: error instanceof Error ? error.message : String(error) };
   }

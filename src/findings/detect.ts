@@ -1,6 +1,7 @@
 import type { MeasuredCell } from "../compare/types.ts";
 import { pooledMedian, ratioOfMedians } from "../compare/ratio.ts";
 import { cellOf, compareVersions, environmentKey, groupBy, matchKey, seriesKey, type Measurement } from "../compare/series-key.ts";
+import { syscallDiff, type SyscallDiff } from "../compare/syscall-diff.ts";
 import { excludesOne } from "../compare/verdict.ts";
 import { paramsSlug } from "../core/params.ts";
 import type { ResultDocument } from "../results/types.ts";
@@ -49,6 +50,14 @@ export interface Finding extends MeasuredCell {
   figures: FindingFigure[];
   /** The start of the newest result the finding rests on. */
   updated: string;
+  /** Where its results were counted: the calls that differ most from the reference's (src/compare/syscall-diff.ts). */
+  syscall_changes?: SyscallDiff;
+}
+
+/** The calls that differ most from `reference` to `subject`, where both were counted. */
+function callsBetween(reference: readonly Measurement[], subject: readonly Measurement[]): Pick<Finding, "syscall_changes"> {
+  const diff = syscallDiff(reference.map((m) => m.doc), subject.map((m) => m.doc));
+  return diff === null || diff.changes.length === 0 ? {} : { syscall_changes: diff };
 }
 
 const headlineMetric = (doc: ResultDocument): string | undefined => Object.keys(doc.metrics)[0];
@@ -149,7 +158,7 @@ export function findOutliers(docs: readonly ResultDocument[], thresholds: Findin
       if (factor < thresholds.outlierFactor) continue;
       const ci95 = backedInterval(nearest.other, subject);
       if (ci95 === null) continue;
-      findings.push({ ...cellFinding("outlier", subject, others, key), direction: nearest.gap.direction, factor, ci95 });
+      findings.push({ ...cellFinding("outlier", subject, others, key), direction: nearest.gap.direction, factor, ci95, ...callsBetween(nearest.other, subject) });
     }
   }
   return findings;
@@ -169,7 +178,7 @@ export function findSteps(docs: readonly ResultDocument[], thresholds: FindingTh
       const ci95 = backedInterval(before, after);
       if (ci95 === null) continue;
       const base = cellFinding("step", after, [before], key);
-      findings.push({ ...base, id: `${base.id}@${after[0]!.doc.runtime.version}`, from_version: before[0]!.doc.runtime.version, ...step, ci95 });
+      findings.push({ ...base, id: `${base.id}@${after[0]!.doc.runtime.version}`, from_version: before[0]!.doc.runtime.version, ...step, ci95, ...callsBetween(before, after) });
     }
   }
   return findings;

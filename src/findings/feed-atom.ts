@@ -5,6 +5,7 @@ import { ID_PREFIX, releaseNotesAtomLinks } from "../regressions/feed-atom.ts";
 import type { Finding } from "./detect.ts";
 import { findingReleaseNotes, groupAnchor, groupLabel, groupSummary } from "./format.ts";
 import { cellWithinGroup, type FindingGroup } from "./group.ts";
+import { formatSyscallDiff } from "../compare/syscall-diff.ts";
 
 /** The findings feed's file name, beside the Findings page. */
 export const FINDINGS_ATOM_FILE = "findings.atom";
@@ -45,7 +46,7 @@ function entry(group: FindingGroup, attached: FindingAttachments): string {
     ...releaseNotesAtomLinks(findingReleaseNotes(group.representative)),
     ...(group.documented ?? []).map((known) => `    <link rel="related" title="${escapeMarkup(`documented: ${known.source}`)}" href="${escapeMarkup(known.url)}"/>`),
     `    <category term="${group.kind}"/>`,
-    `    <summary>${escapeMarkup(`${group.metric}, ${group.better} is better. ${group.cells.map((cell) => cellText(group, cell)).join(" ")}${representative}${documentedText(group)}`)}</summary>`,
+    `    <summary>${escapeMarkup(`${group.metric}, ${group.better} is better. ${group.cells.map((cell) => cellText(group, cell)).join(" ")}${representative}${group.representative.syscall_changes ? ` Calls of the first cell: ${formatSyscallDiff(group.representative.syscall_changes)}.` : ""}${documentedText(group)}`)}</summary>`,
     "  </entry>",
   ].join("\n");
 }

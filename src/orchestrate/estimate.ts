@@ -48,13 +48,14 @@ export function planRun(scenarios: readonly ResolvedScenario[], specs: readonly 
     const { trials } = scenario.profileParams;
     const measured = judged && running.length > 1 ? Math.max(trials, MIN_PAIRS) : trials;
     for (const spec of running) {
-      const estimate = suite.estimate(scenario, spec.name, options);
-      // A trial's cost is the same at any count: the trials run, and the cap, scale the estimate.
-      const seconds = (estimate.seconds * measured) / trials;
-      plan.cells += estimate.cells;
-      plan.trials += estimate.cells * measured;
+      const { cells, seconds: estimated, countingSeconds = 0 } = suite.estimate(scenario, spec.name, options);
+      // A trial's cost is the same at any count: the trials run, and the cap, scale the estimate; the counting pass runs once.
+      const timed = estimated - countingSeconds;
+      const seconds = (timed * measured) / trials + countingSeconds;
+      plan.cells += cells;
+      plan.trials += cells * measured;
       plan.seconds! += seconds;
-      plan.maxSeconds! += (seconds * adaptivePlan(trials).looks.at(-1)!) / measured;
+      plan.maxSeconds! += (timed * adaptivePlan(trials).looks.at(-1)!) / trials + countingSeconds;
     }
   }
   return [...plans.values()];

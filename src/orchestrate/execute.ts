@@ -60,10 +60,12 @@ interface Cell {
   /** Trials its scenario ran (the profile's, or more by the adaptive rule), and that rule's record. */
   trials: number;
   sequential?: ResultDocument["sequential"];
+  /** Metrics its counting pass could not count, and why. */
+  uncounted: Record<string, string>;
 }
 
 function pendingCell(subject: Subject): Cell {
-  return { subject, status: "pending", samples: {}, trialSamples: {}, details: {}, tools: {}, saved: false, trialsDone: 0, trials: trialsOf(subject.scenario) };
+  return { subject, status: "pending", samples: {}, trialSamples: {}, details: {}, tools: {}, saved: false, trialsDone: 0, trials: trialsOf(subject.scenario), uncounted: {} };
 }
 
 const trialsOf = (scenario: ResolvedScenario["scenario"]) => scenario.profileParams.trials;
@@ -239,6 +241,7 @@ async function measureScenario(run: Run, selected: ResolvedScenario): Promise<bo
   const measuredCells = cells.filter((c) => c.status === "pending");
   run.progress.skip(trialsOf(selected.scenario) * (cells.length - measuredCells.length));
   if (!(await runTrials(run, selected, cells, measuredCells))) return false;
+  if (!(await countCells(run, selected, measuredCells))) return false;
   await closeCells(session, cells, measuredCells);
   if (isInterrupted()) return false;
   await run.save(selected, cells);
@@ -274,6 +277,38 @@ async function runTrials(run: Run, selected: ResolvedScenario, cells: readonly C
   }
   const sequential = schedule.record();
   if (sequential) for (const cell of cells) cell.sequential = sequential;
+  return true;
+}
+
+/**
+ * The counting pass, after every trial of the scenario (so it never runs beside a timed one):
+ * each measured cell's counts join its samples, one trial per counted run. False when an interrupt
+ * stopped it.
+ */
+async function countCells(run: Run, selected: ResolvedScenario, measuredCells: readonly Cell[]): Promise<boolean> {
+  const session = run.sessions.bySuite.get(selected.suite)!;
+  if (!session.count) return true;
+  const counted = measuredCells.filter((cell) => cell.status === "pending");
+  run.progress.addWork(counted.length);
+  for (const cell of counted) {
+    if (isInterrupted()) return false;
+    run.progress.begin(`${selected.scenario.suite}/${selected.scenario.name}${label(cell.subject)} counting`);
+    try {
+      const output = await session.count(cell.subject);
+      for (const [metric, values] of Object.entries(output.samples)) {
+        cell.samples[metric] = [...values];
+        cell.trialSamples[metric] = [...(output.trialSamples?.[metric] ?? values.map(() => 1))];
+      }
+      Object.assign(cell.uncounted, output.unavailable);
+      if (output.details) Object.assign(cell.details, output.details);
+    } catch (error) {
+      if (isInterrupted()) return false;
+      if (!(error instanceof TrialFailure)) throw error;
+      // Counting failed, not the measurement: what it was to count is unavailable, the timed figures stand.
+      for (const metric of Object.keys(cell.subject.scenario.metrics)) if (!cell.samples[metric]) cell.uncounted[metric] = `counting failed: ${error.message}`;
+    }
+    run.progress.end();
+  }
   return true;
 }
 
@@ -378,7 +413,7 @@ function toDocument(plan: RunPlan, selected: ResolvedScenario, cell: Cell, tools
   }
   let status = cell.status === "pending" ? "failed" : cell.status;
   let error = cell.error;
-  const missing = Object.keys(recorded).filter((name) => !metrics[name]);
+  const missing = Object.keys(recorded).filter((name) => !metrics[name] && cell.uncounted[name] === undefined);
   if (status === "ok" && missing.length > 0) {
     status = "failed";
     error = `no samples for ${missing.join(", ")}`;
@@ -411,7 +446,9 @@ function toDocument(plan: RunPlan, selected: ResolvedScenario, cell: Cell, tools
     tools,
     metrics,
     ...(cell.verification ? { verification: plainValue(cell.verification) as typeof cell.verification } : {}),
-    ...(Object.keys(cell.details).length > 0 ? { details: plainValue(cell.details) as Record<string, unknown> } : {}),
+    ...(Object.keys(cell.details).length > 0 || Object.keys(cell.uncounted).length > 0
+      ? { details: plainValue({ ...cell.details, ...(Object.keys(cell.uncounted).length > 0 ? { counts_unavailable: cell.uncounted } : {}) }) as Record<string, unknown> }
+      : {}),
     reproduce,
   };
 }

@@ -28,6 +28,11 @@ export interface MetricDefinition {
    * kernel's 10 ms CPU ticks): a median at or below it is recorded, never exported or judged.
    */
   resolution?: number;
+  /**
+   * A count the kernel keeps (system calls, page faults, threads): no clock and no sampling stand
+   * between it and the figure, so its spread is the program's own, not the measurement's.
+   */
+  exact?: boolean;
 }
 
 /** One metric of a result: its definition, its samples and their summary. */

@@ -13,7 +13,9 @@ import type { Environment } from "../env/fingerprint.ts";
 import type { MetricSummary, ParamValue, ResultDocument, RunInfo } from "../results/types.ts";
 import type { RuntimeName } from "../runtimes/catalog.ts";
 import type { RuntimeIdentity } from "../runtimes/identify.ts";
+import { profileOf } from "../compare/syscall-diff.ts";
 import { mean, stddev } from "../stats/summary.ts";
+import type { SyscallProfile } from "../tools/strace.ts";
 import { fileSafe, type CatalogData, type TestbedRef } from "./model.ts";
 
 /**
@@ -45,6 +47,8 @@ export interface CompareBundle {
     /** What a paired comparison reads besides the samples (two versions measured in one run). */
     label?: string;
     sequential?: ResultDocument["sequential"];
+    /** The calls by name of a counted result, which explain a change in its counts (src/compare/syscall-diff.ts). */
+    syscall_counts?: SyscallProfile;
   }[];
 }
 
@@ -100,6 +104,7 @@ export function bundleOf(testbed: string, runtime: RuntimeName, version: string,
       metrics: Object.fromEntries(Object.entries(doc.metrics).map(([name, { mean, stddev, min, max, ...kept }]) => [name, kept])),
       ...(doc.label !== undefined ? { label: doc.label } : {}),
       ...(doc.sequential !== undefined ? { sequential: doc.sequential } : {}),
+      ...(profileOf(doc) ? { syscall_counts: profileOf(doc)! } : {}),
     });
   }
   return bundle;
@@ -111,7 +116,7 @@ function summaryOf(metric: BundledMetric): MetricSummary {
   return { ...metric, mean: mean(samples), stddev: stddev(samples), min: samples.reduce((a, b) => Math.min(a, b)), max: samples.reduce((a, b) => Math.max(a, b)) };
 }
 
-/** The bundle's results as the result documents they were (without tools, details, verification and the command that reproduces them). */
+/** The bundle's results as the result documents they were (without tools, verification, the command that reproduces them and details but the calls by name). */
 export function bundleDocuments(bundle: CompareBundle): ResultDocument[] {
   return bundle.results.map((r) => ({
     schema: "runtime-bench/result/v1",
@@ -130,6 +135,7 @@ export function bundleDocuments(bundle: CompareBundle): ResultDocument[] {
     reproduce: "",
     ...(r.label !== undefined ? { label: r.label } : {}),
     ...(r.sequential !== undefined ? { sequential: r.sequential } : {}),
+    ...(r.syscall_counts !== undefined ? { details: { syscall_counts: r.syscall_counts } } : {}),
   }));
 }
 

@@ -1,4 +1,5 @@
 import { formatInterval } from "../compare/format.ts";
+import { formatSyscallDiff } from "../compare/syscall-diff.ts";
 import { paramsSlug } from "../core/params.ts";
 import type { Finding } from "../findings/detect.ts";
 import { findingAnchor, findingReleaseNotes, groupAnchor } from "../findings/format.ts";
@@ -65,7 +66,7 @@ function row(group: FindingGroup, rank: number, downloads: ReadonlySet<string>, 
   <td data-label="scenario"><div><a href="${trendLink(first)}">${group.suite}/${group.scenario}</a>${where.map((w) => html`<div class="muted">${breakable(w)}</div>`)}<div class="muted">on ${runners}</div></div></td>
   <td data-label="gap"><div><span class="verdict verdict-${group.direction}">${factorRange(group)} ${group.direction}</span><div class="muted">${metricLabel(group.metric)}, ${group.better} is better; ${cells}</div></div></td>
   <td data-label="cells">${cellList(group, downloads)}</td>
-  <td data-label="first cell"><div>${figures(first)}<div class="muted">ratio ${first.kind === "outlier" ? "to the nearest other " : ""}${formatInterval(first.ci95)}</div></div></td>
+  <td data-label="first cell"><div>${figures(first)}<div class="muted">ratio ${first.kind === "outlier" ? "to the nearest other " : ""}${formatInterval(first.ci95)}</div>${first.syscall_changes ? html`<div class="muted">calls: ${formatSyscallDiff(first.syscall_changes)}</div>` : ""}</div></td>
   <td data-label="reproduce"><div>${repro}${notes ? html`<div>${releaseNotesLinks(notes)}</div>` : ""}${(group.documented ?? []).map((known) => html`<div class="muted">documented: <a href="${known.url}" rel="noopener">${known.source}</a> ${known.direction}${known.factor === null ? "" : ` ×${known.factor}`}</div>`)}</div></td>
 </tr>${profiled ? profileRow(first, profiled) : ""}`;
 }

@@ -18,6 +18,23 @@ const KNOWN_METRICS: Record<string, string> = {
   speedup: "Speed-up",
   ops_per_s: "Operations per second",
   success_rate: "Success rate",
+  // Counts (docs/methodology.md, "Counts").
+  syscalls: "System calls",
+  path_syscalls: "Path lookups",
+  syscalls_per_request: "System calls",
+  syscalls_per_message: "System calls",
+  syscalls_per_op: "System calls",
+  minor_faults: "Minor page faults",
+  major_faults: "Major page faults",
+  voluntary_switches: "Voluntary context switches",
+  involuntary_switches: "Involuntary context switches",
+  threads: "Threads",
+  server_threads: "Server threads",
+  server_fds: "Server file descriptors",
+  rss_growth_mb_per_10k: "Memory growth",
+  binary_mb: "Binary size",
+  package_mb: "Package size",
+  files_written: "Files written",
 };
 
 const percentileText = (digits: string) => `p${digits.length > 2 ? `${digits.slice(0, 2)}.${digits.slice(2)}` : digits}`;

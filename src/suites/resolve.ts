@@ -63,6 +63,6 @@ export function resolveScenarios(scenarios: readonly Scenario[], profile: Profil
     // Both profiles are checked, so a broken `full` is caught by a quick run and by validate.
     const [described] = describeScenarios([scenario]);
     const params = described!.profiles[suiteProfileOf(profile)];
-    return { suite, scenario: { ...scenario, config: scenario.suiteConfig, profileParams: { ...params, trials: trialsOf(params) }, metrics: described!.metrics } };
+    return { suite, scenario: { ...scenario, config: scenario.suiteConfig, profile, profileParams: { ...params, trials: trialsOf(params) }, metrics: described!.metrics } };
   });
 }

@@ -27,6 +27,8 @@ export interface Subject<Config = unknown, P extends ProfileParams = ProfilePara
  */
 export interface SuiteScenario<Config = unknown, P extends ProfileParams = ProfileParams> extends Scenario {
   readonly config: Config;
+  /** The profile chosen: the counting pass counts every cell in `full`, one cell per suite and runtime otherwise (countedScenario). */
+  readonly profile: Profile;
   /** The chosen profile: the suite's defaults with the manifest's overrides. */
   readonly profileParams: P;
   readonly metrics: Readonly<Record<string, MetricDefinition>>;
@@ -68,6 +70,22 @@ export interface FinishOutput {
 }
 
 /**
+ * What a subject's counting pass measured: counts the kernel keeps (system calls, page faults,
+ * context switches, threads), taken apart from the timed trials because counting can slow what it
+ * counts (strace stops a program at every call).
+ */
+export interface CountOutput {
+  /** Samples by metric, one per counted run: each run is a trial of its own for a paired comparison. */
+  readonly samples: Readonly<Record<string, readonly number[]>>;
+  /** Where a trial of a count holds several runs (its median is what a pair compares): how many each trial added, by metric. */
+  readonly trialSamples?: Readonly<Record<string, readonly number[]>>;
+  /** Metrics this subject records that could not be counted, and why: recorded in the result, never as 0. */
+  readonly unavailable?: Readonly<Record<string, string>>;
+  /** Facts to keep in the result (calls by name, what a count is per). */
+  readonly details?: Record<string, unknown>;
+}
+
+/**
  * An external program a suite drives. `name` is also the word `scripts/bench` installs it by
  * (`ensure_<name>` in scripts/lib/common.sh); `version` proves it runs, or throws a UserError.
  */
@@ -95,6 +113,13 @@ export interface SuiteSession<Config = unknown, P extends ProfileParams = Profil
   check(subject: Subject<Config, P>): Promise<CheckOutcome>;
   /** Measures one trial. Throws TrialFailure when the subject breaks. */
   trial(subject: Subject<Config, P>, trialIndex: number): Promise<TrialOutput>;
+  /**
+   * The counting pass: once per subject that was measured, after its last trial and before the
+   * check after measuring, never during a trial. Its samples become metrics of the result like any
+   * other (the suite declares them in `metrics`); a TrialFailure makes the subject's missing
+   * metrics unavailable with its reason, and its timed figures stand.
+   */
+  count?(subject: Subject<Config, P>): Promise<CountOutput>;
   /** Verifies again after measuring, where the suite asks for that. */
   recheck?(subject: Subject<Config, P>): Promise<CheckOutcome>;
   /** Once per subject that was measured, after its last trial and recheck. */
@@ -106,8 +131,10 @@ export interface SuiteSession<Config = unknown, P extends ProfileParams = Profil
 /** What `plan` shows for one scenario on one runtime: the cells a run would measure and about how long that takes. */
 export interface CostEstimate {
   readonly cells: number;
-  /** Seconds for every trial of those cells and the checks around them; provisioning and installs not counted. */
+  /** Seconds for every trial of those cells, the checks around them and their counting pass; provisioning and installs not counted. */
   readonly seconds: number;
+  /** The counting pass's share of `seconds`: it counts the profile's minimum trials, so adaptive trials add none of it. */
+  readonly countingSeconds?: number;
 }
 
 /**
@@ -192,6 +219,23 @@ export interface Suite<Config = unknown, P extends ProfileParams = ProfileParams
 /** A suite with its types erased, as the registry and the orchestrator hold it. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnySuite = Suite<any, any, any>;
+
+/**
+ * A subject's view of its scenario as the counting pass treats it: every cell is counted in the
+ * full profile; in the quick one (and smoke) only those `countedInQuick` picks, one representative
+ * cell per suite and runtime, since counting under strace costs as much as a trial or more
+ * (docs/methodology.md, "Counts"). An uncounted subject's view drops `countMetrics`, so its result
+ * records none of them and nothing is counted for it.
+ */
+export function countedScenario<S extends SuiteScenario>(scenario: S, countMetrics: Readonly<Record<string, unknown>>, countedInQuick: boolean): S {
+  if (scenario.profile === "full" || countedInQuick) return scenario;
+  return { ...scenario, metrics: Object.fromEntries(Object.entries(scenario.metrics).filter(([name]) => !(name in countMetrics))) };
+}
+
+/** The count metrics a subject records: what its counting pass has to count (none: nothing to do). */
+export function countedMetrics(subject: Subject, countMetrics: Readonly<Record<string, unknown>>): string[] {
+  return Object.keys(countMetrics).filter((name) => name in subject.scenario.metrics);
+}
 
 /** Declares a suite; only here to infer its type parameters. */
 export function defineSuite<Config, P extends ProfileParams, Options = Record<string, never>>(suite: Suite<Config, P, Options>): Suite<Config, P, Options> {

@@ -30,6 +30,12 @@ export interface ResourceUsage {
   readonly systemS: number;
   readonly elapsedS: number;
   readonly peakRssMb: number;
+  /** Page faults the kernel served without I/O (minor) and with it (major), over every thread and waited-for child. */
+  readonly minorFaults: number;
+  readonly majorFaults: number;
+  /** Context switches: a thread gave up the CPU to wait (voluntary), or was made to (involuntary). */
+  readonly voluntarySwitches: number;
+  readonly involuntarySwitches: number;
 }
 
 export interface TimedCommand {
@@ -43,13 +49,22 @@ export async function runWithUsage(argv: readonly string[], options: CommandOpti
   const dir = await mkdtemp(join(reportDir, ".usage-"));
   try {
     const report = join(dir, "usage");
-    const result = await runCommand(GNU_TIME, ["-f", "%U %S %e %M", "-o", report, ...argv], options);
+    const result = await runCommand(GNU_TIME, ["-f", "%U %S %e %M %R %F %w %c", "-o", report, ...argv], options);
     // A command that exits non-zero gets a "Command exited with ..." line first: the figures are last.
     const fields = (await readFile(report, "utf8").catch(() => "")).trim().split("\n").pop()?.split(" ").map(Number) ?? [];
-    const [userS, systemS, elapsedS, kib] = fields;
+    const [userS, systemS, elapsedS, kib, minorFaults, majorFaults, voluntarySwitches, involuntarySwitches] = fields;
     const usage =
-      fields.length === 4 && fields.every(Number.isFinite)
-        ? { userS: userS!, systemS: systemS!, elapsedS: elapsedS!, peakRssMb: (kib! * 1024) / 1e6 } // KiB to MB (10^6 bytes)
+      fields.length === 8 && fields.every(Number.isFinite)
+        ? {
+            userS: userS!,
+            systemS: systemS!,
+            elapsedS: elapsedS!,
+            peakRssMb: (kib! * 1024) / 1e6, // KiB to MB (10^6 bytes)
+            minorFaults: minorFaults!,
+            majorFaults: majorFaults!,
+            voluntarySwitches: voluntarySwitches!,
+            involuntarySwitches: involuntarySwitches!,
+          }
         : null;
     return { result, usage };
   } finally {

@@ -4,6 +4,8 @@ import { tail } from "../process/children.ts";
 import { runWithUsage } from "./gnu-time.ts";
 import { APPS_DIR } from "../core/paths.ts";
 import { withInstructions, type Counted } from "./perf.ts";
+import { difference, parseStraceSummary, perUnit, splitScheduling, straceArgv, straceReadiness, sumCalls, syscallProfile, type SplitCounts, type SyscallProfile } from "./strace.ts";
+import { TrialFailure } from "../core/errors.ts";
 
 /** The protocol's runtime side, which every in-process app imports. */
 export const IN_PROCESS_PROTOCOL_DIR = join(APPS_DIR, "inprocess");
@@ -176,4 +178,65 @@ export async function runInProcessTrial(request: InProcessRequest): Promise<InPr
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * One app process of the protocol as a counted run would start it: `iterations` measured (no
+ * warm-up), its argv behind `tracer` (strace's, which counts it).
+ */
+export type CountedInProcessRun = (iterations: number, tracer: readonly string[]) => Promise<InProcessOutcome>;
+
+/** Per-unit call counts of an in-process app, one sample per counted run; null with the reason where strace cannot count. */
+export interface InProcessCounts {
+  readonly syscalls: number[] | null;
+  readonly unavailable: string | null;
+  readonly profile: SyscallProfile | null;
+}
+
+/** Units a counted run's extra iterations move at least, so that the few calls of a start that vary fall to hundredths of a call per unit. */
+const MIN_COUNTED_UNITS = 100;
+
+/** The measured iterations a counted run adds beyond the first: enough for MIN_COUNTED_UNITS units, at most `most` (an iteration that is long by itself needs no company). */
+export const countedIterations = (unitsPerIteration: number, most = MIN_COUNTED_UNITS): number => Math.min(most, Math.max(1, Math.ceil(MIN_COUNTED_UNITS / unitsPerIteration)));
+
+/**
+ * Seconds of a counting pass: the baseline run and `runs` counted runs, each a process of `processS`
+ * and its iterations, `slowdown` times as long as the suite's estimate gives them timed (strace
+ * stops the app at every call: each suite measures its own factor).
+ */
+export function countingSeconds(processS: number, iterationS: number, unitsPerIteration: number, runs: number, slowdown: number, most?: number): number {
+  // Each process also runs the verification once.
+  const process = (iterations: number) => processS + (1 + iterations) * iterationS;
+  return slowdown * (process(1) + runs * process(1 + countedIterations(unitsPerIteration, most)));
+}
+
+/**
+ * System calls per unit of work (a file, a query, a message) of an in-process app: every process
+ * also starts the runtime, sets up and runs the verification, so one run with a single measured
+ * iteration is the baseline, and each of `runs` runs with `countedIterations` more gives one
+ * sample: its calls beyond the baseline, per unit those iterations moved. Each run is checked as
+ * a trial is (report, digest); the work the protocol does around each iteration (the app's
+ * `reset`) counts with it.
+ */
+export async function countInProcess(run: CountedInProcessRun, unitsPerIteration: number, per: string, runs: number, scratchDir: string, most?: number): Promise<InProcessCounts> {
+  const ready = await straceReadiness();
+  if (!ready.ok) return { syscalls: null, unavailable: ready.unavailable, profile: null };
+  const counted = async (iterations: number): Promise<SplitCounts> => {
+    const dir = await mkdtemp(join(scratchDir, ".strace-"));
+    try {
+      const output = join(dir, "summary");
+      const outcome = await run(iterations, straceArgv(output));
+      if (!outcome.ok) throw new TrialFailure(`counted run: ${outcome.error}`, { stderr: outcome.stderr });
+      const counts = parseStraceSummary(await readFile(output, "utf8").catch(() => ""));
+      if (counts === null) throw new TrialFailure("counted run: strace wrote no summary");
+      return splitScheduling(counts);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  };
+  const extra = countedIterations(unitsPerIteration, most);
+  const baseline = await counted(1);
+  const samples: SplitCounts[] = [];
+  for (let r = 0; r < runs; r++) samples.push(perUnit(difference(await counted(1 + extra), baseline), extra * unitsPerIteration));
+  return { syscalls: samples.map((split) => Math.round(sumCalls(split.work) * 1e4) / 1e4), unavailable: null, profile: syscallProfile(per, samples) };
 }

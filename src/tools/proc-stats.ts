@@ -168,3 +168,44 @@ export function treeCpuS(rootPid: number): number {
   for (const pid of inTree) ticks += stats.get(pid)!.cpuTicks;
   return ticks / TICKS_PER_SECOND;
 }
+
+/** What a process group holds at one moment: its threads, open file descriptors and resident memory. */
+export interface GroupHoldings {
+  readonly threads: number;
+  readonly fds: number;
+  /** Sum of each process's VmRSS, in MB (10^6 bytes). */
+  readonly rssMb: number;
+}
+
+/** VmRSS and Threads of /proc/<pid>/status. */
+export function parseStatus(status: string): { rssMb: number; threads: number } {
+  const kib = /^VmRSS:\s*(\d+)\s*kB/m.exec(status)?.[1];
+  const threads = /^Threads:\s*(\d+)/m.exec(status)?.[1];
+  return { rssMb: kib === undefined ? 0 : (Number(kib) * 1024) / 1e6, threads: threads === undefined ? 0 : Number(threads) };
+}
+
+/** The threads, open file descriptors and resident memory of every live process of a group. */
+export function groupHoldings(pgid: number): GroupHoldings {
+  let threads = 0;
+  let fds = 0;
+  let rssMb = 0;
+  for (const { pid, parsed } of processStats()) {
+    if (parsed.pgrp !== pgid) continue;
+    const status = readOrNull(`/proc/${pid}/status`);
+    if (status === null) continue;
+    const held = parseStatus(status);
+    threads += held.threads;
+    rssMb += held.rssMb;
+    try {
+      fds += readdirSync(`/proc/${pid}/fd`).length;
+    } catch {
+      // ended while we looked
+    }
+  }
+  return { threads, fds, rssMb };
+}
+
+/** The live processes of a group. */
+export function groupPids(pgid: number): number[] {
+  return [...processStats()].filter(({ parsed }) => parsed.pgrp === pgid).map(({ pid }) => Number(pid));
+}

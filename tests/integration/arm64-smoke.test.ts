@@ -59,6 +59,13 @@ describe("arm64 under qemu-user, as far as this machine takes it", () => {
       assert.equal(doc.run.profile, "smoke");
       assert.equal(doc.run.trials, 1);
       assert.equal(doc.runtime.package, RUNTIMES[doc.runtime.name].packageName("arm64"), `${where}: the arm64 package`);
+      // The kernel's counts of an emulated process are the emulator's: unavailable with that reason, never 0.
+      const uncounted = (doc.details?.counts_unavailable ?? {}) as Record<string, string>;
+      const counts = doc.suite === "startup" ? ["syscalls", "minor_faults", "threads"] : ["syscalls_per_request", "server_threads"];
+      for (const metric of counts) {
+        assert.equal(doc.metrics[metric], undefined, `${where}: no ${metric}`);
+        assert.match(uncounted[metric] ?? "", /^runs under qemu-aarch64-static: its counts would be the emulator's/, `${where}: ${metric}`);
+      }
     }
     assert.deepEqual(new Set(docs.map((d) => `${d.runtime.name}@${d.runtime.version}`)), new Set(SMOKE_RUNTIMES));
     const http = docs.filter((d) => d.suite === "http");

@@ -26,6 +26,11 @@ async function compareJson(base: string, head: string): Promise<CompareRow[]> {
  */
 function assertConsistent(row: CompareRow): void {
   const where = `${row.metric}: ${row.verdict}, ratio ${row.ratio}, ci95 ${row.ci95}, min effect ${row.min_effect}`;
+  // A count of 0 (no major fault) has no ratio: the row says why instead.
+  if (row.ratio === null) {
+    assert.ok(row.reason && row.verdict !== "faster" && row.verdict !== "slower", where);
+    return;
+  }
   assert.ok(Math.abs(row.ratio! - row.head_median / row.base_median) < 1e-9 * row.ratio!, where);
   assert.ok(row.ci95![0] <= row.ci95![1], where);
   assert.ok(["faster", "slower", "no significant change", "inconclusive"].includes(row.verdict), where);
@@ -42,7 +47,9 @@ describe("compare on real startup runs", () => {
     const first = await runHello("same-a", ["node@22.11.0"], "quick");
     const second = await runHello("same-b", ["node@22.11.0"], "quick");
     const rows = await compareJson(first, second);
-    assert.deepEqual(rows.map((r) => r.metric).sort(), ["cpu_s", "peak_rss_mb", "wall_ms"]);
+    // The timed metrics and the counts (docs/methodology.md, "Counts").
+    assert.deepEqual(rows.map((r) => r.metric).sort(), Object.keys(readResults([first])[0]!.doc.metrics).sort());
+    assert.ok(["cpu_s", "peak_rss_mb", "wall_ms", "syscalls", "minor_faults"].every((metric) => rows.some((r) => r.metric === metric)));
     for (const row of rows) {
       assert.deepEqual([row.base_version, row.head_version], ["22.11.0", "22.11.0"]);
       assert.equal(row.min_effect_source, "run-to-run shift");
@@ -54,7 +61,7 @@ describe("compare on real startup runs", () => {
     const out = await runHello("node-bun", ["node@22.11.0", "bun@1.2.0"], "quick");
     const files = new Map(readResults([out]).map((r) => [r.doc.runtime.name, r.path]));
     const rows = await compareJson(files.get("node")!, files.get("bun")!);
-    assert.deepEqual(rows.map((r) => r.metric).sort(), ["cpu_s", "peak_rss_mb", "wall_ms"]);
+    assert.deepEqual(rows.map((r) => r.metric).sort(), Object.keys(readResults([out])[0]!.doc.metrics).sort());
     for (const row of rows) {
       assert.deepEqual([row.suite, row.scenario, row.app], ["startup", "hello", null]);
       assert.deepEqual([row.base_runtime, row.base_version, row.head_runtime, row.head_version], ["node", "22.11.0", "bun", "1.2.0"]);

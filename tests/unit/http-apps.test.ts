@@ -63,7 +63,8 @@ test("HTTP scenarios take the suite's metrics, and crud gives one load point per
   assert.deepEqual(scenarios.map((s) => s.scenario.name), ["api-db", "compute", "crud", "fortunes", "json", "json-large", "plaintext", "ssr", "static"]);
   for (const { scenario } of scenarios.filter((s) => s.scenario.name !== "ssr")) {
     assert.deepEqual(Object.keys(scenario.metrics).sort(), [
-      "client_cpu_s", "database_cpu_s", "first_second_rps", "latency_p50_ms", "latency_p90_ms", "latency_p999_ms", "latency_p99_ms", "max_sustained_rps", "reach_90_requests", "reach_90_s", "rps", "server_cpu_s", "server_peak_rss_mb", "success_rate",
+      "client_cpu_s", "database_cpu_s", "first_second_rps", "latency_p50_ms", "latency_p90_ms", "latency_p999_ms", "latency_p99_ms", "max_sustained_rps", "reach_90_requests", "reach_90_s", "rps",
+      "rss_growth_mb_per_10k", "server_cpu_s", "server_fds", "server_peak_rss_mb", "server_threads", "success_rate", "syscalls_per_request",
     ]);
     assert.equal(scenario.metrics.rps?.better, "higher");
   }

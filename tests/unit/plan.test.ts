@@ -6,7 +6,8 @@ import { bench } from "../../benchmarks/lib/cli.ts";
 import { planRun } from "../../src/orchestrate/estimate.ts";
 import { recordedReleases } from "../helpers/recorded-releases.ts";
 import { loadApps } from "../../src/apps/manifest.ts";
-import { notServed, type HttpAppFields } from "../../src/suites/http/index.ts";
+import { countSeconds } from "../../src/suites/http/counts.ts";
+import { notServed, type HttpAppFields, type HttpProfile } from "../../src/suites/http/index.ts";
 import { parseSpec } from "../../src/runtimes/spec.ts";
 import { expectedWarmUpS, type WarmUpProfile } from "../../src/tools/warm-up.ts";
 import { selectScenarios } from "../../src/scenarios/select.ts";
@@ -27,8 +28,11 @@ describe("plan", () => {
     assert.equal(plan!.cells, nodeApps * profile.connections.length);
     assert.equal(plan!.trials, plan!.cells * profile.trials);
     const loadS = plan!.trials * (expectedWarmUpS(profile) + profile.duration_s + profile.rate_duration_s);
+    // Each cell's counting pass: a server, its warm-up and its windows of load.
+    const countS = plan!.cells * countSeconds(scenarios[0]!.scenario.profileParams as HttpProfile);
+    assert.ok(countS > plan!.cells * (expectedWarmUpS(profile) + profile.rate_duration_s));
     // Beyond its load, a trial pays for its server's start and stop and a share of the app's checks: seconds, not its load again.
-    const overheadPerTrial = (plan!.seconds! - loadS) / plan!.trials;
+    const overheadPerTrial = (plan!.seconds! - loadS - countS) / plan!.trials;
     assert.ok(overheadPerTrial > 0 && overheadPerTrial < 3, `${plan!.seconds} s against ${loadS} s of load`);
     const [oneApp] = planRun(scenarios, specs("node@22.11.0"), { http: { app: ["native"] } });
     assert.equal(oneApp!.cells, profile.connections.length);

@@ -35,7 +35,8 @@ describe("selection", () => {
     const everything = cost(commandLineSelection({}));
     const release = cost(defaultSelection());
     assert.ok(everything.seconds > 5 * 3600, `every app at the minimum: ${everything.seconds} s`);
-    assert.ok(release.seconds < 3 * 3600, `the default selection at the minimum: ${release.seconds} s, more than half of 6 h`);
+    // Trials and checks, and the counting passes (docs/methodology.md, "Counts").
+    assert.ok(release.seconds < 3 * 3600, `the default selection at the minimum: ${release.seconds} s`);
     // Startup and HTTP, first in the run, reach their caps within 6 h.
     const capOf = (suite: string) => release.plans.find((p) => p.suite === suite)!.maxSeconds!;
     assert.ok(release.seconds + (capOf("startup") - release.plans.find((p) => p.suite === "startup")!.seconds!) + (capOf("http") - release.plans.find((p) => p.suite === "http")!.seconds!) < 6 * 3600);

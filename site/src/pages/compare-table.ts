@@ -1,5 +1,6 @@
 /** The compare page's table: one row per comparison, its interval drawn on a log scale, its rule and confidence stated. */
 import { cellLabel, formatChange, formatConfidence, formatPercent } from "../../../src/compare/format.ts";
+import { formatSyscallDiff, type ExplainedRow } from "../../../src/compare/syscall-diff.ts";
 import type { CompareRow } from "../../../src/compare/types.ts";
 import { DETECTABLE_HELP, detectableLabel } from "../../../src/site/detectable.ts";
 import { formatNumber } from "../../../src/ui/table.ts";
@@ -59,7 +60,7 @@ function intervalCell(row: CompareRow, span: number): HTMLElement {
 }
 
 /** Every comparison as a table row, with its interval drawn on a log scale shared by all rows. */
-export function rowsTable(rows: readonly CompareRow[]): HTMLElement {
+export function rowsTable(rows: readonly ExplainedRow[]): HTMLElement {
   const span = ratioDomain(rows);
   return dataTable(
     [
@@ -72,7 +73,7 @@ export function rowsTable(rows: readonly CompareRow[]): HTMLElement {
       { title: "×1", cell: (r) => ratioGlyph(r, span) },
       { title: "series detects", numeric: true, cell: (r) => h("span", { class: "detectable", title: DETECTABLE_HELP.replace("this series", "these series") }, detectableLabel(r.noise_floor)) },
       // The minimum effect sits under the verdict it decides, not in a column of its own: the verdict stays in view at 1,280 px.
-      { title: "verdict, min. effect", cell: (r) => h("span", {}, verdictCell(r), h("div", { class: "muted" }, `min. effect ${minEffectText(r)}`), r.reason ? h("div", { class: "muted" }, r.reason) : null, ...documentedLinks(r)) },
+      { title: "verdict, min. effect", cell: (r) => h("span", {}, verdictCell(r), h("div", { class: "muted" }, `min. effect ${minEffectText(r)}`), r.reason ? h("div", { class: "muted" }, r.reason) : null, r.syscall_changes ? h("div", { class: "muted" }, `calls: ${formatSyscallDiff(r.syscall_changes)}`) : null, ...documentedLinks(r)) },
     ],
     rows,
     { stacked: true },
@@ -94,6 +95,6 @@ export function rowsCsv(rows: readonly CompareRow[]): string {
 }
 
 /** Rows in reading order: by cell, then metric. */
-export function inReadingOrder(rows: readonly CompareRow[]): CompareRow[] {
+export function inReadingOrder<Row extends CompareRow>(rows: readonly Row[]): Row[] {
   return [...rows].sort((a, b) => cellLabel(a).localeCompare(cellLabel(b), "en", { numeric: true }) || a.metric.localeCompare(b.metric));
 }

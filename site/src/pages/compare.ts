@@ -1,4 +1,4 @@
-import type { CompareRow } from "../../../src/compare/types.ts";
+import type { ExplainedRow } from "../../../src/compare/syscall-diff.ts";
 import type { RuntimeName } from "../../../src/runtimes/catalog.ts";
 import { compareBundlePath, compareHistoryPath, compareSuites } from "../../../src/site/compare-data.ts";
 import { SITE_RUNTIMES, machineLabel, type CatalogData, type TestbedRef } from "../../../src/site/model.ts";
@@ -108,7 +108,7 @@ function sidePicker(title: string, name: string, side: Side, versions: CatalogDa
  */
 class Comparer {
   private readonly worker: Worker;
-  private readonly waiting = new Map<number, { resolve: (rows: CompareRow[]) => void; reject: (error: Error) => void }>();
+  private readonly waiting = new Map<number, { resolve: (rows: ExplainedRow[]) => void; reject: (error: Error) => void }>();
   private next = 0;
 
   constructor() {
@@ -128,7 +128,7 @@ class Comparer {
   }
 
   /** The rows of one suite for the choice. */
-  rows(choice: Choice, suite: string): Promise<CompareRow[]> {
+  rows(choice: Choice, suite: string): Promise<ExplainedRow[]> {
     const { testbed, base, head } = choice;
     const absolute = (path: string) => new URL(path, document.baseURI).href;
     const request: CompareRequest = {
@@ -155,8 +155,8 @@ export async function comparePage(): Promise<void> {
 }
 
 /** Counts of each verdict, in the words of the summary line. */
-function verdictCounts(rows: readonly CompareRow[]): string {
-  const count = (verdict: CompareRow["verdict"]) => rows.filter((r) => r.verdict === verdict).length;
+function verdictCounts(rows: readonly ExplainedRow[]): string {
+  const count = (verdict: ExplainedRow["verdict"]) => rows.filter((r) => r.verdict === verdict).length;
   const notComparable = count("not comparable");
   return `${count("faster")} faster, ${count("slower")} slower, ${count("inconclusive")} inconclusive, ${count("no significant change")} with no significant change${notComparable ? `, ${notComparable} not comparable` : ""}`;
 }
@@ -169,7 +169,7 @@ function verdictCounts(rows: readonly CompareRow[]): string {
 class ComparisonView {
   private choice!: Choice;
   private suites: string[] = [];
-  private rows: CompareRow[] = [];
+  private rows: ExplainedRow[] = [];
   private done = 0;
   private loading = false;
   private readonly root = byId("compare");
@@ -268,7 +268,7 @@ class ComparisonView {
     if (more) this.observer.observe(more);
   }
 
-  private tableFigure(rows: readonly CompareRow[]): HTMLElement {
+  private tableFigure(rows: readonly ExplainedRow[]): HTMLElement {
     const { choice } = this;
     return h(
       "figure",

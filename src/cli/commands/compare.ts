@@ -9,6 +9,7 @@ import { readIndexedDocuments } from "../../results/run-index.ts";
 import { readDocuments, runFolder, runFolderNames } from "../../results/store.ts";
 import type { ResultDocument } from "../../results/types.ts";
 import { comparePaired, subjectLabel } from "../../compare/paired.ts";
+import { explainRows, rowDiffs, syscallDiffSection } from "../../compare/syscall-diff.ts";
 import { defineCommand } from "../command.ts";
 
 export const compareSubcommand = defineCommand({
@@ -47,8 +48,13 @@ export const compareSubcommand = defineCommand({
   async run(values, positionals) {
     if (values.json && values.markdown) throw new UserError("compare: choose one of --json and --markdown");
     const minEffect = minEffectSetting(values["min-effect"]);
-    const print = (rows: CompareRow[]) => {
-      const output = values.json ? JSON.stringify(rows, null, 2) : values.markdown ? compareMarkdown(rows) : compareTable(rows);
+    // Rows of a calls total carry the calls that changed most (src/compare/syscall-diff.ts).
+    const print = (rows: CompareRow[], base: readonly ResultDocument[], head: readonly ResultDocument[]) => {
+      const diffs = rowDiffs(rows, base, head);
+      const section = syscallDiffSection(diffs, values.markdown === true);
+      const output = values.json
+        ? JSON.stringify(explainRows(rows, base, head), null, 2)
+        : [values.markdown ? compareMarkdown(rows) : compareTable(rows), section].filter(Boolean).join("\n\n");
       process.stdout.write(`${output}\n`);
       return 0;
     };
@@ -56,7 +62,8 @@ export const compareSubcommand = defineCommand({
       if (values.base === undefined || values.head === undefined || positionals.length !== 1) {
         throw new UserError("compare: a paired comparison takes one RUN and both --base LABEL and --head LABEL (see scripts/bench compare --help)");
       }
-      return print(pairedRows(positionals[0]!, values.base, values.head, { defaultMinEffect: minEffect, pairedRule: ruleOption(values.rule) }));
+      const docs = runDocuments(positionals[0]!);
+      return print(pairedRows(positionals[0]!, docs, values.base, values.head, { defaultMinEffect: minEffect, pairedRule: ruleOption(values.rule) }), docs, docs);
     }
     if (values.rule !== undefined) throw new UserError("compare: --rule judges two subjects of one run: give it with RUN --base LABEL --head LABEL");
     if (positionals.length !== 2) throw new UserError("compare: give exactly two paths, BASE and HEAD (see scripts/bench compare --help)");
@@ -67,7 +74,7 @@ export const compareSubcommand = defineCommand({
     const history = historyDir === null ? [] : readIndexedDocuments(historyDir);
     const rows = compareResults(base, head, { history, defaultMinEffect: minEffect });
     if (rows.length === 0) throw new UserError(`compare: no ok result in ${basePath} matches one in ${headPath} (same suite, scenario version, app, params and metric)`);
-    return print(rows);
+    return print(rows, base, head);
   },
 });
 
@@ -87,8 +94,7 @@ function ruleOption(value: string | undefined): PairedRule | undefined {
   throw new UserError(`compare: --rule must be sequential or single-look, not '${value}'`);
 }
 
-function pairedRows(run: string, base: string, head: string, options: CompareOptions): CompareRow[] {
-  const docs = runDocuments(run);
+function pairedRows(run: string, docs: readonly ResultDocument[], base: string, head: string, options: CompareOptions): CompareRow[] {
   const labels = [...new Set(docs.map(subjectLabel))];
   for (const label of [base, head]) {
     if (!labels.includes(label)) throw new UserError(`compare: no subject labelled '${label}' in ${run} (it has ${labels.join(", ")})`);

@@ -20,8 +20,8 @@ export const STALL_S = 30;
 export type AppRun = Awaited<ReturnType<typeof runApp>>;
 type Report = Extract<InProcessOutcome, { ok: true }>["report"];
 
-/** Starts one app process on a freshly restored database; returns its outcome and the folder it wrote its digest lines in. */
-export async function runApp(session: DatabaseSession, subject: DatabaseSubject, counts: Pick<InProcessInput, "warmup" | "steady" | "iterations">) {
+/** Starts one app process on a freshly restored database (behind `tracer`, strace's for a counted run); returns its outcome and the folder it wrote its digest lines in. */
+export async function runApp(session: DatabaseSession, subject: DatabaseSubject, counts: Pick<InProcessInput, "warmup" | "steady" | "iterations">, tracer: readonly string[] = []) {
   const { context, engines } = session;
   const app = appOf(session.apps, subject);
   const engine = app.manifest.engine;
@@ -37,7 +37,7 @@ export async function runApp(session: DatabaseSession, subject: DatabaseSubject,
   await server?.clientsGone();
   const cpuBefore = server?.cpuS() ?? Number.NaN;
   const outcome = await runInProcessTrial({
-    argv: [...pinned(cpusOf(session.split, "server")), ...scriptArgv(subject.runtime, subject.flags, entryFile(app, subject.runtime.identity.name))],
+    argv: [...tracer, ...pinned(cpusOf(session.split, "server")), ...scriptArgv(subject.runtime, subject.flags, entryFile(app, subject.runtime.identity.name))],
     cwd: app.dir,
     env: runtimeEnv(subject.runtime, context.workDir),
     input: {

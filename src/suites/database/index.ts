@@ -7,9 +7,11 @@ import { expectedWarmUpIterations, WARM_UP_METRICS } from "../../tools/in-proces
 import { CPU_RESOLUTION_S } from "../../tools/proc-stats.ts";
 import { parsePostgresUrl, POSTGRES_TOOL } from "../../tools/postgres.ts";
 import { SQLITE3_TOOL } from "../../tools/sqlite3.ts";
+import { STRACE_TOOL } from "../../tools/strace.ts";
 import { defineSuite } from "../suite.ts";
 import type { Workload } from "./expected.ts";
 import { appsOf, ENGINES, levelsOf, WRITES, type DatabaseAppFields, type DatabaseConfig, type DatabaseOptions, type DatabaseProfile } from "./manifest.ts";
+import { countedIn, countSeconds, DATABASE_COUNT_METRICS } from "./counts.ts";
 import { databaseSession } from "./session.ts";
 
 /**
@@ -52,12 +54,13 @@ export const databaseSuite = defineSuite<DatabaseConfig, DatabaseProfile, Databa
     /** User plus system CPU seconds of the app's process. */
     cpu_s: { unit: "s", better: "lower", resolution: CPU_RESOLUTION_S },
     ...WARM_UP_METRICS,
+    ...DATABASE_COUNT_METRICS,
   },
   profiles: {
     quick: { trials: 2, warmup: 10, warmup_block: 2, warmup_tolerance: 0.1, iterations: 5, ops: 100 },
     full: { trials: 3, warmup: 30, warmup_block: 3, warmup_tolerance: 0.05, iterations: 15, ops: 1000 },
   },
-  tools: [POSTGRES_TOOL, SQLITE3_TOOL, GNU_TIME_TOOL, TASKSET_TOOL],
+  tools: [POSTGRES_TOOL, SQLITE3_TOOL, GNU_TIME_TOOL, TASKSET_TOOL, STRACE_TOOL],
   options: {
     app: appOption("database"),
     engine: { help: "a database engine: sqlite or postgres (repeatable); default: both", values: () => [...ENGINES] },
@@ -86,9 +89,11 @@ export const databaseSuite = defineSuite<DatabaseConfig, DatabaseProfile, Databa
     const apps = appsOf(loadApps<DatabaseAppFields>("database"), options).filter((app) => app.manifest.runtimes[runtime]);
     // Each cell runs one process for its check (one iteration) and one per trial; a workload that writes restores the database before each.
     const runS = (engine: Engine, runIterations: number) => PROCESS_S + (WRITES.includes(workload) ? RESTORE_S : 0) + runIterations * ops * OPERATION_S[workload][engine];
-    const cellS = (engine: Engine) => runS(engine, 1) + trials * runS(engine, 1 + warmup + iterations);
-    const cells = apps.flatMap((app) => levelsOf(scenario.config, app.manifest.engine).map(() => app.manifest.engine));
-    return { cells: cells.length, seconds: cells.reduce((sum, engine) => sum + cellS(engine), 0) };
+    const countS = (engine: Engine) => countSeconds(scenario.profileParams, PROCESS_S + (WRITES.includes(workload) ? RESTORE_S : 0), OPERATION_S[workload][engine]);
+    const cells = apps.flatMap((app) => levelsOf(scenario.config, app.manifest.engine).map((_, i) => ({ engine: app.manifest.engine, counted: countedIn(scenario, i === 0) })));
+    const timedS = cells.reduce((sum, { engine }) => sum + runS(engine, 1) + trials * runS(engine, 1 + warmup + iterations), 0);
+    const countingSeconds = cells.reduce((sum, { engine, counted }) => sum + (counted ? countS(engine) : 0), 0);
+    return { cells: cells.length, seconds: timedS + countingSeconds, countingSeconds };
   },
 
   listApps() {

@@ -8,7 +8,8 @@ import { describeAssignment, machineAssignment, type CpuAssignment } from "../..
 import { SQLITE_PRAGMAS, type BenchDatabase } from "../../tools/database-data.ts";
 import { warmUpInput, warmUpRecord } from "../../tools/in-process.ts";
 import { instructionsDetails } from "../../tools/perf.ts";
-import { TrialFailure, type CheckOutcome, type SuiteContext, type SuiteSession, type TrialOutput } from "../suite.ts";
+import { countedScenario, TrialFailure, type CheckOutcome, type SuiteContext, type SuiteSession, type TrialOutput } from "../suite.ts";
+import { countDatabase, countedIn, DATABASE_COUNT_METRICS } from "./counts.ts";
 import { runApp, STALL_S, verify } from "./app-run.ts";
 import { closeEngines, forgetDeadServer, noEngines, postgresEngine, type Engines } from "./engines.ts";
 import {
@@ -55,6 +56,7 @@ export function databaseSession(context: SuiteContext<DatabaseOptions>): SuiteSe
     subjects: (scenario, runtime) => subjects(session, scenario, runtime),
     check: (subject) => check(session, subject),
     trial: (subject, trialIndex) => trial(session, subject, trialIndex),
+    count: (subject) => countDatabase(session, subject),
     finish: (subject) => finish(session, subject),
     close: () => closeEngines(session.engines),
   };
@@ -76,10 +78,10 @@ function subjects(session: DatabaseSession, scenario: DatabaseScenario, runtime:
     const view = engine === "postgres" && context.options.postgresUrl === null ? scenario : withoutServerMetrics(scenario);
     // An app a runtime cannot run keeps its load points too (check() finds it unsupported), so
     // its cells join the series of the runtimes it runs on.
-    for (const concurrency of levelsOf(scenario.config, engine)) {
+    levelsOf(scenario.config, engine).forEach((concurrency, i) => {
       const params: Record<string, ParamValue> = { engine, concurrency };
-      found.push({ scenario: view, runtime, app: app.name, params, flags });
-    }
+      found.push({ scenario: countedScenario(view, DATABASE_COUNT_METRICS, countedIn(view, i === 0)), runtime, app: app.name, params, flags });
+    });
   }
   return found;
 }

@@ -10,8 +10,10 @@ import { cpusOf, describeAssignment, machineAssignment, pinned, TASKSET_TOOL } f
 import { GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
 import { instructionsDetails } from "../../tools/perf.ts";
 import { CPU_RESOLUTION_S } from "../../tools/proc-stats.ts";
-import { expectedWarmUpIterations, runInProcessTrial, WARM_UP_METRICS, warmUpInput, warmUpRecord, warmUpText, type InProcessOutcome, type InProcessWarmUp } from "../../tools/in-process.ts";
-import { TrialFailure, defineSuite, type CheckOutcome, type Subject, type SuiteContext, type SuiteScenario } from "../suite.ts";
+import { expectedWarmUpIterations, runInProcessTrial, WARM_UP_METRICS, warmUpInput, warmUpRecord, warmUpText, type InProcessInput, type InProcessOutcome, type InProcessRequest, type InProcessWarmUp } from "../../tools/in-process.ts";
+import { STRACE_TOOL } from "../../tools/strace.ts";
+import { countedScenario, TrialFailure, defineSuite, type CheckOutcome, type Subject, type SuiteContext, type SuiteScenario } from "../suite.ts";
+import { countedIn, countFileio, countSeconds, FILEIO_COUNT_METRICS } from "./counts.ts";
 import { bytesNeeded, type DataShape } from "./data.ts";
 import { describeFilesystem, dropCachesRefusal, filesystemOf, freeBytes, type FilesystemInfo } from "./filesystem.ts";
 import { amountOf, OPERATIONS, Workspace, type Operation, type PreparedData, type TrialFolder } from "./workspace.ts";
@@ -141,6 +143,27 @@ async function explainFailure(outcome: Extract<InProcessOutcome, { ok: false }>,
   return `${where}; ${outcome.error}`;
 }
 
+/** One app process's request on the prepared data and an empty output folder, behind `tracer` where a counted run gives one. */
+function appRequest(
+  context: SuiteContext,
+  app: FileioApp,
+  subject: FileioSubject,
+  data: PreparedData,
+  output: TrialFolder,
+  counts: Pick<InProcessInput, "warmup" | "steady" | "iterations">,
+  tracer: readonly string[] = [],
+): InProcessRequest {
+  return {
+    argv: [...tracer, ...pinned(cpusOf(machineAssignment(), "server")), ...scriptArgv(subject.runtime, subject.flags, entryFile(app, subject.runtime.identity.name))],
+    cwd: app.dir,
+    env: runtimeEnv(subject.runtime, context.workDir),
+    input: { params: { operation: data.operation, ...data.shape, ...subject.params, ...output.paths }, workDir: data.dir, ...counts },
+    scratchDir: context.workDir,
+    timeoutMs: TRIAL_TIMEOUT_MS,
+    expectedDigest: data.digest,
+  };
+}
+
 export const fileioSuite = defineSuite<FileioConfig, FileioProfile, { apps: readonly string[] }>({
   name: "fileio",
   metrics: {
@@ -150,9 +173,10 @@ export const fileioSuite = defineSuite<FileioConfig, FileioProfile, { apps: read
     peak_rss_mb: { unit: "MB", better: "lower" },
     cpu_s: { unit: "s", better: "lower", resolution: CPU_RESOLUTION_S },
     ...WARM_UP_METRICS,
+    ...FILEIO_COUNT_METRICS,
   },
   profiles: PROFILES,
-  tools: [GNU_TIME_TOOL, TASKSET_TOOL],
+  tools: [GNU_TIME_TOOL, TASKSET_TOOL, STRACE_TOOL],
   options: { app: appOption("fileio") },
   // Every scenario with each runtime's own API: the other API families are measured by `run` and the profiles.
   defaultRun: { options: { app: ["native"] } },
@@ -164,14 +188,19 @@ export const fileioSuite = defineSuite<FileioConfig, FileioProfile, { apps: read
     const apps = selectApps(loadApps<{ synchronous: boolean }>("fileio"), options.apps).filter((app) => app.manifest.runtimes[runtime]);
     // Cold cells are measured only where this machine lets the page cache be dropped, as check() decides.
     const cold = dropCachesRefusal() === null;
-    const measured = apps.flatMap((app) => pointsOf(scenario, app)).filter((params) => params.cache === "warm" || cold);
+    const measured = apps
+      .flatMap((app) => pointsOf(scenario, app).map((params, i) => ({ params, counted: countedIn(scenario, i === 0) })))
+      .filter(({ params }) => params.cache === "warm" || cold);
     const iterationS = amountOf(operation, shapeOf(scenario.profileParams)).perIteration * UNIT_S[operation];
     // A process runs the operation once to verify it, then its warm-up and measured iterations.
     // Generating the data, once per run, took 0.03–0.73 s a scenario in the quick run: one
     // iteration's time with each runtime stands for it.
     const runs = 1 + expectedWarmUpIterations(scenario.profileParams) + iterations;
-    const trialS = (params: Record<string, ParamValue>) => PROCESS_S + runs * (iterationS + (params.cache === "cold" ? COLD_S : 0));
-    return { cells: measured.length, seconds: iterationS + trials * measured.reduce((sum, params) => sum + trialS(params), 0) };
+    const opS = (params: Record<string, ParamValue>) => iterationS + (params.cache === "cold" ? COLD_S : 0);
+    const countS = (params: Record<string, ParamValue>) => countSeconds(scenario.profileParams, PROCESS_S, opS(params), amountOf(operation, shapeOf(scenario.profileParams)).perIteration);
+    const timedS = iterationS + measured.reduce((sum, { params }) => sum + trials * (PROCESS_S + runs * opS(params)), 0);
+    const countingSeconds = measured.reduce((sum, { params, counted }) => sum + (counted ? countS(params) : 0), 0);
+    return { cells: measured.length, seconds: timedS + countingSeconds, countingSeconds };
   },
 
   listApps() {
@@ -202,7 +231,7 @@ export const fileioSuite = defineSuite<FileioConfig, FileioProfile, { apps: read
           // An app that does not run on this runtime still gets its params: its unsupported cells
           // then sit in the same series as the results of the runtimes it runs on.
           const flags = [...(scenario.manifest.runtimes[runtime.identity.name]?.flags ?? []), ...(app.manifest.runtimes[runtime.identity.name]?.flags ?? [])];
-          for (const params of pointsOf(scenario, app)) subjects.push({ scenario, runtime, app: app.name, params, flags });
+          pointsOf(scenario, app).forEach((params, i) => subjects.push({ scenario: countedScenario(scenario, FILEIO_COUNT_METRICS, countedIn(scenario, i === 0)), runtime, app: app.name, params, flags }));
         }
         return subjects;
       },
@@ -230,24 +259,10 @@ export const fileioSuite = defineSuite<FileioConfig, FileioProfile, { apps: read
 
       async trial(subject, trialIndex) {
         const profile = subject.scenario.profileParams;
-        const app = appOf(subject);
         const data = await prepare(subject.scenario);
         const output = await workspace.output(data);
         try {
-          const outcome = await runInProcessTrial({
-            argv: [...pinned(cpusOf(machineAssignment(), "server")), ...scriptArgv(subject.runtime, subject.flags, entryFile(app, subject.runtime.identity.name))],
-            cwd: app.dir,
-            env: runtimeEnv(subject.runtime, context.workDir),
-            input: {
-              params: { operation: data.operation, ...data.shape, ...subject.params, ...output.paths },
-              workDir: data.dir,
-              ...warmUpInput(profile),
-              iterations: profile.iterations,
-            },
-            scratchDir: context.workDir,
-            timeoutMs: TRIAL_TIMEOUT_MS,
-            expectedDigest: data.digest,
-          });
+          const outcome = await runInProcessTrial(appRequest(context, appOf(subject), subject, data, output, { ...warmUpInput(profile), iterations: profile.iterations }));
           if (!outcome.ok) throw new TrialFailure(await explainFailure(outcome, data, output), { stderr: outcome.stderr });
           const wrong = await output.check();
           if (wrong) throw new TrialFailure(`what the app wrote is wrong: ${wrong}`);
@@ -269,6 +284,11 @@ export const fileioSuite = defineSuite<FileioConfig, FileioProfile, { apps: read
           await output.remove();
         }
       },
+
+      count: async (subject) =>
+        countFileio(subject, await prepare(subject.scenario), workspace, context.workDir, (data, output, iterations, tracer) =>
+          runInProcessTrial(appRequest(context, appOf(subject), subject, data, output, { warmup: 0, iterations }, tracer)),
+        ),
 
       // Every trial verified before it measured (its process's first run reported the harness's digest); this records it.
       async recheck(subject): Promise<CheckOutcome> {

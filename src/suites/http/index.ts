@@ -13,10 +13,13 @@ import { CPU_RESOLUTION_S, groupThreads, groupUsage } from "../../tools/proc-sta
 import { RunningServer, ServerFailure, serverFailureDetails, serverTrial } from "../../tools/server.ts";
 import { expectedWarmUpS, UnsteadyTrials, warmUntilSteady, warmUpFigures, warmUpRule, type WarmUpProfile } from "../../tools/warm-up.ts";
 import { isSteady } from "../../../apps/inprocess/steady.js";
-import { TrialFailure, defineSuite, type CheckOutcome, type Subject, type SuiteContext, type SuiteScenario } from "../suite.ts";
+import { STRACE_TOOL } from "../../tools/strace.ts";
+import { countedScenario, TrialFailure, defineSuite, type CheckOutcome, type Subject, type SuiteContext, type SuiteScenario } from "../suite.ts";
 import { POSTGRES_TOOL, PostgresFailure } from "../../tools/postgres.ts";
 import { startHttpDatabase, verifyUsersApi, type HttpDatabase } from "./database.ts";
-import { LoadError, OHA_TOOL, ohaArgs, runOha, type LoadOutcome, type LoadSpec } from "./oha.ts";
+import { countedIn, countHttp, countSeconds, HTTP_COUNT_METRICS } from "./counts.ts";
+import { loadBase, operationOf, tally } from "./load.ts";
+import { LoadError, OHA_TOOL, ohaArgs, runOha, type LoadOutcome } from "./oha.ts";
 import { describeRequest, requestBody, verificationSummary, verifyServer, type ScenarioRequest, type Verification, type VerifyStep } from "./verify.ts";
 
 interface Operation {
@@ -68,9 +71,17 @@ export const CLIENT_BOUND_SHARE = 0.9;
 const RATE_SUSTAINED_SHARE = 0.95;
 
 
-/** The operation a load point puts under load: named in its params when the scenario has several. */
-function operationOf(config: HttpConfig, params: Readonly<Record<string, ParamValue>>): Operation {
-  return config.operations.find((op) => op.name === params.operation) ?? config.operations[0]!;
+/**
+ * The scenario as each load point measures it: only a scenario with a database measures the
+ * database server's CPU, and the rate ladder runs once per load point, in the series of the first
+ * fixed rate (`laddered`; the other rates are `unladdered`).
+ */
+function measuredScenarios(scenario: SuiteScenario<HttpConfig, HttpProfile>): { laddered: SuiteScenario<HttpConfig, HttpProfile>; unladdered: SuiteScenario<HttpConfig, HttpProfile> } {
+  const { database_cpu_s: _database, ...withoutDatabase } = scenario.metrics;
+  const own = scenario.config.database ? scenario : { ...scenario, metrics: withoutDatabase };
+  const { max_sustained_rps: _ladder, ...withoutLadder } = own.metrics;
+  const unladdered = { ...own, metrics: withoutLadder };
+  return { laddered: scenario.profileParams.rate_ladder ? own : unladdered, unladdered };
 }
 
 /** The runtime's flags for a scenario and app: the scenario's, then the app's. */
@@ -160,28 +171,10 @@ function loadDetails(subject: HttpSubject, app: HttpApp, split: CpuAssignment): 
   };
 }
 
-/** Requests answered with the expected status, and everything else oha saw (other statuses, errors). */
-function tally(outcome: LoadOutcome, status: number): { good: number; total: number; unexpected: Record<string, number> } {
-  const { statusCodes, errors } = outcome.report;
-  const unexpected: Record<string, number> = {};
-  for (const [code, count] of Object.entries(statusCodes)) if (Number(code) !== status) unexpected[`status ${code}`] = count;
-  for (const [error, count] of Object.entries(errors)) unexpected[error] = count;
-  const good = statusCodes[String(status)] ?? 0;
-  const total = Object.values(statusCodes).reduce((a, b) => a + b, 0) + Object.values(errors).reduce((a, b) => a + b, 0);
-  return { good, total, unexpected };
-}
-
 async function measure(subject: HttpSubject, context: SuiteContext, server: RunningServer, split: CpuAssignment, db: HttpDatabase | null) {
   const profile = subject.scenario.profileParams;
   const operation = operationOf(subject.scenario.config, subject.params);
-  const body = requestBody(operation.request);
-  const base: Omit<LoadSpec, "durationS"> = {
-    request: { method: operation.request.method, url: server.url + operation.request.path, ...(body === undefined ? {} : { body }) },
-    connections: Number(subject.params.connections),
-    keepalive: subject.params.keepalive === true,
-    threads: cpusOf(split, "client")?.length ?? 1,
-    pin: pinned(cpusOf(split, "client")),
-  };
+  const base = loadBase(subject, server.url, split);
   const gate = (phase: string, outcome: LoadOutcome) => {
     const counted = tally(outcome, operation.status);
     if (server.exited) throw new ServerFailure(`server ${server.exited} during ${phase}`, server.output());
@@ -321,12 +314,13 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
     reach_90_s: { unit: "s", better: "lower", resolution: WARM_UP_WINDOW_S },
     reach_90_requests: { unit: "requests", better: "lower" },
     first_second_rps: { unit: "req/s", better: "higher" },
+    ...HTTP_COUNT_METRICS,
   },
   profiles: {
     quick: { trials: 2, ...QUICK_WARM_UP, duration_s: 0.8, connections: [10], keepalive: [true], rate: 1000, rate_duration_s: 0.8 },
     full: { trials: 10, ...FULL_WARM_UP, duration_s: 2, connections: [100], keepalive: [true], rate: 1000, rate_duration_s: 2 },
   },
-  tools: [OHA_TOOL, GNU_TIME_TOOL, TASKSET_TOOL, POSTGRES_TOOL],
+  tools: [OHA_TOOL, GNU_TIME_TOOL, TASKSET_TOOL, POSTGRES_TOOL, STRACE_TOOL],
   options: { app: appOption("http") },
   // Each scenario on the app its manifest marks for the default run (native, or one made for the
   // scenario): the other frameworks are measured by `run` and the profiles. Read when asked for,
@@ -353,8 +347,9 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
     // The rate ladder climbs in the first rate's cells, at most every step (it stops at the first step missed).
     const ladderS = scenario.metrics.max_sustained_rps && profile.rate_ladder ? profile.rate_ladder.length * profile.rate_duration_s : 0;
     const pointS = profile.trials * (rates * trialS + ladderS);
+    const countingSeconds = countedIn(scenario) ? apps.length * loadPoints * rates * countSeconds(profile) : 0;
     // Each app is verified once before its load points and once after, whatever their number.
-    return { cells: apps.length * loadPoints * rates, seconds: apps.length * (loadPoints * pointS + 2 * VERIFICATION_S) };
+    return { cells: apps.length * loadPoints * rates, seconds: apps.length * (loadPoints * pointS + 2 * VERIFICATION_S) + countingSeconds, countingSeconds };
   },
 
   reproduction(scenario, doc) {
@@ -405,6 +400,12 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
       database ??= startHttpDatabase(context.workDir, cpusOf(machineAssignment(), "database"), context.log);
       return database;
     };
+    // A fresh server on a restored database (restored outside any timed region, so every trial and counting pass starts from the same table).
+    const launchRestored = async (subject: HttpSubject, split: CpuAssignment) => {
+      const db = await databaseOf(subject);
+      await db?.restore();
+      return { db, server: await launch(subject, appOf(subject), context, cpusOf(split, "server"), db) };
+    };
     // Scenarios already reported as served by none of the chosen apps: once, not once per runtime.
     const unservedNoted = new Set<string>();
     // Client-bound flags of every trial so far, per subject: a result is client-bound if any trial was.
@@ -416,14 +417,7 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
         const profile = scenario.profileParams;
         const { operations } = scenario.config;
         const subjects: HttpSubject[] = [];
-        // Only a scenario with a database measures the database server's CPU.
-        if (!scenario.config.database) {
-          const { database_cpu_s: _database, ...metrics } = scenario.metrics;
-          scenario = { ...scenario, metrics };
-        }
-        // The rate ladder runs once per load point: in the series of the first fixed rate.
-        const { max_sustained_rps: _ladder, ...withoutLadder } = scenario.metrics;
-        const laddered = profile.rate_ladder ? scenario : { ...scenario, metrics: withoutLadder };
+        const { laddered, unladdered } = measuredScenarios(scenario);
         const firstRate = [profile.rate].flat()[0];
         const serving = servingApps(apps, context.options.apps, scenario.name);
         if (serving.length === 0 && !unservedNoted.has(scenario.name)) {
@@ -441,7 +435,7 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
                 for (const rate of [profile.rate].flat()) {
                   const params: Record<string, ParamValue> = { connections, keepalive, rate };
                   if (operations.length > 1) params.operation = operation.name;
-                  subjects.push({ scenario: rate === firstRate ? laddered : { ...scenario, metrics: withoutLadder }, runtime, app: app.name, params, flags });
+                  subjects.push({ scenario: countedScenario(rate === firstRate ? laddered : unladdered, HTTP_COUNT_METRICS, countedIn(scenario)), runtime, app: app.name, params, flags });
                 }
               }
             }
@@ -462,19 +456,19 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
 
       async trial(subject, trialIndex) {
         const split = machineAssignment();
-        // Restored outside the timed region: every trial starts from the same table.
-        let db: Awaited<ReturnType<typeof databaseOf>>;
-        const launchRestored = async () => {
-          db = await databaseOf(subject);
-          await db?.restore();
-          return launch(subject, appOf(subject), context, cpusOf(split, "server"), db);
+        let db: HttpDatabase | null = null;
+        const launched = async () => {
+          const started = await launchRestored(subject, split);
+          return ((db = started.db), started.server);
         };
-        const measured = await serverTrial(launchRestored, (server) => measure(subject, context, server, split, db), [LoadError, PostgresFailure]);
+        const measured = await serverTrial(launched, (server) => measure(subject, context, server, split, db), [LoadError, PostgresFailure]);
         clientBoundTrials.set(subject, [...(clientBoundTrials.get(subject) ?? []), measured.clientBound]);
         const cell = `http/${subject.scenario.name} ${subject.app} ${subject.runtime.identity.name}@${subject.runtime.identity.version} trial ${trialIndex + 1}`;
         unsteady.note(subject, measured.steady, cell, subject.scenario.profileParams.warmup_max_s);
         return { samples: measured.samples, details: { [`trial_${trialIndex + 1}`]: measured.facts } };
       },
+
+      count: (subject) => countHttp(subject, context.workDir, async (split) => (await launchRestored(subject, split)).server),
 
       recheck: (subject) => verifyOnce("after", subject),
 

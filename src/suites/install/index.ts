@@ -6,7 +6,9 @@ import { TASKSET_TOOL } from "../../tools/cpu-split.ts";
 import { GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
 import { HYPERFINE_TOOL } from "../../tools/hyperfine.ts";
 import { defineSuite } from "../suite.ts";
+import { STRACE_TOOL } from "../../tools/strace.ts";
 import { check } from "./check.ts";
+import { countedIn, countInstalls, countSeconds, INSTALL_COUNT_METRICS } from "./counts.ts";
 import { STATES, installManagers, loadManagers, type InstallState, type Manager } from "./managers.ts";
 import { cellsOf, type InstallConfig, type InstallOptions, type InstallProfile, type InstallScenario } from "./manifest.ts";
 import { closeSession, openSession, subjects } from "./session.ts";
@@ -55,12 +57,13 @@ export const installSuite = defineSuite<InstallConfig, InstallProfile, InstallOp
     peak_rss_mb: { unit: "MB", better: "lower" },
     /** User plus system CPU seconds of the install, its children included. */
     cpu_s: { unit: "s", better: "lower" },
+    ...INSTALL_COUNT_METRICS,
   },
   profiles: {
     quick: { trials: 3, runs: 1, states: [...STATES] },
     full: { trials: 3, runs: 1, states: [...STATES] },
   },
-  tools: [HYPERFINE_TOOL, GNU_TIME_TOOL, TASKSET_TOOL],
+  tools: [HYPERFINE_TOOL, GNU_TIME_TOOL, TASKSET_TOOL, STRACE_TOOL],
   options: {
     app: appOption("install"),
     registry: { help: "install: 'local' (default: a verdaccio on loopback, primed before timing) or 'upstream' (the registry npm is configured with)" },
@@ -92,7 +95,8 @@ export const installSuite = defineSuite<InstallConfig, InstallProfile, InstallOp
     const primingS = [...managers].reduce((sum, manager) => sum + installS(manager, "clean") + installS(manager, "lockfile"), 0);
     const cellS = ({ manager, state }: (typeof cells)[number]) =>
       (state === "repeat" ? installS(manager, "cache+lockfile") : 0) + trials * runs * (TIMED_INSTALL_S + installS(manager, state));
-    return { cells: cells.length, seconds: primingS + cells.reduce((sum, cell) => sum + cellS(cell), 0) };
+    const countingSeconds = cells.reduce((sum, { manager, state }) => sum + (countedIn(scenario, state) ? countSeconds(trials, TIMED_INSTALL_S + installS(manager, state)) : 0), 0);
+    return { cells: cells.length, seconds: primingS + cells.reduce((sum, cell) => sum + cellS(cell), 0) + countingSeconds, countingSeconds };
   },
 
   listApps() {
@@ -105,6 +109,7 @@ export const installSuite = defineSuite<InstallConfig, InstallProfile, InstallOp
       subjects: (scenario, runtime) => subjects(session, scenario, runtime),
       check: (subject) => check(session, subject),
       trial: (subject, trialIndex) => trial(session, subject, trialIndex),
+      count: (subject) => countInstalls(session, subject),
       finish: (subject) => finish(session, subject),
       close: () => closeSession(session),
     };

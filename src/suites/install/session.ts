@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
-import type { SuiteContext } from "../suite.ts";
+import { countedScenario, type SuiteContext } from "../suite.ts";
+import { countedIn, INSTALL_COUNT_METRICS } from "./counts.ts";
 import { cpusOf, machineAssignment, pinned } from "../../tools/cpu-split.ts";
 import { installCommand, committedLockfiles, loadManagers, type InstallPaths, type Manager } from "./managers.ts";
 import { cellsOf, type InstallOptions, type InstallScenario, type InstallSubject } from "./manifest.ts";
@@ -48,7 +49,7 @@ export function subjects(session: InstallSession, scenario: InstallScenario, run
     return [];
   }
   return cellsOf(scenario, runtime.identity.name, session.managers, context.options.apps).map(({ manager, state }) => ({
-    scenario,
+    scenario: countedScenario(scenario, INSTALL_COUNT_METRICS, countedIn(scenario, state)),
     runtime,
     app: manager.name,
     params: { state, registry: context.options.registry },

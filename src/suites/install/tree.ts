@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, readFileSync, readdirSync, realpathSync, type Dirent } from "node:fs";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { dirname, join, sep } from "node:path";
 
 interface PackageJson {
@@ -88,29 +88,4 @@ export function treeDifference(here: InstalledTree, there: InstalledTree): { onl
   const a = new Set(here.packages);
   const b = new Set(there.packages);
   return { only_here: here.packages.filter((p) => !b.has(p)), only_there: there.packages.filter((p) => !a.has(p)) };
-}
-
-/** Apparent size (MB, 10^6 bytes) and count of the regular files under a folder, symlinks not followed. */
-export function folderSize(dir: string): { mb: number; files: number } {
-  let bytes = 0;
-  let files = 0;
-  const stack = [dir];
-  while (stack.length > 0) {
-    const current = stack.pop()!;
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(current, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    for (const entry of entries) {
-      const path = join(current, entry.name);
-      if (entry.isDirectory()) stack.push(path);
-      else if (entry.isFile()) {
-        bytes += lstatSync(path).size;
-        files += 1;
-      }
-    }
-  }
-  return { mb: Math.round(bytes / 1e4) / 100, files };
 }

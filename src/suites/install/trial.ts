@@ -10,7 +10,8 @@ import type { InstallSubject } from "./manifest.ts";
 import { prepare } from "./preparation.ts";
 import { verdaccioVersion } from "./registry.ts";
 import { commandOf, endpoint, fixtureOf, managerOf, subjectDir, type InstallSession } from "./session.ts";
-import { folderSize, readInstalledTree, treeDifference, treeProblem, type InstalledTree } from "./tree.ts";
+import { folderSize } from "../../tools/sizes.ts";
+import { readInstalledTree, treeDifference, treeProblem, type InstalledTree } from "./tree.ts";
 
 /** Times the profile's runs of one install, each from its state, each verified; the local registry's uplink is closed meanwhile. */
 export async function trial(session: InstallSession, subject: InstallSubject, trialIndex: number): Promise<TrialOutput> {

@@ -3,7 +3,9 @@ import { runtimeEnv, scriptArgv } from "../../runtimes/command.ts";
 import { GNU_TIME_TOOL, measurePeakRss } from "../../tools/gnu-time.ts";
 import { HYPERFINE_TOOL, runHyperfine } from "../../tools/hyperfine.ts";
 import { instructionsDetails, withInstructions, type Counted } from "../../tools/perf.ts";
-import { TrialFailure, defineSuite, type CheckOutcome, type Subject, type SuiteContext } from "../suite.ts";
+import { STRACE_TOOL } from "../../tools/strace.ts";
+import { countedScenario, TrialFailure, defineSuite, type CheckOutcome, type Subject, type SuiteContext } from "../suite.ts";
+import { countedIn, countExecutions, countStarts, sizedScenario, STARTUP_COUNT_METRICS } from "./counts.ts";
 
 /** The `startup` block of a scenario manifest (schemas/suites/startup.schema.json#/$defs/config). */
 interface StartupConfig {
@@ -46,12 +48,13 @@ async function check(subject: StartupSubject, context: SuiteContext): Promise<Ch
 }
 
 /**
- * What one execution of a scenario costs on average, with hyperfine's and GNU time's own work:
- * from two quick runs of the four scenarios on node and bun on the shared 2-core development
- * machine under heavy load (docs/measurements.json, "plan-accuracy"); `hello` takes about a third of it,
- * `npm-package` twice. A quiet machine is several times faster.
+ * What one execution of a scenario costs on average, with hyperfine's and GNU time's own work and
+ * the scenarios' preparation: the default run of 2026-11-26 (node, deno and bun, the four default
+ * scenarios, 36 trials of 16 executions, the checks and npm-package's install) took 1 min 35 s, 0.16 s
+ * an execution. `hello` takes about a third of it, `npm-package` twice; on a heavily loaded machine
+ * (load 12–25, docs/measurements.json "plan-accuracy") it took 0.6 s.
  */
-const EXECUTION_S = 0.6;
+const EXECUTION_S = 0.2;
 
 /** Time from exec to exit of a whole program, by hyperfine; peak RSS from the kernel via GNU time. */
 export const startupSuite = defineSuite<StartupConfig, StartupProfile>({
@@ -61,27 +64,29 @@ export const startupSuite = defineSuite<StartupConfig, StartupProfile>({
     peak_rss_mb: { unit: "MB", better: "lower" },
     /** User plus system CPU seconds of one start, the mean of a trial's runs. */
     cpu_s: { unit: "s", better: "lower" },
+    ...STARTUP_COUNT_METRICS,
   },
   profiles: {
     quick: { trials: 3, warmup: 3, runs: 10, memory_runs: 3 },
     full: { trials: 10, warmup: 5, runs: 30, memory_runs: 10 },
   },
-  tools: [HYPERFINE_TOOL, GNU_TIME_TOOL],
+  tools: [HYPERFINE_TOOL, GNU_TIME_TOOL, STRACE_TOOL],
   // The starts every user pays; read-text sits on one documented change's path (docs/known-changes.md)
   // and is measured by `run` and the corpus's replay, keeping the release job within its 6 h.
   defaultRun: { scenarios: ["hello", "import-graph", "npm-package", "typescript"] },
 
   estimate(scenario) {
     const { trials, warmup, runs, memory_runs } = scenario.profileParams;
-    // Checked once before and once after its trials.
-    return { cells: 1, seconds: (trials * (warmup + runs + memory_runs) + 2) * EXECUTION_S };
+    // Checked once before and once after its trials; counted between.
+    const countingSeconds = countedIn(scenario) ? countExecutions(trials) * EXECUTION_S : 0;
+    return { cells: 1, seconds: (trials * (warmup + runs + memory_runs) + 2) * EXECUTION_S + countingSeconds, countingSeconds };
   },
 
   start(context) {
     return {
       subjects(scenario, runtime) {
         const flags = scenario.manifest.runtimes[runtime.identity.name]?.flags ?? [];
-        return [{ scenario, runtime, app: null, params: {}, flags }];
+        return [{ scenario: countedScenario(sizedScenario(scenario), STARTUP_COUNT_METRICS, countedIn(scenario)), runtime, app: null, params: {}, flags }];
       },
 
       check: (subject) => check(subject, context),
@@ -111,6 +116,8 @@ export const startupSuite = defineSuite<StartupConfig, StartupProfile>({
         }
         return { samples: { wall_ms: timed.wallMs, peak_rss_mb: rss, cpu_s: [timed.cpuS] }, details: instructionsDetails(instructions, trialIndex) };
       },
+
+      count: (subject) => countStarts(subject.runtime, subject.scenario, commandOf(subject, context), context.workDir),
 
       recheck: (subject) => check(subject, context),
     };

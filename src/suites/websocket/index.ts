@@ -10,7 +10,9 @@ import { CPU_RESOLUTION_S, groupThreads, groupUsage } from "../../tools/proc-sta
 import { HOST, RunningServer, ServerFailure, serverFailureDetails, serverTrial } from "../../tools/server.ts";
 import { expectedWarmUpS, UnsteadyTrials, warmUntilSteady, warmUpFigures, warmUpRule, type WarmUpProfile } from "../../tools/warm-up.ts";
 import { isSteady } from "../../../apps/inprocess/steady.js";
-import { TrialFailure, defineSuite, type CheckOutcome, type Subject, type SuiteContext, type SuiteScenario } from "../suite.ts";
+import { STRACE_TOOL } from "../../tools/strace.ts";
+import { countedScenario, TrialFailure, defineSuite, type CheckOutcome, type Subject, type SuiteContext, type SuiteScenario } from "../suite.ts";
+import { countedIn, countSeconds, countWebSocket, WEBSOCKET_COUNT_METRICS } from "./counts.ts";
 import { K6_TOOL, k6Count, runK6 } from "./k6.ts";
 import { verifyServer } from "./verify.ts";
 import { ClientError, runLoad, WSCLIENT_TOOL, type BroadcastReport, type EchoReport, type LoadSpec } from "./wsclient.ts";
@@ -284,12 +286,13 @@ export const websocketSuite = defineSuite<WebSocketConfig, WebSocketProfile, { a
     reach_90_s: { unit: "s", better: "lower", resolution: WARM_UP_WINDOW_S },
     reach_90_messages: { unit: "messages", better: "lower" },
     first_second_msgs_per_s: { unit: "msg/s", better: "higher" },
+    ...WEBSOCKET_COUNT_METRICS,
   },
   profiles: {
     quick: { trials: 2, ...QUICK_WARM_UP, duration_s: 1.5, connections: [50], window: 1, rate: 1000, rate_connections: 10, rate_duration_s: 1.5 },
     full: { trials: 3, ...FULL_WARM_UP, duration_s: 5, connections: [100, 1000], window: 1, rate: 1000, rate_connections: 10, rate_duration_s: 5 },
   },
-  tools: [WSCLIENT_TOOL, K6_TOOL, GNU_TIME_TOOL, TASKSET_TOOL],
+  tools: [WSCLIENT_TOOL, K6_TOOL, GNU_TIME_TOOL, TASKSET_TOOL, STRACE_TOOL],
   options: { app: appOption("websocket") },
   parseOptions: appsOption,
   // Each runtime's own server: the ws package on all three is measured by `run` and the profiles.
@@ -302,7 +305,8 @@ export const websocketSuite = defineSuite<WebSocketConfig, WebSocketProfile, { a
     const fixedRateS = wantsFixedRate(scenario) ? K6_START_S + profile.rate_duration_s : 0;
     const trialS = SERVER_LIFECYCLE_S + expectedWarmUpS(profile) + profile.duration_s + fixedRateS;
     // Each app is verified once before its load points and once after, whatever their number.
-    return { cells: apps.length * loadPoints, seconds: apps.length * (loadPoints * profile.trials * trialS + 2 * VERIFICATION_S) };
+    const countingSeconds = countedIn(scenario) ? apps.length * loadPoints * countSeconds(profile) : 0;
+    return { cells: apps.length * loadPoints, seconds: apps.length * (loadPoints * profile.trials * trialS + 2 * VERIFICATION_S) + countingSeconds, countingSeconds };
   },
 
   async prepare(note) {
@@ -335,7 +339,8 @@ export const websocketSuite = defineSuite<WebSocketConfig, WebSocketProfile, { a
           const start = app.manifest.runtimes[runtime.identity.name];
           const flags = [...(scenario.manifest.runtimes[runtime.identity.name]?.flags ?? []), ...(start?.flags ?? [])];
           // An app that does not run here is one unsupported cell, outside every series of load points.
-          for (const params of start ? pointsOf(scenario) : [{}]) subjects.push({ scenario, runtime, app: app.name, params, flags });
+          const view = countedScenario(scenario, WEBSOCKET_COUNT_METRICS, countedIn(scenario));
+          for (const params of start ? pointsOf(scenario) : [{}]) subjects.push({ scenario: view, runtime, app: app.name, params, flags });
         }
         return subjects;
       },
@@ -362,6 +367,13 @@ export const websocketSuite = defineSuite<WebSocketConfig, WebSocketProfile, { a
         unsteady.note(subject, measured.steady, cell, subject.scenario.profileParams.warmup_max_s);
         return { samples: measured.samples, details: { [`trial_${trialIndex + 1}`]: measured.facts } };
       },
+
+      count: (subject) =>
+        countWebSocket(subject, context.workDir, {
+          start: (split) => launch(subject, appOf(subject), context, cpusOf(split, "server")),
+          url: (server) => wsUrl(server) + path(subject.scenario.config),
+          load: (server, durationS) => loadSpec(subject, server, durationS),
+        }),
 
       recheck: (subject) => verifyOnce("after", subject),
 

@@ -11,8 +11,10 @@ import { cpusOf, describeAssignment, machineAssignment, pinned, TASKSET_TOOL } f
 import { CPU_RESOLUTION_S } from "../../tools/proc-stats.ts";
 import { GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
 import { instructionsDetails } from "../../tools/perf.ts";
-import { expectedWarmUpIterations, IN_PROCESS_PROTOCOL_DIR, runInProcessTrial, WARM_UP_METRICS, warmUpInput, warmUpRecord, warmUpText, type InProcessWarmUp } from "../../tools/in-process.ts";
-import { TrialFailure, defineSuite, type CheckOutcome, type InProcessReproduction, type Subject, type SuiteScenario } from "../suite.ts";
+import { expectedWarmUpIterations, IN_PROCESS_PROTOCOL_DIR, runInProcessTrial, WARM_UP_METRICS, warmUpInput, warmUpRecord, warmUpText, type InProcessInput, type InProcessRequest, type InProcessWarmUp } from "../../tools/in-process.ts";
+import { STRACE_TOOL } from "../../tools/strace.ts";
+import { countedScenario, TrialFailure, defineSuite, type CheckOutcome, type InProcessReproduction, type Subject, type SuiteContext, type SuiteScenario } from "../suite.ts";
+import { countedIn, countSeconds, countWorkers, WORKERS_COUNT_METRICS } from "./counts.ts";
 
 /** The `workers` block of a scenario manifest (schemas/suites/workers.schema.json#/$defs/config). */
 export interface WorkersConfig {
@@ -189,6 +191,20 @@ const VERIFICATION_HOW =
   "transferred buffers detached from the sender; every prime count equal to the known value), checked that each worker was still alive at the end, " +
   "closed them and waited until no worker thread was left in the process";
 
+/** One app process's request, behind `tracer` where a counted run gives one. */
+function appRequest(context: SuiteContext, app: WorkersApp, subject: WorkersSubject, counts: Pick<InProcessInput, "warmup" | "steady" | "iterations">, tracer: readonly string[] = []): InProcessRequest {
+  const config = subject.scenario.config;
+  return {
+    argv: [...tracer, ...pinned(cpusOf(machineAssignment(), "parallel")), ...scriptArgv(subject.runtime, subject.flags, entryFile(app, subject.runtime.identity.name))],
+    cwd: app.dir,
+    env: runtimeEnv(subject.runtime, context.workDir),
+    input: { params: appParams(config, subject.params), workDir: context.workDir, ...counts },
+    scratchDir: context.workDir,
+    timeoutMs: TRIAL_TIMEOUT_MS,
+    expectedDigest: expectedDigest(config, subject.params),
+  };
+}
+
 /**
  * Passing messages between threads, inside the runtime through the in-process protocol: one fresh
  * process per trial runs the scenario (apps/workers/shared/scenarios.js) over one way of reaching
@@ -208,12 +224,13 @@ export const workersSuite = defineSuite<WorkersConfig, WorkersProfile, { apps: r
     /** User plus system CPU seconds of the whole process (every thread). */
     cpu_s: { unit: "s", better: "lower", resolution: CPU_RESOLUTION_S },
     ...WARM_UP_METRICS,
+    ...WORKERS_COUNT_METRICS,
   },
   profiles: {
     quick: { trials: 1, warmup: 10, warmup_block: 2, warmup_tolerance: 0.1, iterations: 10 },
     full: { trials: 3, warmup: 50, warmup_block: 3, warmup_tolerance: 0.05, iterations: 100 },
   },
-  tools: [GNU_TIME_TOOL, TASKSET_TOOL],
+  tools: [GNU_TIME_TOOL, TASKSET_TOOL, STRACE_TOOL],
   options: { app: appOption("workers") },
   parseOptions: appsOption,
   // node:worker_threads, which all three runtimes have: the other channels are measured by `run` and the profiles.
@@ -230,10 +247,16 @@ export const workersSuite = defineSuite<WorkersConfig, WorkersProfile, { apps: r
     const { trials, iterations } = scenario.profileParams;
     const warmup = expectedWarmUpIterations(scenario.profileParams);
     const apps = selectApps(loadApps<WorkersAppFields>("workers"), options.apps).filter((app) => app.manifest.runtimes[runtime]);
-    const measured = apps.flatMap((app) => appPoints(app, scenario.config, runtime).filter((params) => !untransferable(app, params)));
+    const measured = apps.flatMap((app) =>
+      appPoints(app, scenario.config, runtime)
+        .map((params, i) => ({ params, counted: countedIn(scenario, i === 0) }))
+        .filter(({ params }) => !untransferable(app, params)),
+    );
     // Each process runs the exchange once to verify it, then its warm-up and measured iterations.
-    const seconds = measured.reduce((sum, params) => sum + trials * (PROCESS_S + (1 + warmup + iterations) * iterationS(scenario.config, params)), 0);
-    return { cells: measured.length, seconds };
+    const timedS = measured.reduce((sum, { params }) => sum + trials * (PROCESS_S + (1 + warmup + iterations) * iterationS(scenario.config, params)), 0);
+    const countS = (params: Readonly<Record<string, ParamValue>>) => countSeconds(scenario.config, params, scenario.profileParams, PROCESS_S, iterationS(scenario.config, params));
+    const countingSeconds = measured.reduce((sum, { params, counted }) => sum + (counted ? countS(params) : 0), 0);
+    return { cells: measured.length, seconds: timedS + countingSeconds, countingSeconds };
   },
 
   reproduction(scenario, doc) {
@@ -268,7 +291,9 @@ export const workersSuite = defineSuite<WorkersConfig, WorkersProfile, { apps: r
         const subjects: WorkersSubject[] = [];
         for (const app of selectApps(apps, context.options.apps)) {
           const flags = flagsOf(scenario, app, runtime.identity.name);
-          for (const params of appPoints(app, scenario.config, runtime.identity.name)) subjects.push({ scenario, runtime, app: app.name, params, flags });
+          appPoints(app, scenario.config, runtime.identity.name).forEach((params, i) =>
+            subjects.push({ scenario: countedScenario(scenario, WORKERS_COUNT_METRICS, countedIn(scenario, i === 0)), runtime, app: app.name, params, flags }),
+          );
         }
         return subjects;
       },
@@ -301,22 +326,9 @@ export const workersSuite = defineSuite<WorkersConfig, WorkersProfile, { apps: r
 
       async trial(subject, trialIndex) {
         const profile = subject.scenario.profileParams;
-        const app = appOf(subject);
         const config = subject.scenario.config;
-        const outcome = await runInProcessTrial({
-          argv: [...pinned(cpusOf(machineAssignment(), "parallel")), ...scriptArgv(subject.runtime, subject.flags, entryFile(app, subject.runtime.identity.name))],
-          cwd: app.dir,
-          env: runtimeEnv(subject.runtime, context.workDir),
-          input: {
-            params: appParams(config, subject.params),
-            workDir: context.workDir,
-            ...warmUpInput(profile),
-            iterations: profile.iterations,
-          },
-          scratchDir: context.workDir,
-          timeoutMs: TRIAL_TIMEOUT_MS,
-          expectedDigest: expectedDigest(config, subject.params),
-        });
+        const app = appOf(subject);
+        const outcome = await runInProcessTrial(appRequest(context, app, subject, { ...warmUpInput(profile), iterations: profile.iterations }));
         if (!outcome.ok) throw new TrialFailure(outcome.error, { stderr: outcome.stderr });
         trialsPassed.set(subject, (trialsPassed.get(subject) ?? 0) + 1);
         const warm = warmUpRecord(outcome.report, trialIndex);
@@ -325,6 +337,8 @@ export const workersSuite = defineSuite<WorkersConfig, WorkersProfile, { apps: r
           details: { ...instructionsDetails([outcome.usage.instructions], trialIndex), ...warm.details },
         };
       },
+
+      count: (subject) => countWorkers(subject, (iterations, tracer) => runInProcessTrial(appRequest(context, appOf(subject), subject, { warmup: 0, iterations }, tracer)), context.workDir),
 
       // Every trial verified inside its process (an answer that is wrong fails the trial); this records it.
       async recheck(subject): Promise<CheckOutcome> {

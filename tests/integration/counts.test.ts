@@ -1,0 +1,112 @@
+/**
+ * The counting pass with real runtimes and a real strace: what a start, a server and an in-process
+ * app are counted at, that counts are metrics with trials of their own, and that `compare` of a
+ * build that makes one more call names it. Quick profile, short runs.
+ */
+import assert from "node:assert/strict";
+import { chmodSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { bench, PINNED, tempDir } from "../../benchmarks/lib/cli.ts";
+import type { ExplainedRow } from "../../src/compare/syscall-diff.ts";
+import { readResults } from "../../src/results/store.ts";
+import type { ResultDocument } from "../../src/results/types.ts";
+import { provision } from "../../src/runtimes/provision.ts";
+import { SCHEDULING_SYSCALLS, type SyscallProfile } from "../../src/tools/strace.ts";
+
+const profileOf = (doc: ResultDocument) => doc.details?.syscall_counts as SyscallProfile | undefined;
+
+/** A count metric: its samples, `perTrial` to each trial of its own (a startup trial of calls holds three starts). */
+function counted(doc: ResultDocument, metric: string, perTrial = 1): number[] {
+  const summary = doc.metrics[metric];
+  assert.ok(summary, `${doc.runtime.name} ${doc.suite}/${doc.scenario}: no ${metric} (unavailable: ${JSON.stringify(doc.details?.counts_unavailable)})`);
+  assert.deepEqual(summary.trial_samples, Array.from({ length: summary.samples.length / perTrial }, () => perTrial), `${metric}: ${perTrial} sample(s) a trial`);
+  assert.equal(summary.exact ?? false, metric !== "rss_growth_mb_per_10k", `${metric} says whether the kernel keeps it exactly`);
+  return summary.samples;
+}
+
+describe("counts", () => {
+  it("counts a start and a server under load on node, deno and bun, apart from their timed trials", async () => {
+    const out = tempDir("counts-run");
+    const runtimes = PINNED.flatMap((spec) => ["--runtime", spec]);
+    const run = await bench(["run", "--suite", "startup", "--scenario", "hello", "--suite", "http", "--scenario", "json", "--app", "native", ...runtimes, "--profile", "quick", "--out", out]);
+    assert.equal(run.code, 0, run.stderr);
+    const docs = readResults([out]).map((r) => r.doc);
+    assert.equal(docs.length, 6);
+    for (const doc of docs) {
+      const where = `${doc.suite}/${doc.scenario} on ${doc.runtime.name}`;
+      assert.equal(doc.status, "ok", `${where}: ${doc.error}`);
+      assert.equal(doc.details?.counts_unavailable, undefined, where);
+      const profile = profileOf(doc)!;
+      assert.ok(profile, `${where}: calls by name`);
+      assert.ok(!Object.keys(profile.calls).some((name) => SCHEDULING_SYSCALLS.has(name)), `${where}: scheduling calls apart`);
+      if (doc.suite === "startup") {
+        assert.equal(profile.per, "start");
+        const calls = counted(doc, "syscalls", 3);
+        // Quick's three trials: two trials of counts, each three starts under strace, checked like timed ones.
+        assert.equal(calls.length, 6, where);
+        assert.ok(calls.every((n) => n > 100 && n < 5000), `${where}: ${calls}`);
+        const sum = Object.values(profile.calls).reduce((total, values) => total + values[0]!, 0);
+        assert.equal(sum, calls[0], `${where}: the total is the calls by name of its run`);
+        assert.ok(counted(doc, "path_syscalls", 3).every((n) => n > 5 && n < calls[0]!), where);
+        assert.equal(counted(doc, "minor_faults").length, 2, `${where}: a start under GNU time a trial`);
+        assert.ok(counted(doc, "minor_faults").every((n) => n > 100), where);
+        assert.ok(counted(doc, "threads", 3).every((n) => n >= 1), where);
+        assert.ok(counted(doc, "binary_mb").every((mb) => mb > 10), where);
+        assert.ok(counted(doc, "package_mb")[0]! >= counted(doc, "binary_mb")[0]!, `${where}: the package holds the binary`);
+      } else {
+        assert.equal(profile.per, "request");
+        // Quick's two trials: one counted window of 800 requests; at least a read and a write each.
+        const perRequest = counted(doc, "syscalls_per_request");
+        assert.ok(perRequest.every((n) => n >= 1.5 && n < 20), `${where}: ${perRequest}`);
+        assert.ok(counted(doc, "server_threads").every((n) => n >= 1), where);
+        assert.ok(counted(doc, "server_fds").every((n) => n >= 3), where);
+        assert.equal(counted(doc, "rss_growth_mb_per_10k").length, perRequest.length);
+      }
+      // The timed metrics keep their trials: the counting pass added none.
+      assert.equal(doc.metrics[doc.suite === "startup" ? "wall_ms" : "rps"]!.trial_samples!.length, doc.run.trials, where);
+    }
+  });
+
+  it("names the call a build adds: one more fs.statSync per start is slower on path lookups, and compare says statx", async () => {
+    const work = tempDir("counts-statx");
+    const node = (await provision("node@22.11.0")).binary;
+    const wrapper = (name: string, preload: string) => {
+      writeFileSync(join(work, `${name}.cjs`), preload);
+      const path = join(work, name);
+      writeFileSync(path, `#!/bin/sh\nexec ${node} --require ${join(work, `${name}.cjs`)} "$@"\n`);
+      chmodSync(path, 0o755);
+      return path;
+    };
+    const a = wrapper("a", 'require("node:fs");\n');
+    const b = wrapper("b", 'require("node:fs").statSync(__filename);\n');
+    const out = join(work, "out");
+    const run = await bench(["run", "--suite", "startup", "--scenario", "hello", "--profile", "quick", "--trial-budget", "0", "--runtime", `a=node@path:${a}`, "--runtime", `b=node@path:${b}`, "--out", out]);
+    assert.equal(run.code, 0, run.stderr);
+    const [dir] = readResults([out]).map((r) => r.path.split("/").slice(0, -3).join("/"));
+    const table = await bench(["compare", dir!, "--base", "a", "--head", "b"]);
+    assert.equal(table.code, 0, table.stderr);
+    assert.match(table.stdout, /path_syscalls .* slower/);
+    assert.match(table.stdout, /startup\/hello path_syscalls, a → b: \+1 statx per start/);
+    const json = await bench(["compare", dir!, "--base", "a", "--head", "b", "--json"]);
+    const rows = JSON.parse(json.stdout) as ExplainedRow[];
+    const path = rows.find((row) => row.metric === "path_syscalls")!;
+    assert.equal(path.verdict, "slower");
+    assert.deepEqual(path.syscall_changes?.changes[0], { name: "statx", base: path.syscall_changes!.changes[0]!.base, head: path.syscall_changes!.changes[0]!.base + 1, change: 1, certain: true });
+    assert.equal(rows.find((row) => row.metric === "wall_ms")!.syscall_changes, undefined, "a time is not explained by calls");
+  });
+
+  it("counts an in-process app's calls per unit beyond its one-iteration baseline", async () => {
+    const out = tempDir("counts-fileio");
+    const run = await bench(["run", "--suite", "fileio", "--scenario", "read-many", "--app", "native", "--runtime", "node@22.11.0", "--profile", "quick", "--out", out]);
+    assert.equal(run.code, 0, run.stderr);
+    const [doc] = readResults([out]).map((r) => r.doc);
+    assert.equal(doc!.status, "ok", doc!.error);
+    const profile = profileOf(doc!)!;
+    assert.equal(profile.per, "file");
+    assert.equal(doc!.metrics.syscalls_per_op!.unit, "calls/file");
+    // Each file is opened, read and closed at least once; the start and the verification are the baseline's.
+    for (const call of ["openat", "close"]) assert.ok(Math.abs(profile.calls[call]![0]! - 1) < 0.05, `${call}: ${profile.calls[call]}`);
+    assert.ok(counted(doc!, "syscalls_per_op").every((n) => n >= 3 && n < 10), String(doc!.metrics.syscalls_per_op!.samples));
+  });
+});
