@@ -5,12 +5,13 @@ import { listResultFiles } from "../results/store.ts";
 import { checkAgainst } from "../core/schema.ts";
 import type { ResultDocument } from "../results/types.ts";
 import { resultPath, writeResult } from "../results/store.ts";
-import type { BenchRunner } from "../releases/runners.ts";
+import type { BenchMachine } from "../releases/runners.ts";
 import type { MatrixEntry } from "../releases/matrix.ts";
+import { MACHINE_CHECKS, untunedRefusal } from "./machines.ts";
 
 /** What collect trusts: the machines of .github/bench-runners.json, and the jobs of the run's plan. */
 export interface CollectTrust {
-  readonly runners: readonly BenchRunner[];
+  readonly runners: readonly BenchMachine[];
   /** The plan job's matrix and the call's name, which together name each job's artifact; without them, results are checked against the runners only. */
   readonly plan?: { readonly call: string; readonly jobs: readonly MatrixEntry[] };
   /**
@@ -29,7 +30,7 @@ export function artifactName(call: string, entry: MatrixEntry): string {
 /** What a result is checked against: the machine it claims, and the job whose artifact held it. */
 interface Claim {
   readonly doc: ResultDocument;
-  readonly runner: BenchRunner | undefined;
+  readonly runner: BenchMachine | undefined;
   readonly job: MatrixEntry | undefined;
 }
 
@@ -52,16 +53,10 @@ const jobVersions = (job: MatrixEntry) => `${job.runtime} ${job.version}${job.pr
  */
 const RESULT_CHECKS: readonly ((claim: Claim) => string | undefined)[] = [
   emulatedRefusal,
-  ({ doc }) => (doc.run.runner_kind === "dedicated" ? undefined : `a ${doc.run.runner_kind} runner's result; only dedicated runners' results are published`),
+  ...MACHINE_CHECKS,
   ({ doc, runner }) => (runner ? undefined : `claims runner '${doc.run.runner}', which .github/bench-runners.json does not list`),
   ({ doc, job }) => (!job || job.runner === doc.run.runner ? undefined : `claims runner '${doc.run.runner}', but its job ran on ${job.runner}`),
   ({ doc, runner }) => (!runner || runner.arch === doc.environment.arch ? undefined : `claims architecture ${doc.environment.arch}, but ${runner.name} is ${runner.arch} (.github/bench-runners.json)`),
-  ({ doc, runner }) =>
-    !runner || runner.fingerprint === doc.environment.fingerprint
-      ? undefined
-      : runner.fingerprint === undefined
-        ? `${runner.name} has no fingerprint in .github/bench-runners.json; this result's is ${doc.environment.fingerprint} (docs/self-hosted-runner.md, "Check the machine")`
-        : `claims fingerprint ${doc.environment.fingerprint}, but ${runner.name}'s is ${runner.fingerprint} (.github/bench-runners.json)`,
   ({ doc, job }) => (!job || measuredBy(job, doc) ? undefined : `claims ${doc.runtime.name} ${doc.runtime.version}, but its job measured ${jobVersions(job)}`),
 ];
 
@@ -141,9 +136,9 @@ export async function collectResults(sources: readonly string[], dataDir: string
       problems.push(...refused.map((problem) => `${file}: ${problem}`));
       continue;
     }
-    const unmet = result.environment.machine?.unmet ?? [];
-    if (unmet.length > 0 && !trust.acceptUntuned) {
-      problems.push(`${file}: measured on a machine not tuned for benchmarking (docs/machine-tuning.md): ${unmet.join("; ")}`);
+    const untuned = untunedRefusal(claim, trust.acceptUntuned ?? false);
+    if (untuned !== undefined) {
+      problems.push(`${file}: ${untuned}`);
       continue;
     }
     const destination = resultPath(dataDir, result);

@@ -4,7 +4,7 @@ import { DEFAULT_DATA_DIR } from "../../core/paths.ts";
 import { collectResults, type CollectTrust } from "../../collect/collect.ts";
 import { displayPath, readJsonFile } from "../../core/json-file.ts";
 import type { MatrixEntry } from "../../releases/matrix.ts";
-import { BENCH_RUNNERS_FILE, loadBenchRunners } from "../../releases/runners.ts";
+import { BENCH_RUNNERS_FILE, loadBenchMachines } from "../../releases/runners.ts";
 import { count } from "../../ui/words.ts";
 import { defineCommand } from "../command.ts";
 
@@ -16,14 +16,15 @@ export const collectSubcommand = defineCommand({
     "  ARTIFACT_DIR    folders holding result files in the data/ layout (<runner>/<run id>/<suite>/<scenario>/...),",
     "                  with --plan: folders holding one folder per artifact, named as benchmark.yml names them",
     "  --data DIR      the results store to add to (default: data/)",
-    "  --runners FILE  the dedicated runners (default: .github/bench-runners.json)",
+    "  --runners FILE  the dedicated runners and reference testbeds (default: .github/bench-runners.json)",
     "  --plan FILE     the plan job's matrix ({\"include\": [...]}, `releases --json`): each result must be in the",
     "                  artifact of a planned job and claim that job's runner, runtime and version",
     "  --call NAME     the call whose artifacts these are (benchmark.yml's `call`, default run)",
     "",
     "Every file must match the result schema, come from a dedicated runner listed in the runners file with its",
     "architecture and fingerprint, measured on a tuned machine (docs/machine-tuning.md; RUNTIME_BENCH_COLLECT_UNTUNED=1,",
-    "which scripts/act sets, waives that), and sit where its contents say.",
+    "which scripts/act sets, waives that), or from a reference testbed listed there with its architecture and one of",
+    "its CPU models (untuned by declaration), and sit where its contents say.",
     "A result already in DIR is skipped; a different file at the same place is a problem. When there is any",
     "problem nothing is written.",
     "",
@@ -46,7 +47,7 @@ export const collectSubcommand = defineCommand({
 });
 
 function trusted(values: { runners?: string; plan?: string; call?: string }): CollectTrust {
-  const runners = loadBenchRunners(values.runners === undefined ? BENCH_RUNNERS_FILE : resolve(values.runners));
+  const runners = loadBenchMachines(values.runners === undefined ? BENCH_RUNNERS_FILE : resolve(values.runners));
   if (values.plan === undefined) {
     if (values.call !== undefined) throw new UserError("collect: --call names the artifacts of a --plan; give both");
     return { runners };
