@@ -1,10 +1,11 @@
-import { readFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
 import { relative, resolve, sep } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { listResultFiles } from "../results/store.ts";
 import { checkAgainst } from "../core/schema.ts";
 import type { ResultDocument } from "../results/types.ts";
-import { resultPath, writeResult } from "../results/store.ts";
+import { readResultFile, resultPath, writeResult } from "../results/store.ts";
+import { errorMessage } from "../core/errors.ts";
 import type { BenchMachine } from "../releases/runners.ts";
 import type { MatrixEntry } from "../releases/matrix.ts";
 import { MACHINE_CHECKS, untunedRefusal } from "./machines.ts";
@@ -80,15 +81,11 @@ export interface CollectOutcome {
   readonly problems: string[];
 }
 
-async function readJson(path: string): Promise<unknown> {
-  return JSON.parse(await readFile(path, "utf8")) as unknown;
-}
-
-async function existingDocument(path: string): Promise<unknown> {
+function existingDocument(path: string): unknown {
+  if (!existsSync(path)) return undefined;
   try {
-    return await readJson(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    return readResultFile(path);
+  } catch {
     return null; // present but unreadable: never equal to a result, so reported as a conflict
   }
 }
@@ -114,9 +111,10 @@ export async function collectResults(sources: readonly string[], dataDir: string
   for (const file of files) {
     let doc: unknown;
     try {
-      doc = await readJson(file);
-    } catch {
-      problems.push(`${file}: not valid JSON`);
+      // Through the store, which joins a result with its run's run.json.
+      doc = readResultFile(file);
+    } catch (error) {
+      problems.push(errorMessage(error));
       continue;
     }
     const schemaProblems = checkAgainst("result.schema.json", doc);
@@ -157,7 +155,7 @@ export async function collectResults(sources: readonly string[], dataDir: string
   const toAdd: ResultDocument[] = [];
   let alreadyPresent = 0;
   for (const [destination, { doc, from }] of incoming) {
-    const existing = await existingDocument(destination);
+    const existing = existingDocument(destination);
     if (existing === undefined) toAdd.push(doc);
     else if (isDeepStrictEqual(existing, doc)) alreadyPresent += 1;
     else problems.push(`${from}: ${relative(dataDir, destination)} already holds a different result, and results are never rewritten`);

@@ -14,9 +14,9 @@ const UNMET = ["no isolated CPUs (want isolcpus= on the kernel command line)", "
 const MACHINE = { isolated_cpus: "", nohz_full_cpus: null, aslr: 2, load_average: [1.2, 1, 0.9] as [number, number, number], memory_available_bytes: 8e9, swap_total_bytes: 0, swap_used_bytes: 0, perf_counters: { readable: true as const }, unmet: UNMET };
 
 /** A result of the fixture's reference testbed, untuned as such a machine is. */
-const onTestbed = (version: string, overrides: { cpu?: string; kind?: "reference" | "dedicated"; runner?: string; arch?: "x86_64" | "arm64" } = {}) =>
+const onTestbed = (version: string, overrides: { cpu?: string; kind?: "reference" | "dedicated"; arch?: "x86_64" | "arm64"; id?: string } = {}) =>
   makeResult({
-    run: { runner: overrides.runner ?? "reference-x64", runner_kind: overrides.kind ?? "reference", id: "20261101T000000Z-c0ffee" },
+    run: { runner: "reference-x64", runner_kind: overrides.kind ?? "reference", id: overrides.id ?? "20261101T000000Z-c0ffee" },
     environment: { cpu_model: overrides.cpu ?? "AMD EPYC 7763 64-Core Processor", governor: null, turbo: null, smt: "notsupported", arch: overrides.arch ?? "x86_64", machine: MACHINE },
     runtime: { version, spec: `node@${version}` },
   });
@@ -56,17 +56,17 @@ describe("a reference testbed in .github/bench-runners.json", () => {
 
 describe("collecting a reference testbed's results", () => {
   it("publishes a link's two releases measured there, untuned as the testbed is declared", async () => {
-    const { outcome } = await collectOne([onTestbed("22.11.0"), onTestbed("22.12.0", { cpu: "Intel(R) Xeon(R) Processor" })]);
+    const { outcome } = await collectOne([onTestbed("22.11.0"), onTestbed("22.12.0", { cpu: "Intel(R) Xeon(R) Processor", id: "20261102T000000Z-c0ffee" })]);
     assert.deepEqual(outcome.problems, []);
     assert.equal(outcome.added.length, 2);
   });
 
   it("refuses a CPU it does not declare, another architecture, a version outside the link and a result that hides its kind", async () => {
     const [cpu, arch, version, kind] = [
-      onTestbed("22.11.0", { cpu: "Intel(R) Core(TM) i7-8700" }),
-      { ...onTestbed("22.12.0", { arch: "arm64" }), run: { ...onTestbed("22.12.0").run, id: "20261101T000000Z-c0ffe2" } },
+      onTestbed("22.11.0", { cpu: "Intel(R) Core(TM) i7-8700", id: "20261101T000000Z-c0ffe1" }),
+      onTestbed("22.12.0", { arch: "arm64", id: "20261101T000000Z-c0ffe2" }),
       onTestbed("22.10.0"),
-      { ...onTestbed("22.11.0", { kind: "dedicated" }), run: { ...onTestbed("22.11.0", { kind: "dedicated" }).run, id: "20261101T000000Z-c0ffe3" } },
+      onTestbed("22.11.0", { kind: "dedicated", id: "20261101T000000Z-c0ffe3" }),
     ];
     const { files, outcome } = await collectOne([cpu, arch, version, kind]);
     const expected = [

@@ -7,7 +7,7 @@ import type { MatrixEntry } from "../../src/releases/matrix.ts";
 import { loadBenchRunners, type BenchRunner } from "../../src/releases/runners.ts";
 import { REPO_ROOT } from "../../src/core/paths.ts";
 import { loadResults } from "../../src/site/load.ts";
-import { listResultFiles } from "../../src/results/store.ts";
+import { listResultFiles, readResultFile } from "../../src/results/store.ts";
 import { writeResult } from "../../src/results/store.ts";
 import { tempDir } from "../../benchmarks/lib/cli.ts";
 import { makeResult } from "../../benchmarks/lib/documents.ts";
@@ -39,7 +39,7 @@ describe("collecting artifacts into data/", () => {
       "bench-x64-1/20261101T000000Z-abcdef/startup/hello/bun-1.2.0.json",
       "bench-x64-1/20261101T000000Z-abcdef/startup/hello/node-22.11.0.json",
     ]);
-    assert.deepEqual(JSON.parse(readFileSync(join(data, "bench-arm64-1/20261101T000100Z-123456/startup/hello/node-22.11.0.json"), "utf8")), armNode);
+    assert.deepEqual(readResultFile(join(data, "bench-arm64-1/20261101T000100Z-123456/startup/hello/node-22.11.0.json")), armNode);
     const second = await collectResults([artifacts], data, RUNNERS);
     assert.deepEqual({ added: second.added, alreadyPresent: second.alreadyPresent, problems: second.problems }, { added: [], alreadyPresent: 3, problems: [] });
     assert.equal(listResultFiles([data]).length, 3);
