@@ -73,9 +73,7 @@ export async function collectStaged(workDir: string, dataDir: string, machines: 
   await mkdir(artifactsDir(workDir), { recursive: true });
   const outcome = await collectResults([artifactsDir(workDir)], dataDir, { runners: machines, plan: { call: SWEEP_CALL, jobs } });
   if (outcome.problems.length > 0) return outcome;
-  for (const job of jobs) {
-    await rm(join(artifactsDir(workDir), artifactName(SWEEP_CALL, job)), { recursive: true, force: true });
-    await rm(jobFile(workDir, job), { force: true });
-  }
+  // Every staged link is in data/ now: the stage goes with them.
+  await rm(workDir, { recursive: true, force: true });
   return outcome;
 }

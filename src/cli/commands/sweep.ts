@@ -324,7 +324,8 @@ export const sweepSubcommand = defineCommand({
       if (leftover.problems.length > 0) throw new UserError(`sweep: results an earlier sweep left in ${workDir} cannot be collected (above); look at them, then remove them`);
       process.stderr.write(`sweep: collected ${count(leftover.added.length, "result")} an earlier sweep had measured but not collected\n`);
     }
-    await setupAll([], request.selection.suites);
+    // Apps and scenarios prepared once, for the suites the chains run (each run provisions its releases).
+    await setupAll([], [...new Set(chains.flatMap((chain) => chain.scenarios.map((scenario) => scenario.split("/")[0]!)))]);
     const hooks = realHooks(request, workDir);
     const deadline = request.timeLimit === undefined ? undefined : Date.now() + request.timeLimit * 1000;
     const between = (link: { runtime: RuntimeName; from: string; to: string }) => releasesBetween(releases.get(link.runtime) ?? [], link);
