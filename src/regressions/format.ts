@@ -26,7 +26,8 @@ function changeRow(change: SeriesChange): string[] {
     `${change.from_version} → ${change.to_version}`,
     describeChange(change),
     formatInterval(change.ci95),
-    change.reason,
+    change.narrowed_from === undefined ? change.reason : `${change.reason}; narrowed from ${change.narrowed_from.join(", ")}`,
+    change.release_notes?.changelog ?? "",
   ];
 }
 
@@ -37,7 +38,7 @@ export function regressionsText(report: RegressionReport, withSeries: boolean): 
     `${count(report.series.length, "series", "series")}, ${count(report.changes.length, "change")} (${confirmed} confirmed, ${report.changes.length - confirmed} unconfirmed), ${count(report.drifted_runs.length, "run")} with environment drift`,
   ];
   if (report.changes.length > 0) {
-    parts.push(formatTable(["status", "kind", "series", "versions", "change (min effect)", "95 % CI", "why"], report.changes.map(changeRow)));
+    parts.push(formatTable(["status", "kind", "series", "versions", "change (min effect)", "95 % CI", "why", "release notes"], report.changes.map(changeRow)));
   }
   if (report.drifted_runs.length > 0) parts.push(["environment drift:", ...report.drifted_runs.map((run) => `  ${describeDrift(run)}`)].join("\n"));
   if (withSeries) {

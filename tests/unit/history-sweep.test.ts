@@ -6,6 +6,8 @@ import { narrowingRuns, narrowStep, type StepJudgement } from "../../src/history
 import { chainLinks, releasesBetween, selectReleases } from "../../src/history/select.ts";
 import { pendingJobs, runSweep, type SweepHooks, type SweepJob, type SweepPlan } from "../../src/history/sweep.ts";
 import type { Release } from "../../src/releases/published.ts";
+import { detectRegressions } from "../../src/regressions/detect.ts";
+import { readIndexedDocuments } from "../../src/results/run-index.ts";
 import { writeResult } from "../../src/results/store.ts";
 import { linkRun, steppedLevel, TESTBED_AMD } from "../helpers/links.ts";
 
@@ -117,6 +119,17 @@ describe("a sweep: the chain, then its steps narrowed", () => {
     const second = await runSweep(PLAN, again.hooks, { maxLoad: 1 });
     assert.deepEqual([again.runs, second.measured, second.skipped], [[], 0, 2], "nothing measured twice");
     assert.deepEqual(second.steps.map((s) => s.narrowed), report.steps.map((s) => s.narrowed));
+  });
+
+  it("leaves the regressions feed one confirmed step, at the release that brought it, with its notes, its commits and its paired comparison", async () => {
+    const data = tempDir("sweep-feed");
+    await runSweep(PLAN, fakeSweep(data).hooks, { maxLoad: 1 });
+    const { changes } = detectRegressions(readIndexedDocuments(data));
+    assert.deepEqual(changes.map((c) => [c.status, c.kind, c.from_version, c.to_version]), [["confirmed", "regression", "22.5.0", "22.6.0"]]);
+    const [step] = changes;
+    assert.ok(step!.ratio > 1.08 && step!.ratio < 1.12 && step!.ci95[0] > 1, `paired ratio ${step!.ratio} ${step!.ci95}`);
+    assert.deepEqual(step!.release_notes, { changelog: "https://nodejs.org/en/blog/release/v22.6.0", compare: "https://github.com/nodejs/node/compare/v22.5.0...v22.6.0" });
+    assert.match(step!.compare_command!, /^scripts\/bench compare \d{8}T\d{6}Z-[0-9a-f]{6} --base node-22\.5\.0 --head node-22\.6\.0$/);
   });
 
   it("stops at Ctrl-C, and measured again goes on with what is missing, measuring no link twice", async () => {
