@@ -395,6 +395,11 @@ export function defaultRunSeries(): Promise<SyntheticSeries[]> {
   return seriesOf({ ...defaultSelection(), profile: "quick" }, defaultRunLevel, 5);
 }
 
+/** The cells of the release job's selection (the default selection) in a profile, every metric at `samples` samples. */
+export function defaultSelectionSeries(profile: SuiteProfile): Promise<SyntheticSeries[]> {
+  return seriesOf({ ...defaultSelection(), profile }, typicalLevel, 10);
+}
+
 /**
  * A level for a default-run metric. Two are 0, as a quick run on a busy machine leaves them: the
  * database's CPU time rounds to 0 s, and no rate of the ladder is sustained.
