@@ -23,7 +23,7 @@ import { commandLineSelection, type Selection } from "../../suites/selection.ts"
 import { formatDuration, parseDuration } from "../../ui/duration.ts";
 import { formatTable } from "../../ui/table.ts";
 import { count } from "../../ui/words.ts";
-import { defineCommand } from "../command.ts";
+import { defineCommand, type ParsedValues } from "../command.ts";
 import { parseProfile, parseTrials, runBenchmarks } from "./run.ts";
 import { setupAll } from "./setup.ts";
 
@@ -102,29 +102,46 @@ function parseMaxLoad(text: string | undefined): number {
   return load;
 }
 
-type SweepValues = Record<string, string | string[] | boolean | undefined>;
+const SWEEP_OPTIONS = {
+  plan: { type: "boolean" },
+  runtime: { type: "string", multiple: true },
+  since: { type: "string" },
+  from: { type: "string", multiple: true },
+  to: { type: "string", multiple: true },
+  every: { type: "string" },
+  profile: { type: "string" },
+  trials: { type: "string" },
+  suite: { type: "string", multiple: true },
+  scenario: { type: "string", multiple: true },
+  data: { type: "string" },
+  testbed: { type: "string" },
+  runners: { type: "string" },
+  "time-limit": { type: "string" },
+  "max-load": { type: "string" },
+  "no-narrow": { type: "boolean" },
+} as const;
 
-function parseRequest(values: SweepValues): SweepRequest {
-  const config = loadBenchConfig(values.runners === undefined ? BENCH_RUNNERS_FILE : resolve(values.runners as string));
-  const profile = parseProfile((values.profile as string | undefined) ?? SWEEP_PROFILE);
+function parseRequest(values: ParsedValues<typeof SWEEP_OPTIONS>): SweepRequest {
+  const config = loadBenchConfig(values.runners === undefined ? BENCH_RUNNERS_FILE : resolve(values.runners));
+  const profile = parseProfile(values.profile ?? SWEEP_PROFILE);
   if (profile === "smoke") throw new UserError("sweep: the smoke profile runs one trial, and a link's paired verdict needs two: use quick or full");
-  const scenarios = (values.scenario as string[] | undefined) ?? [];
-  const trials = parseTrials(values.trials as string | undefined, profile);
+  const scenarios = values.scenario ?? [];
+  const trials = parseTrials(values.trials, profile);
   return {
-    runtimes: parseRuntimes((values.runtime as string[] | undefined) ?? [...RUNTIME_NAMES]),
-    since: parseSince(values.since as string | undefined),
-    from: parseBounds(values.from as string[] | undefined, "--from"),
-    to: parseBounds(values.to as string[] | undefined, "--to"),
-    every: parseGranularity(values.every as string | undefined),
+    runtimes: parseRuntimes(values.runtime ?? [...RUNTIME_NAMES]),
+    since: parseSince(values.since),
+    from: parseBounds(values.from, "--from"),
+    to: parseBounds(values.to, "--to"),
+    every: parseGranularity(values.every),
     profile,
     ...(trials !== undefined ? { trials } : {}),
     // The default selection, as the release job measures it, unless scenarios are named.
     selection: commandLineSelection({ ...values, "default-selection": scenarios.length === 0 }),
-    dataDir: resolve((values.data as string | undefined) ?? DEFAULT_DATA_DIR),
-    testbed: chooseTestbed(config.testbeds, values.testbed as string | undefined),
+    dataDir: resolve(values.data ?? DEFAULT_DATA_DIR),
+    testbed: chooseTestbed(config.testbeds, values.testbed),
     machines: [...config.runners, ...config.testbeds],
-    ...(values["time-limit"] !== undefined ? { timeLimit: parseDuration(values["time-limit"] as string, "--time-limit") } : {}),
-    maxLoad: parseMaxLoad(values["max-load"] as string | undefined),
+    ...(values["time-limit"] !== undefined ? { timeLimit: parseDuration(values["time-limit"], "--time-limit") } : {}),
+    maxLoad: parseMaxLoad(values["max-load"]),
     narrow: !values["no-narrow"],
   };
 }
@@ -291,24 +308,7 @@ export const sweepSubcommand = defineCommand({
     "",
     "Exit status: 0 when done (or stopped by the time limit), 1 when collect refused results, 2 on bad input, 130 on Ctrl-C.",
   ],
-  options: {
-    plan: { type: "boolean" },
-    runtime: { type: "string", multiple: true },
-    since: { type: "string" },
-    from: { type: "string", multiple: true },
-    to: { type: "string", multiple: true },
-    every: { type: "string" },
-    profile: { type: "string" },
-    trials: { type: "string" },
-    suite: { type: "string", multiple: true },
-    scenario: { type: "string", multiple: true },
-    data: { type: "string" },
-    testbed: { type: "string" },
-    runners: { type: "string" },
-    "time-limit": { type: "string" },
-    "max-load": { type: "string" },
-    "no-narrow": { type: "boolean" },
-  },
+  options: SWEEP_OPTIONS,
   async run(values) {
     const request = parseRequest(values);
     const { chains, releases } = await resolveChains(request);
