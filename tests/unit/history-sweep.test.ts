@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { tempDir } from "../../benchmarks/lib/cli.ts";
+import { bench, tempDir } from "../../benchmarks/lib/cli.ts";
 import { RunnerCoverage } from "../../src/history/coverage.ts";
 import { narrowingRuns, narrowStep, type StepJudgement } from "../../src/history/narrow.ts";
 import { chainLinks, releasesBetween, selectReleases } from "../../src/history/select.ts";
@@ -164,5 +164,23 @@ describe("a sweep: the chain, then its steps narrowed", () => {
       ["22.0.0", ["startup/typescript"]],
       ["22.4.0", [SCENARIO, "startup/typescript"]],
     ]);
+  });
+});
+
+describe("scripts/bench sweep, given bad input", () => {
+  const refused = async (args: string[], message: RegExp) => {
+    const out = await bench(["sweep", ...args]);
+    assert.equal(out.code, 2, out.stderr);
+    assert.equal(out.stderr.trim().split("\n").length, 1, out.stderr);
+    assert.match(out.stderr, message);
+  };
+
+  it("says in one line what is wrong, before asking the registry anything", async () => {
+    await refused(["--runtime", "bun"], /^runtime-bench: sweep: bun: give a window \(--since DATE or --from bun@VERSION\) or name its releases/);
+    await refused(["--runtime", "node@22", "--plan"], /--runtime 'node@22': give a runtime \(node\) or an exact release \(node@22\.11\.0\)/);
+    await refused(["--runtime", "node", "--runtime", "node@22.1.0"], /give the window or the releases, not both/);
+    await refused(["--from", "node@20.0.0", "--runtime", "node", "--every", "weekly"], /--every 'weekly': use major, minor or patch/);
+    await refused(["--runtime", "node@22.10.0", "--runtime", "node@22.11.0", "--profile", "smoke"], /a link's paired verdict needs two/);
+    await refused(["--runtime", "node@22.10.0", "--runtime", "node@22.11.0", "--testbed", "nope"], /unknown reference testbed 'nope'/);
   });
 });

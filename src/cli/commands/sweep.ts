@@ -127,10 +127,17 @@ function parseRequest(values: ParsedValues<typeof SWEEP_OPTIONS>): SweepRequest 
   if (profile === "smoke") throw new UserError("sweep: the smoke profile runs one trial, and a link's paired verdict needs two: use quick or full");
   const scenarios = values.scenario ?? [];
   const trials = parseTrials(values.trials, profile);
+  const runtimes = parseRuntimes(values.runtime ?? [...RUNTIME_NAMES]);
+  const from = parseBounds(values.from, "--from");
+  const unbounded = values.since === undefined ? runtimes.find((choice) => choice.versions === null && !from.has(choice.runtime)) : undefined;
+  if (unbounded !== undefined) {
+    const name = unbounded.runtime;
+    throw new UserError(`sweep: ${name}: give a window (--since DATE or --from ${name}@VERSION) or name its releases (--runtime ${name}@VERSION, repeated): all its releases would be hundreds of links`);
+  }
   return {
-    runtimes: parseRuntimes(values.runtime ?? [...RUNTIME_NAMES]),
+    runtimes,
     since: parseSince(values.since),
-    from: parseBounds(values.from, "--from"),
+    from,
     to: parseBounds(values.to, "--to"),
     every: parseGranularity(values.every),
     profile,
