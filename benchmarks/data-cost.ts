@@ -223,8 +223,9 @@ const rows = measured.map(([what, c]) => ({
 }));
 process.stdout.write(
   `${formatTable(["what", "results", "file bytes / result", "loose git objects / result", "packed / result", "loose in all", "packed in all"], rows.map((r) => Object.values(r)))}\n\n` +
-    `Release job: ${Object.entries(RELEASES).map(([r, n]) => `${r} ${n}`).join(", ")} releases a year, each beside its predecessor, on ${MACHINES} machines, the default selection in the full profile` +
-    `${values.results === undefined ? " (synthetic cells, samples shaped by each scenario's profile)" : ` (cells of ${values.results})`}; history sweep: ${SWEEP_LINKS} links in the quick profile.` +
+    `Release job: ${Object.entries(RELEASES).map(([r, n]) => `${r} ${n}`).join(", ")} releases a year, each beside its predecessor, on ${MACHINES} machines, ` +
+    `${values.results === undefined ? "the default selection in the full profile (synthetic cells, samples shaped by each scenario's profile); history sweep: the quick profile's" : `the cells of ${values.results} (each job and each sweep link)`}; history sweep: ${SWEEP_LINKS} links.` +
+    " Each job's samples are drawn afresh; its other fields (a check's responses, each trial's details) are the template's, which a pack stores as deltas: real ones differ a little more." +
     `${FRACTION === 1 ? "" : ` Written: ${FRACTION} of it, figures scaled.`}${DIGITS === undefined ? "" : ` What if samples kept ${DIGITS} significant digits: not recorded.`}\n`,
 );
 if (values.record && DIGITS === undefined) {
