@@ -21,7 +21,7 @@ const LAYERS = [
   ["compare", "releases", "scenarios"],
   ["regressions", "export", "collect", "apps"],
   ["suites"],
-  ["findings"],
+  ["findings", "history"],
   ["site", "orchestrate"],
   ["cli", "act"],
 ];

@@ -32,6 +32,12 @@ export const FULL_PROFILE_SHAPES: readonly SeriesShape[] = [
   { suite: "http", metric: "latency_p50_ms", unit: "ms", trials: httpSuite.profiles.full.trials, perTrial: 1 },
 ];
 
+/** The same series in the quick profile, which a history sweep measures each link in (docs/history.md). */
+export const QUICK_PROFILE_SHAPES: readonly SeriesShape[] = [
+  { suite: "startup", metric: "wall_ms", unit: "ms", trials: startupSuite.profiles.quick.trials, perTrial: startupSuite.profiles.quick.runs },
+  { suite: "http", metric: "latency_p50_ms", unit: "ms", trials: httpSuite.profiles.quick.trials, perTrial: 1 },
+];
+
 /** Versions in a simulated series, and the first version of a step: enough history for a noise floor, and versions after to confirm. */
 export const VERSIONS = 12;
 export const STEP_AT = 8;

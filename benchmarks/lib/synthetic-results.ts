@@ -17,6 +17,7 @@ import { seededRandom } from "../../src/stats/random.ts";
 import { bootstrapInterval, mean, median, stddev } from "../../src/stats/summary.ts";
 import { selectScenarios } from "../../src/scenarios/select.ts";
 import { resolveScenarios } from "../../src/suites/resolve.ts";
+import { defaultSelection } from "../../src/suites/selection.ts";
 import { makeResult } from "./documents.ts";
 
 export interface SyntheticRunner {
@@ -377,6 +378,11 @@ export async function ensureFiveYearHistory(dataDir: string): Promise<void> {
   const started = performance.now();
   const written = await writeSyntheticResults(dataDir, await fiveYearPlan());
   process.stderr.write(`generated ${written} result documents in ${((performance.now() - started) / 1000).toFixed(0)} s into ${dataDir}\n`);
+}
+
+/** The cells of the release job's selection (the default selection) in a profile, every metric at `samples` samples. */
+export function defaultSelectionSeries(profile: SuiteProfile): Promise<SyntheticSeries[]> {
+  return seriesOf({ ...defaultSelection(), profile }, typicalLevel, 10);
 }
 
 export const LOCAL_RUNNER: SyntheticRunner = { name: "local-laptop", kind: "local", arch: "x86_64", cpu_model: "Laptop CPU", fingerprint: "0011223344556677" };

@@ -16,10 +16,11 @@ import { runSubcommand } from "./commands/run.ts";
 import { toolsSubcommand } from "./commands/tools.ts";
 import { setupSubcommand } from "./commands/setup.ts";
 import { siteSubcommand } from "./commands/site.ts";
+import { sweepSubcommand } from "./commands/sweep.ts";
 import { validateSubcommand } from "./commands/validate.ts";
 
 /** Every subcommand; `scripts/bench` with no arguments runs `all`. */
-const COMMANDS: readonly Command[] = [allSubcommand, runSubcommand, setupSubcommand, listSubcommand, planSubcommand, validateSubcommand, siteSubcommand, compareSubcommand, findingsSubcommand, reproSubcommand, profileSubcommand, regressionsSubcommand, exportSubcommand, releasesSubcommand, collectSubcommand, toolsSubcommand] as unknown as Command[];
+const COMMANDS: readonly Command[] = [allSubcommand, runSubcommand, setupSubcommand, listSubcommand, planSubcommand, validateSubcommand, siteSubcommand, compareSubcommand, findingsSubcommand, reproSubcommand, profileSubcommand, regressionsSubcommand, exportSubcommand, releasesSubcommand, sweepSubcommand, collectSubcommand, toolsSubcommand] as unknown as Command[];
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

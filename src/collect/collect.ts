@@ -1,18 +1,20 @@
 import { existsSync } from "node:fs";
-import { lstat, mkdir, mkdtemp, readFile, rename, rm } from "node:fs/promises";
+import { lstat, mkdir, mkdtemp, rename, rm } from "node:fs/promises";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { checkAgainst } from "../core/schema.ts";
 import { shapeProblems, sizeProblem, undeclaredMetrics, type DeclaredMetrics } from "../results/limits.ts";
-import { listResultFiles, resultPath, runFolder, writeResult } from "../results/store.ts";
+import { listResultFiles, readResultFile, resultPath, runFolder, writeResult } from "../results/store.ts";
 import type { ResultDocument } from "../results/types.ts";
-import type { BenchRunner } from "../releases/runners.ts";
+import { errorMessage } from "../core/errors.ts";
+import type { BenchMachine } from "../releases/runners.ts";
 import type { MatrixEntry } from "../releases/matrix.ts";
+import { MACHINE_CHECKS, untunedRefusal } from "./machines.ts";
 import { bindArtifacts, CLOCK_SLACK_MS, outsideJob, type ArtifactUpload, type WorkflowRun } from "./workflow-run.ts";
 
 /** What collect trusts: the machines of .github/bench-runners.json, the suites' metrics, and the jobs of the run's plan. */
 export interface CollectTrust {
-  readonly runners: readonly BenchRunner[];
+  readonly runners: readonly BenchMachine[];
   /** Each suite's metrics and their units: a result records no other. */
   readonly declared: DeclaredMetrics;
   /** The plan job's matrix and the call's name, which together name each job's artifact; without them, results are checked against the runners only. */
@@ -37,7 +39,7 @@ export function artifactName(call: string, entry: MatrixEntry): string {
 /** What a result is checked against: the machine it claims, and the job whose artifact held it. */
 interface Claim {
   readonly doc: ResultDocument;
-  readonly runner: BenchRunner | undefined;
+  readonly runner: BenchMachine | undefined;
   readonly job: MatrixEntry | undefined;
   /** The upload step that made its artifact, where the run's record is known. */
   readonly upload: ArtifactUpload | undefined;
@@ -86,16 +88,10 @@ function dateRefusal({ doc, upload, now }: Claim): string | undefined {
  */
 const RESULT_CHECKS: readonly ((claim: Claim) => string | undefined)[] = [
   emulatedRefusal,
-  ({ doc }) => (doc.run.runner_kind === "dedicated" ? undefined : `a ${doc.run.runner_kind} runner's result; only dedicated runners' results are published`),
+  ...MACHINE_CHECKS,
   ({ doc, runner }) => (runner ? undefined : `claims runner '${doc.run.runner}', which .github/bench-runners.json does not list`),
   ({ doc, job }) => (!job || job.runner === doc.run.runner ? undefined : `claims runner '${doc.run.runner}', but its job ran on ${job.runner}`),
   ({ doc, runner }) => (!runner || runner.arch === doc.environment.arch ? undefined : `claims architecture ${doc.environment.arch}, but ${runner.name} is ${runner.arch} (.github/bench-runners.json)`),
-  ({ doc, runner }) =>
-    !runner || runner.fingerprint === doc.environment.fingerprint
-      ? undefined
-      : runner.fingerprint === undefined
-        ? `${runner.name} has no fingerprint in .github/bench-runners.json; this result's is ${doc.environment.fingerprint} (docs/self-hosted-runner.md, "Check the machine")`
-        : `claims fingerprint ${doc.environment.fingerprint}, but ${runner.name}'s is ${runner.fingerprint} (.github/bench-runners.json)`,
   ({ doc, job }) => (job ? versionRefusal(job, doc) : undefined),
   dateRefusal,
 ];
@@ -141,11 +137,11 @@ export interface CollectOutcome {
   readonly problems: string[];
 }
 
-async function existingDocument(path: string): Promise<unknown> {
+function existingDocument(path: string): unknown {
+  if (!existsSync(path)) return undefined;
   try {
-    return JSON.parse(await readFile(path, "utf8")) as unknown;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    return readResultFile(path);
+  } catch {
     return null; // present but unreadable: never equal to a result, so reported as a conflict
   }
 }
@@ -164,9 +160,10 @@ async function readChecked(file: string, declared: DeclaredMetrics): Promise<Res
   if (tooBig) return [tooBig];
   let doc: unknown;
   try {
-    doc = JSON.parse(await readFile(file, "utf8")) as unknown;
-  } catch {
-    return ["not valid JSON"];
+    // Through the store, which joins a result with its run's run.json.
+    doc = readResultFile(file);
+  } catch (error) {
+    return [errorMessage(error).replace(`${file}: `, "")];
   }
   const shape = shapeProblems(doc);
   if (shape.length > 0) return shape;
@@ -200,8 +197,8 @@ async function checkFiles(files: readonly string[], sources: readonly string[], 
     }
     const claim: Claim = { doc: checked, runner: trust.runners.find((r) => r.name === checked.run.runner), job: artifact?.job, upload: artifact?.upload, now };
     const refused = RESULT_CHECKS.map((check) => check(claim)).filter((problem) => problem !== undefined);
-    const unmet = checked.environment.machine?.unmet ?? [];
-    if (unmet.length > 0 && !trust.acceptUntuned) refused.push(`measured on a machine not tuned for benchmarking (docs/machine-tuning.md): ${unmet.join("; ")}`);
+    const untuned = untunedRefusal(claim, trust.acceptUntuned ?? false);
+    if (untuned !== undefined) refused.push(untuned);
     const destination = resultPath(dataDir, checked);
     const place = relative(dataDir, destination);
     if (!resolve(file).endsWith(sep + place)) refused.push(`its contents belong at ${place}; the file was renamed or edited`);
@@ -228,7 +225,7 @@ async function newResults(incoming: ReadonlyMap<string, Incoming>, dataDir: stri
     const other = artifactOfRun.get(run);
     if (other && other.artifact !== artifact) problems.push(`${from}: adds to run ${run}, which artifact '${other.artifact}' brings too (${other.from})`);
     artifactOfRun.set(run, entry);
-    const existing = await existingDocument(destination);
+    const existing = existingDocument(destination);
     if (existing === undefined && existsSync(runFolder(dataDir, doc.run))) problems.push(`${from}: adds to run folder ${run}, which data/ already holds; a run's results arrive in one collect`);
     else if (existing === undefined) toAdd.push(doc);
     else if (isDeepStrictEqual(existing, doc)) alreadyPresent += 1;

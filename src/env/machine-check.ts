@@ -79,6 +79,13 @@ export function meminfoBytes(meminfo: string, field: string): number | null {
   return kib === undefined ? null : Number(kib) * 1024;
 }
 
+/** The 1-minute, 5-minute and 15-minute load averages now, rounded as a result records them. */
+export function loadAverages(): [number, number, number] {
+  // Rounded before it is judged, so that the result's figure and its verdict agree.
+  const [one = 0, five = 0, fifteen = 0] = loadavg().map((load) => Math.round(load * 100) / 100);
+  return [one, five, fifteen];
+}
+
 /** Reads the machine's settings now (the perf probe is asked once per process). */
 export async function checkMachine(environment: Pick<Environment, "governor" | "turbo" | "smt" | "cpus">): Promise<MachineCheck> {
   const cpuDir = "/sys/devices/system/cpu";
@@ -87,8 +94,7 @@ export async function checkMachine(environment: Pick<Environment, "governor" | "
   const aslr = readText("/proc/sys/kernel/randomize_va_space");
   const swapTotal = meminfoBytes(meminfo, "SwapTotal");
   const swapFree = meminfoBytes(meminfo, "SwapFree");
-  // Rounded before it is judged, so that the result's figure and its verdict agree.
-  const [one = 0, five = 0, fifteen = 0] = loadavg().map((load) => Math.round(load * 100) / 100);
+  const [one, five, fifteen] = loadAverages();
   const readings: MachineReadings = {
     ...environment,
     isolated: parseCpuList(readText(`${cpuDir}/isolated`) ?? ""),

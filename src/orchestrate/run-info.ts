@@ -5,14 +5,17 @@ import { REPO_ROOT } from "../core/paths.ts";
 import { runCommand } from "../process/children.ts";
 import type { Profile, RunInfo, RunnerKind } from "../results/types.ts";
 
-const KINDS: readonly RunnerKind[] = ["local", "hosted", "dedicated"];
+const KINDS: readonly RunnerKind[] = ["local", "hosted", "dedicated", "reference"];
+
+/** Which machine a run's results name, and what kind it is. */
+export type RunnerIdentity = Pick<RunInfo, "runner" | "runner_kind">;
 
 /**
  * Who is running: benchmark machines set RUNTIME_BENCH_RUNNER and RUNTIME_BENCH_RUNNER_KIND
- * (dedicated or hosted); anything else is a developer's machine, named `local-<host>`, so its
- * figures can never pass for a benchmark runner's.
+ * (dedicated or hosted; `scripts/bench sweep` names its reference testbed itself); anything else is
+ * a developer's machine, named `local-<host>`, so its figures can never pass for a benchmark runner's.
  */
-export function runnerIdentity(env: NodeJS.ProcessEnv = process.env): { runner: string; runner_kind: RunnerKind } {
+export function runnerIdentity(env: NodeJS.ProcessEnv = process.env): RunnerIdentity {
   const kind = (env.RUNTIME_BENCH_RUNNER_KIND ?? "local") as RunnerKind;
   if (!KINDS.includes(kind)) throw new UserError(`RUNTIME_BENCH_RUNNER_KIND must be one of ${KINDS.join(", ")}, not '${kind}'`);
   const name = (env.RUNTIME_BENCH_RUNNER ?? hostname()).replace(/[^A-Za-z0-9._-]/g, "-");
@@ -33,12 +36,12 @@ async function harnessCommit(): Promise<string> {
   return head.stdout.trim() + (status.stdout.trim() ? "-dirty" : "");
 }
 
-export async function newRunInfo(profile: Profile, sentinel: string | null): Promise<Omit<RunInfo, "trials">> {
+export async function newRunInfo(profile: Profile, sentinel: string | null, identity: RunnerIdentity = runnerIdentity()): Promise<Omit<RunInfo, "trials">> {
   const startedAt = new Date();
   return {
     id: newRunId(startedAt),
     started_at: startedAt.toISOString(),
-    ...runnerIdentity(),
+    ...identity,
     profile,
     harness_commit: await harnessCommit(),
     sentinel,

@@ -10,6 +10,8 @@ import { significantChange, type MeasuredChange } from "../compare/verdict.ts";
 import type { ResultDocument } from "../results/types.ts";
 import { detectionCodeHash, type SeriesResult } from "./cache.ts";
 import { judgeDrift } from "./drift.ts";
+import { withoutNarrowed } from "./narrowed.ts";
+import { releaseNotes } from "../runtimes/catalog.ts";
 import { describeDrift } from "./format.ts";
 import { buildSeries, runRef, runRefOf, type Series, type VersionPoint } from "./series.ts";
 import { REGRESSIONS_SCHEMA_ID, type DriftedRun, type RegressionOptions, type RegressionReport, type SeriesChange, type SeriesSummary } from "./types.ts";
@@ -26,6 +28,12 @@ interface Threshold {
 type Judgement =
   | { kind: "outlier" }
   | { kind: "change"; status: SeriesChange["status"]; reason: string; evidence: readonly VersionPoint[] };
+
+/** A release's notes and the commits since the version it is judged against, where the runtime is known. */
+function releaseLinks(runtime: string, from: string, to: string): Pick<SeriesChange, "release_notes"> {
+  const notes = releaseNotes(runtime, from, to);
+  return notes === null ? {} : { release_notes: notes };
+}
 
 const newestStart = (points: readonly VersionPoint[]) =>
   points.flatMap((p) => p.runs.map((m) => m.doc.run.started_at)).reduce((a, b) => (a > b ? a : b));
@@ -110,13 +118,18 @@ function detectSteps(series: Series, fallback: number, driftByRun: ReadonlyMap<s
           environment_drift: point.drifted,
           run_ids: point.runs.map((m) => m.doc.run.id),
           updated: paired.head.doc.run.started_at,
+          ...releaseLinks(series.identity.runtime, points[k - 1]!.version, point.version),
+          compare_command: `scripts/bench compare ${paired.head.doc.run.id} --base ${row.base_label} --head ${row.head_label}`,
         });
         level = [point];
       } else if (row.verdict === "no significant change") {
         level = [...level, point].slice(-REFERENCE_VERSIONS);
       }
-      // Inconclusive (trials that do not pair): judged below, as a version measured alone.
-      if (row.verdict !== "inconclusive") return;
+      // A paired estimate that settles nothing is the best this version has: judged alone against
+      // the level of other runs, it would carry the run-to-run shift the pairing cancelled, and on a
+      // shared machine a run whose adaptive trials ran out undecided would raise false alarms. Only
+      // trials that do not pair (no estimate) are judged below, as a version measured alone.
+      if (row.ratio !== null) return;
     }
     const reference = level.flatMap((p) => p.runs);
     const change = level.length === 0 ? null : significantChange(reference, point.runs, threshold.min_effect);
@@ -143,6 +156,7 @@ function detectSteps(series: Series, fallback: number, driftByRun: ReadonlyMap<s
       environment_drift: point.drifted,
       run_ids: point.runs.map((m) => m.doc.run.id),
       updated: newestStart(judgement.evidence),
+      ...releaseLinks(series.identity.runtime, level.at(-1)!.version, point.version),
     });
     if (!point.drifted) level = [point];
   });
@@ -241,7 +255,7 @@ export function detectRegressions(docs: readonly ResultDocument[], options: Regr
   return {
     schema: REGRESSIONS_SCHEMA_ID,
     generated_at: (options.now ?? new Date()).toISOString(),
-    changes: [...results.flatMap((r) => r.changes), ...canaryChanges(docs)].map(withDocumented).sort((a, b) => b.updated.localeCompare(a.updated) || a.series.localeCompare(b.series)),
+    changes: [...withoutNarrowed(results.flatMap((r) => r.changes)), ...canaryChanges(docs)].map(withDocumented).sort((a, b) => b.updated.localeCompare(a.updated) || a.series.localeCompare(b.series)),
     drifted_runs: drifted,
     series: results.map((r) => r.summary).sort((a, b) => a.series.localeCompare(b.series)),
   };

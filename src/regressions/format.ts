@@ -2,6 +2,7 @@ import { cellLabel, formatChange, formatInterval, formatPercent } from "../compa
 import { describeDocumented } from "../core/known-changes.ts";
 import { formatTable } from "../ui/table.ts";
 import { count } from "../ui/words.ts";
+import type { ChainedTrends } from "./chains.ts";
 import type { DriftedRun, RegressionReport, SeriesChange, SeriesIdentity } from "./types.ts";
 
 /** `bun startup/hello wall_ms on bench-x64-1` */
@@ -27,7 +28,8 @@ function changeRow(change: SeriesChange): string[] {
     `${change.from_version} → ${change.to_version}`,
     describeChange(change),
     formatInterval(change.ci95),
-    [change.reason, ...(change.documented ?? []).map((known) => `documented: ${describeDocumented(known)} ${known.url}`)].join("; "),
+    [change.reason, ...(change.narrowed_from === undefined ? [] : [`narrowed from ${change.narrowed_from.join(", ")}`]), ...(change.documented ?? []).map((known) => `documented: ${describeDocumented(known)} ${known.url}`)].join("; "),
+    change.release_notes?.changelog ?? "",
   ];
 }
 
@@ -38,7 +40,7 @@ export function regressionsText(report: RegressionReport, withSeries: boolean): 
     `${count(report.series.length, "series", "series")}, ${count(report.changes.length, "change")} (${confirmed} confirmed, ${report.changes.length - confirmed} unconfirmed), ${count(report.drifted_runs.length, "run")} with environment drift`,
   ];
   if (report.changes.length > 0) {
-    parts.push(formatTable(["status", "kind", "series", "versions", "change (min effect)", "interval", "why"], report.changes.map(changeRow)));
+    parts.push(formatTable(["status", "kind", "series", "versions", "change (min effect)", "interval", "why", "release notes"], report.changes.map(changeRow)));
   }
   if (report.drifted_runs.length > 0) parts.push(["environment drift:", ...report.drifted_runs.map((run) => `  ${describeDrift(run)}`)].join("\n"));
   if (withSeries) {
@@ -52,4 +54,23 @@ export function regressionsText(report: RegressionReport, withSeries: boolean): 
     parts.push(formatTable(["series", "versions", "runs", "noise floor", "outliers"], rows));
   }
   return parts.join("\n\n");
+}
+
+/** What `regressions --chains` prints: each chain's releases against its first, marking where the machine changed. */
+export function chainsText(trends: ChainedTrends): string {
+  if (trends.chains.length === 0) return "no chains: no two releases of a runtime were measured beside each other in one run";
+  const rows = trends.chains.flatMap((chain) =>
+    chain.points.map((point, i) => [
+      i === 0 ? `${chain.runtime} ${cellLabel(chain)} ${chain.metric} on ${chain.runner}` : "",
+      point.version,
+      point.link === null ? "first" : formatChange(point.ratio),
+      point.link === null ? "" : formatInterval(point.ci95),
+      point.link === null ? "" : `${formatChange(point.link.ratio)} from ${point.link.from}`,
+      point.link === null ? "" : `${point.link.machine.cpu_model} (${point.link.machine.fingerprint.slice(0, 8)})${point.machine_changed ? ": machine changed" : ""}`,
+    ]),
+  );
+  return [
+    `${count(trends.chains.length, "chain")}: each release against the first of its chain, the product of the paired ratios along it (95 % interval: the links' log half-widths combined as √Σh²)`,
+    formatTable(["chain", "release", "vs first", "95 % CI", "its link", "link's machine"], rows),
+  ].join("\n");
 }

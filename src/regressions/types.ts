@@ -6,6 +6,7 @@ import type { MeasuredCell, MinEffectSource } from "../compare/types.ts";
 import type { DocumentedChange } from "../core/known-changes.ts";
 import type { SeriesCache } from "./cache.ts";
 import type { ParamValue } from "../results/types.ts";
+import type { ReleaseNotes } from "../runtimes/catalog.ts";
 
 export const REGRESSIONS_SCHEMA_ID = "runtime-bench/regressions/v1";
 
@@ -52,6 +53,12 @@ export interface SeriesChange extends SeriesIdentity {
   channel?: "canary";
   /** Changes the runtime's team documented on this cell between the two versions (docs/known-changes.json). */
   documented?: DocumentedChange[];
+  /** What `to_version` changed: its release notes (`changelog`) and the commits since `from_version` (`compare`); absent for a canary build. */
+  release_notes?: ReleaseNotes;
+  /** A change judged in one run of both versions: the command that shows that paired comparison again. */
+  compare_command?: string;
+  /** The wider pairs of releases that showed this change before it was narrowed to these two (a sweep's link). */
+  narrowed_from?: string[];
 }
 
 /** A run whose pinned sentinel runtime moved beyond its own noise: its figures are not trusted alone. */

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { UserError } from "../core/errors.ts";
-import { readResultText, runFolderContents, runFolderNames, runIndexPath } from "./store.ts";
+import { readResultFile, runFolderContents, runFolderNames, runIndexPath } from "./store.ts";
 import type { ResultDocument } from "./types.ts";
 
 /*
@@ -22,7 +22,7 @@ const INDEX_FORMAT = 1;
  */
 const SETTLED_MS = 2000;
 
-/** One result file of the index: its document, or null where the file is not valid JSON. */
+/** One result file of the index: its document, or null where it cannot be read as one (not valid JSON, or without its run.json). */
 export interface IndexedResult {
   readonly path: string;
   readonly doc: ResultDocument | null;
@@ -55,11 +55,11 @@ function loadIndex(path: string, runDir: string): RunIndex | null {
 }
 
 function parseOrNull(path: string): ResultDocument | null {
-  const text = readResultText(path);
   try {
-    return JSON.parse(text) as ResultDocument;
-  } catch {
-    return null;
+    return readResultFile(path);
+  } catch (error) {
+    if (error instanceof UserError) return null;
+    throw error;
   }
 }
 
@@ -90,7 +90,7 @@ function indexRun(runDir: string, path: string): RunIndex {
 /**
  * Every result file at a result's place below a data folder (or one runner's part of it), with its
  * document, in the order of `layoutResultFiles`; read through the run index, which this keeps up to
- * date. A file that is not valid JSON comes with a null document, for the caller to report or skip.
+ * date. A file that cannot be read as a result comes with a null document, for the caller to report or skip.
  */
 export function readIndexedResults(dataDir: string, runner?: string): IndexedResult[] {
   return runFolderNames(dataDir, runner).flatMap((name) => {
@@ -101,11 +101,9 @@ export function readIndexedResults(dataDir: string, runner?: string): IndexedRes
   });
 }
 
-/** The documents below a data folder, strictly: a missing folder or a file that is not valid JSON is bad input. */
+/** The documents below a data folder, strictly: a missing folder or a file that cannot be read as a result is bad input. */
 export function readIndexedDocuments(dataDir: string): ResultDocument[] {
   if (!existsSync(dataDir)) throw new UserError(`${dataDir}: no such data folder`);
-  return readIndexedResults(dataDir).map(({ path, doc }) => {
-    if (doc === null) throw new UserError(`${path}: not valid JSON`);
-    return doc;
-  });
+  // Reading the file again throws the UserError that says what is wrong with it.
+  return readIndexedResults(dataDir).map(({ path, doc }) => doc ?? readResultFile(path));
 }

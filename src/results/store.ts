@@ -1,9 +1,11 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { link, mkdir, readFile, unlink, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { isDeepStrictEqual } from "node:util";
 import { UserError } from "../core/errors.ts";
 import { paramsSlug } from "../core/params.ts";
 import { checkAgainst } from "../core/schema.ts";
+import type { Environment } from "../env/fingerprint.ts";
 import { isRuntimeName, type RuntimeName } from "../runtimes/catalog.ts";
 import type { ResultDocument, RunInfo } from "./types.ts";
 
@@ -17,6 +19,14 @@ import type { ResultDocument, RunInfo } from "./types.ts";
  *
  * A run id is unique per run, so no two runs (or machines) ever write the same file, and a file
  * is never rewritten: results are append-only.
+ *
+ *   <out>/<runner>/<run id>/run.json
+ *
+ * holds what every result of the run shares, once: the run (all of `run` but its `trials`, which
+ * each cell has its own of) and the machine's environment. Each result file holds the rest of its
+ * document, as compact JSON; reading one joins the two, so a result read through this module is
+ * the whole, self-describing document it was when written. A result file that holds a whole
+ * document (the layout before run.json, still in older histories and artifacts) reads as it is.
  *
  *   <out>/.index/<runner>/<run id>.json
  *
@@ -69,13 +79,59 @@ export class InvalidResultError extends Error {
   override readonly name = "InvalidResultError";
 }
 
-/** Checks a document against the schema, then creates its file; an existing file is never rewritten. */
+/** The file of a run folder that holds what its results share. */
+export const RUN_FILE = "run.json";
+const RUN_FILE_SCHEMA_ID = "runtime-bench/run/v1";
+
+/** What every result of one run shares: `run.json`. */
+interface RunFile {
+  schema: typeof RUN_FILE_SCHEMA_ID;
+  run: Omit<RunInfo, "trials">;
+  environment: Environment;
+}
+
+/** A result file beside its run.json: the document without what the run shares. */
+type StoredResult = Omit<ResultDocument, "run" | "environment"> & { run: Pick<RunInfo, "trials"> };
+
+/** The run folder of a result file at its place: `<run folder>/<suite>/<scenario>/<file>`. */
+const runFolderOf = (resultFile: string) => dirname(dirname(dirname(resultFile)));
+
+function splitDocument(doc: ResultDocument): { shared: RunFile; stored: StoredResult } {
+  const { schema, run, environment, ...rest } = doc;
+  const { trials, ...runShared } = run;
+  return { shared: { schema: RUN_FILE_SCHEMA_ID, run: runShared, environment }, stored: { schema, run: { trials }, ...rest } };
+}
+
+/**
+ * Creates a run's run.json, or checks that the one there holds the same: a result never joins a
+ * run of another machine or start. Created under a temporary name and linked into place, so that a
+ * reader never sees half of it and two writers of one run cannot both create it.
+ */
+async function ensureRunFile(runDir: string, shared: RunFile, what: string): Promise<void> {
+  const path = join(runDir, RUN_FILE);
+  const partial = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  await writeFile(partial, `${JSON.stringify(shared)}\n`);
+  try {
+    await link(partial, path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    const existing = JSON.parse(await readFile(path, "utf8")) as unknown;
+    if (!isDeepStrictEqual(existing, shared)) throw new InvalidResultError(`${what} claims run ${shared.run.id} of ${shared.run.runner}, whose ${RUN_FILE} records another run or machine`);
+  } finally {
+    await unlink(partial);
+  }
+}
+
+/** Checks a document against the schema, then creates its file (and its run's run.json); an existing file is never rewritten. */
 export async function writeResult(outDir: string, doc: ResultDocument): Promise<string> {
+  const what = `result for ${doc.suite}/${doc.scenario}`;
   const problems = checkAgainst("result.schema.json", doc);
-  if (problems.length > 0) throw new InvalidResultError(`result for ${doc.suite}/${doc.scenario} breaks the schema: ${problems.join("; ")}`);
+  if (problems.length > 0) throw new InvalidResultError(`${what} breaks the schema: ${problems.join("; ")}`);
   const path = resultPath(outDir, doc);
+  const { shared, stored } = splitDocument(doc);
   await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, `${JSON.stringify(doc, null, 1)}\n`, { flag: "wx" });
+  await ensureRunFile(runFolder(outDir, doc.run), shared, what);
+  await writeFile(path, `${JSON.stringify(stored)}\n`, { flag: "wx" });
   return path;
 }
 
@@ -99,7 +155,7 @@ export function listResultFiles(paths: readonly string[]): string[] {
     for (const entry of visibleEntries(dir)) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith(".json")) found.push(path);
+      else if (entry.name.endsWith(".json") && entry.name !== RUN_FILE) found.push(path);
     }
   };
   for (const path of paths) {
@@ -205,14 +261,47 @@ export function readResultText(path: string): string {
   }
 }
 
-/** Reads one result file, unchecked; unreadable or malformed is a UserError naming it. */
-export function readResultFile(path: string): ResultDocument {
-  const text = readResultText(path);
+/** Run files already read, by run folder: a run.json is never rewritten, and a history reads each once. */
+const runFiles = new Map<string, RunFile>();
+
+function runFileOf(resultFile: string): RunFile {
+  const runDir = runFolderOf(resultFile);
+  let shared = runFiles.get(runDir);
+  if (shared === undefined) {
+    const path = join(runDir, RUN_FILE);
+    let text: string;
+    try {
+      text = readFileSync(path, "utf8");
+    } catch {
+      throw new UserError(`${resultFile}: holds a result without its run, and its run folder has no readable ${RUN_FILE} (${path})`);
+    }
+    try {
+      shared = JSON.parse(text) as RunFile;
+    } catch {
+      throw new UserError(`${path}: not valid JSON`);
+    }
+    runFiles.set(runDir, shared);
+  }
+  return shared;
+}
+
+/** A result file's text as the whole document: as it is (a whole document), or joined with its run's run.json. */
+function joinedDocument(path: string, text: string): ResultDocument {
+  let parsed: ResultDocument | StoredResult;
   try {
-    return JSON.parse(text) as ResultDocument;
+    parsed = JSON.parse(text) as ResultDocument | StoredResult;
   } catch {
     throw new UserError(`${path}: not valid JSON`);
   }
+  if (typeof parsed !== "object" || parsed === null || "environment" in parsed || typeof parsed.run?.trials !== "number" || "id" in parsed.run) return parsed as ResultDocument;
+  const { schema, run, ...rest } = parsed;
+  const shared = runFileOf(path);
+  return { schema, run: { ...shared.run, trials: run.trials }, environment: shared.environment, ...rest } as ResultDocument;
+}
+
+/** Reads one result file, unchecked, as its whole document; unreadable or malformed (or a result without its run.json) is a UserError naming it. */
+export function readResultFile(path: string): ResultDocument {
+  return joinedDocument(path, readResultText(path));
 }
 
 /**

@@ -7,7 +7,8 @@ export const RESULT_SCHEMA_ID = "runtime-bench/result/v1";
 
 export type Better = "lower" | "higher";
 export type ResultStatus = "ok" | "failed" | "unsupported";
-export type RunnerKind = "local" | "hosted" | "dedicated";
+/** `reference`: a reference testbed of .github/bench-runners.json, shared and untuned (docs/history.md). */
+export type RunnerKind = "local" | "hosted" | "dedicated" | "reference";
 /** A suite's own profiles: each scenario defines both. */
 export type SuiteProfile = "quick" | "full";
 /** What a run measures with: a suite profile, or `smoke` (the quick profile, one trial: does it run at all, never a figure to publish). */

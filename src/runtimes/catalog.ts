@@ -36,8 +36,8 @@ export interface RuntimeDefinition {
   readonly probeArgs: readonly string[];
   /** Environment that keeps a run quiet and repeatable (no update checks, no prompts). */
   readonly env: Readonly<Record<string, string>>;
-  /** The runtime's source repository on GitHub, and the tag it gives a release: where its release notes are. */
-  readonly upstream: { readonly repository: string; tag(version: string): string };
+  /** The runtime's source repository on GitHub, the tag it gives a release, and its release notes where they are not the tag's GitHub release. */
+  readonly upstream: { readonly repository: string; tag(version: string): string; notes?(version: string): string };
 }
 
 const node: RuntimeDefinition = {
@@ -47,7 +47,8 @@ const node: RuntimeDefinition = {
   scriptArgs: (flags, file) => [...flags, file],
   probeArgs: ["-e", 'console.log(JSON.stringify({version: process.versions.node, engine: "V8 " + process.versions.v8}))'],
   env: {},
-  upstream: { repository: "nodejs/node", tag: (version) => `v${version}` },
+  // Node's GitHub releases hold the same text; its own blog is where the project announces them.
+  upstream: { repository: "nodejs/node", tag: (version) => `v${version}`, notes: (version) => `https://nodejs.org/en/blog/release/v${version}` },
 };
 
 const deno: RuntimeDefinition = {
@@ -82,9 +83,9 @@ export interface ReleaseNotes {
 
 export function releaseNotes(name: string, from: string, to: string): ReleaseNotes | null {
   if (!isRuntimeName(name)) return null;
-  const { repository, tag } = RUNTIMES[name].upstream;
+  const { repository, tag, notes } = RUNTIMES[name].upstream;
   return {
-    changelog: `https://github.com/${repository}/releases/tag/${tag(to)}`,
+    changelog: notes?.(to) ?? `https://github.com/${repository}/releases/tag/${tag(to)}`,
     compare: `https://github.com/${repository}/compare/${tag(from)}...${tag(to)}`,
   };
 }

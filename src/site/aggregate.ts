@@ -70,7 +70,7 @@ function resultOrder(results: readonly SiteResult[]): (a: ReducedResult, b: Redu
   return (a, b) => rank.get(a.version)! - rank.get(b.version)! || (a.started_at < b.started_at ? -1 : a.started_at > b.started_at ? 1 : 0);
 }
 
-const KIND_RANK = { dedicated: 0, hosted: 1, local: 2 } as const;
+const KIND_RANK = { dedicated: 0, reference: 1, hosted: 2, local: 3 } as const;
 
 const ARCH_RANK = { x86_64: 0, arm64: 1 } as const;
 

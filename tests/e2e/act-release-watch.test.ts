@@ -75,7 +75,7 @@ async function watchToSite(scratch: Scratch, registry: RegistrySnapshot, event: 
   const runIds = [...new Set(added.map((file) => file.split("/")[2]))];
   assert.equal(runIds.length, 1, `one new run on the remote, got ${added.join(", ")}`);
   const runId = runIds[0]!;
-  assert.deepEqual(added.sort(), [PREDECESSOR, MISSING].map((version) => `data/${LOCAL}/${runId}/startup/hello/node-${version}.json`));
+  assert.deepEqual(added.sort(), [`data/${LOCAL}/${runId}/run.json`, ...[PREDECESSOR, MISSING].map((version) => `data/${LOCAL}/${runId}/startup/hello/node-${version}.json`)].sort(), "the run's run.json and its two results");
   assert.match((await remoteLog(scratch))[0]!, new RegExp(`^data: 2 results from ${LOCAL} \\(workflow run \\d+\\)$`));
 
   // pages built and deployed the site from the remote's tip, with that run in it.

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import type { ResultDocument } from "../../src/results/types.ts";
+import { readResults } from "../../src/results/store.ts";
 import { act, commitAndPush, DEFAULT_BRANCH, registrySnapshot, removeScratch, scratchRepository, standInRecords, tailOf, type RegistrySnapshot, type Scratch } from "../helpers/act.ts";
 
 /*
@@ -47,9 +47,7 @@ describe("a scenario pull request under act", { timeout: 600_000 }, () => {
     const artifacts = join(scratch.state, "artifacts", runId);
     const report = JSON.parse(readFileSync(join(artifacts, "scenario-pr-report/report.json"), "utf8")) as { pr_number: number; outcome: string; scenarios: string[]; table: string };
     assert.deepEqual([report.pr_number, report.outcome, report.scenarios], [PR, "success", [SCENARIO]]);
-    const results = (readdirSync(join(artifacts, "scenario-pr-results"), { recursive: true }) as string[])
-      .filter((file) => file.endsWith(".json"))
-      .map((file) => JSON.parse(readFileSync(join(artifacts, "scenario-pr-results", file), "utf8")) as ResultDocument);
+    const results = readResults([join(artifacts, "scenario-pr-results")]).map((r) => r.doc);
     assert.deepEqual(results.map((r) => `${r.suite}/${r.scenario} ${r.runtime.name} ${r.run.runner} ${r.run.runner_kind} ${r.status}`).sort(), [
       `${SCENARIO} bun github-hosted hosted ok`,
       `${SCENARIO} deno github-hosted hosted ok`,

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { describe, it } from "node:test";
 import { REPO_ROOT } from "../../src/core/paths.ts";
 import type { ResultDocument } from "../../src/results/types.ts";
-import { resultPath, writeResult } from "../../src/results/store.ts";
+import { listResultFiles, readResultFile, resultPath, writeResult } from "../../src/results/store.ts";
 import { runProcess, tempDir, type BenchOutput } from "../../benchmarks/lib/cli.ts";
 import { makeResult } from "../../benchmarks/lib/documents.ts";
 
@@ -69,10 +69,11 @@ async function artifacts(): Promise<{ root: string; sets: string[]; docs: Result
   return { root, sets, docs };
 }
 
-/** Every result file on the remote's main, by path, parsed. */
+/** Every result file on the remote's main, by path, read through the store from a clone. */
 function remoteResults(remote: string): Map<string, unknown> {
-  const files = git(remote, "ls-tree", "-r", "--name-only", "main").split("\n").filter((f) => f.startsWith("data/"));
-  return new Map(files.map((file) => [file, JSON.parse(git(remote, "show", `main:${file}`)) as unknown]));
+  const clone = join(tempDir("remote-clone"), "repo");
+  git(REPO_ROOT, "clone", "--quiet", "--branch", "main", remote, clone);
+  return new Map(listResultFiles([join(clone, "data")]).map((file) => [relative(clone, file), readResultFile(file) as unknown]));
 }
 
 function assertHoldsExactly(remote: string, docs: readonly ResultDocument[]): void {

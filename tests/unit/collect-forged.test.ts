@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { describe, it } from "node:test";
 import { declaredMetrics } from "../../src/cli/commands/validate.ts";
@@ -8,7 +8,7 @@ import { uploadStepName, type WorkflowRun } from "../../src/collect/workflow-run
 import { REPO_ROOT } from "../../src/core/paths.ts";
 import type { MatrixEntry } from "../../src/releases/matrix.ts";
 import { loadBenchRunners } from "../../src/releases/runners.ts";
-import { resultPath, writeResult } from "../../src/results/store.ts";
+import { readResultFile, resultPath, writeResult } from "../../src/results/store.ts";
 import type { ResultDocument } from "../../src/results/types.ts";
 import { bench, tempDir } from "../../benchmarks/lib/cli.ts";
 import { makeResult } from "../../benchmarks/lib/documents.ts";
@@ -292,6 +292,6 @@ describe("download-artifact's layouts", () => {
     const honest = await collectResults([artifacts], join(root, "data"), { ...base, run: runRecord([{ entry: X64 }, { entry: ARM }]) });
     assert.deepEqual([honest.problems, honest.added.length], [[], 2]);
     assert.ok(!readdirSync(join(root, "data")).some((name) => name.startsWith(".")), "no staging folder left behind");
-    assert.deepEqual(JSON.parse(readFileSync(resultPath(join(root, "data"), x64Node), "utf8")), x64Node);
+    assert.deepEqual(readResultFile(resultPath(join(root, "data"), x64Node)), x64Node);
   });
 });

@@ -4,10 +4,10 @@ import { dirname, join } from "node:path";
 import { describe, it } from "node:test";
 import { artifactName, collectResults, type CollectTrust } from "../../src/collect/collect.ts";
 import type { MatrixEntry } from "../../src/releases/matrix.ts";
-import { loadBenchRunners } from "../../src/releases/runners.ts";
+import { loadBenchRunners, type BenchRunner } from "../../src/releases/runners.ts";
 import { REPO_ROOT } from "../../src/core/paths.ts";
 import { loadResults } from "../../src/site/load.ts";
-import { listResultFiles } from "../../src/results/store.ts";
+import { listResultFiles, readResultFile } from "../../src/results/store.ts";
 import { writeResult } from "../../src/results/store.ts";
 import { tempDir } from "../../benchmarks/lib/cli.ts";
 import { makeResult } from "../../benchmarks/lib/documents.ts";
@@ -43,7 +43,7 @@ describe("collecting artifacts into data/", () => {
       "bench-x64-1/20261101T000000Z-abcdef/startup/hello/bun-1.2.0.json",
       "bench-x64-1/20261101T000000Z-abcdef/startup/hello/node-22.11.0.json",
     ]);
-    assert.deepEqual(JSON.parse(readFileSync(join(data, "bench-arm64-1/20261101T000100Z-123456/startup/hello/node-22.11.0.json"), "utf8")), armNode);
+    assert.deepEqual(readResultFile(join(data, "bench-arm64-1/20261101T000100Z-123456/startup/hello/node-22.11.0.json")), armNode);
     const second = await collectResults([artifacts], data, RUNNERS);
     assert.deepEqual({ added: second.added, alreadyPresent: second.alreadyPresent, problems: second.problems }, { added: [], alreadyPresent: 3, problems: [] });
     assert.equal(listResultFiles([data]).length, 3);
@@ -177,7 +177,7 @@ describe("collecting artifacts into data/", () => {
     it("refuses every result of a machine whose fingerprint is not yet recorded, naming the one it carries", async () => {
       const artifacts = tempDir("artifacts");
       const [file] = await artifact(artifacts, artifactName("call-0", jobs[0]!), [x64Node]);
-      const unrecorded: CollectTrust = { ...planned, runners: planned.runners.map(({ fingerprint: _, ...runner }) => runner) };
+      const unrecorded: CollectTrust = { ...planned, runners: (planned.runners as BenchRunner[]).map(({ fingerprint: _, ...runner }) => runner) };
       const outcome = await collectResults([artifacts], tempDir("data"), unrecorded);
       assert.deepEqual(outcome.problems, [`${file}: bench-x64-1 has no fingerprint in .github/bench-runners.json; this result's is 0123456789abcdef (docs/self-hosted-runner.md, "Check the machine")`]);
     });

@@ -72,7 +72,7 @@ describe("findings on the site", () => {
     assert.match(page, /22\.10\.0 → 22\.11\.0/);
     assert.match(page, /scenario\.html\?scenario=workers%2Fthroughput&amp;metric=throughput_mb_s/);
     assert.match(page, new RegExp(`href="findings/${anchor}-repro\\.tar\\.gz" download`));
-    assert.match(page, /https:\/\/github\.com\/nodejs\/node\/releases\/tag\/v22\.11\.0/);
+    assert.match(page, /https:\/\/nodejs\.org\/en\/blog\/release\/v22\.11\.0/);
     assert.match(page, /https:\/\/github\.com\/nodejs\/node\/compare\/v22\.10\.0\.\.\.v22\.11\.0/);
     assert.match(page, /postMessage \(node:internal\/worker:468\)<\/code> <span class="muted">60\.0 %/);
     assert.match(page, new RegExp(`href="findings/${anchor}-profiles/node-22\\.11\\.0/CPU\\.1\\.cpuprofile" download`));

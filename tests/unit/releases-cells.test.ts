@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { missingCells } from "../../src/releases/cells.ts";
+import { missingBackfillCells } from "../../src/releases/cells.ts";
 import { toMatrix } from "../../src/releases/matrix.ts";
 import type { RunnerWork } from "../../src/releases/pools.ts";
 import type { BenchRunner } from "../../src/releases/runners.ts";
@@ -24,7 +24,7 @@ const measured = (runner: string, scenario: string) => new Set(DATA[`${runner} $
 describe("a backfill of named scenarios, cell by cell", () => {
   it("drops the jobs whose every cell has a result and narrows the others to their missing scenarios", () => {
     const planned = [job(X64, "24.1.0"), job(X64, "22.20.0"), job(ARM, "24.1.0"), job(ARM, "22.20.0")];
-    const cells = missingCells(planned, work, measured);
+    const cells = missingBackfillCells(planned, work, measured);
     assert.deepEqual(cells.map((p) => [p.runner.name, p.version, p.scenarios]), [
       ["bench-x64-1", "22.20.0", ["http/crud", "startup/hello"]],
       ["bench-arm64-1", "24.1.0", covers],
@@ -40,6 +40,6 @@ describe("a backfill of named scenarios, cell by cell", () => {
 
   it("plans nothing once every cell is measured, however often it is asked", () => {
     const everything = (runner: string, scenario: string) => new Set(runner && scenario ? ["24.1.0", "22.20.0"] : []);
-    assert.deepEqual(missingCells([job(X64, "24.1.0"), job(ARM, "22.20.0")], work, everything), []);
+    assert.deepEqual(missingBackfillCells([job(X64, "24.1.0"), job(ARM, "22.20.0")], work, everything), []);
   });
 });

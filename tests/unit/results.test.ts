@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { runnerIdentity } from "../../src/orchestrate/run-info.ts";
 import { readResults } from "../../src/results/store.ts";
 import { checkAgainst } from "../../src/core/schema.ts";
-import { resultPath, writeResult } from "../../src/results/store.ts";
+import { readResultFile, resultPath, writeResult } from "../../src/results/store.ts";
 import { tempDir } from "../../benchmarks/lib/cli.ts";
 import { makeResult } from "../../benchmarks/lib/documents.ts";
 
@@ -41,7 +41,7 @@ describe("writing results", () => {
     const out = tempDir("write");
     const doc = makeResult();
     const path = await writeResult(out, doc);
-    assert.deepEqual(JSON.parse(readFileSync(path, "utf8")), doc);
+    assert.deepEqual(readResultFile(path), doc);
     await assert.rejects(writeResult(out, doc), /EEXIST/);
     await assert.rejects(writeResult(out, makeResult({ run: { id: "not-an-id" } })), /breaks the schema: \/run\/id/);
   });

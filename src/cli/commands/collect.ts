@@ -5,7 +5,7 @@ import { collectResults, type CollectTrust } from "../../collect/collect.ts";
 import { workflowRunOf } from "../../collect/workflow-run.ts";
 import { displayPath, readJsonFile } from "../../core/json-file.ts";
 import type { MatrixEntry } from "../../releases/matrix.ts";
-import { BENCH_RUNNERS_FILE, loadBenchRunners } from "../../releases/runners.ts";
+import { BENCH_RUNNERS_FILE, loadBenchMachines } from "../../releases/runners.ts";
 import { count } from "../../ui/words.ts";
 import { defineCommand } from "../command.ts";
 import { declaredMetrics } from "./validate.ts";
@@ -19,7 +19,7 @@ export const collectSubcommand = defineCommand({
     "                  with --plan: folders holding one folder per artifact, named as benchmark.yml names them, or,",
     "                  when the run has one artifact, that artifact's contents (download-artifact unpacks it so)",
     "  --data DIR      the results store to add to (default: data/)",
-    "  --runners FILE  the dedicated runners (default: .github/bench-runners.json)",
+    "  --runners FILE  the dedicated runners and reference testbeds (default: .github/bench-runners.json)",
     "  --plan FILE     the plan job's matrix ({\"include\": [...]}, `releases --json`): each result must be in the",
     "                  artifact of a planned job and claim that job's runner, runtime and version",
     "  --call NAME     the call whose artifacts these are (benchmark.yml's `call`, default run)",
@@ -30,7 +30,8 @@ export const collectSubcommand = defineCommand({
     "Every file must match the result schema and its limits (size, depth, samples, finite numbers), record only its",
     "suite's metrics in their units, come from a dedicated runner listed in the runners file with its",
     "architecture and fingerprint, measured on a tuned machine (docs/machine-tuning.md; RUNTIME_BENCH_COLLECT_UNTUNED=1,",
-    "which scripts/act sets, waives that), be dated no later than now, and sit where its contents say, in a run",
+    "which scripts/act sets, waives that), or from a reference testbed listed there with its architecture and one of",
+    "its CPU models (untuned by declaration); be dated no later than now, and sit where its contents say, in a run",
     "folder DIR does not hold yet. A result already in DIR is skipped; a different file at the same place is a problem.",
     "When there is any problem nothing is written; otherwise every new run folder is moved into DIR at once.",
     "",
@@ -53,7 +54,7 @@ export const collectSubcommand = defineCommand({
 });
 
 function trusted(values: { runners?: string; plan?: string; call?: string; run?: string }): CollectTrust {
-  const runners = loadBenchRunners(values.runners === undefined ? BENCH_RUNNERS_FILE : resolve(values.runners));
+  const runners = loadBenchMachines(values.runners === undefined ? BENCH_RUNNERS_FILE : resolve(values.runners));
   const declared = declaredMetrics();
   if (values.plan === undefined) {
     if (values.call !== undefined || values.run !== undefined) throw new UserError("collect: --call and --run name the artifacts of a --plan; give it too");

@@ -76,7 +76,7 @@ export const planSubcommand = defineCommand({
     "",
     "Each suite estimates its own cost from the scenario's profile (load durations, runs, trials) and its",
     "per-step costs; `scripts/bench plan --profile full --runtime node@latest --with-predecessor --default-selection`",
-    "is one release job's cost on one machine.",
+    "is one release job's cost on one machine; `scripts/bench sweep --plan` prices a history sweep (docs/history.md).",
   ],
   options: {
     profile: { type: "string" },

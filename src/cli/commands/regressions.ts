@@ -6,9 +6,10 @@ import { FileSeriesCache } from "../../regressions/cache.ts";
 import { detectRegressions } from "../../regressions/detect.ts";
 import { isSentinel, judgeDrift } from "../../regressions/drift.ts";
 import { DEFAULT_FEED_PAGE, FEED_ATOM_FILE } from "../../regressions/feed-atom.ts";
-import { writeFeed } from "../../regressions/feed-files.ts";
+import { chainedTrends } from "../../regressions/chains.ts";
+import { CHAINS_JSON_FILE, writeChains, writeFeed } from "../../regressions/feed-files.ts";
 import { FEED_JSON_FILE, regressionsJson } from "../../regressions/feed-json.ts";
-import { describeDrift, regressionsText } from "../../regressions/format.ts";
+import { chainsText, describeDrift, regressionsText } from "../../regressions/format.ts";
 import { judgeOnQuietest, quietestText } from "../../regressions/quietest.ts";
 import { readIndexedDocuments } from "../../results/run-index.ts";
 import { readRunnerResults } from "../../results/store.ts";
@@ -33,12 +34,15 @@ export function sentinelDriftWarning(outDir: string, runDocs: readonly ResultDoc
 export const regressionsSubcommand = defineCommand({
   name: "regressions",
   summary: "Find regressions and improvements over the history: each new version of every series against the one before, judged by the series' own noise.",
-  usage: "regressions [--data DIR] [--json] [--series] [--quietest] [--feed-dir DIR] [--feed-page URL] [--min-effect PCT] [--no-cache]",
+  usage: "regressions [--data DIR] [--json] [--series] [--quietest] [--chains] [--feed-dir DIR] [--feed-page URL] [--min-effect PCT] [--no-cache]",
   help: [
     "  --data DIR        results to read (default: data/)",
     "  --json            print the report as JSON (what the feed's regressions.json holds)",
     "  --series          also list every series with its versions, runs and noise floor",
     "  --quietest        also judge each cell on the least noisy of its speed metrics (wall time, CPU time, instructions…), naming it",
+    "  --chains          the chained trends instead: each release against the first of its chain, the product of the",
+    "                    paired ratios of the releases measured beside each other, across changes of machine (docs/history.md);",
+    `                    with --json as JSON, with --feed-dir also written there as ${CHAINS_JSON_FILE}`,
     `  --feed-dir DIR    write the feed there: ${FEED_JSON_FILE} (the whole report) and ${FEED_ATOM_FILE} (confirmed changes, Atom 1.0)`,
     `  --feed-page URL   the page Atom entries link to, relative to the feed or absolute (default: ${DEFAULT_FEED_PAGE})`,
     `  --min-effect PCT  the change needed where a series has too little history (default ${DEFAULT_MIN_EFFECT * 100}, or RUNTIME_BENCH_MIN_EFFECT)`,
@@ -58,11 +62,18 @@ export const regressionsSubcommand = defineCommand({
     "feed-page": { type: "string" },
     "min-effect": { type: "string" },
     "no-cache": { type: "boolean" },
+    chains: { type: "boolean" },
   },
   async run(values) {
     const dataDir = values.data ?? DEFAULT_DATA_DIR;
     const docs = readIndexedDocuments(dataDir);
     if (docs.length === 0) throw new UserError(`regressions: no results in ${dataDir}`);
+    if (values.chains) {
+      const trends = chainedTrends(docs);
+      const written = values["feed-dir"] === undefined ? null : await writeChains(trends, values["feed-dir"]);
+      process.stdout.write(values.json ? `${JSON.stringify(trends, null, 1)}\n` : `${chainsText(trends)}\n${written ? `\nchains written: ${written}\n` : ""}`);
+      return 0;
+    }
     const cache = values["no-cache"] ? undefined : FileSeriesCache.forDataDir(dataDir);
     const report = detectRegressions(docs, { defaultMinEffect: defaultMinEffect(values["min-effect"]), cache });
     cache?.save();

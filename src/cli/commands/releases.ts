@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import { UserError } from "../../core/errors.ts";
 import { DEFAULT_DATA_DIR } from "../../core/paths.ts";
 import { findBenchmarked } from "../../releases/benchmarked.ts";
-import { missingCells, type MeasuredVersions } from "../../releases/cells.ts";
+import { missingBackfillCells, type MeasuredVersions } from "../../releases/cells.ts";
 import { benchmarkedVersions } from "../../results/store.ts";
 import { plannedRows, toBenchmarkCalls, toMatrix } from "../../releases/matrix.ts";
 import { basename } from "node:path";
@@ -136,7 +136,7 @@ export const releasesSubcommand = defineCommand({
       missingOnly: (values.missing ?? false) && !byCell,
       withPredecessor: values["with-predecessor"] ?? false,
     });
-    const planned = byCell ? missingCells(selection.planned, work, measuredIn(resolve(values.data ?? DEFAULT_DATA_DIR))) : selection.planned;
+    const planned = byCell ? missingBackfillCells(selection.planned, work, measuredIn(resolve(values.data ?? DEFAULT_DATA_DIR))) : selection.planned;
     for (const note of selection.notes) process.stderr.write(`runtime-bench: ${note}\n`);
     if (values.json) {
       process.stdout.write(`${JSON.stringify(toMatrix(planned, work, values.canary ? "canary" : "release"))}\n`);

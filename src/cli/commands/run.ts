@@ -5,7 +5,7 @@ import { readEnvironment } from "../../env/fingerprint.ts";
 import { checkMachine, describeMachine } from "../../env/machine-check.ts";
 import { executeRun, type RunOutcome } from "../../orchestrate/execute.ts";
 import { planRun, timeLeft } from "../../orchestrate/estimate.ts";
-import { newRunInfo } from "../../orchestrate/run-info.ts";
+import { newRunInfo, type RunnerIdentity } from "../../orchestrate/run-info.ts";
 import type { Profile } from "../../results/types.ts";
 import { runFolder, writeRunTable } from "../../results/store.ts";
 import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
@@ -42,6 +42,8 @@ export interface RunRequest {
   trialBudget?: number;
   /** Seconds the whole run should take: adaptive trials get what the plan's estimate leaves of it. */
   timeLimit?: number;
+  /** The machine its results name, instead of the one the environment gives (`sweep` names its reference testbed). */
+  identity?: RunnerIdentity;
 }
 
 export function parseProfile(value: string | undefined): Profile {
@@ -89,7 +91,7 @@ export async function runBenchmarks(request: RunRequest): Promise<RunOutcome> {
   const runtimes = await prepareRuntimes(request.runtimes, (line) => progress.log(line), request.sentinel);
   const environment = readEnvironment();
   const machine = await checkMachine(environment);
-  const runInfo = await newRunInfo(request.profile, request.sentinel);
+  const runInfo = await newRunInfo(request.profile, request.sentinel, request.identity);
   progress.log(describeMachine(environment, machine));
   if (runInfo.runner_kind === "dedicated" && machine.unmet.length > 0) progress.log("machine: collect will refuse to publish this run's results until the settings above are fixed (scripts/tune-machine)");
   const extraSeconds = request.timeLimit === undefined ? undefined : adaptiveTime(request.timeLimit, scenarios, runtimes, suiteOptions, (line) => progress.log(line));

@@ -1,0 +1,352 @@
+import { cpus } from "node:os";
+import { resolve } from "node:path";
+import semver from "semver";
+import { UserError } from "../../core/errors.ts";
+import { DEFAULT_DATA_DIR } from "../../core/paths.ts";
+import { readEnvironment } from "../../env/fingerprint.ts";
+import { loadAverages } from "../../env/machine-check.ts";
+import { RunnerCoverage } from "../../history/coverage.ts";
+import { narrowingRuns } from "../../history/narrow.ts";
+import { chainLinks, linkLabel, parseGranularity, releasesBetween, selectReleases, type Granularity } from "../../history/select.ts";
+import { declaredMetrics } from "./validate.ts";
+import { collectStaged, linkJob, stageLink, sweepWorkDir } from "../../history/stage.ts";
+import { pendingJobs, runSweep, type Chain, type JobCost, type SweepHooks, type SweepJob, type SweepReport } from "../../history/sweep.ts";
+import { planRun } from "../../orchestrate/estimate.ts";
+import { isInterrupted } from "../../process/children.ts";
+import { publishedReleases, type Release } from "../../releases/published.ts";
+import { BENCH_RUNNERS_FILE, chooseTestbed, cpuModelMatches, loadBenchConfig, type BenchMachine, type ReferenceTestbed } from "../../releases/runners.ts";
+import type { Profile } from "../../results/types.ts";
+import { RUNTIME_NAMES, isRuntimeName, releaseNotes, type RuntimeName } from "../../runtimes/catalog.ts";
+import { parseSpec } from "../../runtimes/spec.ts";
+import { selectScenarios } from "../../scenarios/select.ts";
+import { resolveScenarios } from "../../suites/resolve.ts";
+import { commandLineSelection, type Selection } from "../../suites/selection.ts";
+import { formatDuration, parseDuration } from "../../ui/duration.ts";
+import { formatTable } from "../../ui/table.ts";
+import { count } from "../../ui/words.ts";
+import { defineCommand, type ParsedValues } from "../command.ts";
+import { parseProfile, parseTrials, runBenchmarks } from "./run.ts";
+import { setupAll } from "./setup.ts";
+
+/**
+ * What a sweep measures each link in by default: the quick profile at its own trials, with the
+ * adaptive trials two releases of one runtime get, which `--time-limit` shares out. Why, and what it
+ * can detect: docs/history.md, "The profile".
+ */
+const SWEEP_PROFILE: Profile = "quick";
+
+/** One runtime of a sweep: a window of its releases, or the releases named one by one. */
+interface RuntimeChoice {
+  readonly runtime: RuntimeName;
+  /** Named releases (`--runtime node@22.11.0`, repeated), or null for the window's selection. */
+  readonly versions: string[] | null;
+}
+
+interface SweepRequest {
+  readonly runtimes: readonly RuntimeChoice[];
+  readonly since?: Date;
+  readonly from: ReadonlyMap<RuntimeName, string>;
+  readonly to: ReadonlyMap<RuntimeName, string>;
+  readonly every: Granularity;
+  readonly profile: Profile;
+  readonly trials?: number;
+  readonly selection: Selection;
+  readonly dataDir: string;
+  readonly testbed: ReferenceTestbed;
+  readonly machines: readonly BenchMachine[];
+  readonly timeLimit?: number;
+  readonly maxLoad: number;
+  readonly narrow: boolean;
+}
+
+/** `--runtime node` (the window's releases) or `--runtime node@22.11.0`, repeated: those releases. */
+function parseRuntimes(texts: readonly string[]): RuntimeChoice[] {
+  const choices = new Map<RuntimeName, string[] | null>();
+  for (const text of texts) {
+    if (isRuntimeName(text)) {
+      if (choices.get(text)) throw new UserError(`sweep: --runtime ${text} and --runtime ${text}@VERSION: give the window or the releases, not both`);
+      choices.set(text, null);
+      continue;
+    }
+    const spec = parseSpec(text);
+    if (spec.request.kind !== "exact") throw new UserError(`sweep: --runtime '${text}': give a runtime (node) or an exact release (node@22.11.0)`);
+    if (choices.get(spec.name) === null) throw new UserError(`sweep: --runtime ${spec.name} and --runtime ${text}: give the window or the releases, not both`);
+    choices.set(spec.name, [...(choices.get(spec.name) ?? []), spec.request.version]);
+  }
+  return [...choices].map(([runtime, versions]) => ({ runtime, versions: versions === null ? null : semver.sort([...new Set(versions)]) }));
+}
+
+/** `--from node@20.0.0`: a bound of one runtime's window. */
+function parseBounds(texts: readonly string[] | undefined, option: string): Map<RuntimeName, string> {
+  return new Map(
+    (texts ?? []).map((text) => {
+      const spec = parseSpec(text);
+      if (spec.request.kind !== "exact") throw new UserError(`sweep: ${option} '${text}': give a runtime and a version, such as node@20.0.0`);
+      return [spec.name, spec.request.version] as const;
+    }),
+  );
+}
+
+function parseSince(text: string | undefined): Date | undefined {
+  if (text === undefined) return undefined;
+  const date = new Date(text.length === 7 ? `${text}-01` : text);
+  if (!/^\d{4}-\d{2}(-\d{2})?/.test(text) || Number.isNaN(date.getTime())) throw new UserError(`sweep: --since '${text}': expected a month or a date, such as 2024-06 or 2024-06-15`);
+  return date;
+}
+
+function parseMaxLoad(text: string | undefined): number {
+  // Half the CPUs: something else holds a whole CPU of a 2-vCPU testbed. The 1-minute average
+  // also carries the previous run's own work for about a minute, which this waits out.
+  if (text === undefined) return cpus().length / 2;
+  const load = Number(text);
+  if (!Number.isFinite(load) || load <= 0) throw new UserError(`sweep: --max-load must be a positive number, not '${text}'`);
+  return load;
+}
+
+const SWEEP_OPTIONS = {
+  plan: { type: "boolean" },
+  runtime: { type: "string", multiple: true },
+  since: { type: "string" },
+  from: { type: "string", multiple: true },
+  to: { type: "string", multiple: true },
+  every: { type: "string" },
+  profile: { type: "string" },
+  trials: { type: "string" },
+  suite: { type: "string", multiple: true },
+  scenario: { type: "string", multiple: true },
+  data: { type: "string" },
+  testbed: { type: "string" },
+  runners: { type: "string" },
+  "time-limit": { type: "string" },
+  "max-load": { type: "string" },
+  "no-narrow": { type: "boolean" },
+} as const;
+
+function parseRequest(values: ParsedValues<typeof SWEEP_OPTIONS>): SweepRequest {
+  const config = loadBenchConfig(values.runners === undefined ? BENCH_RUNNERS_FILE : resolve(values.runners));
+  const profile = parseProfile(values.profile ?? SWEEP_PROFILE);
+  if (profile === "smoke") throw new UserError("sweep: the smoke profile runs one trial, and a link's paired verdict needs two: use quick or full");
+  const scenarios = values.scenario ?? [];
+  const trials = parseTrials(values.trials, profile);
+  const runtimes = parseRuntimes(values.runtime ?? [...RUNTIME_NAMES]);
+  const from = parseBounds(values.from, "--from");
+  const unbounded = values.since === undefined ? runtimes.find((choice) => choice.versions === null && !from.has(choice.runtime)) : undefined;
+  if (unbounded !== undefined) {
+    const name = unbounded.runtime;
+    throw new UserError(`sweep: ${name}: give a window (--since DATE or --from ${name}@VERSION) or name its releases (--runtime ${name}@VERSION, repeated): all its releases would be hundreds of links`);
+  }
+  return {
+    runtimes,
+    since: parseSince(values.since),
+    from,
+    to: parseBounds(values.to, "--to"),
+    every: parseGranularity(values.every),
+    profile,
+    ...(trials !== undefined ? { trials } : {}),
+    // The default selection, as the release job measures it, unless scenarios are named.
+    selection: commandLineSelection({ ...values, "default-selection": scenarios.length === 0 }),
+    dataDir: resolve(values.data ?? DEFAULT_DATA_DIR),
+    testbed: chooseTestbed(config.testbeds, values.testbed),
+    machines: [...config.runners, ...config.testbeds],
+    ...(values["time-limit"] !== undefined ? { timeLimit: parseDuration(values["time-limit"], "--time-limit") } : {}),
+    maxLoad: parseMaxLoad(values["max-load"]),
+    narrow: !values["no-narrow"],
+  };
+}
+
+/** Each runtime's chain, with its published releases (for the releases between a link's two). */
+async function resolveChains(request: SweepRequest): Promise<{ chains: (Chain & { runtime: RuntimeName })[]; releases: Map<RuntimeName, Release[]> }> {
+  const selected = selectScenarios({ suites: request.selection.suites, scenarios: request.selection.scenarios });
+  const releases = new Map<RuntimeName, Release[]>();
+  const chains = [];
+  for (const choice of request.runtimes) {
+    const published = await publishedReleases(choice.runtime, request.testbed.arch);
+    releases.set(choice.runtime, published);
+    const known = new Set(published.map((r) => r.version));
+    const missing = choice.versions?.find((version) => !known.has(version));
+    if (missing !== undefined) throw new UserError(`sweep: ${choice.runtime}@${missing} is not published for ${request.testbed.arch}`);
+    const window = { since: request.since, from: request.from.get(choice.runtime), to: request.to.get(choice.runtime) };
+    const versions = choice.versions ?? selectReleases(choice.runtime, published, window, request.every);
+    if (versions.length < 2) throw new UserError(`sweep: ${choice.runtime}: ${versions.length === 0 ? "no release" : `only ${versions[0]}`} in the selection; a chain needs two releases`);
+    const scenarios = selected.filter((s) => s.manifest.runtimes[choice.runtime] !== undefined).map((s) => `${s.suite}/${s.name}`);
+    chains.push({ runtime: choice.runtime, links: chainLinks(choice.runtime, versions), scenarios });
+  }
+  return { chains, releases };
+}
+
+/** Prices jobs from the suites' estimates, as `plan` does; the same job is priced once. */
+function costModel(request: SweepRequest): (job: Required<SweepJob>) => JobCost {
+  const known = new Map<string, JobCost>();
+  return (job) => {
+    const key = `${job.link.runtime} ${job.link.from} ${job.link.to} ${job.scenarios.join(" ")}`;
+    let cost = known.get(key);
+    if (cost === undefined) {
+      const scenarios = resolveScenarios(selectScenarios({ suites: [], scenarios: [...job.scenarios] }), request.profile, request.trials);
+      const specs = [job.link.from, job.link.to].map((version) => parseSpec(`${job.link.runtime}@${version}`));
+      const plans = planRun(scenarios, specs, request.selection.suiteOptions);
+      cost = { seconds: plans.reduce((sum, p) => sum + (p.seconds ?? 0), 0), maxSeconds: plans.reduce((sum, p) => sum + (p.maxSeconds ?? 0), 0) };
+      known.set(key, cost);
+    }
+    return cost;
+  };
+}
+
+/** What `sweep --plan` prints: each chain, what is left to measure of it, and its cost. */
+function planText(request: SweepRequest, chains: readonly (Chain & { runtime: RuntimeName })[]): string {
+  const cost = costModel(request);
+  const coverage = RunnerCoverage.read(request.dataDir, request.testbed.name);
+  const rows = chains.map((chain) => {
+    const pending = pendingJobs([chain], coverage);
+    const perLink = chain.links.length === 0 ? { seconds: 0, maxSeconds: 0 } : cost({ link: chain.links.at(-1)!, scenarios: chain.scenarios, purpose: "chain" });
+    const left = pending.map(cost);
+    const versions = [chain.links[0]!.from, ...chain.links.map((link) => link.to)];
+    return [
+      chain.runtime,
+      `${versions.length}: ${versions[0]} … ${versions.at(-1)}`,
+      String(chain.links.length),
+      String(pending.length),
+      `${formatDuration(perLink.seconds)} (${formatDuration(perLink.maxSeconds)})`,
+      `${formatDuration(left.reduce((s, c) => s + c.seconds, 0))} (${formatDuration(left.reduce((s, c) => s + c.maxSeconds, 0))})`,
+    ];
+  });
+  const chainLines = chains.map((chain) => `${chain.runtime}: ${[chain.links[0]!.from, ...chain.links.map((link) => link.to)].join(" → ")}`);
+  const hello = cost({ link: chains[0]!.links[0]!, scenarios: [chains[0]!.scenarios[0]!], purpose: "narrowing" });
+  return [
+    formatTable(["runtime", "releases", "links", "to measure", "per link (at the cap)", "left to measure (at the cap)"], rows),
+    "",
+    ...chainLines,
+    "",
+    `Profile ${request.profile}${request.trials === undefined ? "" : ` with --trials ${request.trials}`}, ${count(chains[0]!.scenarios.length, "scenario")} a link${chains.length > 1 ? " (of the first runtime)" : ""}, on ${request.testbed.name}: each link is one run of its two releases beside each other.`,
+    "Times are the suites' estimates at each profile's minimum trials, and (in brackets) with every cell at its cap of adaptive trials; --time-limit shares what it leaves beyond the minimum among the links.",
+    `Narrowing a confirmed step between releases k apart adds at most ${narrowingRuns(1)}, ${narrowingRuns(3)} or ${narrowingRuns(7)} runs for k = 1, 3 or 7, each of the step's scenario alone (${chains[0]!.scenarios[0]}: about ${formatDuration(hello.seconds)} a run).`,
+  ].join("\n");
+}
+
+/** The sweep's machinery on this machine: real runs into the stage, collected into data/. */
+function realHooks(request: SweepRequest, workDir: string): SweepHooks & { refused: string[] } {
+  let coverage: RunnerCoverage | undefined;
+  const refused: string[] = [];
+  const identity = { runner: request.testbed.name, runner_kind: "reference" as const };
+  return {
+    refused,
+    cost: costModel(request),
+    coverage: () => (coverage ??= RunnerCoverage.read(request.dataDir, request.testbed.name)),
+    load: () => loadAverages()[0],
+    sleep: (ms) => new Promise((done) => setTimeout(done, ms)),
+    now: () => Date.now(),
+    log: (line) => process.stderr.write(`${line}\n`),
+    interrupted: isInterrupted,
+    async measure(job, timeLimit) {
+      const outDir = await stageLink(workDir, linkJob(job.link, request.testbed, job.scenarios));
+      const specs = [job.link.from, job.link.to].map((version) => `${job.link.runtime}@${version}`);
+      const outcome = await runBenchmarks({
+        suites: [],
+        scenarios: [...job.scenarios],
+        runtimes: specs,
+        sentinel: null,
+        profile: request.profile,
+        ...(request.trials !== undefined ? { trials: request.trials } : {}),
+        outDir,
+        suiteOptions: request.selection.suiteOptions,
+        ...(timeLimit !== undefined ? { timeLimit } : {}),
+        identity,
+      });
+      coverage = undefined;
+      const collected = await collectStaged(workDir, request.dataDir, { runners: request.machines, declared: declaredMetrics() });
+      if (collected !== null && collected.problems.length > 0) {
+        refused.push(...collected.problems);
+        throw new UserError(`sweep: collect refused ${count(collected.problems.length, "problem")} in ${linkLabel(job.link)}; nothing of it entered ${request.dataDir}, and it stays in ${workDir}`);
+      }
+      return outcome.interrupted ? "interrupted" : "measured";
+    },
+  };
+}
+
+/** Refuses to measure on a machine whose results collect would refuse. */
+function checkOnTestbed(testbed: ReferenceTestbed): void {
+  const { arch, cpu_model: model } = readEnvironment();
+  if (arch !== testbed.arch || !cpuModelMatches(model, testbed.cpu_models)) {
+    throw new UserError(`sweep: this machine (${arch}, ${model}) is not the reference testbed ${testbed.name} (${testbed.arch}, ${testbed.cpu_models.join(" or ")}; .github/bench-runners.json): collect would refuse its results`);
+  }
+}
+
+function reportText(report: SweepReport): string {
+  const rows = report.steps.flatMap(({ link, step, narrowed }) =>
+    narrowed.map((n) => {
+      const row = step.rows[0]!;
+      const notes = n.adjacent ? (releaseNotes(link.runtime, n.from, n.to)?.changelog ?? "") : "not narrowed to one release";
+      return [link.runtime, step.scenario, `${row.metric} ${step.verdict} ×${row.ratio!.toFixed(3)}`, `${link.from} → ${link.to}`, `${n.from} → ${n.to}`, notes];
+    }),
+  );
+  const lines = [`sweep: ${count(report.measured, "run")} measured, ${count(report.skipped, "link")} already in data/`];
+  if (rows.length > 0) lines.push("", formatTable(["runtime", "scenario", "step (headline, paired ratio of the link)", "link", "the step's release", "release notes"], rows));
+  else if (report.stopped === null) lines.push("No link shows a confirmed step on a headline metric.");
+  if (report.stopped !== null) lines.push(`stopped (${report.stopped}): run the same command again to go on; nothing measured is measured again`);
+  return lines.join("\n");
+}
+
+export const sweepSubcommand = defineCommand({
+  name: "sweep",
+  summary: "Measure a history of releases on the reference testbed: each selected release beside the one before it, one run per link, each confirmed step narrowed to its release (docs/history.md).",
+  usage:
+    "sweep [--plan] [--runtime NAME|SPEC]... [--since DATE] [--from SPEC]... [--to SPEC]... [--every major|minor|patch] [--profile quick|full] [--trials N] [--suite S]... [--scenario X]... [--data DIR] [--testbed NAME] [--runners FILE] [--time-limit T] [--max-load L] [--no-narrow]",
+  help: [
+    "  --plan            price the sweep (its chains, the links data/ lacks, the time per link) and measure nothing",
+    `  --runtime NAME    node, deno or bun: a chain of its releases in the window (repeatable; default: ${RUNTIME_NAMES.join(", ")});`,
+    "  --runtime SPEC    node@22.11.0, repeated: a chain of exactly those releases",
+    "  --since DATE      the window: releases published on or after DATE (2024-06 or 2024-06-15)",
+    "  --from SPEC       the window: a runtime's releases at or above a version (node@20.0.0; repeatable, one per runtime)",
+    "  --to SPEC         the window: a runtime's releases at or below a version",
+    "  --every G         minor (default): the newest release of each minor; major: of each major; patch: every release.",
+    "                    Always the first release of each line (node: major; deno, bun: minor) and every release of",
+    "                    the newest minor",
+    `  --profile P       quick (default) or full; --trials N: each scenario's minimum trials (as for run)`,
+    "  --suite S         the default selection of these suites only; --scenario X: these scenarios instead of the default selection",
+    "  --data DIR        the results store: links already there are skipped (default: data/)",
+    "  --testbed NAME    the reference testbed this machine is (.github/bench-runners.json; default: the only one)",
+    "  --runners FILE    the runners and testbeds, for collect too (default: .github/bench-runners.json)",
+    "  --time-limit T    the time the whole sweep may take (10h, 90m): no run starts that would end later, and adaptive",
+    "                    trials get what the estimates leave, shared among the runs",
+    "  --max-load L      wait while the 1-minute load average is above L (default: half the CPUs)",
+    "  --no-narrow       measure the chain only; leave each step between the releases of its link",
+    "",
+    "Each link runs its two releases beside each other in one run of the default selection, as the release job runs",
+    "a release beside its predecessor; its results go into DIR through collect, checked against the testbed and the",
+    "link. Run again after Ctrl-C or a time limit: what DIR holds is skipped, an interrupted scenario measured again.",
+    "",
+    "Exit status: 0 when done (or stopped by the time limit), 1 when collect refused results, 2 on bad input, 130 on Ctrl-C.",
+  ],
+  options: SWEEP_OPTIONS,
+  async run(values) {
+    const request = parseRequest(values);
+    const { chains, releases } = await resolveChains(request);
+    if (values.plan) {
+      process.stdout.write(`${planText(request, chains)}\n`);
+      return 0;
+    }
+    checkOnTestbed(request.testbed);
+    const workDir = sweepWorkDir(request.dataDir);
+    const leftover = await collectStaged(workDir, request.dataDir, { runners: request.machines, declared: declaredMetrics() });
+    if (leftover !== null) {
+      for (const problem of leftover.problems) process.stderr.write(`${problem}\n`);
+      if (leftover.problems.length > 0) throw new UserError(`sweep: results an earlier sweep left in ${workDir} cannot be collected (above); look at them, then remove them`);
+      process.stderr.write(`sweep: collected ${count(leftover.added.length, "result")} an earlier sweep had measured but not collected\n`);
+    }
+    // Apps and scenarios prepared once, for the suites the chains run (each run provisions its releases).
+    await setupAll([], [...new Set(chains.flatMap((chain) => chain.scenarios.map((scenario) => scenario.split("/")[0]!)))]);
+    const hooks = realHooks(request, workDir);
+    const deadline = request.timeLimit === undefined ? undefined : Date.now() + request.timeLimit * 1000;
+    const between = (link: { runtime: RuntimeName; from: string; to: string }) => releasesBetween(releases.get(link.runtime) ?? [], link);
+    let report: SweepReport;
+    try {
+      report = await runSweep({ chains, between, narrow: request.narrow }, hooks, { maxLoad: request.maxLoad, ...(deadline !== undefined ? { deadline } : {}) });
+    } catch (error) {
+      if (hooks.refused.length === 0) throw error;
+      for (const problem of hooks.refused) process.stderr.write(`${problem}\n`);
+      process.stderr.write(`runtime-bench: ${(error as Error).message}\n`);
+      return 1;
+    }
+    process.stdout.write(`${reportText(report)}\n`);
+    return 0;
+  },
+});

@@ -1,0 +1,98 @@
+/**
+ * What a machine's part of data/ already holds of a sweep: for each scenario, the runs that measured
+ * two releases of a runtime beside each other to the end. A sweep skips what is there and measures
+ * the rest; its judgements (a link's step, a narrowing's halves) are read from here, so a sweep run
+ * again decides exactly as the one before it did.
+ */
+import { comparePaired } from "../compare/paired.ts";
+import type { CompareRow } from "../compare/types.ts";
+import { paramsSlug } from "../core/params.ts";
+import { readIndexedResults } from "../results/run-index.ts";
+import type { ResultDocument } from "../results/types.ts";
+import type { ChainLink } from "./select.ts";
+
+/** A result that says what it measured, or could not: a cell cut short by Ctrl-C says neither, and is measured again. */
+const completed = (doc: ResultDocument) => !(doc.status === "failed" && doc.details?.interrupted_after_trials !== undefined);
+
+const scenarioOf = (doc: Pick<ResultDocument, "suite" | "scenario">) => `${doc.suite}/${doc.scenario}`;
+
+export class RunnerCoverage {
+  /** `runtime scenario` → the runs that measured it, each as its completed results of that scenario, oldest run first. */
+  private readonly runs = new Map<string, ResultDocument[][]>();
+
+  constructor(docs: readonly ResultDocument[]) {
+    const byRun = new Map<string, ResultDocument[]>();
+    for (const doc of docs.filter(completed)) {
+      const key = `${doc.runtime.name} ${scenarioOf(doc)} ${doc.run.id}`;
+      byRun.set(key, [...(byRun.get(key) ?? []), doc]);
+    }
+    const ordered = [...byRun.values()].sort((a, b) => a[0]!.run.started_at.localeCompare(b[0]!.run.started_at));
+    for (const run of ordered) {
+      const key = `${run[0]!.runtime.name} ${scenarioOf(run[0]!)}`;
+      this.runs.set(key, [...(this.runs.get(key) ?? []), run]);
+    }
+  }
+
+  /** One runner's results in a data folder, through the run index. */
+  static read(dataDir: string, runner: string): RunnerCoverage {
+    return new RunnerCoverage(readIndexedResults(dataDir, runner).flatMap(({ doc }) => (doc === null ? [] : [doc])));
+  }
+
+  /** The newest run that measured both releases of the link in the scenario, to the end: its results of the two. */
+  pairRun(link: ChainLink, scenario: string): { from: ResultDocument[]; to: ResultDocument[] } | undefined {
+    const runs = this.runs.get(`${link.runtime} ${scenario}`) ?? [];
+    for (const run of [...runs].reverse()) {
+      const from = run.filter((doc) => doc.runtime.version === link.from);
+      const to = run.filter((doc) => doc.runtime.version === link.to);
+      if (from.length > 0 && to.length > 0) return { from, to };
+    }
+    return undefined;
+  }
+
+  measured(link: ChainLink, scenario: string): boolean {
+    return this.pairRun(link, scenario) !== undefined;
+  }
+}
+
+/** A cell of a scenario (app, load parameters, metric): what a step is followed by while it is narrowed. */
+export const stepCell = (row: Pick<CompareRow, "app" | "params" | "metric">) => `${row.app ?? "-"} ${paramsSlug(row.params) || "-"} ${row.metric}`;
+
+/** A confirmed step of a link on a scenario's headline metric: the cells that show it, all in one direction. */
+export interface LinkStep {
+  readonly scenario: string;
+  readonly verdict: "faster" | "slower";
+  readonly cells: readonly string[];
+  /** The paired rows that show it, for the report. */
+  readonly rows: readonly CompareRow[];
+}
+
+/** Each result's headline metric is its first (docs/running.md): the one a step is judged on. */
+const headline = (docs: readonly ResultDocument[]) => new Set(docs.map((doc) => Object.keys(doc.metrics)[0]));
+
+/**
+ * The paired verdicts of a link in one scenario, as the regressions feed judges a release beside
+ * its predecessor (the sequential rule of two unlabelled releases of one runtime), on the headline
+ * metric; undefined when the link is not measured there.
+ */
+export function linkRows(coverage: RunnerCoverage, link: ChainLink, scenario: string): CompareRow[] | undefined {
+  const pair = coverage.pairRun(link, scenario);
+  if (pair === undefined) return undefined;
+  const headlines = headline([...pair.from, ...pair.to]);
+  return comparePaired(pair.from, pair.to).filter((row) => headlines.has(row.metric));
+}
+
+/** The steps a link shows in a scenario: faster and slower cells of its headline metric, one step per direction. */
+export function linkSteps(coverage: RunnerCoverage, link: ChainLink, scenario: string): LinkStep[] {
+  const rows = linkRows(coverage, link, scenario) ?? [];
+  return (["slower", "faster"] as const).flatMap((verdict) => {
+    const showing = rows.filter((row) => row.verdict === verdict);
+    return showing.length === 0 ? [] : [{ scenario, verdict, cells: showing.map(stepCell), rows: showing }];
+  });
+}
+
+/** Whether a pair of releases shows a step: any of its cells changed the same way; unknown when the pair has no verdict on any of them. */
+export function showsStep(coverage: RunnerCoverage, link: ChainLink, step: LinkStep): "step" | "none" | "unknown" {
+  const rows = (linkRows(coverage, link, step.scenario) ?? []).filter((row) => step.cells.includes(stepCell(row)));
+  if (rows.some((row) => row.verdict === step.verdict)) return "step";
+  return rows.length === 0 ? "unknown" : "none";
+}

@@ -1,0 +1,79 @@
+/**
+ * Where a sweep's runs write before their results join data/: one folder per link, named as
+ * benchmark.yml names a job's artifact, beside the job it measured. Collect takes each as it takes a
+ * workflow's artifacts (the same checks against .github/bench-runners.json and the job), never a
+ * copy of files. A staged link that was never collected (the harness killed between the run and its
+ * collect) is collected by the next sweep before it measures anything.
+ */
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { artifactName, collectResults, type CollectOutcome, type CollectTrust } from "../collect/collect.ts";
+import { cacheDir } from "../core/paths.ts";
+import type { MatrixEntry } from "../releases/matrix.ts";
+import type { ReferenceTestbed } from "../releases/runners.ts";
+import type { ChainLink } from "./select.ts";
+
+/** The call a sweep's jobs belong to: part of each staged artifact's name. */
+export const SWEEP_CALL = "sweep";
+
+/** `<work>/artifacts/<artifact>/…`, as download-artifact lays them out, and `<work>/jobs/<artifact>.json`. */
+const artifactsDir = (workDir: string) => join(workDir, "artifacts");
+const jobFile = (workDir: string, job: MatrixEntry) => join(workDir, "jobs", `${artifactName(SWEEP_CALL, job)}.json`);
+
+/** A sweep's staging folder for a data folder: below the per-user cache, one per data folder. */
+export function sweepWorkDir(dataDir: string): string {
+  return join(cacheDir(), "sweep", createHash("sha256").update(resolve(dataDir)).digest("hex").slice(0, 16));
+}
+
+/** A link as collect's plan holds a job: the newer release, measured beside the older one on the testbed. */
+export function linkJob(link: ChainLink, testbed: ReferenceTestbed, scenarios: readonly string[]): MatrixEntry {
+  return {
+    runtime: link.runtime,
+    version: link.to,
+    predecessor: link.from,
+    runner: testbed.name,
+    arch: testbed.arch,
+    labels: [],
+    suites: [...new Set(scenarios.map((s) => s.split("/")[0]!))].join(" "),
+    scenarios: scenarios.join(" "),
+    apps: "",
+    channel: "release",
+  };
+}
+
+/** Declares a link's staging folder and the job it holds; returns the folder a run writes its results below. */
+export async function stageLink(workDir: string, job: MatrixEntry): Promise<string> {
+  const artifact = join(artifactsDir(workDir), artifactName(SWEEP_CALL, job));
+  await rm(artifact, { recursive: true, force: true });
+  await mkdir(artifact, { recursive: true });
+  await mkdir(join(workDir, "jobs"), { recursive: true });
+  await writeFile(jobFile(workDir, job), `${JSON.stringify(job)}\n`);
+  return artifact;
+}
+
+/** The jobs of the links staged in a work folder. */
+function stagedJobs(workDir: string): MatrixEntry[] {
+  const dir = join(workDir, "jobs");
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((name) => name.endsWith(".json"))
+    .map((name) => JSON.parse(readFileSync(join(dir, name), "utf8")) as MatrixEntry);
+}
+
+/**
+ * Adds every staged link's results to data/, checked against the machines, the suites' metrics and each link's job, and
+ * removes what was added from the stage. With any problem, nothing is added and everything stays
+ * staged for the operator to look at (the outcome names each problem).
+ */
+export async function collectStaged(workDir: string, dataDir: string, trust: Pick<CollectTrust, "runners" | "declared">): Promise<CollectOutcome | null> {
+  const jobs = stagedJobs(workDir);
+  if (jobs.length === 0) return null;
+  await mkdir(artifactsDir(workDir), { recursive: true });
+  const outcome = await collectResults([artifactsDir(workDir)], dataDir, { ...trust, plan: { call: SWEEP_CALL, jobs } });
+  if (outcome.problems.length > 0) return outcome;
+  // Every staged link is in data/ now: the stage goes with them.
+  await rm(workDir, { recursive: true, force: true });
+  return outcome;
+}

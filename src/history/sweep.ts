@@ -1,0 +1,206 @@
+/**
+ * A history sweep: the links of a chain measured one run each, what data/ already holds skipped,
+ * then each confirmed step of a link narrowed to its release (narrow.ts). Everything that touches
+ * the machine comes in through `SweepHooks`, so the loop (resuming, the load it waits out, the time
+ * limit, the estimate of what is left) is the same for a test's synthetic runs and a real sweep.
+ */
+import { missingCells } from "../releases/cells.ts";
+import { formatDuration } from "../ui/duration.ts";
+import { linkSteps, showsStep, type LinkStep, type RunnerCoverage } from "./coverage.ts";
+import { narrowStep, type NarrowedStep } from "./narrow.ts";
+import { linkLabel, type ChainLink } from "./select.ts";
+
+/** One run of a sweep: two releases beside each other on some scenarios. */
+export interface SweepJob {
+  readonly link: ChainLink;
+  readonly scenarios?: readonly string[];
+  /** `chain`: a link of the selection; `narrowing`: two releases within a link that showed a step. */
+  readonly purpose: "chain" | "narrowing";
+}
+
+/** A job's estimated seconds at each profile's minimum trials, and with every cell at its cap. */
+export interface JobCost {
+  readonly seconds: number;
+  readonly maxSeconds: number;
+}
+
+export interface SweepHooks {
+  /**
+   * Measures the job's two releases beside each other in one run on its scenarios and adds the
+   * results to data/. `timeLimit`: seconds the run may take, adaptive trials getting what its
+   * estimate leaves; undefined: each cell's cap.
+   */
+  measure(job: Required<SweepJob>, timeLimit: number | undefined): Promise<"measured" | "interrupted">;
+  cost(job: Required<SweepJob>): JobCost;
+  /** What data/ holds on the testbed now. */
+  coverage(): RunnerCoverage;
+  /** The 1-minute load average, as the machine check records it. */
+  load(): number;
+  sleep(ms: number): Promise<void>;
+  /** Milliseconds since the epoch. */
+  now(): number;
+  log(line: string): void;
+  interrupted(): boolean;
+}
+
+export interface SweepLimits {
+  /** No run starts while the 1-minute load average is above this. */
+  readonly maxLoad: number;
+  /** When the sweep must be done (ms since the epoch): no run starts that its estimate says would end later. */
+  readonly deadline?: number;
+}
+
+/** A step of a link, and where narrowing put it. */
+export interface SweepStep {
+  readonly link: ChainLink;
+  readonly step: LinkStep;
+  /** The narrowest pairs showing it; the link itself when its releases are adjacent or narrowing was not asked for. */
+  readonly narrowed: readonly NarrowedStep[];
+}
+
+export interface SweepReport {
+  /** Runs measured now, and links whose every scenario data/ already held. */
+  readonly measured: number;
+  readonly skipped: number;
+  readonly steps: SweepStep[];
+  /** Why the sweep stopped before the end: run it again to go on. */
+  readonly stopped: "interrupted" | "time limit" | null;
+}
+
+/** Thrown through the narrowing when the sweep stops, so that no half is judged without its run. */
+class Stopped extends Error {}
+
+const WAIT_POLL_MS = 1000;
+const WAIT_SAY_EVERY_MS = 60_000;
+
+/** The machinery of one sweep: the queue's pace, the gate before each run, and its progress lines. */
+class SweepRun {
+  stopped: SweepReport["stopped"] = null;
+  measured = 0;
+  private spentSeconds = 0;
+  private estimatedSeconds = 0;
+
+  constructor(
+    private readonly hooks: SweepHooks,
+    private readonly limits: SweepLimits,
+  ) {}
+
+  /** Actual over estimated time of the runs so far: what the estimates of the rest are scaled by. */
+  private pace(): number {
+    return this.estimatedSeconds > 0 ? this.spentSeconds / this.estimatedSeconds : 1;
+  }
+
+  /** Waits while the machine is busy; false when the sweep stopped meanwhile. */
+  private async quiet(): Promise<boolean> {
+    let said = -Infinity;
+    for (let load = this.hooks.load(); load > this.limits.maxLoad; load = this.hooks.load()) {
+      if (this.hooks.interrupted()) return this.stop("interrupted");
+      if (this.limits.deadline !== undefined && this.hooks.now() >= this.limits.deadline) return this.stop("time limit");
+      if (this.hooks.now() - said >= WAIT_SAY_EVERY_MS) {
+        said = this.hooks.now();
+        this.hooks.log(
+          `sweep: waiting: the load average is ${load.toFixed(2)}, above ${this.limits.maxLoad} (--max-load): something else is running, and a run beside it would carry its noise`,
+        );
+      }
+      await this.hooks.sleep(WAIT_POLL_MS);
+    }
+    return true;
+  }
+
+  private stop(reason: NonNullable<SweepReport["stopped"]>): false {
+    this.stopped = reason;
+    return false;
+  }
+
+  /**
+   * Measures one job, `queue` being it and the jobs known to follow it; false when the sweep stops
+   * (Ctrl-C, or the time limit), before or during the job.
+   */
+  async run(job: Required<SweepJob>, queue: readonly Required<SweepJob>[], position: string): Promise<boolean> {
+    if (this.stopped !== null) return false;
+    if (this.hooks.interrupted()) return this.stop("interrupted");
+    if (!(await this.quiet())) return false;
+    const cost = this.hooks.cost(job);
+    const left = this.limits.deadline === undefined ? undefined : (this.limits.deadline - this.hooks.now()) / 1000;
+    if (left !== undefined && cost.seconds * this.pace() > left) {
+      this.hooks.log(`sweep: time limit: ${linkLabel(job.link)} would take about ${formatDuration(cost.seconds * this.pace())}, and ${formatDuration(Math.max(0, left))} is left; run the sweep again to go on`);
+      return this.stop("time limit");
+    }
+    const queued = queue.reduce((sum, next) => sum + this.hooks.cost(next).seconds, 0);
+    const what = `${linkLabel(job.link)} on ${job.scenarios.length === 1 ? job.scenarios[0] : `${job.scenarios.length} scenarios`}`;
+    this.hooks.log(`sweep ${position}: ${what}: about ${formatDuration(cost.seconds * this.pace())}; ${formatDuration(queued * this.pace())} for what is queued (the estimate × ${this.pace().toFixed(2)}, this sweep's pace so far)`);
+    // The run's share of the time left, in proportion to its estimate: adaptive trials get that.
+    const timeLimit = left === undefined ? undefined : Math.max(cost.seconds, (left * cost.seconds) / Math.max(queued, cost.seconds));
+    const started = this.hooks.now();
+    const outcome = await this.hooks.measure(job, timeLimit);
+    if (outcome === "interrupted") return this.stop("interrupted");
+    this.measured += 1;
+    this.spentSeconds += (this.hooks.now() - started) / 1000;
+    this.estimatedSeconds += cost.seconds;
+    return true;
+  }
+}
+
+/** One runtime's chain: its links, and the scenarios (`suite/name`) each link runs. */
+export interface Chain {
+  readonly links: readonly ChainLink[];
+  readonly scenarios: readonly string[];
+}
+
+/** The plan of a sweep: its chains, and the releases between two releases of a runtime. */
+export interface SweepPlan {
+  readonly chains: readonly Chain[];
+  readonly between: (link: ChainLink) => readonly string[];
+  /** Narrow each confirmed step of a link to its release. */
+  readonly narrow: boolean;
+}
+
+/** The chains' runs that data/ does not hold yet: each link on its missing scenarios. */
+export function pendingJobs(chains: readonly Chain[], coverage: RunnerCoverage): Required<SweepJob>[] {
+  return chains.flatMap((chain) => {
+    const jobs = chain.links.map((link): SweepJob => ({ link, purpose: "chain" }));
+    return missingCells(jobs, () => chain.scenarios, (job, scenario) => coverage.measured(job.link, scenario)).map((job) => ({ ...job, scenarios: job.scenarios! }));
+  });
+}
+
+/** Measures the chain, then narrows its steps; resumable at every run. */
+export async function runSweep(plan: SweepPlan, hooks: SweepHooks, limits: SweepLimits): Promise<SweepReport> {
+  const sweep = new SweepRun(hooks, limits);
+  const jobs = pendingJobs(plan.chains, hooks.coverage());
+  const links = plan.chains.reduce((n, chain) => n + chain.links.length, 0);
+  const skipped = links - jobs.length;
+  if (skipped > 0) hooks.log(`sweep: ${skipped} of ${links} links are in data/ already, each on every scenario: skipped`);
+  for (const [k, job] of jobs.entries()) {
+    if (!(await sweep.run(job, jobs.slice(k), `${k + 1}/${jobs.length}`))) break;
+  }
+  const steps: SweepStep[] = [];
+  if (sweep.stopped === null) {
+    try {
+      for (const chain of plan.chains) for (const link of chain.links) steps.push(...(await linkStepsNarrowed(link, chain.scenarios, plan, hooks, sweep)));
+    } catch (error) {
+      if (!(error instanceof Stopped)) throw error;
+    }
+  }
+  return { measured: sweep.measured, skipped, steps, stopped: sweep.stopped };
+}
+
+/** A link's confirmed steps in every scenario, each narrowed to its release where releases lie between. */
+async function linkStepsNarrowed(link: ChainLink, scenarios: readonly string[], plan: SweepPlan, hooks: SweepHooks, sweep: SweepRun): Promise<SweepStep[]> {
+  const found: SweepStep[] = [];
+  for (const scenario of scenarios) {
+    for (const step of linkSteps(hooks.coverage(), link, scenario)) {
+      const between = plan.narrow ? plan.between(link) : [];
+      if (between.length > 0) hooks.log(`sweep: ${linkLabel(link)} is ${step.verdict} on ${scenario}; narrowing it over the ${between.length} releases between`);
+      const judge = async (from: string, to: string) => {
+        const pair = { runtime: link.runtime, from, to };
+        if (!hooks.coverage().measured(pair, scenario)) {
+          const job = { link: pair, scenarios: [scenario], purpose: "narrowing" as const };
+          if (!(await sweep.run(job, [job], `narrowing ${linkLabel(link)} on ${scenario}`))) throw new Stopped();
+        }
+        return showsStep(hooks.coverage(), pair, step);
+      };
+      found.push({ link, step, narrowed: await narrowStep(link.from, link.to, between, judge) });
+    }
+  }
+  return found;
+}

@@ -1,0 +1,32 @@
+/**
+ * A step a history sweep narrowed to its release (docs/history.md) was first seen on a wider pair
+ * of releases, the sweep's link. On one machine the feed only pairs neighbouring versions, so the
+ * link is no pair of its own; but where the narrowing ran on another machine than the link (a
+ * testbed whose host changed), each machine's series shows one of them. The narrower one names the
+ * release and is the entry; the wider one is named in it.
+ */
+import semver from "semver";
+import { paramsSlug } from "../core/params.ts";
+import type { SeriesChange } from "./types.ts";
+
+/** Runner, runtime, cell and direction: what a change and its narrowing have in common, whatever the machine's fingerprint. */
+const sameStep = (c: SeriesChange) => [c.runner, c.runtime, c.suite, c.scenario, c.scenario_version, c.app ?? "-", paramsSlug(c.params), c.metric, c.kind].join(" ");
+
+/** Whether `inner`'s two releases lie within `outer`'s, and are not the same two. */
+function within(inner: SeriesChange, outer: SeriesChange): boolean {
+  const valid = [inner.from_version, inner.to_version, outer.from_version, outer.to_version].every((v) => semver.valid(v) !== null);
+  if (!valid || (inner.from_version === outer.from_version && inner.to_version === outer.to_version)) return false;
+  return semver.gte(inner.from_version, outer.from_version) && semver.lte(inner.to_version, outer.to_version);
+}
+
+/** Confirmed paired changes of a release, without the wider ones a narrower change of the same step lies within. */
+export function withoutNarrowed(changes: readonly SeriesChange[]): SeriesChange[] {
+  const paired = (c: SeriesChange) => c.status === "confirmed" && c.compare_command !== undefined;
+  return changes.flatMap((change) => {
+    if (!paired(change)) return [change];
+    const narrower = changes.filter((other) => paired(other) && sameStep(other) === sameStep(change));
+    if (narrower.some((other) => within(other, change))) return [];
+    const wider = narrower.filter((other) => within(change, other)).map((other) => `${other.from_version} → ${other.to_version}`);
+    return [wider.length === 0 ? change : { ...change, narrowed_from: wider }];
+  });
+}

@@ -1,0 +1,67 @@
+import assert from "node:assert/strict";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { bench, startBench, tempDir } from "../../benchmarks/lib/cli.ts";
+import { REPO_ROOT } from "../../src/core/paths.ts";
+import { readEnvironment } from "../../src/env/fingerprint.ts";
+import { sweepWorkDir } from "../../src/history/stage.ts";
+import { listResultFiles, readResultFile } from "../../src/results/store.ts";
+import type { ResultDocument } from "../../src/results/types.ts";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** .github/bench-runners.json with this machine as the reference testbed, whatever CPU it has today. */
+function thisMachineAsTestbed(): string {
+  const { arch, cpu_model: model } = readEnvironment();
+  const file = join(tempDir("sweep-runners"), "bench-runners.json");
+  const testbed = { name: "reference-here", kind: "reference", arch, cpu_models: [model], description: "This machine, as the tests' reference testbed." };
+  writeFileSync(file, JSON.stringify({ backfill_lines: 3, runners: [{ name: "bench-x64-1", arch: "x86_64", labels: ["self-hosted", "bench-x64-1"] }], testbeds: [testbed] }));
+  return file;
+}
+
+/** Every result in data/, by path, read through the store. */
+function results(data: string): Map<string, ResultDocument> {
+  return new Map(listResultFiles([data]).map((file) => [file, readResultFile(file)]));
+}
+
+const interrupted = (doc: ResultDocument) => doc.details?.interrupted_after_trials !== undefined;
+
+describe("a sweep interrupted during a link, run again", () => {
+  it("measures the interrupted link again and no link twice, and loses nothing it had measured", async () => {
+    const data = tempDir("sweep-data");
+    // Three releases the runtime cache already holds: two links of one small scenario (a 150 ms program).
+    const args = ["sweep", "--runtime", "node@22.10.0", "--runtime", "node@22.11.0", "--runtime", "node@22.13.1", "--scenario", "startup/slow"];
+    args.push("--data", data, "--runners", thisMachineAsTestbed(), "--max-load", "1000", "--no-narrow");
+    const env = { RUNTIME_BENCH_SUITES_DIR: join(REPO_ROOT, "tests/fixtures/suites") };
+
+    const first = startBench(args, env);
+    await first.waitFor("sweep 2/2: node 22.11.0 → 22.13.1");
+    const linkStart = first.stderr().length;
+    while (!first.stderr().slice(linkStart).includes("trial 2/")) await sleep(20);
+    first.child.kill("SIGINT");
+    assert.equal(await first.exited, 130, first.stderr());
+    const afterFirst = results(data);
+    const firstLink = [...afterFirst.values()].filter((doc) => doc.runtime.version === "22.10.0");
+    assert.equal(firstLink.length, 1, "the first link is in data/");
+    assert.ok([...afterFirst.values()].every((doc) => doc.run.runner === "reference-here" && doc.run.runner_kind === "reference"));
+
+    const second = await bench(args, env);
+    assert.equal(second.code, 0, second.stderr);
+    assert.match(second.stderr, /sweep: 1 of 2 links are in data\/ already, each on every scenario: skipped/);
+    assert.match(second.stderr, /sweep 1\/1: node 22\.11\.0 → 22\.13\.1/);
+    assert.doesNotMatch(second.stderr, /node 22\.10\.0 → 22\.11\.0 on/, "the first link is not measured again");
+
+    const final = results(data);
+    for (const [file, doc] of afterFirst) assert.deepEqual(final.get(file), doc, `${file} is still there, unchanged`);
+    const completed = [...final.values()].filter((doc) => !interrupted(doc));
+    const runsOf = (version: string) => new Set(completed.filter((doc) => doc.runtime.version === version).map((doc) => doc.run.id));
+    assert.equal(runsOf("22.10.0").size, 1, "link 1 measured once");
+    assert.equal(runsOf("22.13.1").size, 1, "link 2 measured once to the end");
+    assert.equal(runsOf("22.11.0").size, 2, "22.11.0 ends the first link and starts the second");
+    assert.ok([...runsOf("22.13.1")].every((id) => runsOf("22.11.0").has(id)), "the second link's releases in one run");
+    assert.ok(completed.every((doc) => doc.status === "ok"), completed.map((doc) => doc.error).join("; "));
+    assert.ok(!existsSync(sweepWorkDir(data)), "nothing is left staged");
+    assert.match(readFileSync(join(data, "reference-here", [...runsOf("22.10.0")][0]!, "run.json"), "utf8"), /"runner_kind":"reference"/);
+  });
+});

@@ -1,0 +1,186 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { bench, tempDir } from "../../benchmarks/lib/cli.ts";
+import { RunnerCoverage } from "../../src/history/coverage.ts";
+import { narrowingRuns, narrowStep, type StepJudgement } from "../../src/history/narrow.ts";
+import { chainLinks, releasesBetween, selectReleases } from "../../src/history/select.ts";
+import { pendingJobs, runSweep, type SweepHooks, type SweepJob, type SweepPlan } from "../../src/history/sweep.ts";
+import type { Release } from "../../src/releases/published.ts";
+import { detectRegressions } from "../../src/regressions/detect.ts";
+import { readIndexedDocuments } from "../../src/results/run-index.ts";
+import { writeResult } from "../../src/results/store.ts";
+import { linkRun, steppedLevel, TESTBED_AMD } from "../helpers/links.ts";
+
+const release = (version: string, day = 1): Release => ({ version, published: new Date(Date.UTC(2025, 0, day)) });
+
+describe("a sweep's selection of releases", () => {
+  const published = ["1.0.0", "1.0.1", "1.0.2", "1.1.0", "1.1.1", "1.2.0", "1.2.1", "1.2.2", "2.0.0", "2.0.1", "2.1.0", "2.1.1", "2.1.2", "2.2.0-rc.1"].map((v, i) => release(v, i + 1));
+
+  it("takes the newest of each minor, the first of each line and every release of the newest minor (Deno and Bun: a line is a minor)", () => {
+    assert.deepEqual(selectReleases("deno", published, {}, "minor"), ["1.0.0", "1.0.2", "1.1.0", "1.1.1", "1.2.0", "1.2.2", "2.0.0", "2.0.1", "2.1.0", "2.1.1", "2.1.2"]);
+  });
+
+  it("for Node a line is a major: its first release, then the newest of each minor", () => {
+    assert.deepEqual(selectReleases("node", published, {}, "minor"), ["1.0.0", "1.0.2", "1.1.1", "1.2.2", "2.0.0", "2.0.1", "2.1.0", "2.1.1", "2.1.2"]);
+    assert.deepEqual(selectReleases("node", published, {}, "major"), ["1.0.0", "1.2.2", "2.0.0", "2.1.0", "2.1.1", "2.1.2"]);
+    assert.equal(selectReleases("node", published, {}, "patch").length, 13, "every stable release");
+  });
+
+  it("keeps to the window: from a version, to a version, since a date", () => {
+    assert.deepEqual(selectReleases("node", published, { from: "1.2.0", to: "2.0.1" }, "minor"), ["1.2.0", "1.2.2", "2.0.0", "2.0.1"]);
+    assert.deepEqual(selectReleases("node", published, { since: new Date(Date.UTC(2025, 0, 12)) }, "minor"), ["2.1.1", "2.1.2"]);
+  });
+
+  it("chains each release to the one before it, and knows the releases between two", () => {
+    assert.deepEqual(chainLinks("node", ["1.0.0", "1.2.2", "2.0.0"]), [
+      { runtime: "node", from: "1.0.0", to: "1.2.2" },
+      { runtime: "node", from: "1.2.2", to: "2.0.0" },
+    ]);
+    assert.deepEqual(releasesBetween(published, { from: "1.2.2", to: "2.1.0" }), ["2.0.0", "2.0.1"]);
+  });
+});
+
+describe("narrowing a step by bisection", () => {
+  const between = ["1", "2", "3", "4", "5", "6", "7"].map((n) => `22.${n}.0`);
+  /** A judge that knows where the steps are: a pair shows one when a step lies within it. */
+  const judgeOf = (steps: string[], calls: string[]) => async (from: string, to: string): Promise<StepJudgement> => {
+    calls.push(`${from}→${to}`);
+    const minor = (v: string) => Number(v.split(".")[1]);
+    return steps.some((at) => minor(from) < minor(at) && minor(at) <= minor(to)) ? "step" : "none";
+  };
+
+  it("narrows a step planted between non-adjacent releases to the release that brought it, in 2 runs a level", async () => {
+    const calls: string[] = [];
+    const narrowed = await narrowStep("22.0.0", "22.8.0", between, judgeOf(["22.6.0"], calls));
+    assert.deepEqual(narrowed, [{ from: "22.5.0", to: "22.6.0", adjacent: true }]);
+    assert.equal(calls.length, narrowingRuns(between.length));
+  });
+
+  it("finds a step spread over two releases in both halves, and says when neither half shows it alone", async () => {
+    assert.deepEqual(await narrowStep("22.0.0", "22.8.0", between, judgeOf(["22.2.0", "22.7.0"], [])), [
+      { from: "22.1.0", to: "22.2.0", adjacent: true },
+      { from: "22.6.0", to: "22.7.0", adjacent: true },
+    ]);
+    assert.deepEqual(await narrowStep("22.0.0", "22.8.0", between, async () => "none"), [{ from: "22.0.0", to: "22.8.0", adjacent: false }]);
+  });
+});
+
+const RELEASES = Array.from({ length: 9 }, (_, minor) => release(`22.${minor}.0`, minor + 1));
+const LEVEL = steppedLevel(100, "22.6.0", 1.1);
+const SCENARIO = "startup/hello";
+
+/** Run ids are unique per run, across every sweep of this file. */
+let runIndex = 100;
+
+/** A sweep on synthetic runs: each run writes a link's paired results to data/, and the clock moves by its cost. */
+function fakeSweep(dataDir: string, options: { interruptAt?: number; loads?: number[] } = {}) {
+  let clock = Date.UTC(2026, 0, 1);
+  let measured = 0;
+  const log: string[] = [];
+  const runs: string[] = [];
+  const loads = [...(options.loads ?? [])];
+  const hooks: SweepHooks = {
+    async measure(job) {
+      measured += 1;
+      clock += 600_000;
+      if (measured === options.interruptAt) return "interrupted";
+      for (const doc of linkRun({ machine: TESTBED_AMD, index: runIndex++, from: job.link.from, to: job.link.to, level: LEVEL })) await writeResult(dataDir, doc);
+      runs.push(`${job.link.from}→${job.link.to}`);
+      return "measured";
+    },
+    cost: () => ({ seconds: 600, maxSeconds: 1800 }),
+    coverage: () => RunnerCoverage.read(dataDir, TESTBED_AMD.runner),
+    load: () => loads.shift() ?? 0.1,
+    sleep: async (ms) => void (clock += ms),
+    now: () => clock,
+    log: (line) => void log.push(line),
+    interrupted: () => false,
+  };
+  return { hooks, log, runs };
+}
+
+const PLAN: SweepPlan = {
+  chains: [{ links: chainLinks("node", ["22.0.0", "22.4.0", "22.8.0"]), scenarios: [SCENARIO] }],
+  between: (link) => releasesBetween(RELEASES, link),
+  narrow: true,
+};
+
+describe("a sweep: the chain, then its steps narrowed", () => {
+  it("measures each link once, narrows the step planted between 22.5.0 and 22.6.0, and decides the same from data/ when run again", async () => {
+    const data = tempDir("sweep");
+    const first = fakeSweep(data);
+    const report = await runSweep(PLAN, first.hooks, { maxLoad: 1 });
+    assert.deepEqual(first.runs, ["22.0.0→22.4.0", "22.4.0→22.8.0", "22.4.0→22.6.0", "22.6.0→22.8.0", "22.4.0→22.5.0", "22.5.0→22.6.0"]);
+    assert.equal(report.stopped, null);
+    assert.deepEqual(report.steps.map((s) => [s.link.from, s.link.to, s.step.scenario, s.step.verdict, s.narrowed]), [
+      ["22.4.0", "22.8.0", SCENARIO, "slower", [{ from: "22.5.0", to: "22.6.0", adjacent: true }]],
+    ]);
+    const again = fakeSweep(data);
+    const second = await runSweep(PLAN, again.hooks, { maxLoad: 1 });
+    assert.deepEqual([again.runs, second.measured, second.skipped], [[], 0, 2], "nothing measured twice");
+    assert.deepEqual(second.steps.map((s) => s.narrowed), report.steps.map((s) => s.narrowed));
+  });
+
+  it("leaves the regressions feed one confirmed step, at the release that brought it, with its notes, its commits and its paired comparison", async () => {
+    const data = tempDir("sweep-feed");
+    await runSweep(PLAN, fakeSweep(data).hooks, { maxLoad: 1 });
+    const { changes } = detectRegressions(readIndexedDocuments(data));
+    assert.deepEqual(changes.map((c) => [c.status, c.kind, c.from_version, c.to_version]), [["confirmed", "regression", "22.5.0", "22.6.0"]]);
+    const [step] = changes;
+    assert.ok(step!.ratio > 1.08 && step!.ratio < 1.12 && step!.ci95[0] > 1, `paired ratio ${step!.ratio} ${step!.ci95}`);
+    assert.deepEqual(step!.release_notes, { changelog: "https://nodejs.org/en/blog/release/v22.6.0", compare: "https://github.com/nodejs/node/compare/v22.5.0...v22.6.0" });
+    assert.match(step!.compare_command!, /^scripts\/bench compare \d{8}T\d{6}Z-[0-9a-f]{6} --base node-22\.5\.0 --head node-22\.6\.0$/);
+  });
+
+  it("stops at Ctrl-C, and measured again goes on with what is missing, measuring no link twice", async () => {
+    const data = tempDir("sweep-interrupted");
+    const interrupted = fakeSweep(data, { interruptAt: 2 });
+    const report = await runSweep(PLAN, interrupted.hooks, { maxLoad: 1 });
+    assert.deepEqual([report.stopped, report.measured, interrupted.runs], ["interrupted", 1, ["22.0.0→22.4.0"]]);
+    const resumed = fakeSweep(data);
+    const done = await runSweep(PLAN, resumed.hooks, { maxLoad: 1 });
+    assert.equal(resumed.runs[0], "22.4.0→22.8.0", "the interrupted link first, and the measured one not again");
+    assert.ok(!resumed.runs.includes("22.0.0→22.4.0"));
+    assert.equal(done.skipped, 1);
+    assert.deepEqual(done.steps[0]!.narrowed, [{ from: "22.5.0", to: "22.6.0", adjacent: true }]);
+  });
+
+  it("waits, saying why, while the load is too high, and stops at the time limit before a run that would not fit", async () => {
+    const data = tempDir("sweep-limits");
+    const busy = fakeSweep(data, { loads: [3, 3, 3, 0.2] });
+    const start = busy.hooks.now();
+    const report = await runSweep(PLAN, busy.hooks, { maxLoad: 1, deadline: start + 3 * 1000 + 600_000 + 300_000 });
+    assert.match(busy.log.find((line) => line.includes("waiting")) ?? "", /waiting: the load average is 3\.00, above 1 \(--max-load\): something else is running/);
+    assert.deepEqual([report.stopped, busy.runs], ["time limit", ["22.0.0→22.4.0"]]);
+    assert.ok(busy.log.some((line) => /time limit: node 22\.4\.0 → 22\.8\.0 would take about 10 min 00 s/.test(line)), busy.log.join("\n"));
+  });
+
+  it("plans only the scenarios of a link that data/ lacks", async () => {
+    const data = tempDir("sweep-pending");
+    for (const doc of linkRun({ machine: TESTBED_AMD, index: 1, from: "22.0.0", to: "22.4.0", level: LEVEL })) await writeResult(data, doc);
+    const chains = [{ links: chainLinks("node", ["22.0.0", "22.4.0", "22.8.0"]), scenarios: [SCENARIO, "startup/typescript"] }];
+    const pending = pendingJobs(chains, RunnerCoverage.read(data, TESTBED_AMD.runner));
+    assert.deepEqual(pending.map((job: Required<SweepJob>) => [job.link.from, job.scenarios]), [
+      ["22.0.0", ["startup/typescript"]],
+      ["22.4.0", [SCENARIO, "startup/typescript"]],
+    ]);
+  });
+});
+
+describe("scripts/bench sweep, given bad input", () => {
+  const refused = async (args: string[], message: RegExp) => {
+    const out = await bench(["sweep", ...args]);
+    assert.equal(out.code, 2, out.stderr);
+    assert.equal(out.stderr.trim().split("\n").length, 1, out.stderr);
+    assert.match(out.stderr, message);
+  };
+
+  it("says in one line what is wrong, before asking the registry anything", async () => {
+    await refused(["--runtime", "bun"], /^runtime-bench: sweep: bun: give a window \(--since DATE or --from bun@VERSION\) or name its releases/);
+    await refused(["--runtime", "node@22", "--plan"], /--runtime 'node@22': give a runtime \(node\) or an exact release \(node@22\.11\.0\)/);
+    await refused(["--runtime", "node", "--runtime", "node@22.1.0"], /give the window or the releases, not both/);
+    await refused(["--from", "node@20.0.0", "--runtime", "node", "--every", "weekly"], /--every 'weekly': use major, minor or patch/);
+    await refused(["--runtime", "node@22.10.0", "--runtime", "node@22.11.0", "--profile", "smoke"], /a link's paired verdict needs two/);
+    await refused(["--runtime", "node@22.10.0", "--runtime", "node@22.11.0", "--testbed", "nope"], /unknown reference testbed 'nope'/);
+  });
+});
