@@ -322,11 +322,16 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
   },
   tools: [OHA_TOOL, GNU_TIME_TOOL, TASKSET_TOOL, POSTGRES_TOOL, STRACE_TOOL],
   options: { app: appOption("http") },
-  // Each scenario on the app its manifest marks for the default run (native, or one made for the
-  // scenario): the other frameworks are measured by `run` and the profiles. Read when asked for,
-  // so that a broken app manifest fails only the commands that load the apps.
+  // The scenarios without a database, each on the app its manifest marks for the default run: a
+  // server warmed up until steady costs seconds a trial, and the database-backed scenarios (api-db,
+  // crud, fortunes, each with an operation per load point) would take the default run past 10
+  // minutes; they and the other frameworks are measured by `run`. Read when asked for, so that a
+  // broken app manifest fails only the commands that load the apps.
   get defaultRun() {
-    return { options: { app: loadApps<HttpAppFields>("http").filter((app) => app.manifest.default_run).map((app) => app.name) } };
+    return {
+      scenarios: ["json", "plaintext", "json-large", "static", "compute"],
+      options: { app: loadApps<HttpAppFields>("http").filter((app) => app.manifest.default_run).map((app) => app.name) },
+    };
   },
   parseOptions: appsOption,
 
