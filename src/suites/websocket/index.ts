@@ -289,7 +289,7 @@ export const websocketSuite = defineSuite<WebSocketConfig, WebSocketProfile, { a
     ...WEBSOCKET_COUNT_METRICS,
   },
   profiles: {
-    quick: { trials: 2, ...QUICK_WARM_UP, duration_s: 1.5, connections: [50], window: 1, rate: 1000, rate_connections: 10, rate_duration_s: 1.5 },
+    quick: { trials: 2, ...QUICK_WARM_UP, duration_s: 1, connections: [50], window: 1, rate: 1000, rate_connections: 10, rate_duration_s: 1 },
     full: { trials: 3, ...FULL_WARM_UP, duration_s: 5, connections: [100, 1000], window: 1, rate: 1000, rate_connections: 10, rate_duration_s: 5 },
   },
   tools: [WSCLIENT_TOOL, K6_TOOL, GNU_TIME_TOOL, TASKSET_TOOL, STRACE_TOOL],
