@@ -322,14 +322,14 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
   },
   tools: [OHA_TOOL, GNU_TIME_TOOL, TASKSET_TOOL, POSTGRES_TOOL, STRACE_TOOL],
   options: { app: appOption("http") },
-  // Four scenarios without a database, each on the app its manifest marks for the default run: a
+  // Three scenarios without a database, each on the app its manifest marks for the default run: a
   // server warmed up until steady costs seconds a trial, and the database-backed scenarios (api-db,
-  // crud, fortunes, each with an operation per load point) and compute would take the default run
-  // past 10 minutes; they and the other frameworks are measured by `run`. Read when asked for, so that a
+  // crud, fortunes, each with an operation per load point), compute and static would take the
+  // default run past 10 minutes; they and the other frameworks are measured by `run`. Read when asked for, so that a
   // broken app manifest fails only the commands that load the apps.
   get defaultRun() {
     return {
-      scenarios: ["json", "plaintext", "json-large", "static"],
+      scenarios: ["json", "plaintext", "json-large"],
       options: { app: loadApps<HttpAppFields>("http").filter((app) => app.manifest.default_run).map((app) => app.name) },
     };
   },

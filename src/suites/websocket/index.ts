@@ -296,7 +296,8 @@ export const websocketSuite = defineSuite<WebSocketConfig, WebSocketProfile, { a
   options: { app: appOption("websocket") },
   parseOptions: appsOption,
   // Each runtime's own server: the ws package on all three is measured by `run` and the profiles.
-  defaultRun: { options: { app: ["native"] } },
+  // Text echo and broadcast on each runtime's own server; echo-binary is measured by `run` (the default run keeps within 10 minutes).
+  defaultRun: { scenarios: ["echo", "broadcast"], options: { app: ["native"] } },
 
   estimate(scenario, runtime, options) {
     const profile = scenario.profileParams;
