@@ -22,7 +22,7 @@ export type Verdict = "faster" | "slower" | "no significant change" | "inconclus
  * paired design's own minimum (`paired`: two subjects of one run, trial k with trial k, where the
  * run-to-run shift cancels; src/compare/sequential.ts).
  */
-export type MinEffectSource = "noise floor" | "run-to-run shift" | "setting" | "default" | "paired";
+export type MinEffectSource = "noise floor" | "run-to-run shift" | "setting" | "default" | "paired" | "resolution";
 
 /**
  * Which rule judged a row. `sequential`: two released versions of one runtime measured side by

@@ -71,6 +71,18 @@ describe("paired comparison", () => {
     assert.ok(Math.abs(row!.ci95![0] - 1.004583) < 1e-4 && Math.abs(row!.ci95![1] - 1.118424) < 1e-4, `interval ${row!.ci95}`);
   });
 
+  it("holds a metric read in ticks to one tick: CPU time of 40 against 50 ms in 10 ms ticks, every pair alike, is no change it can see", () => {
+    const ticks = (trials: readonly (readonly number[])[]) => ({ ...metricOf(trials.flat(), "s"), resolution: 0.01, trial_samples: trials.map((t) => t.length) });
+    const before = releaseResult("22.11.0", [[0.05], [0.05], [0.05]], { metrics: { cpu_s: ticks([[0.05], [0.05], [0.05]]) } });
+    const after = releaseResult("22.12.0", [[0.04], [0.04], [0.04]], { metrics: { cpu_s: ticks([[0.04], [0.04], [0.04]]) } });
+    const [row] = comparePaired([before], [after]);
+    assert.deepEqual([row!.min_effect_source, row!.verdict], ["resolution", "no significant change"]);
+    assert.ok(Math.abs(row!.ci95![0] - 0.8) < 1e-9 && Math.abs(row!.ci95![1] - 0.8) < 1e-9 && Math.abs(row!.min_effect - 0.25) < 1e-6, `${row!.ci95} ${row!.min_effect}`);
+    // Far beyond a tick, the same pairs are a change.
+    const fast = releaseResult("22.12.0", [[0.01], [0.01], [0.01]], { metrics: { cpu_s: ticks([[0.01], [0.01], [0.01]]) } });
+    assert.equal(comparePaired([before], [fast])[0]!.verdict, "faster");
+  });
+
   it("judges two runtimes of one run by a single look, and says 'no significant change' only when the interval rules out a change", () => {
     const bun = (trials: readonly (readonly number[])[]) => subjectResult("bun-1.2.0", trials, { runtime: { ...makeResult().runtime, name: "bun", version: "1.2.0" } });
     const node = releaseResult("22.11.0", baseTrials);
