@@ -47,11 +47,12 @@ describe("two benchmark runs whose collects race, under act", { timeout: 600_000
       ),
     );
     for (const run of runs) assert.equal(run.code, 0, tailOf(run));
-    const files = await remoteFiles(scratch, "data");
+    // The repository's own history is in data/ too: only these runners' folders are the runs'.
+    const files = (await remoteFiles(scratch, "data")).filter((file) => RUNNERS.some((runner) => file.startsWith(`data/${runner}/`)));
     // Each run folder holds its run.json beside its result (src/results/store.ts).
     const expected = RUNNERS.flatMap((runner) => [`data/${runner}/run.json`, `data/${runner}/startup/hello/node-22.11.0.json`]).sort();
     assert.deepEqual(files.map((file) => file.split("/").filter((_, i) => i !== 2).join("/")).sort(), expected);
-    const commits = (await remoteLog(scratch)).filter((subject) => subject.startsWith("data: "));
+    const commits = (await remoteLog(scratch)).filter((subject) => /^data: \d+ results from /.test(subject));
     assert.deepEqual(commits.map((subject) => subject.replace(/ \(workflow run \d+\)$/, "")).sort(), RUNNERS.map((runner) => `data: 1 results from ${runner}`).sort());
     const retried = runs.filter((run) => run.stdout.includes("push rejected (another collect got there first)"));
     assert.equal(retried.length, 1, "exactly one collect lost the race and pushed again");
