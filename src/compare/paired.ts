@@ -62,8 +62,10 @@ export function pairedRow(base: Measurement, head: Measurement, minEffect = PAIR
   const pairs = Math.min(baseTrials.length, headTrials.length);
   // A metric read in ticks (CPU time in 10 ms, a warm-up in windows) cannot show a change of one
   // tick or less: each reading rounds by up to a tick, and quantised trials pair into identical
-  // ratios whose interval has no width at all. (1e-9: one tick exactly, despite floating point.)
-  const tick = base.summary.resolution === undefined ? 0 : base.summary.resolution / Math.min(base.summary.median, head.summary.median) + 1e-9;
+  // ratios whose interval has no width at all. An exact count (one more system call) rounds
+  // nothing. (1e-9: one tick exactly, despite floating point.)
+  const { resolution, exact } = base.summary;
+  const tick = resolution === undefined || exact ? 0 : resolution / Math.min(base.summary.median, head.summary.median) + 1e-9;
   if (tick > minEffect) [minEffect, source] = [tick, "resolution"];
   const plan = planOf(base.doc);
   const alpha = rule === "sequential" ? lookAlpha(plan, lookIndex(plan, pairs)) : SINGLE_LOOK_ALPHA;
