@@ -210,7 +210,7 @@ describe("the trend site in Chromium, served below a sub-path", () => {
     assert.match(permalink, /arch=arm64/);
     const restored = await open(permalink.slice(siteUrl.length));
     assert.ok((await chartMarkup(restored.page, "figure[data-chart=trend]")) === byDate, "the permalink draws the same chart");
-    assert.equal(await restored.page.$eval('[data-control=metric] input:checked', (input) => (input as HTMLInputElement).value), "peak_rss_mb");
+    assert.equal(await restored.page.$eval("select[name=metric]", (select) => (select as HTMLSelectElement).value), "peak_rss_mb");
     assert.equal(await restored.page.$eval('[data-control=arch] input:checked', (input) => (input as HTMLInputElement).value), "arm64");
     await restored.page.close();
 
