@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { cpSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, it } from "node:test";
 import { REPO_ROOT } from "../../src/core/paths.ts";
@@ -9,11 +9,15 @@ import { bench, runProcess, tempDir } from "../../benchmarks/lib/cli.ts";
 import { makeResult } from "../../benchmarks/lib/documents.ts";
 
 describe("scripts/bench validate", () => {
-  it("on a fresh clone with no data/, checks every scenario and app manifest and exits 0", async () => {
+  it("on a fresh clone, passes its committed history; with no data/, checks every scenario and app manifest and exits 0", async () => {
     const clone = join(tempDir("validate-clone"), "repo");
     assert.equal((await runProcess("git", ["clone", "--quiet", "--shared", REPO_ROOT, clone])).code, 0);
     // The clone shares the installed harness dependencies instead of installing them again.
     symlinkSync(join(REPO_ROOT, "node_modules"), join(clone, "node_modules"));
+    const history = await runProcess(join(clone, "scripts/bench"), ["validate"], { cwd: clone });
+    assert.equal(history.code, 0, history.stderr);
+    assert.match(history.stdout, /^[1-9]\d* scenario and [1-9]\d* app manifests valid; [1-9]\d* result files checked, 0 problems$/m);
+    rmSync(join(clone, "data"), { recursive: true, force: true });
     const result = await runProcess(join(clone, "scripts/bench"), ["validate"], { cwd: clone });
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /^no data\/ folder: no results to check yet$/m);
@@ -24,7 +28,8 @@ describe("scripts/bench validate", () => {
     const suites = tempDir("stray-suites");
     cpSync(join(REPO_ROOT, "suites/startup/hello"), join(suites, "startup/hello"), { recursive: true });
     mkdirSync(join(suites, "startup/left-behind/node_modules"), { recursive: true });
-    for (const command of [["list"], ["validate"]]) {
+    // Results would be held to these suites' manifests: an empty data folder.
+    for (const command of [["list"], ["validate", tempDir("stray-data")]]) {
       const result = await bench(command, { RUNTIME_BENCH_SUITES_DIR: suites });
       assert.equal(result.code, 0, `${command[0]}: ${result.stderr}`);
       assert.match(result.stderr, /^runtime-bench: warning: .*startup\/left-behind: no scenario\.json, so not a scenario/m);
