@@ -65,7 +65,8 @@ export function pairedRow(base: Measurement, head: Measurement, minEffect = PAIR
   // ratios whose interval has no width at all. An exact count (one more system call) rounds
   // nothing. (1e-9: one tick exactly, despite floating point.)
   const { resolution, exact } = base.summary;
-  const tick = resolution === undefined || exact ? 0 : resolution / Math.min(base.summary.median, head.summary.median) + 1e-9;
+  const smaller = Math.min(base.summary.median, head.summary.median);
+  const tick = resolution === undefined || exact || smaller <= 0 ? 0 : resolution / smaller + 1e-9;
   if (tick > minEffect) [minEffect, source] = [tick, "resolution"];
   const plan = planOf(base.doc);
   const alpha = rule === "sequential" ? lookAlpha(plan, lookIndex(plan, pairs)) : SINGLE_LOOK_ALPHA;

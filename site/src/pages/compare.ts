@@ -37,8 +37,10 @@ function parseSide(text: string | undefined): Side | null {
 const DEFAULT_PAIR_ORDER: readonly RuntimeName[] = ["node", "bun", "deno"];
 
 /**
- * The pair a reader most wants first: the newest Bun against the newest Node (or the two runtimes
- * measured, in that order of preference), or, with one runtime measured, its two newest versions.
+ * The pair a reader most wants first: what the newest release changed, its predecessor against it
+ * (of the first runtime, Node, Bun, Deno, with two versions measured); with one version of each, as
+ * after a first `scripts/bench`, the newest Bun against the newest Node (or the two runtimes
+ * measured, in that order of preference).
  */
 function defaultPair(versions: CatalogData["versions"][string]): { base: Side; head: Side } {
   const measured = DEFAULT_PAIR_ORDER.filter((r) => (versions[r] ?? []).length > 0);
@@ -46,8 +48,10 @@ function defaultPair(versions: CatalogData["versions"][string]): { base: Side; h
     const list = versions[runtime]!;
     return { runtime, version: list[Math.max(0, list.length - 1 - back)]! };
   };
+  const released = measured.find((r) => versions[r]!.length >= 2);
+  if (released !== undefined) return { base: newest(released, 1), head: newest(released) };
   if (measured.length >= 2) return { base: newest(measured[0]!), head: newest(measured[1]!) };
-  return { base: newest(measured[0]!, 1), head: newest(measured[0]!) };
+  return { base: newest(measured[0]!), head: newest(measured[0]!) };
 }
 
 /** The reader's choice from the query string, side by side; by default, `defaultPair`. */
