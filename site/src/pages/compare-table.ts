@@ -26,9 +26,12 @@ function verdictCell(row: CompareRow): HTMLElement {
   return h("span", { class: `verdict verdict-${kind}` }, row.verdict);
 }
 
-/** A pooled median; how many runs it pools shows on hover, to keep the table narrow enough for its verdicts. */
+/**
+ * A pooled median; how many runs it pools shows on hover, and a long unit (`switches/start`) wraps
+ * under its figure, to keep the table narrow enough for its verdicts.
+ */
 function pooled(median: number, unit: string, runs: number): HTMLElement {
-  return h("span", { title: `median of ${runs} run${runs === 1 ? "" : "s"}, samples pooled` }, `${formatNumber(median)} ${unit}`);
+  return h("span", { class: "pooled", title: `median of ${runs} run${runs === 1 ? "" : "s"}, samples pooled` }, h("span", {}, formatNumber(median)), " ", h("span", {}, unit));
 }
 
 function minEffectText(row: CompareRow): string {
