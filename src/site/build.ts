@@ -4,6 +4,7 @@ import { dirname, join, resolve } from "node:path";
 import { UserError } from "../core/errors.ts";
 import { FEED_ATOM_FILE } from "../regressions/feed-atom.ts";
 import { FEED_JSON_FILE } from "../regressions/feed-json.ts";
+import { writeChainFiles } from "./chains.ts";
 import type { DescribedScenario } from "../scenarios/manifest.ts";
 import { pagesData, preferredFirst, scenarioInfos, type ManifestFacts } from "./aggregate.ts";
 import { bundleAssets, SITE_SOURCE_DIR } from "./bundle.ts";
@@ -153,12 +154,13 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildSum
     const { overview, catalog } = pagesData(summaries.flatMap((s) => s.trends), facts.testbeds, facts.infos, generatedAt);
     const cells = summaries.flatMap((s) => s.findings).sort((a, b) => b.cell.factor - a.cell.factor || a.cell.id.localeCompare(b.cell.id));
     const pages = await writePages(options, outDir, { overview, catalog, testbeds: facts.testbeds, results: facts.results, feed, assetVersion: assets.version, generatedAt, cells });
+    const chainFiles = await writeChainFiles(options.feedDir === undefined ? undefined : resolve(options.feedDir), outDir);
     return {
       outDir,
       results: facts.results,
       testbeds: facts.testbeds.size,
       scenarios: overview.scenarios.length,
-      files: pages.files + assets.files + summaries.reduce((n, s) => n + s.files, 0),
+      files: pages.files + assets.files + chainFiles + summaries.reduce((n, s) => n + s.files, 0),
       feed: feed !== null,
       skipped: facts.skipped,
       seconds: (performance.now() - started) / 1000,

@@ -1,6 +1,6 @@
 import { csvField } from "../core/markup.ts";
 import type { MetricDefinition } from "../results/types.ts";
-import type { ReducedResult, OverviewData, SeriesKey, TestbedRef, TrendData } from "./model.ts";
+import type { ChainData, ReducedResult, OverviewData, SeriesKey, TestbedRef, TrendData } from "./model.ts";
 
 const COLUMNS = [
   "arch", "runner", "runner_kind", "testbed", "suite", "scenario", "app", "params", "runtime", "version", "started_at", "run",
@@ -39,4 +39,21 @@ export type OverviewCard = OverviewData["scenarios"][number];
 
 export function overviewCardCsv(card: OverviewCard): string {
   return csv(card.groups.flatMap((group) => resultLines(group.testbed, card.headline, card.metrics, group.figures)));
+}
+
+const CHAIN_COLUMNS = ["runner", "suite", "scenario", "app", "params", "runtime", "metric", "version", "ratio_to_first", "ci95_low", "ci95_high", "links", "link_from", "link_ratio", "link_pairs", "link_run", "link_cpu_model", "link_fingerprint", "machine_changed"] as const;
+
+/** A chained trend as CSV: one line per release of each chain, with the link into it. */
+export function chainCsv(chain: ChainData): string {
+  const { series } = chain;
+  const lines = Object.entries(chain.runtimes).flatMap(([runtime, metrics]) =>
+    Object.entries(metrics ?? {}).flatMap(([metric, chains]) =>
+      chains.flat().map((p) =>
+        [chain.runner, series.suite, series.scenario, series.app, series.params, runtime, metric, p.version, p.ratio, p.ci95[0], p.ci95[1], p.links, p.link?.from ?? null, p.link?.ratio ?? null, p.link?.pairs ?? null, p.link?.run_id ?? null, p.link?.machine.cpu_model ?? null, p.link?.machine.fingerprint ?? null, String(p.machine_changed)]
+          .map(csvField)
+          .join(","),
+      ),
+    ),
+  );
+  return `${[CHAIN_COLUMNS.join(","), ...lines].join("\r\n")}\r\n`;
 }

@@ -4,6 +4,7 @@
  * Nothing here may import runtime code: the browser bundle includes this file.
  */
 import type { MetricDefinition, Profile, ResultStatus, RunnerKind } from "../results/types.ts";
+import type { ChainedPoint } from "../regressions/chains.ts";
 import type { Arch, RuntimeName } from "../runtimes/catalog.ts";
 
 /** The order runtimes appear in on every page (and the order of their colours). */
@@ -85,7 +86,8 @@ export interface ChangeMarker {
   runtime: RuntimeName;
   version: string;
   metric: string;
-  kind: "regression" | "improvement";
+  /** A confirmed step, or (on a chained trend) the link into this version ran on another machine. */
+  kind: "regression" | "improvement" | "machine";
   summary: string;
 }
 
@@ -155,6 +157,28 @@ export function testbedId(runner: string, fingerprint: string): string {
 export function trendPath(testbed: string, series: SeriesKey): string {
   const file = `${fileSafe(series.app ?? "_")}--${fileSafe(series.params || "_")}`;
   return `data/series/${fileSafe(testbed)}/${series.suite}/${series.scenario}/${file}.json`;
+}
+
+/** The chained trends' files the site has: the trend page offers the chained view where one exists. */
+export const CHAIN_INDEX_PATH = "data/chains/index.json";
+
+export interface ChainIndex {
+  files: string[];
+}
+
+/**
+ * `data/chains/<runner>/<suite>/<scenario>/<app>--<params>.json`: a series' chained trends on one
+ * runner (src/regressions/chains.ts), per runtime and metric, each chain's points in version order.
+ * A runner, not a testbed: a chain carries on across a change of machine.
+ */
+export interface ChainData {
+  runner: string;
+  series: SeriesKey;
+  runtimes: Partial<Record<RuntimeName, Record<string, ChainedPoint[][]>>>;
+}
+
+export function chainPath(runner: string, series: SeriesKey): string {
+  return trendPath(runner, series).replace(/^data\/series\//, "data/chains/");
 }
 
 /** Where an overview card's data sits, for its download links. */

@@ -17,6 +17,7 @@ import { bench, tempDir } from "../../benchmarks/lib/cli.ts";
 import { makeResult, metricOf } from "../../benchmarks/lib/documents.ts";
 import { writeResult } from "../../src/results/store.ts";
 import { LOCAL_RUNNER, SYNTHETIC_RUNNERS, scaleSeries, writeSyntheticResults } from "../../benchmarks/lib/synthetic-results.ts";
+import { linkRun, TESTBED_AMD, TESTBED_INTEL } from "../helpers/links.ts";
 
 const ARTIFACTS = join(REPO_ROOT, "tests/artifacts/site");
 const DEFAULT_RUN_FIXTURE = "tests/fixtures/default-run/results.json.gz";
@@ -605,3 +606,59 @@ for (const set of DATA_SETS) {
     });
   });
 }
+
+/** The site over `dataDir`, its feed (chains included) computed first. */
+async function siteOver(dataDir: string, name: string): Promise<string> {
+  const feedDir = tempDir(`site-browser-feed-${name}`);
+  const feed = await bench(["regressions", "--data", dataDir, "--feed-dir", feedDir]);
+  assert.equal(feed.code, 0, feed.stderr);
+  return startServer(dataDir, feedDir, tempDir(`site-browser-out-${name}`));
+}
+
+/** The trend page of startup/hello, switched from its absolute figures to its chained ones; the points and markers of the chained chart. */
+async function chainedView(site: string, runtime: string): Promise<{ page: Page; problems: string[]; versions: string[]; machineMarkers: number }> {
+  const { page, problems } = await open(`scenario.html?scenario=startup/hello&metric=wall_ms`, { site });
+  await page.waitForSelector("figure[data-chart=trend][data-figures=absolute][data-drawn]");
+  await page.click("[data-control=figures] label:has-text('Chained steps')");
+  await page.waitForSelector("figure[data-chart=trend][data-figures=chained][data-drawn]");
+  assert.equal(new URL(page.url()).searchParams.get("figures"), "chained", "the permalink holds the view");
+  await page.click("details.table-fallback summary");
+  await page.waitForSelector("details.table-fallback[open] table tbody tr");
+  const versions = await page.$$eval(`figure[data-chart=trend] ~ details table tbody tr`, (rows, name) => rows.filter((r) => r.textContent?.startsWith(name)).map((r) => r.children[1]!.textContent ?? ""), runtime);
+  const machineMarkers = await page.$$eval("figure[data-chart=trend] [data-marker=machine]", (markers) => markers.length);
+  return { page, problems, versions, machineMarkers };
+}
+
+describe("chained trends on the trend page", () => {
+  it("draws the committed history's Bun chain of startup/hello, absolute and chained, with no console error", async () => {
+    const site = await siteOver(join(REPO_ROOT, "data"), "committed");
+    const { page, problems, versions } = await chainedView(site, "bun");
+    assert.ok(versions.length >= 10, `the chain reaches ${versions.length} releases: ${versions.join(", ")}`);
+    assert.equal(versions[0], "1.1.0", "from the chain's first release");
+    assert.match(await page.$eval("figure[data-chart=trend] .legend", (l) => l.textContent ?? ""), /bun from 1\.1\.0/);
+    await page.screenshot({ path: join(ARTIFACTS, "trend-chained-committed.png"), fullPage: true });
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  it("carries a chain across a change of machine and marks it where the absolute series splits", async () => {
+    const dataDir = tempDir("site-browser-chain-machines");
+    const versions = Array.from({ length: 7 }, (_, minor) => `22.${minor}.0`);
+    for (const [i, to] of versions.slice(1).entries()) {
+      const machine = i < 3 ? TESTBED_AMD : TESTBED_INTEL;
+      for (const doc of linkRun({ machine, index: i + 1, from: versions[i]!, to, level: () => (machine === TESTBED_INTEL ? 130 : 100) })) await writeResult(dataDir, doc);
+    }
+    const site = await siteOver(dataDir, "machines");
+    const chained = await chainedView(site, "node");
+    assert.deepEqual(chained.versions, versions, "one chain over both machines");
+    assert.equal(chained.machineMarkers, 1, "the change of machine is marked once");
+    assert.deepEqual(chained.problems, []);
+    await chained.page.close();
+    // The absolute figures split: each machine is a testbed of its own, with the versions it measured.
+    const { page, problems } = await open(`scenario.html?scenario=startup/hello&metric=wall_ms`, { site });
+    const testbeds = await page.$$eval("select[name=runner] option", (options) => options.length);
+    assert.equal(testbeds, 2, "two testbeds of the one runner");
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+});

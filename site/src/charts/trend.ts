@@ -499,7 +499,7 @@ function fillTooltip(tooltip: HTMLElement, model: TrendModel, runtime: RuntimeNa
       h("dd", {}, formatDateTime(m.started_at)),
       h("dt", {}, "run"),
       h("dd", {}, m.run),
-      point.marker ? h("dt", {}, "detected") : null,
+      point.marker ? h("dt", {}, point.marker.kind === "machine" ? "machine" : "detected") : null,
       point.marker ? h("dd", { class: `verdict-${point.marker.kind}` }, point.marker.summary) : null,
     ),
     h("div", {}, "Reproduce locally:"),

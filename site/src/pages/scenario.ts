@@ -1,7 +1,7 @@
-import { SITE_RUNTIMES, machineLabel, scenarioTestbeds, trendPath, type CatalogData, type ReducedResult, type TestbedRef, type TrendData } from "../../../src/site/model.ts";
+import { CHAIN_INDEX_PATH, SITE_RUNTIMES, chainPath, machineLabel, scenarioTestbeds, trendPath, type CatalogData, type ChainData, type ChainIndex, type ReducedResult, type TestbedRef, type TrendData } from "../../../src/site/model.ts";
 import { MIN_ZOOM_SPAN, drawTrend, type TrendAxis, type TrendLine, type TrendModel, type TrendPoint, type TrendZoom } from "../charts/trend.ts";
 import { DETECTABLE_HELP, detectableLabel } from "../../../src/site/detectable.ts";
-import { trendCsv } from "../../../src/site/downloads.ts";
+import { chainCsv, trendCsv } from "../../../src/site/downloads.ts";
 import { MIN_HISTORY_RUNS } from "../../../src/compare/noise.ts";
 import { segmented, select, type Option } from "../controls.ts";
 import { fetchJson } from "../data.ts";
@@ -23,6 +23,8 @@ interface View {
   params: string;
   metric: string;
   axis: TrendAxis;
+  /** Absolute figures, or each release against the first of its chain (paired steps multiplied along it). */
+  figures: "absolute" | "chained";
   /** The share of the x axis shown, or null for all of it. */
   zoom: TrendZoom | null;
 }
@@ -62,7 +64,8 @@ function resolveView(query: Record<string, string>, catalog: CatalogData): View 
       ? query.params
       : (loads.find((s) => s.measured.includes(testbed.id)) ?? loads[0]!).params;
   const metric = query.metric && scenario.metrics[query.metric] ? query.metric : scenario.primary;
-  return { scenario, testbed, testbeds, app: app === "" ? null : app, params, metric, axis: query.x === "date" ? "date" : "version", zoom: parseZoom(query.zoom) };
+  const figures = query.figures === "chained" ? "chained" : "absolute";
+  return { scenario, testbed, testbeds, app: app === "" ? null : app, params, metric, axis: query.x === "date" && figures === "absolute" ? "date" : "version", figures, zoom: parseZoom(query.zoom) };
 }
 
 function writeView(view: View): void {
@@ -75,8 +78,9 @@ function writeView(view: View): void {
     params: view.params,
     metric: view.metric,
     x: view.axis,
+    figures: view.figures,
     zoom: zoomText(view.zoom),
-  }, { x: "version" });
+  }, { x: "version", figures: "absolute" });
 }
 
 /** The chart's lines: per runtime, one point per version (its newest ok result) or every run by date. */
@@ -118,15 +122,57 @@ function trendModel(trend: TrendData, view: View): TrendModel {
   return { axis: view.axis, metricLabel: metricLabel(view.metric), unit: info.unit, better: info.better, testbed: trend.testbed, lines };
 }
 
-function legend(model: TrendModel): HTMLElement {
+/** What the link into a release measured, as a command that measures it again. */
+function linkCommand(series: ChainData["series"], runtime: string, from: string, to: string): string {
+  const app = series.app ? ` --app ${series.app}` : "";
+  return `scripts/bench run --scenario ${series.suite}/${series.scenario}${app} --runtime ${runtime}@${from} --runtime ${runtime}@${to}`;
+}
+
+/**
+ * The chained trend: per runtime, its longest chain of the metric, each release against the
+ * chain's first as the product of the paired steps between (1 for the first), with its interval.
+ */
+function chainedModel(chain: ChainData, trend: TrendData, view: View): TrendModel {
+  const info = trend.metrics[view.metric]!;
+  const lines: TrendLine[] = [];
+  for (const runtime of SITE_RUNTIMES) {
+    const chains = chain.runtimes[runtime]?.[view.metric] ?? [];
+    const longest = chains.reduce<(typeof chains)[number]>((best, c) => (c.length > best.length ? c : best), []);
+    if (longest.length === 0) continue;
+    const points = longest.map((p, index): TrendPoint => {
+      const link = p.link;
+      const result: ReducedResult = {
+        runtime,
+        version: p.version,
+        // The first release has no link into it: the date is its link out's, the run that measured it.
+        started_at: (link ?? longest[1]?.link)?.started_at ?? "",
+        run: link?.run_id ?? "the chain's first release",
+        profile: "quick",
+        status: "ok",
+        reproduce: link ? linkCommand(chain.series, runtime, link.from, link.to) : `the first release of the chain: ${runtime} ${p.version}`,
+        values: {},
+      };
+      const marker = p.machine_changed && link
+        ? { runtime, version: p.version, metric: view.metric, kind: "machine" as const, summary: `machine changed: ${link.from} → ${link.to} ran on ${link.machine.cpu_model} (${link.machine.fingerprint.slice(0, 8)})` }
+        : null;
+      return { x: index, figure: [p.ratio, p.ci95[0], p.ci95[1], link?.pairs ?? 0], result, marker };
+    });
+    lines.push({ runtime, versions: longest.map((p) => p.version), points, failures: [], detectable: null });
+  }
+  return { axis: "version", metricLabel: `${metricLabel(view.metric)} against the chain's first release`, unit: "×", better: info.better, testbed: trend.testbed, lines };
+}
+
+/** The chart's keys; a chained trend's steps are paired, so what its series detects does not apply. */
+function legend(model: TrendModel, chained: boolean): HTMLElement {
   const keys: (HTMLElement | null)[] = model.lines.map((l) =>
-    h("span", { class: `key rt-${l.runtime}` }, h("span", { class: "swatch" }), l.runtime, " ", h("span", { class: "muted detectable", title: `${l.runtime}: ${DETECTABLE_HELP}` }, `detects ${detectableLabel(l.detectable)}`)),
+    h("span", { class: `key rt-${l.runtime}` }, h("span", { class: "swatch" }), chained ? `${l.runtime} from ${l.versions[0]}` : l.runtime, " ", chained ? null : h("span", { class: "muted detectable", title: `${l.runtime}: ${DETECTABLE_HELP}` }, `detects ${detectableLabel(l.detectable)}`)),
   );
   const anyMarker = (kind: string) => model.lines.some((l) => l.points.some((p) => p.marker?.kind === kind));
   keys.push(
     h("span", { class: "key" }, h("span", { class: "band" }), "95 % confidence band"),
     anyMarker("regression") ? h("span", { class: "key" }, h("span", { class: "verdict-regression" }, "▲"), "regression detected") : null,
     anyMarker("improvement") ? h("span", { class: "key" }, h("span", { class: "verdict-improvement" }, "△"), "improvement detected") : null,
+    anyMarker("machine") ? h("span", { class: "key" }, h("span", { class: "verdict-machine" }, "▲"), "machine changed") : null,
     model.lines.some((l) => l.failures.length > 0) ? h("span", { class: "key" }, "×", " failed or unsupported") : null,
   );
   return h("div", { class: "legend" }, ...keys);
@@ -253,7 +299,7 @@ function showHeading(scenario: View["scenario"]): void {
 }
 
 /** The view's selectors, each shown only when it offers a choice; `change` applies one (as query fields). */
-function viewControls(catalog: CatalogData, current: View, change: (query: Record<string, string>) => void): HTMLElement[] {
+function viewControls(catalog: CatalogData, current: View, chained: boolean, change: (query: Record<string, string>) => void): HTMLElement[] {
   const { scenario, testbed } = current;
   const series = scenario.series.filter((s) => s.testbeds.includes(testbed.id));
   const apps = [...new Set(series.map((s) => appValue(s.app)))];
@@ -271,15 +317,34 @@ function viewControls(catalog: CatalogData, current: View, change: (query: Recor
     metricNames.length > 4
       ? select("Metric", "metric", metricOptions, current.metric, (value) => change({ metric: value }))
       : segmented("Metric", "metric", metricOptions, current.metric, (value) => change({ metric: value })),
-    segmented("X axis", "x", [["version", "By version"], ["date", "By run date"]], current.axis, (value) => change({ x: value, zoom: "" })),
+    chained ? segmented("Figures", "figures", [["absolute", "Absolute"], ["chained", "Chained steps"]], current.figures, (value) => change({ figures: value, zoom: "" })) : null,
+    current.figures === "absolute" ? segmented("X axis", "x", [["version", "By version"], ["date", "By run date"]], current.axis, (value) => change({ x: value, zoom: "" })) : null,
   );
+}
+
+function caption(view: View, chained: boolean): string {
+  const { testbed } = view;
+  const info = view.scenario.metrics[view.metric]!;
+  return chained
+    ? `${metricLabel(view.metric)}: each release against the first of its chain, the product of the steps each measured beside its predecessor · ${betterText(info.better)} · on ${testbed.runner}, across its machines`
+    : `${metricLabel(view.metric)} (${info.unit}) · ${betterText(info.better)} · on ${testbed.runner} (${testbed.kind === "local" ? "local machine" : testbed.kind}, ${testbed.arch}, ${testbed.cpu_model})`;
+}
+
+/** Fetches each file once, however often the reader comes back to its view. */
+function filesOnce(): <T>(path: string) => Promise<T> {
+  const files = new Map<string, Promise<unknown>>();
+  return <T>(path: string) => {
+    if (!files.has(path)) files.set(path, fetchJson<T>(path));
+    return files.get(path) as Promise<T>;
+  };
 }
 
 export async function scenarioPage(): Promise<void> {
   const catalog = await fetchJson<CatalogData>("data/catalog.json");
   const root = byId("scenario");
   const controls = byId("scenario-controls");
-  const trends = new Map<string, Promise<TrendData>>();
+  const fetchOnce = filesOnce();
+  const chainIndex = new Set((await fetchJson<ChainIndex>(CHAIN_INDEX_PATH)).files);
   let view = resolveView(readState(), catalog);
   if (!view) {
     root.replaceChildren(h("p", { class: "empty" }, "No results yet: run scripts/bench, then build the site again."));
@@ -287,8 +352,12 @@ export async function scenarioPage(): Promise<void> {
   }
 
   const render = async (current: View) => {
-    writeView(current);
     const { scenario, testbed } = current;
+    const key = { suite: scenario.suite, scenario: scenario.scenario, app: current.app, params: current.params };
+    const chainFile = chainPath(testbed.runner, key);
+    const chained = chainIndex.has(chainFile);
+    if (!chained) current.figures = "absolute";
+    writeView(current);
     showHeading(scenario);
     const change = (query: Record<string, string>) => {
       const next = resolveView({
@@ -299,27 +368,25 @@ export async function scenarioPage(): Promise<void> {
         params: current.params,
         metric: current.metric,
         x: current.axis,
+        figures: current.figures,
         zoom: zoomText(current.zoom),
         ...query,
       }, catalog)!;
       view = next;
       void render(next).catch(showError);
     };
-    controls.replaceChildren(...viewControls(catalog, current, change));
+    controls.replaceChildren(...viewControls(catalog, current, chained, change));
 
-    const key = { suite: scenario.suite, scenario: scenario.scenario, app: current.app, params: current.params };
     const path = trendPath(testbed.id, key);
-    if (!trends.has(path)) trends.set(path, fetchJson<TrendData>(path));
-    const trend = await trends.get(path)!;
+    const [trend, chain] = await Promise.all([fetchOnce<TrendData>(path), current.figures === "chained" ? fetchOnce<ChainData>(chainFile) : null]);
     if (view !== current) return; // the reader moved on while this loaded
-    const model = trendModel(trend, current);
-    const info = scenario.metrics[current.metric]!;
+    const model = chain ? chainedModel(chain, trend, current) : trendModel(trend, current);
     const chartHolder = h("div", { class: "chart-body" });
     const figure = h(
       "figure",
-      { class: "chart", "data-chart": "trend", "data-metric": current.metric, "data-arch": testbed.arch, "data-axis": current.axis },
-      h("figcaption", {}, `${metricLabel(current.metric)} (${info.unit}) · ${betterText(info.better)} · on ${testbed.runner} (${testbed.kind === "local" ? "local machine" : testbed.kind}, ${testbed.arch}, ${testbed.cpu_model})`),
-      legend(model),
+      { class: "chart", "data-chart": "trend", "data-metric": current.metric, "data-arch": testbed.arch, "data-axis": current.axis, "data-figures": current.figures },
+      h("figcaption", {}, caption(current, chain !== null)),
+      legend(model, chain !== null),
       chartHolder,
     );
     const table = h("div", {});
@@ -354,7 +421,7 @@ export async function scenarioPage(): Promise<void> {
           "div",
           { class: "chart-foot" },
           h("span", {}, h("a", { href: `methodology.html#testbed-${testbed.id}` }, `About ${testbed.runner}`), " · ", h("a", { href: `compare.html?testbed=${encodeURIComponent(testbed.id)}` }, "Compare versions")),
-          downloadLinks(path, () => trendCsv(trend)),
+          chain ? downloadLinks(chainFile, () => chainCsv(chain)) : downloadLinks(path, () => trendCsv(trend)),
         ),
         fallback,
       ),

@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import { DEFAULT_DATA_DIR, DEFAULT_PROFILES_DIR } from "../../core/paths.ts";
 import { defaultMinEffect } from "../../compare/noise.ts";
 import { FileSeriesCache } from "../../regressions/cache.ts";
+import { chainedTrends } from "../../regressions/chains.ts";
 import { detectRegressions } from "../../regressions/detect.ts";
 import { writeFeed } from "../../regressions/feed-files.ts";
 import { readIndexedDocuments } from "../../results/run-index.ts";
@@ -29,7 +30,7 @@ export const allSubcommand = defineCommand({
     if (outcome.interrupted) return exitCodeOf(outcome);
     const history = readIndexedDocuments(DEFAULT_DATA_DIR);
     const cache = FileSeriesCache.forDataDir(DEFAULT_DATA_DIR);
-    await writeFeed(detectRegressions(history, { defaultMinEffect: defaultMinEffect(undefined), cache }), DEFAULT_FEED_DIR);
+    await writeFeed(detectRegressions(history, { defaultMinEffect: defaultMinEffect(undefined), cache }), chainedTrends(history), DEFAULT_FEED_DIR);
     cache.save();
     const site = await buildSite({ dataDir: DEFAULT_DATA_DIR, feedDir: DEFAULT_FEED_DIR, outDir: DEFAULT_SITE_DIR, scenarios: allScenarios(), pools: benchPools(), reproductionArchive, profilesDir: DEFAULT_PROFILES_DIR });
     process.stdout.write(`\n${describeBuild(site)}\n${openHint(site, "scripts/bench site --serve")}\n`);

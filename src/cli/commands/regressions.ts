@@ -78,10 +78,10 @@ export const regressionsSubcommand = defineCommand({
     const report = detectRegressions(docs, { defaultMinEffect: defaultMinEffect(values["min-effect"]), cache });
     cache?.save();
     const feedDir = values["feed-dir"];
-    const written = feedDir === undefined ? null : await writeFeed(report, feedDir, values["feed-page"]);
+    const written = feedDir === undefined ? null : await writeFeed(report, chainedTrends(docs), feedDir, values["feed-page"]);
     process.stdout.write(values.json ? regressionsJson(report) : `${regressionsText(report, values.series ?? false)}\n`);
     if (values.quietest && !values.json) process.stdout.write(`\neach cell on its quietest speed metric:\n${quietestText(judgeOnQuietest(report))}\n`);
-    if (written && !values.json) process.stdout.write(`\nfeed written: ${written.json}, ${written.atom}\n`);
+    if (written && !values.json) process.stdout.write(`\nfeed written: ${written.json}, ${written.atom}, ${written.chains}\n`);
     return 0;
   },
 });

@@ -1,0 +1,48 @@
+/**
+ * The chained trends on the site: the feed's chains.json (src/regressions/chains.ts) split into one
+ * file per runner and series, the files the trend page fetches, and an index of them, so the page
+ * offers the chained view only where a chain exists.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { UserError } from "../core/errors.ts";
+import { paramsSlug } from "../core/params.ts";
+import { CHAINS_SCHEMA_ID, type ChainedTrends } from "../regressions/chains.ts";
+import { CHAINS_JSON_FILE } from "../regressions/feed-files.ts";
+import { CHAIN_INDEX_PATH, chainPath, type ChainData, type ChainIndex } from "./model.ts";
+
+function readChains(feedDir: string): ChainedTrends | null {
+  const path = join(feedDir, CHAINS_JSON_FILE);
+  if (!existsSync(path)) return null;
+  let trends: ChainedTrends;
+  try {
+    trends = JSON.parse(readFileSync(path, "utf8")) as ChainedTrends;
+  } catch {
+    throw new UserError(`${path}: not valid JSON (run scripts/bench regressions --feed-dir again)`);
+  }
+  if (trends.schema !== CHAINS_SCHEMA_ID || !Array.isArray(trends.chains)) throw new UserError(`${path}: not a ${CHAINS_SCHEMA_ID} file`);
+  return trends;
+}
+
+/** The chains below `feedDir`, one file per runner and series, and their index (empty without chains); returns the files written. */
+export async function writeChainFiles(feedDir: string | undefined, outDir: string): Promise<number> {
+  const trends = feedDir === undefined ? null : readChains(feedDir);
+  const files = new Map<string, ChainData>();
+  for (const chain of trends?.chains ?? []) {
+    const series = { suite: chain.suite, scenario: chain.scenario, app: chain.app, params: paramsSlug(chain.params) };
+    const path = chainPath(chain.runner, series);
+    const data = files.get(path) ?? { runner: chain.runner, series, runtimes: {} };
+    const metrics = (data.runtimes[chain.runtime as keyof ChainData["runtimes"]] ??= {});
+    (metrics[chain.metric] ??= []).push(chain.points);
+    files.set(path, data);
+  }
+  for (const [path, data] of files) {
+    await mkdir(dirname(join(outDir, path)), { recursive: true });
+    await writeFile(join(outDir, path), JSON.stringify(data));
+  }
+  const index: ChainIndex = { files: [...files.keys()].sort() };
+  await mkdir(dirname(join(outDir, CHAIN_INDEX_PATH)), { recursive: true });
+  await writeFile(join(outDir, CHAIN_INDEX_PATH), JSON.stringify(index));
+  return files.size + 1;
+}

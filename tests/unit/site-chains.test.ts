@@ -1,0 +1,37 @@
+import assert from "node:assert/strict";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { tempDir } from "../../benchmarks/lib/cli.ts";
+import { UserError } from "../../src/core/errors.ts";
+import { chainedTrends } from "../../src/regressions/chains.ts";
+import { CHAINS_JSON_FILE } from "../../src/regressions/feed-files.ts";
+import { writeChainFiles } from "../../src/site/chains.ts";
+import { CHAIN_INDEX_PATH, chainPath, type ChainData } from "../../src/site/model.ts";
+import { linkRun, TESTBED_AMD } from "../helpers/links.ts";
+
+describe("the site's chain files", () => {
+  it("writes one file per runner and series, listed in the index, with each runtime's chains of each metric", async () => {
+    const docs = ["22.1.0", "22.2.0"].flatMap((to, i) => linkRun({ machine: TESTBED_AMD, index: i + 1, from: `22.${i}.0`, to, level: () => 100 }));
+    const feedDir = tempDir("site-chains-feed");
+    writeFileSync(join(feedDir, CHAINS_JSON_FILE), JSON.stringify(chainedTrends(docs)));
+    const outDir = tempDir("site-chains-out");
+    assert.equal(await writeChainFiles(feedDir, outDir), 2);
+    const path = chainPath(TESTBED_AMD.runner, { suite: "startup", scenario: "hello", app: null, params: "" });
+    assert.deepEqual(JSON.parse(readFileSync(join(outDir, CHAIN_INDEX_PATH), "utf8")), { files: [path] });
+    const data = JSON.parse(readFileSync(join(outDir, path), "utf8")) as ChainData;
+    assert.deepEqual(data.runtimes.node!.wall_ms!.map((chain) => chain.map((p) => p.version)), [["22.0.0", "22.1.0", "22.2.0"]]);
+  });
+
+  it("writes an empty index without a feed, and names a chains.json it cannot read", async () => {
+    const outDir = tempDir("site-chains-none");
+    assert.equal(await writeChainFiles(undefined, outDir), 1);
+    assert.deepEqual(JSON.parse(readFileSync(join(outDir, CHAIN_INDEX_PATH), "utf8")), { files: [] });
+    const feedDir = tempDir("site-chains-bad");
+    mkdirSync(feedDir, { recursive: true });
+    writeFileSync(join(feedDir, CHAINS_JSON_FILE), "{ not json");
+    await assert.rejects(writeChainFiles(feedDir, outDir), (error: unknown) => error instanceof UserError && error.message.includes(join(feedDir, CHAINS_JSON_FILE)));
+    writeFileSync(join(feedDir, CHAINS_JSON_FILE), JSON.stringify({ schema: "something/else", chains: [] }));
+    await assert.rejects(writeChainFiles(feedDir, outDir), /not a runtime-bench\/chains\/v1 file/);
+  });
+});
