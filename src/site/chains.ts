@@ -1,7 +1,7 @@
 /**
  * The chained trends on the site: the feed's chains.json (src/regressions/chains.ts) split into one
  * file per runner and series, the files the trend page fetches, and an index of them, so the page
- * offers the chained view only where a chain exists.
+ * offers the chained view only where a chain exists; and the README's picture drawn from them.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
@@ -11,6 +11,7 @@ import { paramsSlug } from "../core/params.ts";
 import { CHAINS_SCHEMA_ID, type ChainedTrends } from "../regressions/chains.ts";
 import { CHAINS_JSON_FILE } from "../regressions/feed-files.ts";
 import { CHAIN_INDEX_PATH, chainPath, type ChainData, type ChainIndex } from "./model.ts";
+import { PICTURE_FILE, historyPicture } from "./picture.ts";
 
 function readChains(feedDir: string): ChainedTrends | null {
   const path = join(feedDir, CHAINS_JSON_FILE);
@@ -25,7 +26,7 @@ function readChains(feedDir: string): ChainedTrends | null {
   return trends;
 }
 
-/** The chains below `feedDir`, one file per runner and series, and their index (empty without chains); returns the files written. */
+/** The chains below `feedDir`, one file per runner and series, their index (empty without chains) and the picture; returns the files written. */
 export async function writeChainFiles(feedDir: string | undefined, outDir: string): Promise<number> {
   const trends = feedDir === undefined ? null : readChains(feedDir);
   const files = new Map<string, ChainData>();
@@ -44,5 +45,7 @@ export async function writeChainFiles(feedDir: string | undefined, outDir: strin
   const index: ChainIndex = { files: [...files.keys()].sort() };
   await mkdir(dirname(join(outDir, CHAIN_INDEX_PATH)), { recursive: true });
   await writeFile(join(outDir, CHAIN_INDEX_PATH), JSON.stringify(index));
-  return files.size + 1;
+  const picture = trends === null ? null : historyPicture(trends);
+  if (picture !== null) await writeFile(join(outDir, PICTURE_FILE), picture);
+  return files.size + 1 + (picture === null ? 0 : 1);
 }

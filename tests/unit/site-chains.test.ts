@@ -7,6 +7,10 @@ import { UserError } from "../../src/core/errors.ts";
 import { chainedTrends } from "../../src/regressions/chains.ts";
 import { CHAINS_JSON_FILE } from "../../src/regressions/feed-files.ts";
 import { writeChainFiles } from "../../src/site/chains.ts";
+import { PICTURE_FILE, historyPicture } from "../../src/site/picture.ts";
+import { DEFAULT_DATA_DIR, REPO_ROOT } from "../../src/core/paths.ts";
+import { readIndexedDocuments } from "../../src/results/run-index.ts";
+import { README_PICTURE } from "../../benchmarks/lib/measurements.ts";
 import { CHAIN_INDEX_PATH, chainPath, type ChainData } from "../../src/site/model.ts";
 import { linkRun, TESTBED_AMD } from "../helpers/links.ts";
 
@@ -16,7 +20,8 @@ describe("the site's chain files", () => {
     const feedDir = tempDir("site-chains-feed");
     writeFileSync(join(feedDir, CHAINS_JSON_FILE), JSON.stringify(chainedTrends(docs)));
     const outDir = tempDir("site-chains-out");
-    assert.equal(await writeChainFiles(feedDir, outDir), 2);
+    assert.equal(await writeChainFiles(feedDir, outDir), 3);
+    assert.match(readFileSync(join(outDir, PICTURE_FILE), "utf8"), /^<svg [^]*node 22\.0\.0 → 22\.2\.0[^]*<\/svg>$/, "the picture, of the node chain");
     const path = chainPath(TESTBED_AMD.runner, { suite: "startup", scenario: "hello", app: null, params: "" });
     assert.deepEqual(JSON.parse(readFileSync(join(outDir, CHAIN_INDEX_PATH), "utf8")), { files: [path] });
     const data = JSON.parse(readFileSync(join(outDir, path), "utf8")) as ChainData;
@@ -33,5 +38,12 @@ describe("the site's chain files", () => {
     await assert.rejects(writeChainFiles(feedDir, outDir), (error: unknown) => error instanceof UserError && error.message.includes(join(feedDir, CHAINS_JSON_FILE)));
     writeFileSync(join(feedDir, CHAINS_JSON_FILE), JSON.stringify({ schema: "something/else", chains: [] }));
     await assert.rejects(writeChainFiles(feedDir, outDir), /not a runtime-bench\/chains\/v1 file/);
+  });
+
+  it("the README opens with the picture the site build draws from data/, as it stands", () => {
+    assert.match(readFileSync(join(REPO_ROOT, "README.md"), "utf8"), new RegExp(`^# runtime-bench\n\n!\\[[^\\]]+\\]\\(${README_PICTURE}\\)`));
+    const drawn = historyPicture(chainedTrends(readIndexedDocuments(DEFAULT_DATA_DIR)));
+    assert.ok(drawn !== null, "data/ holds a chain of startup/hello");
+    assert.equal(readFileSync(join(REPO_ROOT, README_PICTURE), "utf8"), `${drawn}\n`, `${README_PICTURE} is not what data/ draws: run scripts/docs`);
   });
 });
