@@ -55,19 +55,25 @@ function noEstimate(baseTrials: number, headTrials: number): string {
   return "a trial's median is 0, so its pair has no ratio";
 }
 
+/**
+ * The smallest change a metric read in ticks (CPU time in 10 ms, a warm-up in windows) can show:
+ * more than one tick, since each reading rounds by up to a tick and quantised trials pair into
+ * identical ratios whose interval has no width at all. An exact count (one more system call)
+ * rounds nothing: 0. (1e-9: one tick exactly, despite floating point.)
+ */
+function tickEffect(base: Measurement, head: Measurement): number {
+  const { resolution, exact } = base.summary;
+  const smaller = Math.min(base.summary.median, head.summary.median);
+  return resolution === undefined || exact || smaller <= 0 ? 0 : resolution / smaller + 1e-9;
+}
+
 /** One cell of two subjects of one run, HEAD against BASE, trial by trial: what comparePaired returns for each, and the regressions feed judges a release by. */
-export function pairedRow(base: Measurement, head: Measurement, minEffect = PAIRED_MIN_EFFECT, source: MinEffectSource = "paired", rule = pairedRule(base.doc, head.doc)): CompareRow {
+export function pairedRow(base: Measurement, head: Measurement, pairedEffect = PAIRED_MIN_EFFECT, pairedSource: MinEffectSource = "paired", rule = pairedRule(base.doc, head.doc)): CompareRow {
   const baseTrials = trialClusters(base);
   const headTrials = trialClusters(head);
   const pairs = Math.min(baseTrials.length, headTrials.length);
-  // A metric read in ticks (CPU time in 10 ms, a warm-up in windows) cannot show a change of one
-  // tick or less: each reading rounds by up to a tick, and quantised trials pair into identical
-  // ratios whose interval has no width at all. An exact count (one more system call) rounds
-  // nothing. (1e-9: one tick exactly, despite floating point.)
-  const { resolution, exact } = base.summary;
-  const smaller = Math.min(base.summary.median, head.summary.median);
-  const tick = resolution === undefined || exact || smaller <= 0 ? 0 : resolution / smaller + 1e-9;
-  if (tick > minEffect) [minEffect, source] = [tick, "resolution"];
+  const tick = tickEffect(base, head);
+  const [minEffect, source]: [number, MinEffectSource] = tick > pairedEffect ? [tick, "resolution"] : [pairedEffect, pairedSource];
   const plan = planOf(base.doc);
   const alpha = rule === "sequential" ? lookAlpha(plan, lookIndex(plan, pairs)) : SINGLE_LOOK_ALPHA;
   const estimate = baseTrials.length === headTrials.length ? pairedEstimate(baseTrials, headTrials, alpha) : null;
