@@ -11,7 +11,7 @@ import type { ResultDocument } from "../results/types.ts";
 import { compareResults, rowOf } from "./compare.ts";
 import { cellLabel, formatConfidence } from "./format.ts";
 import { trialClusters } from "./ratio.ts";
-import { MIN_PAIRS, PAIRED_MIN_EFFECT, SINGLE_LOOK_ALPHA, fixedPlan, lookAlpha, lookIndex, pairedEstimate, type SequentialPlan } from "./sequential.ts";
+import { MIN_PAIRS, PAIRED_MIN_EFFECT, SINGLE_LOOK_ALPHA, finalAlpha, fixedPlan, lookIndex, pairedEstimate, type SequentialPlan } from "./sequential.ts";
 import { groupBy, matchKey, measurementsOf, type Measurement } from "./series-key.ts";
 import type { CompareOptions, CompareRow, MinEffectSource, PairedRule } from "./types.ts";
 import { judge } from "./verdict.ts";
@@ -75,7 +75,7 @@ export function pairedRow(base: Measurement, head: Measurement, pairedEffect = P
   const tick = tickEffect(base, head);
   const [minEffect, source]: [number, MinEffectSource] = tick > pairedEffect ? [tick, "resolution"] : [pairedEffect, pairedSource];
   const plan = planOf(base.doc);
-  const alpha = rule === "sequential" ? lookAlpha(plan, lookIndex(plan, pairs)) : SINGLE_LOOK_ALPHA;
+  const alpha = rule === "sequential" ? finalAlpha(plan, lookIndex(plan, pairs), base.doc.sequential?.stopped === "budget") : SINGLE_LOOK_ALPHA;
   const estimate = baseTrials.length === headTrials.length ? pairedEstimate(baseTrials, headTrials, alpha) : null;
   const row = {
     ...rowOf([base], [head]),

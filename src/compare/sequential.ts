@@ -78,6 +78,19 @@ export function lookAlpha(plan: SequentialPlan, k: number): number {
   return plan.alpha * (share(k) - share(k - 1));
 }
 
+/**
+ * The false-alarm rate a run's final judgement at look `k` spends. Where the run stopped for its
+ * data (decided) or at its last look: that look's share. Where its budget stopped it early, the
+ * later looks never come, so this look spends all they would have: alpha less the earlier looks'
+ * shares. The looks taken still spend alpha in all (the union bound), and a link of a sweep that
+ * ran out of time at its first look is not judged at a sliver of alpha it can never pass.
+ */
+export function finalAlpha(plan: SequentialPlan, k: number, stoppedByBudget: boolean): number {
+  if (!stoppedByBudget) return lookAlpha(plan, k);
+  const last = plan.looks.at(-1)!;
+  return plan.alpha * (1 - (k === 0 ? 0 : (plan.looks[k - 1]! / last) ** 2));
+}
+
 /** The look a comparison of `trials` pairs stands at: the last look reached (the first, when short of it). */
 export function lookIndex(plan: SequentialPlan, trials: number): number {
   const reached = plan.looks.filter((look) => look <= trials).length;

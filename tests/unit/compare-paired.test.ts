@@ -119,6 +119,25 @@ describe("paired comparison", () => {
     assert.ok(Math.abs(row!.alpha! - lookAlpha(plan, 1)) < 1e-12);
     assert.ok(Math.abs(lookAlpha(plan, 0) + lookAlpha(plan, 1) + lookAlpha(plan, 2) - plan.alpha) < 1e-12, "the looks spend exactly alpha");
   });
+
+  it("judges a run its budget stopped early at all the alpha its later looks would have spent", () => {
+    // A release beside its predecessor, 2.4× faster in each of three trials, as a sweep's link of Bun 1.3.14 to 1.4.0 measured startup.
+    const slow = [[12.8, 12.7], [14.0, 14.1], [12.6, 12.5]];
+    const fast = [[5.8, 5.7], [5.2, 5.2], [4.6, 4.5]];
+    const plan = { looks: [3, 7, 10], alpha: PAIRED_ALPHA };
+    const judged = (stopped: "decided" | "budget") => {
+      const sequential = { ...plan, looks: [...plan.looks], stopped };
+      return comparePaired([releaseResult("1.3.14", slow, { sequential })], [releaseResult("1.4.0", fast, { sequential })])[0]!;
+    };
+    const byBudget = judged("budget");
+    assert.ok(Math.abs(byBudget.alpha! - PAIRED_ALPHA) < 1e-15, `the first look spends all of alpha: ${byBudget.alpha}`);
+    assert.ok(Math.abs(judged("decided").alpha! - lookAlpha(plan, 0)) < 1e-15, "a run its data stopped spends its look's share");
+    assert.ok(lookAlpha(plan, 0) < PAIRED_ALPHA / 10);
+    const atSecond = { ...plan, looks: [...plan.looks], stopped: "budget" as const };
+    const seven = (trials: number[][]) => [...trials, ...trials, [trials[0]![0]!, trials[0]![1]!]];
+    const [second] = comparePaired([releaseResult("1.3.14", seven(slow), { sequential: atSecond })], [releaseResult("1.4.0", seven(fast), { sequential: atSecond })]);
+    assert.ok(Math.abs(second!.alpha! - (PAIRED_ALPHA - lookAlpha(plan, 0))) < 1e-15, "at the second look: alpha less the first look's share");
+  });
 });
 
 describe("sequential rule: false alarms on simulated A/A, and a step it must catch", () => {
