@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { relative } from "node:path";
 import { UserError, errorMessage } from "./errors.ts";
 import { REPO_ROOT } from "./paths.ts";
@@ -17,4 +17,20 @@ export function readJsonFile(path: string): unknown {
   } catch (error) {
     throw new UserError(`${displayPath(path)}: not valid JSON: ${errorMessage(error)}`);
   }
+}
+
+/**
+ * A file the harness derives from the results (the feed, the chained trends) and reads back: null
+ * where it has not been written; bad JSON, or another schema, a UserError saying how to write it again.
+ */
+export function readDerivedFile<T extends { schema: string }>(path: string, schema: string, writtenBy: string): T | null {
+  if (!existsSync(path)) return null;
+  let parsed: T;
+  try {
+    parsed = JSON.parse(readFileSync(path, "utf8")) as T;
+  } catch {
+    throw new UserError(`${displayPath(path)}: not valid JSON (run ${writtenBy} again)`);
+  }
+  if (parsed?.schema !== schema) throw new UserError(`${displayPath(path)}: not a ${schema} file (run ${writtenBy} again)`);
+  return parsed;
 }

@@ -3,10 +3,10 @@
  * file per runner and series, the files the trend page fetches, and an index of them, so the page
  * offers the chained view only where a chain exists; and the README's picture drawn from them.
  */
-import { existsSync, readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { UserError } from "../core/errors.ts";
+import { readDerivedFile } from "../core/json-file.ts";
 import { paramsSlug } from "../core/params.ts";
 import { CHAINS_SCHEMA_ID, type ChainedTrends } from "../regressions/chains.ts";
 import { CHAINS_JSON_FILE } from "../regressions/feed-files.ts";
@@ -14,15 +14,8 @@ import { CHAIN_INDEX_PATH, chainPath, type ChainData, type ChainIndex } from "./
 import { PICTURE_FILE, historyPicture } from "./picture.ts";
 
 function readChains(feedDir: string): ChainedTrends | null {
-  const path = join(feedDir, CHAINS_JSON_FILE);
-  if (!existsSync(path)) return null;
-  let trends: ChainedTrends;
-  try {
-    trends = JSON.parse(readFileSync(path, "utf8")) as ChainedTrends;
-  } catch {
-    throw new UserError(`${path}: not valid JSON (run scripts/bench regressions --feed-dir again)`);
-  }
-  if (trends.schema !== CHAINS_SCHEMA_ID || !Array.isArray(trends.chains)) throw new UserError(`${path}: not a ${CHAINS_SCHEMA_ID} file`);
+  const trends = readDerivedFile<ChainedTrends>(join(feedDir, CHAINS_JSON_FILE), CHAINS_SCHEMA_ID, "scripts/bench regressions --feed-dir");
+  if (trends !== null && !Array.isArray(trends.chains)) throw new UserError(`${join(feedDir, CHAINS_JSON_FILE)}: its chains are not a list (run scripts/bench regressions --feed-dir again)`);
   return trends;
 }
 

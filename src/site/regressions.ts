@@ -1,6 +1,6 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { UserError } from "../core/errors.ts";
+import { readDerivedFile } from "../core/json-file.ts";
 import { formatChange, formatInterval, formatPercent } from "../compare/format.ts";
 import { FEED_ATOM_FILE, changeAnchor } from "../regressions/feed-atom.ts";
 import { FEED_JSON_FILE } from "../regressions/feed-json.ts";
@@ -23,14 +23,8 @@ export interface RegressionsFeed {
  */
 export function readFeed(feedDir: string): RegressionsFeed | null {
   const jsonPath = join(feedDir, FEED_JSON_FILE);
-  if (!existsSync(jsonPath)) return null;
-  let report: RegressionReport;
-  try {
-    report = JSON.parse(readFileSync(jsonPath, "utf8")) as RegressionReport;
-  } catch {
-    throw new UserError(`${jsonPath}: not valid JSON (run scripts/bench regressions again)`);
-  }
-  if (report.schema !== REGRESSIONS_SCHEMA_ID) throw new UserError(`${jsonPath}: not a ${REGRESSIONS_SCHEMA_ID} feed`);
+  const report = readDerivedFile<RegressionReport>(jsonPath, REGRESSIONS_SCHEMA_ID, "scripts/bench regressions --feed-dir");
+  if (report === null) return null;
   const atomPath = join(feedDir, FEED_ATOM_FILE);
   return { report, jsonPath, atomPath: existsSync(atomPath) ? atomPath : null };
 }
