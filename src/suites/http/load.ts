@@ -28,15 +28,19 @@ export function loadBase(subject: Subject<HttpConfig, HttpProfile>, url: string,
   };
 }
 
-/** Requests answered with the expected status, and everything else oha saw (other statuses, errors). */
-export function tally(outcome: LoadOutcome, status: number): { good: number; total: number; unexpected: Record<string, number> } {
+/**
+ * Requests answered with the expected status, everything else oha saw (other statuses, errors), and
+ * the seconds oha measured the load to last: it waits for the requests in flight at the deadline, so
+ * a short window runs longer than asked, and a rate over the asked duration would overstate it.
+ */
+export function tally(outcome: LoadOutcome, status: number): { seconds: number; good: number; total: number; unexpected: Record<string, number> } {
   const { statusCodes, errors } = outcome.report;
   const unexpected: Record<string, number> = {};
   for (const [code, count] of Object.entries(statusCodes)) if (Number(code) !== status) unexpected[`status ${code}`] = count;
   for (const [error, count] of Object.entries(errors)) unexpected[error] = count;
   const good = statusCodes[String(status)] ?? 0;
   const total = Object.values(statusCodes).reduce((a, b) => a + b, 0) + Object.values(errors).reduce((a, b) => a + b, 0);
-  return { good, total, unexpected };
+  return { seconds: outcome.report.totalS, good, total, unexpected };
 }
 
 /**
@@ -63,6 +67,7 @@ export function warmServer(subject: Subject<HttpConfig, HttpProfile>, server: Ru
   const base = loadBase(subject, server.url, split);
   return warmUntilSteady(warmUpRule(profile), isSteady, async () => {
     const outcome = await runOha({ ...base, durationS: profile.warmup_window_s }, workDir);
-    return { seconds: outcome.report.totalS, count: checkLoad(server, status, "warmup", outcome).good };
+    const { seconds, good } = checkLoad(server, status, "warmup", outcome);
+    return { seconds, count: good };
   });
 }
