@@ -3,11 +3,9 @@ import { rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 
-/** Apparent size (MB, 10^6 bytes) and count of the regular files under a folder, symlinks not followed. */
-export function folderSize(dir: string): { mb: number; files: number } {
-  let bytes = 0;
-  let files = 0;
-  const stack = [dir];
+/** The regular files under `dirs`, symlinks not followed; a folder that cannot be read is passed over. */
+function* regularFiles(dirs: readonly string[]): Generator<string> {
+  const stack = [...dirs];
   while (stack.length > 0) {
     const current = stack.pop()!;
     let entries: Dirent[];
@@ -19,11 +17,18 @@ export function folderSize(dir: string): { mb: number; files: number } {
     for (const entry of entries) {
       const path = join(current, entry.name);
       if (entry.isDirectory()) stack.push(path);
-      else if (entry.isFile()) {
-        bytes += lstatSync(path).size;
-        files += 1;
-      }
+      else if (entry.isFile()) yield path;
     }
+  }
+}
+
+/** Apparent size (MB, 10^6 bytes) and count of the regular files under a folder, symlinks not followed. */
+export function folderSize(dir: string): { mb: number; files: number } {
+  let bytes = 0;
+  let files = 0;
+  for (const path of regularFiles([dir])) {
+    bytes += lstatSync(path).size;
+    files += 1;
   }
   return { mb: Math.round(bytes / 1e4) / 100, files };
 }
@@ -49,23 +54,9 @@ export async function fileSystemNow(scratchDir: string): Promise<bigint> {
  */
 export function filesChangedSince(dirs: readonly string[], since: bigint): number {
   const seen = new Set<string>();
-  const stack = [...dirs];
-  while (stack.length > 0) {
-    const current = stack.pop()!;
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(current, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    for (const entry of entries) {
-      const path = join(current, entry.name);
-      if (entry.isDirectory()) stack.push(path);
-      else if (entry.isFile()) {
-        const file = lstatSync(path, { bigint: true });
-        if (file.ctimeNs > since) seen.add(`${file.dev}:${file.ino}`);
-      }
-    }
+  for (const path of regularFiles(dirs)) {
+    const file = lstatSync(path, { bigint: true });
+    if (file.ctimeNs > since) seen.add(`${file.dev}:${file.ino}`);
   }
   return seen.size;
 }

@@ -1,13 +1,12 @@
 import { machineAssignment, type CpuAssignment } from "../../tools/cpu-split.ts";
 import { PostgresFailure } from "../../tools/postgres.ts";
 import { countServer, serverCountMetrics, serverCountOutput, windowSeconds } from "../../tools/server-counts.ts";
-import { ServerFailure, serverFailureDetails, serverTrial, type RunningServer } from "../../tools/server.ts";
+import { serverTrial, type RunningServer } from "../../tools/server.ts";
 import { countRuns, emulatedCounts } from "../../tools/strace.ts";
-import { expectedWarmUpS, warmUntilSteady, warmUpRule } from "../../tools/warm-up.ts";
-import { isSteady } from "../../../apps/inprocess/steady.js";
-import { countedMetrics, TrialFailure, type CountOutput, type Subject, type SuiteScenario } from "../suite.ts";
+import { expectedWarmUpS } from "../../tools/warm-up.ts";
+import { countedMetrics, type CountOutput, type Subject, type SuiteScenario } from "../suite.ts";
 import type { HttpConfig, HttpProfile } from "./index.ts";
-import { loadBase, operationOf, tally } from "./load.ts";
+import { checkLoad, loadBase, operationOf, warmServer } from "./load.ts";
 import { LoadError, runOha } from "./oha.ts";
 
 /** The server's system calls per request, threads, file descriptors and memory growth per 10,000 requests. */
@@ -46,25 +45,19 @@ export async function countHttp(subject: Subject<HttpConfig, HttpProfile>, workD
   const profile = subject.scenario.profileParams;
   const { status } = operationOf(subject.scenario.config, subject.params);
   const rate = Number(subject.params.rate);
-  const load = async (server: RunningServer, phase: string, durationS: number, fixedRate?: number) => {
-    const outcome = await runOha({ ...loadBase(subject, server.url, split), durationS, ...(fixedRate === undefined ? {} : { rate: fixedRate }) }, workDir);
-    if (server.exited) throw new ServerFailure(`server ${server.exited} during ${phase}`, server.output());
-    const counted = tally(outcome, status);
-    if (Object.keys(counted.unexpected).length > 0) {
-      throw new TrialFailure(`${phase}: ${counted.good} of ${counted.total} requests answered ${status}`, { [`${phase}_unexpected`]: counted.unexpected, ...serverFailureDetails(undefined, server) });
-    }
-    return counted.good;
+  const load = async (server: RunningServer, phase: string) => {
+    const outcome = await runOha({ ...loadBase(subject, server.url, split), durationS: windowSeconds(profile.rate_duration_s), rate }, workDir);
+    return checkLoad(server, status, phase, outcome).good;
   };
   return serverTrial(
     () => start(split),
     async (server) => {
       const phases = {
         warmup: async () => {
-          // Warmed up as a trial's server is: the counts are of its steady state.
-          await warmUntilSteady(warmUpRule(profile), isSteady, async () => ({ seconds: profile.warmup_window_s, count: await load(server, "counting warm-up", profile.warmup_window_s) }));
-          await load(server, "counting settle", windowSeconds(profile.rate_duration_s), rate);
+          await warmServer(subject, server, split, workDir);
+          await load(server, "counting settle");
         },
-        window: () => load(server, "counting window", windowSeconds(profile.rate_duration_s), rate),
+        window: () => load(server, "counting window"),
       };
       return serverCountOutput(await countServer(server.pid, phases, countRuns(profile.trials), "request", workDir), "request");
     },

@@ -11,14 +11,13 @@ import { cpusOf, describeAssignment, machineAssignment, pinned, TASKSET_TOOL, ty
 import { GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
 import { CPU_RESOLUTION_S, groupThreads, groupUsage } from "../../tools/proc-stats.ts";
 import { RunningServer, ServerFailure, serverFailureDetails, serverTrial } from "../../tools/server.ts";
-import { expectedWarmUpS, UnsteadyTrials, warmUntilSteady, warmUpFigures, warmUpRule, type WarmUpProfile } from "../../tools/warm-up.ts";
-import { isSteady } from "../../../apps/inprocess/steady.js";
+import { expectedWarmUpS, UnsteadyTrials, warmUpFigures, type WarmUpProfile } from "../../tools/warm-up.ts";
 import { STRACE_TOOL } from "../../tools/strace.ts";
-import { countedScenario, TrialFailure, defineSuite, type CheckOutcome, type Subject, type SuiteContext, type SuiteScenario } from "../suite.ts";
+import { countedScenario, defineSuite, type CheckOutcome, type Subject, type SuiteContext, type SuiteScenario } from "../suite.ts";
 import { POSTGRES_TOOL, PostgresFailure } from "../../tools/postgres.ts";
 import { startHttpDatabase, verifyUsersApi, type HttpDatabase } from "./database.ts";
 import { countedIn, countHttp, countSeconds, HTTP_COUNT_METRICS } from "./counts.ts";
-import { loadBase, operationOf, tally } from "./load.ts";
+import { checkLoad, loadBase, operationOf, warmServer } from "./load.ts";
 import { LoadError, OHA_TOOL, ohaArgs, runOha, type LoadOutcome } from "./oha.ts";
 import { describeRequest, requestBody, verificationSummary, verifyServer, type ScenarioRequest, type Verification, type VerifyStep } from "./verify.ts";
 
@@ -175,22 +174,9 @@ async function measure(subject: HttpSubject, context: SuiteContext, server: Runn
   const profile = subject.scenario.profileParams;
   const operation = operationOf(subject.scenario.config, subject.params);
   const base = loadBase(subject, server.url, split);
-  const gate = (phase: string, outcome: LoadOutcome) => {
-    const counted = tally(outcome, operation.status);
-    if (server.exited) throw new ServerFailure(`server ${server.exited} during ${phase}`, server.output());
-    if (counted.good === 0 || Object.keys(counted.unexpected).length > 0) {
-      throw new TrialFailure(`${phase}: ${counted.good} of ${counted.total} requests answered ${operation.status}`, {
-        [`${phase}_unexpected`]: counted.unexpected,
-        ...serverFailureDetails(undefined, server),
-      });
-    }
-    return counted;
-  };
+  const gate = (phase: string, outcome: LoadOutcome) => checkLoad(server, operation.status, phase, outcome);
 
-  const warm = await warmUntilSteady(warmUpRule(profile), isSteady, async () => {
-    const outcome = await runOha({ ...base, durationS: profile.warmup_window_s }, context.workDir);
-    return { seconds: outcome.report.totalS, count: gate("warmup", outcome).good };
-  });
+  const warm = await warmServer(subject, server, split, context.workDir);
   const reached = warmUpFigures(warm, profile.warmup_block);
 
   const throughput = await runOha({ ...base, durationS: profile.duration_s }, context.workDir);

@@ -2,8 +2,7 @@ import { cpusOf, machineAssignment, pinned, type CpuAssignment } from "../../too
 import { countServer, serverCountMetrics, serverCountOutput, windowSeconds } from "../../tools/server-counts.ts";
 import { ServerFailure, serverTrial, type RunningServer } from "../../tools/server.ts";
 import { countRuns, emulatedCounts } from "../../tools/strace.ts";
-import { expectedWarmUpS, warmUntilSteady, warmUpRule } from "../../tools/warm-up.ts";
-import { isSteady } from "../../../apps/inprocess/steady.js";
+import { expectedWarmUpS, type WarmUp } from "../../tools/warm-up.ts";
 import { countedMetrics, TrialFailure, type CountOutput, type Subject, type SuiteScenario } from "../suite.ts";
 import type { WebSocketConfig, WebSocketProfile } from "./index.ts";
 import { k6Count, runK6 } from "./k6.ts";
@@ -25,11 +24,12 @@ export function countSeconds(profile: WebSocketProfile): number {
   return SERVER_LIFECYCLE_S + expectedWarmUpS(profile) + (1 + countRuns(profile.trials)) * (windowSeconds(profile.rate_duration_s) + WINDOW_OVERHEAD_S);
 }
 
-/** What the counting pass needs of the suite: its server, the address of the scenario's path, and the wsclient load of a cell. */
+/** What the counting pass needs of the suite: its server, the address of the scenario's path, the wsclient load of a cell, and the trials' warm-up. */
 export interface WebSocketCounting {
   start(split: CpuAssignment): Promise<RunningServer>;
   url(server: RunningServer): string;
   load(server: RunningServer, durationS: number): LoadSpec;
+  warm(server: RunningServer, pin: readonly string[]): Promise<WarmUp>;
 }
 
 /** Echoes at the profile's fixed rate through k6, every one answered intact: the messages echoed. */
@@ -76,11 +76,7 @@ export async function countWebSocket(subject: Subject<WebSocketConfig, WebSocket
       };
       const phases = {
         warmup: async () => {
-          // Warmed up as a trial's server is: the counts are of its steady state.
-          await warmUntilSteady(warmUpRule(profile), isSteady, async () => {
-            const report = await runLoad(suite.load(server, profile.warmup_window_s), pin);
-            return { seconds: report.duration_s, count: report.sent };
-          });
+          await suite.warm(server, pin);
           await window();
         },
         window,

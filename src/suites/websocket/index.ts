@@ -8,7 +8,7 @@ import { cpusOf, describeAssignment, machineAssignment, pinned, TASKSET_TOOL, ty
 import { GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
 import { CPU_RESOLUTION_S, groupThreads, groupUsage } from "../../tools/proc-stats.ts";
 import { HOST, RunningServer, ServerFailure, serverFailureDetails, serverTrial } from "../../tools/server.ts";
-import { expectedWarmUpS, UnsteadyTrials, warmUntilSteady, warmUpFigures, warmUpRule, type WarmUpProfile } from "../../tools/warm-up.ts";
+import { expectedWarmUpS, UnsteadyTrials, warmUntilSteady, warmUpFigures, warmUpRule, type WarmUp, type WarmUpProfile } from "../../tools/warm-up.ts";
 import { isSteady } from "../../../apps/inprocess/steady.js";
 import { STRACE_TOOL } from "../../tools/strace.ts";
 import { countedScenario, TrialFailure, defineSuite, type CheckOutcome, type Subject, type SuiteContext, type SuiteScenario } from "../suite.ts";
@@ -174,23 +174,36 @@ function tally(report: EchoReport | BroadcastReport): { good: number; expected: 
   return { good, expected: report.expected_deliveries, problems };
 }
 
+/** A phase's wsclient report held to the scenario: the server still up, some message sent and every one arrived intact, or the trial fails naming the phase. */
+function checkReport(server: RunningServer, phase: string, report: EchoReport | BroadcastReport) {
+  if (server.exited) throw new ServerFailure(`server ${server.exited} during ${phase}`, server.output());
+  const counted = tally(report);
+  if (counted.problems.length > 0 || counted.expected === 0) {
+    throw new TrialFailure(`${phase}: ${counted.problems.join("; ") || "no message was sent"}`, { [`${phase}_report`]: report, ...serverFailureDetails(undefined, server) });
+  }
+  return counted;
+}
+
+/**
+ * Warms a started server up, the same for a load point's trials and its counting pass (whose counts
+ * are of the steady state the trials measure): windows of wsclient's load at full speed until they
+ * agree (src/tools/warm-up.ts).
+ */
+function warmServer(subject: WebSocketSubject, server: RunningServer, pin: readonly string[]): Promise<WarmUp> {
+  const profile = subject.scenario.profileParams;
+  return warmUntilSteady(warmUpRule(profile), isSteady, async () => {
+    const window = await runLoad(loadSpec(subject, server, profile.warmup_window_s), pin);
+    return { seconds: window.duration_s, count: checkReport(server, "warmup", window).good };
+  });
+}
+
 async function measure(subject: WebSocketSubject, context: SuiteContext, server: RunningServer, split: CpuAssignment) {
   const profile = subject.scenario.profileParams;
   const pin = pinned(cpusOf(split, "client"));
   const clientCpus = cpusOf(split, "client")?.length ?? 1;
-  const gate = (phase: string, report: EchoReport | BroadcastReport) => {
-    if (server.exited) throw new ServerFailure(`server ${server.exited} during ${phase}`, server.output());
-    const counted = tally(report);
-    if (counted.problems.length > 0 || counted.expected === 0) {
-      throw new TrialFailure(`${phase}: ${counted.problems.join("; ") || "no message was sent"}`, { [`${phase}_report`]: report, ...serverFailureDetails(undefined, server) });
-    }
-    return counted;
-  };
+  const gate = (phase: string, report: EchoReport | BroadcastReport) => checkReport(server, phase, report);
 
-  const warm = await warmUntilSteady(warmUpRule(profile), isSteady, async () => {
-    const window = await runLoad(loadSpec(subject, server, profile.warmup_window_s), pin);
-    return { seconds: window.duration_s, count: gate("warmup", window).good };
-  });
+  const warm = await warmServer(subject, server, pin);
   const reached = warmUpFigures(warm, profile.warmup_block);
 
   const spec = loadSpec(subject, server, profile.duration_s);
@@ -374,6 +387,7 @@ export const websocketSuite = defineSuite<WebSocketConfig, WebSocketProfile, { a
           start: (split) => launch(subject, appOf(subject), context, cpusOf(split, "server")),
           url: (server) => wsUrl(server) + path(subject.scenario.config),
           load: (server, durationS) => loadSpec(subject, server, durationS),
+          warm: (server, pin) => warmServer(subject, server, pin),
         }),
 
       recheck: (subject) => verifyOnce("after", subject),
