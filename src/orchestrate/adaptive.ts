@@ -35,7 +35,8 @@ export const UNLIMITED: Readonly<TrialBudget> = { trials: Infinity, seconds: Inf
 
 type Stopped = NonNullable<ResultDocument["sequential"]>["stopped"];
 
-const cellKey = (cell: ScheduledCell) => `${cell.subject.app ?? "-"} ${paramsSlug(cell.subject.params)}`;
+/** The app and load point of a cell: cells that share it are compared trial by trial. */
+export const cellKey = (cell: Pick<ScheduledCell, "subject">) => `${cell.subject.app ?? "-"} ${paramsSlug(cell.subject.params)}`;
 
 /** Each subject after the first of its runtime, against that first one, within one app and load point. */
 function pairsOf<C extends ScheduledCell>(cells: readonly C[]): [C, C][] {

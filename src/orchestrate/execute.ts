@@ -14,8 +14,8 @@ import { prepareScenario } from "../scenarios/prepare.ts";
 import type { ResolvedScenario } from "../suites/resolve.ts";
 import { TrialFailure, type AnySuite, type Subject, type SuiteSession } from "../suites/suite.ts";
 import type { Progress } from "../ui/progress.ts";
-import { TrialSchedule, type TrialBudget } from "./adaptive.ts";
-import { inSuiteOrder, rotate } from "./order.ts";
+import { TrialSchedule, cellKey, type TrialBudget } from "./adaptive.ts";
+import { inSuiteOrder, pairedOrder } from "./order.ts";
 import { cellTrialTimeout, withinTimeout, type TrialTimeout } from "./timeout.ts";
 
 export interface RunPlan {
@@ -264,7 +264,7 @@ async function runTrials(run: Run, selected: ResolvedScenario, cells: readonly C
       progress.addWork(measuredCells.length);
       for (const cell of cells) cell.trials = t + 1;
     }
-    for (const cell of rotate(measuredCells, t)) {
+    for (const cell of pairedOrder(measuredCells, cellKey, t)) {
       if (isInterrupted()) return false;
       if (cell.status !== "pending") {
         progress.end();

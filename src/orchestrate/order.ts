@@ -12,6 +12,19 @@ export function rotate<T>(items: readonly T[], index: number): T[] {
 }
 
 /**
+ * The order of trial `index` when items of one `key` are compared trial by trial (the runtimes or
+ * builds of one app and load point): each group's items back to back, so the two trials of a pair
+ * run seconds apart and share what the machine did then, rather than a whole round apart; the
+ * groups, and the items within each group, rotated by one more place each trial, so no subject
+ * always goes first.
+ */
+export function pairedOrder<T>(items: readonly T[], key: (item: T) => string, index: number): T[] {
+  const groups = new Map<string, T[]>();
+  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
+  return rotate([...groups.values()], index).flatMap((group) => rotate(group, index));
+}
+
+/**
  * The order a run measures its scenarios in: the suites in SUITES' order, each suite's scenarios in
  * theirs. Adaptive trials draw on one budget for the whole run, first come first served, so
  * startup and HTTP, whose detection the release job is sized for (docs/release-job.md), get the

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { rotate } from "../../src/orchestrate/order.ts";
+import { pairedOrder, rotate } from "../../src/orchestrate/order.ts";
 import { pairedRatio } from "../../src/stats/paired.ts";
 import { bootstrapInterval, median, quantile, stddev, summarize } from "../../src/stats/summary.ts";
 
@@ -60,5 +60,15 @@ describe("trial order", () => {
     assert.deepEqual(rotate(["a", "b", "c"], 2), ["c", "a", "b"]);
     assert.deepEqual(rotate(["a", "b", "c"], 3), ["a", "b", "c"]);
     assert.deepEqual(rotate([], 4), []);
+  });
+
+  it("runs the subjects of one load point back to back, each group and each subject in turn first", () => {
+    // Node's and Bun's cells of two load points, listed runtime by runtime as the suites give them.
+    const cells = ["node b=1", "node b=10", "bun b=1", "bun b=10"];
+    const load = (cell: string) => cell.split(" ")[1]!;
+    assert.deepEqual(pairedOrder(cells, load, 0), ["node b=1", "bun b=1", "node b=10", "bun b=10"]);
+    assert.deepEqual(pairedOrder(cells, load, 1), ["bun b=10", "node b=10", "bun b=1", "node b=1"]);
+    assert.deepEqual(pairedOrder(cells, load, 2), ["node b=1", "bun b=1", "node b=10", "bun b=10"]);
+    assert.deepEqual(pairedOrder(["a", "b", "c"], (x) => x, 1), rotate(["a", "b", "c"], 1), "cells compared with none are rotated as before");
   });
 });
