@@ -2,6 +2,7 @@ import { existsSync, statSync } from "node:fs";
 import { UserError } from "../core/errors.ts";
 import { paramsSlug } from "../core/params.ts";
 import { CANARY_LABEL } from "../compare/paired.ts";
+import { profileOf } from "../compare/syscall-diff.ts";
 import { readIndexedResults } from "../results/run-index.ts";
 import { RESULT_SCHEMA_ID, type MetricDefinition, type ResultDocument } from "../results/types.ts";
 import { testbedId, type Figure, type ReducedResult, type PoolMembership, type SeriesKey, type TestbedRef } from "./model.ts";
@@ -13,7 +14,7 @@ export interface SiteResult {
   readonly scenarioVersion: number;
   readonly reduced: ReducedResult;
   readonly metrics: Readonly<Record<string, MetricDefinition>>;
-  /** The document without what no page reads (tools, details, verification), for comparisons. */
+  /** The document without what no page reads (tools, verification, details but the calls by name), for comparisons. */
   readonly doc: ResultDocument;
 }
 
@@ -136,9 +137,11 @@ class Interner {
     return this.definitions.get(key) ?? Interner.shared(this.definitions, key, { unit, better });
   }
 
-  /** The document with what comparisons read (no tools, details or verification), its common parts shared. */
+  /** The document with what comparisons read (no tools, verification or details but the calls by name), its common parts shared. */
   compact(doc: ResultDocument): ResultDocument {
     const env = doc.environment;
+    // The label and sequential plan choose a paired row's rule and level; the calls by name explain a calls total's change.
+    const calls = profileOf(doc);
     return {
       schema: doc.schema,
       run: Interner.shared(this.runs, `${doc.run.runner}/${doc.run.id}/${doc.run.trials}`, doc.run),
@@ -151,9 +154,12 @@ class Interner {
       params: doc.params,
       status: doc.status,
       ...(doc.error !== undefined ? { error: doc.error } : {}),
+      ...(doc.label !== undefined ? { label: doc.label } : {}),
+      ...(doc.sequential !== undefined ? { sequential: doc.sequential } : {}),
       tools: {},
       metrics: doc.metrics,
       reproduce: doc.reproduce,
+      ...(calls ? { details: { syscall_counts: calls } } : {}),
     };
   }
 }
