@@ -3,7 +3,7 @@ import { UserError } from "../core/errors.ts";
 import { paramsSlug } from "../core/params.ts";
 import { CANARY_LABEL } from "../compare/paired.ts";
 import { profileOf } from "../compare/syscall-diff.ts";
-import { readIndexedResults } from "../results/run-index.ts";
+import { indexedResults, type IndexedResult } from "../results/run-index.ts";
 import { RESULT_SCHEMA_ID, type MetricDefinition, type ResultDocument } from "../results/types.ts";
 import { testbedId, type Figure, type ReducedResult, type PoolMembership, type SeriesKey, type TestbedRef } from "./model.ts";
 
@@ -184,6 +184,12 @@ export function checkDataDir(dataDir: string): void {
   if (!existsSync(dataDir) || !statSync(dataDir).isDirectory()) throw new UserError(`${dataDir}: no such data folder (run scripts/bench first, or pass --data DIR)`);
 }
 
+/** Every result below the data folder, or below the given runners' folders, one run's index at a time. */
+function* runnersResults(dataDir: string, runners: readonly string[] | undefined): Generator<IndexedResult> {
+  if (runners === undefined) yield* indexedResults(dataDir);
+  else for (const runner of runners) yield* indexedResults(dataDir, runner);
+}
+
 /**
  * Reads every result document below `dataDir` (or below the folders of the given runners), through
  * the run index. `pools` names the pool of each dedicated runner that belongs to one, by runner name.
@@ -194,8 +200,7 @@ export function loadResults(dataDir: string, pools: ReadonlyMap<string, PoolMemb
   const testbeds = new Map<string, TestbedFacts>();
   const skipped: string[] = [];
   const interner = new Interner();
-  const indexed = runners === undefined ? readIndexedResults(dataDir) : runners.flatMap((runner) => readIndexedResults(dataDir, runner));
-  for (const { path, doc } of indexed) {
+  for (const { path, doc } of runnersResults(dataDir, runners)) {
     if (doc === null) {
       skipped.push(`${path}: not valid JSON`);
       continue;
