@@ -13,7 +13,7 @@
  * Exit status 1 when a target is missed. Writes its figures into the entry "history-scale" of
  * docs/measurements.json, with when, where and the load, and regenerates the documents made from it.
  */
-import { readdirSync, readFileSync, rmSync, rmdirSync } from "node:fs";
+import { readdirSync, rmSync, rmdirSync } from "node:fs";
 import { loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -22,7 +22,7 @@ import { layoutResultFiles, readResultFile, readResults, writeResult } from "../
 import { compareVersions } from "../src/compare/series-key.ts";
 import type { ResultDocument } from "../src/results/types.ts";
 import { formatTable } from "../src/ui/table.ts";
-import { bench, tempDir } from "./lib/cli.ts";
+import { bench, childrenCpuSeconds, tempDir } from "./lib/cli.ts";
 import { loadNow, recordMeasurement, thisMachine } from "./lib/measurements.ts";
 import { ensureFiveYearHistory } from "./lib/synthetic-results.ts";
 
@@ -44,12 +44,6 @@ interface Timing {
   seconds: number;
   /** CPU time, user and system: on a shared machine, what the command itself cost. */
   cpu: number;
-}
-
-/** CPU seconds of the children this process has waited for, and theirs (Linux: cutime + cstime of /proc/self/stat). */
-function childrenCpuSeconds(): number {
-  const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[13]) + Number(fields[14])) / 100;
 }
 
 async function timed(what: string, args: readonly string[]): Promise<Timing & { stdout: string }> {

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { REPO_ROOT } from "../../src/core/paths.ts";
@@ -74,6 +74,15 @@ export function tempDir(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), `rb-test-${prefix}-`));
   tempDirs.push(dir);
   return dir;
+}
+
+/**
+ * CPU seconds of the children this process has waited for, and theirs (Linux: cutime + cstime of
+ * /proc/self/stat): what a command costs on a machine others share, where its wall time says how busy it was.
+ */
+export function childrenCpuSeconds(): number {
+  const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[13]) + Number(fields[14])) / 100;
 }
 
 /** The runtime versions the integration tests pin, as in the issues' examples. */

@@ -30,8 +30,12 @@ const SITE_MARKER = ".runtime-bench-site";
 export interface SiteBuildOptions {
   readonly dataDir: string;
   readonly outDir: string;
-  /** The scenarios of this checkout, described by their suites (the methodology page, headline metrics). */
-  readonly scenarios: readonly DescribedScenario[];
+  /**
+   * The scenarios of this checkout, described by their suites (the methodology page, headline
+   * metrics); or what describes them, called once the parts have started, so that describing them
+   * (a third of a second) overlaps the parts' loading instead of preceding it.
+   */
+  readonly scenarios: readonly DescribedScenario[] | (() => readonly DescribedScenario[]);
   /** Where `scripts/bench regressions --feed-dir` wrote the feed; without it the Regressions page says none is computed. */
   readonly feedDir?: string;
   /** The pool of each dedicated runner in one (.github/bench-runners.json), by runner name: a suite's series is shown from the member that runs it. */
@@ -144,8 +148,9 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildSum
     // While the parts load: the output folder emptied, the assets bundled (esbuild works in a process of its own).
     const assetsReady = prepareOutDir(outDir).then(() => bundleAssets(outDir));
     assetsReady.catch(() => {});
+    const scenarios = typeof options.scenarios === "function" ? options.scenarios() : options.scenarios;
     const manifests = new Map<string, ManifestFacts>(
-      options.scenarios.map(({ scenario, metrics }) => [`${scenario.suite}/${scenario.name}`, { description: scenario.manifest.description, metrics }]),
+      scenarios.map(({ scenario, metrics }) => [`${scenario.suite}/${scenario.name}`, { description: scenario.manifest.description, metrics }]),
     );
     const facts = mergeFacts(await Promise.all(parts.map((p) => p.facts)), manifests);
     const feed = options.feedDir === undefined ? null : readFeed(resolve(options.feedDir));
@@ -153,7 +158,7 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildSum
     const summaries = await Promise.all(parts.map((p) => p.build({ infos: facts.infos, report: feed?.report ?? null, generatedAt })));
     const { overview, catalog } = pagesData(summaries.flatMap((s) => s.trends), facts.testbeds, facts.infos, generatedAt);
     const cells = summaries.flatMap((s) => s.findings).sort((a, b) => b.cell.factor - a.cell.factor || a.cell.id.localeCompare(b.cell.id));
-    const pages = await writePages(options, outDir, { overview, catalog, testbeds: facts.testbeds, results: facts.results, feed, assetVersion: assets.version, generatedAt, cells });
+    const pages = await writePages({ ...options, scenarios }, outDir, { overview, catalog, testbeds: facts.testbeds, results: facts.results, feed, assetVersion: assets.version, generatedAt, cells });
     const chainFiles = await writeChainFiles(options.feedDir === undefined ? undefined : resolve(options.feedDir), outDir);
     return {
       outDir,
@@ -182,7 +187,7 @@ interface PagesInput {
 }
 
 /** The overview's and the catalog's files, the findings' reproductions and profiles, the feeds and every page. */
-async function writePages(options: SiteBuildOptions, outDir: string, input: PagesInput): Promise<{ files: number }> {
+async function writePages(options: SiteBuildOptions & { readonly scenarios: readonly DescribedScenario[] }, outDir: string, input: PagesInput): Promise<{ files: number }> {
   const { overview, catalog, feed, generatedAt } = input;
   const files = new Map<string, string>();
   files.set("data/overview.json", JSON.stringify(overview));

@@ -142,30 +142,38 @@ export function bundleDocuments(bundle: CompareBundle): ResultDocument[] {
 /** Every run's median of every series of one runtime on one testbed: all that noise floors are measured from. */
 export function historyOf(testbed: TestbedRef, runtime: RuntimeName, docs: readonly ResultDocument[]): CompareHistory {
   const history: CompareHistory = { testbed, runtime, runs: [], series: [] };
+  // The runs first, so that each series' medians are made at their full length: filled at scattered places, an array grows slowly.
   const runIndex = new Map<string, number>();
-  const seriesIndex = new Map<string, number>();
-  for (const doc of docs) {
-    if (doc.status !== "ok") continue;
+  const runOf = docs.map((doc) => {
+    if (doc.status !== "ok") return -1;
     const runKey = `${doc.run.id}\u0000${doc.runtime.version}`;
     let run = runIndex.get(runKey);
     if (run === undefined) {
       run = history.runs.push({ id: doc.run.id, version: doc.runtime.version, started_at: doc.run.started_at }) - 1;
       runIndex.set(runKey, run);
     }
-    // The cell once per document, its metrics after it: a key per metric would be made a million times over five years.
+    return run;
+  });
+  // Series by cell, then by metric: a key per metric would be made a million times over five years.
+  const cells = new Map<string, Map<string, CompareHistory["series"][number]>>();
+  docs.forEach((doc, i) => {
+    const run = runOf[i]!;
+    if (run < 0) return;
     const cell = JSON.stringify([doc.suite, doc.scenario, doc.scenario_version, doc.app, doc.params]);
-    for (const [metric, summary] of Object.entries(doc.metrics)) {
-      const key = `${cell}\u0000${metric}`;
-      let series = seriesIndex.get(key);
-      if (series === undefined) {
+    let metrics = cells.get(cell);
+    if (!metrics) cells.set(cell, (metrics = new Map()));
+    for (const metric in doc.metrics) {
+      const summary = doc.metrics[metric]!;
+      let series = metrics.get(metric);
+      if (!series) {
         const { suite, scenario, scenario_version, app, params } = doc;
-        series = history.series.push({ suite, scenario, scenario_version, app, params, metric, unit: summary.unit, better: summary.better, medians: [] }) - 1;
-        seriesIndex.set(key, series);
+        series = { suite, scenario, scenario_version, app, params, metric, unit: summary.unit, better: summary.better, medians: new Array<number | null>(history.runs.length).fill(null) };
+        history.series.push(series);
+        metrics.set(metric, series);
       }
-      history.series[series]!.medians[run] = summary.median;
+      series.medians[run] = summary.median;
     }
-  }
-  for (const series of history.series) series.medians = Array.from({ length: history.runs.length }, (_, i) => series.medians[i] ?? null);
+  });
   return history;
 }
 

@@ -2,7 +2,8 @@ import { existsSync, statSync } from "node:fs";
 import { UserError } from "../core/errors.ts";
 import { paramsSlug } from "../core/params.ts";
 import { CANARY_LABEL } from "../compare/paired.ts";
-import { readIndexedResults } from "../results/run-index.ts";
+import { profileOf } from "../compare/syscall-diff.ts";
+import { indexedResults, type IndexedResult } from "../results/run-index.ts";
 import { RESULT_SCHEMA_ID, type MetricDefinition, type ResultDocument } from "../results/types.ts";
 import { testbedId, type Figure, type ReducedResult, type PoolMembership, type SeriesKey, type TestbedRef } from "./model.ts";
 
@@ -13,7 +14,7 @@ export interface SiteResult {
   readonly scenarioVersion: number;
   readonly reduced: ReducedResult;
   readonly metrics: Readonly<Record<string, MetricDefinition>>;
-  /** The document without what no page reads (tools, details, verification), for comparisons. */
+  /** The document without what no page reads (tools, verification, details but the calls by name), for comparisons. */
   readonly doc: ResultDocument;
 }
 
@@ -136,9 +137,11 @@ class Interner {
     return this.definitions.get(key) ?? Interner.shared(this.definitions, key, { unit, better });
   }
 
-  /** The document with what comparisons read (no tools, details or verification), its common parts shared. */
+  /** The document with what comparisons read (no tools, verification or details but the calls by name), its common parts shared. */
   compact(doc: ResultDocument): ResultDocument {
     const env = doc.environment;
+    // The label and sequential plan choose a paired row's rule and level; the calls by name explain a calls total's change.
+    const calls = profileOf(doc);
     return {
       schema: doc.schema,
       run: Interner.shared(this.runs, `${doc.run.runner}/${doc.run.id}/${doc.run.trials}`, doc.run),
@@ -151,9 +154,12 @@ class Interner {
       params: doc.params,
       status: doc.status,
       ...(doc.error !== undefined ? { error: doc.error } : {}),
+      ...(doc.label !== undefined ? { label: doc.label } : {}),
+      ...(doc.sequential !== undefined ? { sequential: doc.sequential } : {}),
       tools: {},
       metrics: doc.metrics,
       reproduce: doc.reproduce,
+      ...(calls ? { details: { syscall_counts: calls } } : {}),
     };
   }
 }
@@ -178,6 +184,12 @@ export function checkDataDir(dataDir: string): void {
   if (!existsSync(dataDir) || !statSync(dataDir).isDirectory()) throw new UserError(`${dataDir}: no such data folder (run scripts/bench first, or pass --data DIR)`);
 }
 
+/** Every result below the data folder, or below the given runners' folders, one run's index at a time. */
+function* runnersResults(dataDir: string, runners: readonly string[] | undefined): Generator<IndexedResult> {
+  if (runners === undefined) yield* indexedResults(dataDir);
+  else for (const runner of runners) yield* indexedResults(dataDir, runner);
+}
+
 /**
  * Reads every result document below `dataDir` (or below the folders of the given runners), through
  * the run index. `pools` names the pool of each dedicated runner that belongs to one, by runner name.
@@ -188,8 +200,7 @@ export function loadResults(dataDir: string, pools: ReadonlyMap<string, PoolMemb
   const testbeds = new Map<string, TestbedFacts>();
   const skipped: string[] = [];
   const interner = new Interner();
-  const indexed = runners === undefined ? readIndexedResults(dataDir) : runners.flatMap((runner) => readIndexedResults(dataDir, runner));
-  for (const { path, doc } of indexed) {
+  for (const { path, doc } of runnersResults(dataDir, runners)) {
     if (doc === null) {
       skipped.push(`${path}: not valid JSON`);
       continue;

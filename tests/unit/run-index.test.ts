@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { describe, it } from "node:test";
 import { tempDir } from "../../benchmarks/lib/cli.ts";
 import { makeResult } from "../../benchmarks/lib/documents.ts";
-import { readIndexedDocuments, readIndexedResults } from "../../src/results/run-index.ts";
+import { indexedResults, readIndexedDocuments, readIndexedResults } from "../../src/results/run-index.ts";
 import { layoutResultFiles, listResultFiles, readResultFile, runIndexPath, writeResult } from "../../src/results/store.ts";
 
 const RUN = "bench-x64-1/20261101T000000Z-abcdef";
@@ -43,6 +43,7 @@ describe("the run index", () => {
     assert.ok(existsSync(runIndexPath(data, RUN)), "a settled run is indexed");
     assert.deepEqual(readIndexedResults(data), expected);
     assert.deepEqual(readIndexedResults(data, "bench-x64-1"), expected);
+    assert.deepEqual([...indexedResults(data, "bench-x64-1")], expected);
   });
 
   it("is hidden from every listing of results", async () => {

@@ -64,6 +64,38 @@ describe("site data", () => {
     }
   });
 
+  it("keeps in a runtime's history one median per run of each series, null where a run has no ok result of it", () => {
+    const x86 = [...loadResults(dataDir).testbeds.values()].find((t) => t.ref.arch === "x86_64")!.ref;
+    const result = (run: string, version: string, scenario: string, median: number, status: "ok" | "failed" = "ok") =>
+      makeResult({ run: { id: run }, runtime: { name: "node", version }, suite: "startup", scenario, status, metrics: status === "ok" ? { wall_ms: metricOf([median - 1, median, median + 1]) } : {} });
+    const history = historyOf(x86, "node", [
+      result("r1", "22.0.0", "hello", 10),
+      result("r1", "22.0.0", "fs", 0, "failed"),
+      result("r2", "22.1.0", "hello", 11),
+      result("r2", "22.1.0", "fs", 20),
+    ]);
+    assert.deepEqual(history.runs.map((r) => `${r.id} ${r.version}`), ["r1 22.0.0", "r2 22.1.0"]);
+    assert.deepEqual(history.series.map((s) => [s.scenario, s.metric, s.medians]), [["hello", "wall_ms", [10, 11]], ["fs", "wall_ms", [null, 20]]]);
+  });
+
+  it("keeps in the compare files what a paired row's rule and a calls total's explanation read: the label, the sequential plan, the calls by name", async () => {
+    const dir = tempDir("site-paired");
+    const syscall_counts = { per: "start", calls: { openat: [31, 31], mmap: [30, 31] }, scheduling: { futex: [33, 33] } };
+    const paired = makeResult({
+      run: { trials: 2 },
+      label: "node-22.0.0",
+      sequential: { looks: [2, 4], alpha: 0.0008, stopped: "budget" },
+      metrics: { syscalls: { ...metricOf([61, 62], "calls/start"), trial_samples: [1, 1] } },
+      details: { syscall_counts, instructions: "unavailable" },
+    });
+    await writeResult(dir, paired);
+    const [result] = loadResults(dir).results;
+    const [page] = bundleDocuments(JSON.parse(JSON.stringify(bundleOf(result!.testbed, "node", paired.runtime.version, [result!.doc]))) as ReturnType<typeof bundleOf>);
+    assert.equal(page!.label, "node-22.0.0");
+    assert.deepEqual(page!.sequential, paired.sequential);
+    assert.deepEqual(page!.details, { syscall_counts });
+  });
+
   it("shows the newest version of each runtime per architecture, from benchmark machines before local ones", () => {
     const loaded = loadResults(dataDir);
     const { overview } = aggregate(loaded, new Map(), null, new Map(), "2026-01-02T00:00:00.000Z");

@@ -32,7 +32,7 @@ export const allSubcommand = defineCommand({
     const cache = FileSeriesCache.forDataDir(DEFAULT_DATA_DIR);
     await writeFeed(detectRegressions(history, { defaultMinEffect: defaultMinEffect(undefined), cache }), chainedTrends(history), DEFAULT_FEED_DIR);
     cache.save();
-    const site = await buildSite({ dataDir: DEFAULT_DATA_DIR, feedDir: DEFAULT_FEED_DIR, outDir: DEFAULT_SITE_DIR, scenarios: allScenarios(), pools: benchPools(), reproductionArchive, profilesDir: DEFAULT_PROFILES_DIR });
+    const site = await buildSite({ dataDir: DEFAULT_DATA_DIR, feedDir: DEFAULT_FEED_DIR, outDir: DEFAULT_SITE_DIR, scenarios: allScenarios, pools: benchPools(), reproductionArchive, profilesDir: DEFAULT_PROFILES_DIR });
     process.stdout.write(`\n${describeBuild(site)}\n${openHint(site, "scripts/bench site --serve")}\n`);
     return exitCodeOf(outcome);
   },
