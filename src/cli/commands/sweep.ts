@@ -30,7 +30,7 @@ import { setupAll } from "./setup.ts";
 
 /**
  * What a sweep measures each link in by default: the quick profile at its own trials, with the
- * adaptive trials two releases of one runtime get, which `--time-limit` shares out. Why, and what it
+ * adaptive trials two releases of one runtime get, each link taking all its looks. Why, and what it
  * can detect: docs/history.md, "The profile".
  */
 const SWEEP_PROFILE: Profile = "quick";
@@ -217,7 +217,7 @@ function planText(request: SweepRequest, chains: readonly (Chain & { runtime: Ru
     ...chainLines,
     "",
     `Profile ${request.profile}${request.trials === undefined ? "" : ` with --trials ${request.trials}`}, ${count(chains[0]!.scenarios.length, "scenario")} a link${chains.length > 1 ? " (of the first runtime)" : ""}, on ${request.testbed.name}: each link is one run of its two releases beside each other.`,
-    "Times are the suites' estimates at each profile's minimum trials, and (in brackets) with every cell at its cap of adaptive trials; --time-limit shares what it leaves beyond the minimum among the links.",
+    "Times are the suites' estimates at each profile's minimum trials, and (in brackets) with every cell at its cap of adaptive trials; --time-limit starts a link only when its time with every cell at its cap (scaled by the sweep's pace) fits in what is left.",
     `Narrowing a confirmed step between releases k apart adds at most ${narrowingRuns(1)}, ${narrowingRuns(3)} or ${narrowingRuns(7)} runs for k = 1, 3 or 7, each of the step's scenario alone (${chains[0]!.scenarios[0]}: about ${formatDuration(hello.seconds)} a run).`,
   ].join("\n");
 }
@@ -305,8 +305,8 @@ export const sweepSubcommand = defineCommand({
     "  --data DIR        the results store: links already there are skipped (default: data/)",
     "  --testbed NAME    the reference testbed this machine is (.github/bench-runners.json; default: the only one)",
     "  --runners FILE    the runners and testbeds, for collect too (default: .github/bench-runners.json)",
-    "  --time-limit T    the time the whole sweep may take (10h, 90m): no run starts that would end later, and adaptive",
-    "                    trials get what the estimates leave, shared among the runs",
+    "  --time-limit T    the time the whole sweep may take (10h, 90m): no link starts that could end later with every",
+    "                    cell at its cap of adaptive trials; a link is measured with all its looks or left for the next sweep",
     "  --max-load L      wait while the 1-minute load average is above L (default: half the CPUs)",
     "  --no-narrow       measure the chain only; leave each step between the releases of its link",
     "",
