@@ -71,11 +71,14 @@ export function fixedPlan(trials: number, alpha = PAIRED_ALPHA): SequentialPlan 
   return { looks: [trials], alpha };
 }
 
+/** The share of alpha the looks up to look `i` spend together: t_i², t_i its share of the maximum trials (0 before the first). */
+function spentBy(plan: SequentialPlan, i: number): number {
+  return i < 0 ? 0 : (plan.looks[i]! / plan.looks.at(-1)!) ** 2;
+}
+
 /** The false-alarm rate look `k` may spend: alpha · (t_k² − t_(k−1)²). */
 export function lookAlpha(plan: SequentialPlan, k: number): number {
-  const last = plan.looks.at(-1)!;
-  const share = (i: number) => (i < 0 ? 0 : (plan.looks[i]! / last) ** 2);
-  return plan.alpha * (share(k) - share(k - 1));
+  return plan.alpha * (spentBy(plan, k) - spentBy(plan, k - 1));
 }
 
 /**
@@ -86,9 +89,7 @@ export function lookAlpha(plan: SequentialPlan, k: number): number {
  * ran out of time at its first look is not judged at a sliver of alpha it can never pass.
  */
 export function finalAlpha(plan: SequentialPlan, k: number, stoppedByBudget: boolean): number {
-  if (!stoppedByBudget) return lookAlpha(plan, k);
-  const last = plan.looks.at(-1)!;
-  return plan.alpha * (1 - (k === 0 ? 0 : (plan.looks[k - 1]! / last) ** 2));
+  return stoppedByBudget ? plan.alpha * (1 - spentBy(plan, k - 1)) : lookAlpha(plan, k);
 }
 
 /** The look a comparison of `trials` pairs stands at: the last look reached (the first, when short of it). */

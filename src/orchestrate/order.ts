@@ -1,3 +1,4 @@
+import { groupBy } from "../compare/series-key.ts";
 import { SUITES } from "../suites/index.ts";
 import type { ResolvedScenario } from "../suites/resolve.ts";
 
@@ -19,9 +20,7 @@ export function rotate<T>(items: readonly T[], index: number): T[] {
  * always goes first.
  */
 export function pairedOrder<T>(items: readonly T[], key: (item: T) => string, index: number): T[] {
-  const groups = new Map<string, T[]>();
-  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
-  return rotate([...groups.values()], index).flatMap((group) => rotate(group, index));
+  return rotate([...groupBy(items, key).values()], index).flatMap((group) => rotate(group, index));
 }
 
 /**

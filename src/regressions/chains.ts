@@ -148,7 +148,13 @@ function chainsOf(links: readonly ChainLinkEstimate[]): ChainedPoint[][] {
 
 /** Every chain in the history: each runner × runtime × cell × metric whose releases were measured beside each other. */
 export function chainedTrends(docs: readonly ResultDocument[], now = new Date()): ChainedTrends {
-  const measurements = measurementsOf(docs).filter(aboveResolution).filter(released);
+  // Only a run with two versions of a runtime holds a link: the others are left out before their
+  // measurements are made (the feed computes the chains on every run, over the whole history).
+  const runOf = (doc: ResultDocument) => `${doc.run.runner}/${doc.run.id} ${doc.runtime.name}`;
+  const versions = new Map<string, Set<string>>();
+  for (const doc of docs) versions.set(runOf(doc), (versions.get(runOf(doc)) ?? new Set()).add(doc.runtime.version));
+  const linked = docs.filter((doc) => versions.get(runOf(doc))!.size > 1);
+  const measurements = measurementsOf(linked).filter(aboveResolution).filter(released);
   const chains: ChainedSeries[] = [];
   for (const [key, cell] of groupBy(measurements, chainKey)) {
     const runs = groupBy(cell, (m) => m.doc.run.id);

@@ -19,7 +19,7 @@ const HEIGHT = 300;
 const MARGIN = { top: 74, right: 16, bottom: 42, left: 52 };
 const GAP = 28;
 
-/** Each runtime's longest chain of the subject, on the runner with the most links. */
+/** Each runtime's longest chain of the subject, whichever runner measured it. */
 function chainsToDraw(trends: ChainedTrends): ChainedSeries[] {
   const candidates = trends.chains.filter((c) => c.suite === SUBJECT.suite && c.scenario === SUBJECT.scenario && c.metric === SUBJECT.metric && c.app === null);
   return SITE_RUNTIMES.flatMap((runtime) => {
@@ -69,12 +69,12 @@ export function historyPicture(trends: ChainedTrends): string | null {
   const y = (ratio: number) => MARGIN.top + ((Math.log(high) - Math.log(ratio)) / (Math.log(high) - Math.log(low))) * (HEIGHT - MARGIN.top - MARGIN.bottom);
   const ticks = logTicks(low, high);
   const width = (WIDTH - MARGIN.left - MARGIN.right - GAP * (chains.length - 1)) / chains.length;
-  const runner = chains[0]!.runner;
+  const runners = [...new Set(chains.map((c) => c.runner))].join(" and ");
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" font-family="system-ui, -apple-system, Segoe UI, sans-serif" font-size="12" role="img" aria-label="Cold start of each release against the first of its chain">`,
     `<rect width="${WIDTH}" height="${HEIGHT}" fill="#ffffff"/>`,
     `<text x="${MARGIN.left}" y="20" font-size="14" font-weight="600" fill="#14181f">Cold start (startup/hello, wall time), each release against the first of its chain</text>`,
-    `<text x="${MARGIN.left}" y="37" fill="#5a6472">${escapeMarkup(`the product of the paired steps (each release beside its predecessor) on ${runner} · 95 % band · lower is faster`)}</text>`,
+    `<text x="${MARGIN.left}" y="37" fill="#5a6472">${escapeMarkup(`the product of the paired steps (each release beside its predecessor) on ${runners} · 95 % band · lower is faster`)}</text>`,
     ...ticks.map((t) => `<text x="${MARGIN.left - 6}" y="${fixed(y(t) + 4)}" text-anchor="end" fill="#5a6472">×${t}</text>`),
     ...chains.map((chain, i) => panel(chain, MARGIN.left + i * (width + GAP), width, y, ticks)),
     `<text x="${WIDTH - MARGIN.right}" y="${HEIGHT - 8}" text-anchor="end" fill="#8a93a0">${escapeMarkup(`drawn by the site build from data/, links measured up to ${newestLink(chains)}`)}</text>`,
