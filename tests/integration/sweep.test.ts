@@ -65,3 +65,26 @@ describe("a sweep interrupted during a link, run again", () => {
     assert.match(readFileSync(join(data, "reference-here", [...runsOf("22.10.0")][0]!, "run.json"), "utf8"), /"runner_kind":"reference"/);
   });
 });
+
+describe("a sweep over a window with a release whose binary is refused", () => {
+  it("leaves that release out, saying why, and chains the next release of its line instead", async () => {
+    const data = tempDir("sweep-data");
+    // The registry's deno 2.3.0 is a binary that reports 2.4.0: no link may claim to have measured 2.3.0.
+    const args = ["sweep", "--runtime", "deno", "--from", "deno@2.3.0", "--to", "deno@2.3.2", "--scenario", "startup/hello"];
+    args.push("--data", data, "--runners", thisMachineAsTestbed(), "--max-load", "1000", "--time-limit", "1s");
+    const run = await bench(args);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stderr, /sweep: left out deno 2\.3\.0: deno@2\.3\.0: the binary reports 2\.4\.0, not 2\.3\.0/);
+    assert.match(run.stderr, /time limit: deno 2\.3\.1 → 2\.3\.2 may take/, "the chain goes on from the next release of the line");
+    assert.doesNotMatch(run.stderr, /2\.3\.0 →|→ 2\.3\.0/);
+    assert.equal(results(data).size, 0, "nothing measured within the time limit");
+  });
+
+  it("refuses a chain none of whose scenarios runs on its runtime, rather than calling it measured", async () => {
+    const args = ["sweep", "--runtime", "deno", "--from", "deno@2.3.1", "--to", "deno@2.3.2", "--scenario", "startup/slow"];
+    args.push("--data", tempDir("sweep-data"), "--runners", thisMachineAsTestbed(), "--time-limit", "1s");
+    const run = await bench(args, { RUNTIME_BENCH_SUITES_DIR: join(REPO_ROOT, "tests/fixtures/suites") });
+    assert.equal(run.code, 2, run.stderr);
+    assert.match(run.stderr, /sweep: deno: none of the chosen scenarios runs on it/);
+  });
+});

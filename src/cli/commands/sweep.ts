@@ -17,6 +17,7 @@ import { publishedReleases, type Release } from "../../releases/published.ts";
 import { BENCH_RUNNERS_FILE, chooseTestbed, cpuModelMatches, loadBenchConfig, type BenchMachine, type ReferenceTestbed } from "../../releases/runners.ts";
 import type { Profile } from "../../results/types.ts";
 import { RUNTIME_NAMES, isRuntimeName, releaseNotes, type RuntimeName } from "../../runtimes/catalog.ts";
+import { prepareRuntimes } from "../../runtimes/prepare.ts";
 import { parseSpec } from "../../runtimes/spec.ts";
 import { selectScenarios } from "../../scenarios/select.ts";
 import { resolveScenarios } from "../../suites/resolve.ts";
@@ -154,13 +155,18 @@ function parseRequest(values: ParsedValues<typeof SWEEP_OPTIONS>): SweepRequest 
   };
 }
 
-/** Each runtime's chain, with its published releases (for the releases between a link's two). */
-async function resolveChains(request: SweepRequest): Promise<{ chains: (Chain & { runtime: RuntimeName })[]; releases: Map<RuntimeName, Release[]> }> {
+type ResolvedChains = { chains: (Chain & { runtime: RuntimeName })[]; releases: Map<RuntimeName, Release[]> };
+
+/**
+ * Each runtime's chain, with its published releases (for the releases between a link's two).
+ * `leftOut` (`deno@2.3.0`): releases a window's selection passes over, as if never published.
+ */
+async function resolveChains(request: SweepRequest, leftOut: ReadonlyMap<string, string> = new Map()): Promise<ResolvedChains> {
   const selected = selectScenarios({ suites: request.selection.suites, scenarios: request.selection.scenarios });
   const releases = new Map<RuntimeName, Release[]>();
   const chains = [];
   for (const choice of request.runtimes) {
-    const published = await publishedReleases(choice.runtime, request.testbed.arch);
+    const published = (await publishedReleases(choice.runtime, request.testbed.arch)).filter((r) => choice.versions !== null || !leftOut.has(`${choice.runtime}@${r.version}`));
     releases.set(choice.runtime, published);
     const known = new Set(published.map((r) => r.version));
     const missing = choice.versions?.find((version) => !known.has(version));
@@ -169,9 +175,46 @@ async function resolveChains(request: SweepRequest): Promise<{ chains: (Chain & 
     const versions = choice.versions ?? selectReleases(choice.runtime, published, window, request.every);
     if (versions.length < 2) throw new UserError(`sweep: ${choice.runtime}: ${versions.length === 0 ? "no release" : `only ${versions[0]}`} in the selection; a chain needs two releases`);
     const scenarios = selected.filter((s) => s.manifest.runtimes[choice.runtime] !== undefined).map((s) => `${s.suite}/${s.name}`);
+    if (scenarios.length === 0) throw new UserError(`sweep: ${choice.runtime}: none of the chosen scenarios runs on it`);
     chains.push({ runtime: choice.runtime, links: chainLinks(choice.runtime, versions), scenarios });
   }
   return { chains, releases };
+}
+
+/**
+ * The chains with every release downloaded and verified before the first link, so that no link
+ * stops on a download. A release of a window whose binary is refused (the registry's deno 2.3.0
+ * reports 2.4.0) is left out, saying why, and the selection is taken again without it: the next
+ * release of its line stands in. A release named with --runtime NAME@VERSION is refused as bad input.
+ */
+async function provisionedChains(request: SweepRequest): Promise<ResolvedChains> {
+  const leftOut = new Map<string, string>();
+  const verified = new Set<string>();
+  const note = (line: string) => process.stderr.write(`sweep: ${line}\n`);
+  for (;;) {
+    const resolved = await resolveChains(request, leftOut);
+    const specs = resolved.chains.flatMap((chain) => [chain.links[0]!.from, ...chain.links.map((link) => link.to)].map((version) => `${chain.runtime}@${version}`));
+    const refused = await firstRefused(specs.filter((spec) => !verified.has(spec)), verified, note);
+    if (refused === null) return resolved;
+    const named = request.runtimes.find((choice) => choice.runtime === parseSpec(refused.spec).name)?.versions !== null;
+    if (named) throw new UserError(`sweep: ${refused.why}`);
+    note(`left out ${refused.spec.replace("@", " ")}: ${refused.why}; the selection is taken again without it`);
+    leftOut.set(refused.spec, refused.why);
+  }
+}
+
+/** Downloads and verifies each spec in turn; the first whose binary is refused, with the reason. */
+async function firstRefused(specs: readonly string[], verified: Set<string>, note: (line: string) => void): Promise<{ spec: string; why: string } | null> {
+  for (const spec of specs) {
+    try {
+      await prepareRuntimes([spec], note);
+    } catch (error) {
+      if (!(error instanceof UserError)) throw error;
+      return { spec, why: error.message };
+    }
+    verified.add(spec);
+  }
+  return null;
 }
 
 /** Prices jobs from the suites' estimates, as `plan` does; the same job is priced once. */
@@ -319,12 +362,12 @@ export const sweepSubcommand = defineCommand({
   options: SWEEP_OPTIONS,
   async run(values) {
     const request = parseRequest(values);
-    const { chains, releases } = await resolveChains(request);
     if (values.plan) {
-      process.stdout.write(`${planText(request, chains)}\n`);
+      process.stdout.write(`${planText(request, (await resolveChains(request)).chains)}\n`);
       return 0;
     }
     checkOnTestbed(request.testbed);
+    const { chains, releases } = await provisionedChains(request);
     const workDir = sweepWorkDir(request.dataDir);
     const leftover = await collectStaged(workDir, request.dataDir, { runners: request.machines, declared: declaredMetrics() });
     if (leftover !== null) {
