@@ -51,6 +51,7 @@ const BROWSER_SAFE = [
   "src/core/markup.ts",
   "src/core/measurements.ts",
   "src/core/params.ts",
+  "src/results/reproduce.ts",
   "src/site/compare-data.ts",
   "src/site/detectable.ts",
   "src/site/downloads.ts",

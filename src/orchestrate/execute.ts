@@ -8,6 +8,7 @@ import type { Environment } from "../env/fingerprint.ts";
 import { cleanupsSettled, isInterrupted, leavesUntilCleaned, setInterruptHandler } from "../process/children.ts";
 import type { IdentifiedRuntime } from "../runtimes/identify.ts";
 import { summarize } from "../stats/summary.ts";
+import { runCommand } from "../results/reproduce.ts";
 import { writeResult } from "../results/store.ts";
 import type { MetricSummary, Profile, ResultDocument, ResultStatus, RunInfo } from "../results/types.ts";
 import { prepareScenario } from "../scenarios/prepare.ts";
@@ -419,15 +420,14 @@ function toDocument(plan: RunPlan, selected: ResolvedScenario, cell: Cell, tools
     error = `no samples for ${missing.join(", ")}`;
   }
   const identity = cell.subject.runtime.identity;
-  const reproduce = [
-    "scripts/bench run",
-    `--suite ${scenario.suite}`,
-    `--scenario ${scenario.name}`,
-    cell.subject.app ? `--app ${cell.subject.app}` : "",
-    `--runtime ${identity.name}@${identity.version}`,
-    `--profile ${plan.profile}`,
-    plan.trials !== undefined ? `--trials ${plan.trials}` : "",
-  ].filter(Boolean).join(" ");
+  const reproduce = runCommand({
+    suite: scenario.suite,
+    scenario: scenario.name,
+    app: cell.subject.app,
+    runtimes: [`${identity.name}@${identity.version}`],
+    profile: plan.profile,
+    trials: plan.trials,
+  });
   return {
     schema: "runtime-bench/result/v1",
     run: { ...plan.run, trials: cell.trials },

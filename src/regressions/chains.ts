@@ -18,9 +18,9 @@ import { subjectLabel } from "../compare/paired.ts";
 import { trialClusters } from "../compare/ratio.ts";
 import { aboveResolution, cellOf, groupBy, matchKey, measurementsOf, type Measurement } from "../compare/series-key.ts";
 import type { MeasuredCell } from "../compare/types.ts";
-import type { ResultDocument } from "../results/types.ts";
+import type { Profile, ResultDocument } from "../results/types.ts";
 
-export const CHAINS_SCHEMA_ID = "runtime-bench/chains/v1";
+export const CHAINS_SCHEMA_ID = "runtime-bench/chains/v2";
 
 /** The machine a link ran on: the runner's hardware fingerprint, and the CPU it reported. */
 export interface LinkMachine {
@@ -37,6 +37,8 @@ export interface ChainLinkEstimate {
   /** Its 95 % Student t interval over the pairs. */
   ci95: [number, number];
   pairs: number;
+  /** The profile its run measured in (its load points and trials): what measuring it again takes. */
+  profile: Profile;
   run_id: string;
   started_at: string;
   machine: LinkMachine;
@@ -92,6 +94,7 @@ function linksOfRun(run: readonly Measurement[]): ChainLinkEstimate[] {
       ratio: estimate.ratio,
       ci95: estimate.ci,
       pairs: estimate.pairs,
+      profile: doc.run.profile,
       run_id: doc.run.id,
       started_at: doc.run.started_at,
       machine: { fingerprint: doc.environment.fingerprint, cpu_model: doc.environment.cpu_model },

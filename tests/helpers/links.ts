@@ -4,7 +4,7 @@
  * does in a trial's minute falls on both releases alike (the shared factor); each side adds a little
  * noise of its own, so the paired verdicts are sharp and a planted step is plain.
  */
-import type { ResultDocument } from "../../src/results/types.ts";
+import type { Profile, ResultDocument } from "../../src/results/types.ts";
 import { seededRandom } from "../../src/stats/random.ts";
 import { makeResult, metricOf } from "../../benchmarks/lib/documents.ts";
 
@@ -28,6 +28,8 @@ export interface LinkRun {
   readonly level: (version: string) => number;
   readonly scenario?: string;
   readonly trials?: number;
+  /** The run's profile (default quick). */
+  readonly profile?: Profile;
   /** Each side's own relative noise per trial. */
   readonly noise?: number;
 }
@@ -53,7 +55,7 @@ export function linkRun(run: LinkRun): ResultDocument[] {
       return Array.from({ length: SAMPLES_PER_TRIAL }, () => trial * Math.exp((noise / 2) * gaussian(random)));
     });
     return makeResult({
-      run: { id, started_at: startedAt, runner: machine.runner, runner_kind: machine.kind, trials, profile: "quick" },
+      run: { id, started_at: startedAt, runner: machine.runner, runner_kind: machine.kind, trials, profile: run.profile ?? "quick" },
       environment: { cpu_model: machine.cpu, fingerprint: machine.fingerprint },
       runtime: { version, spec: `node@${version}` },
       scenario: run.scenario ?? "hello",

@@ -615,18 +615,18 @@ async function siteOver(dataDir: string, name: string): Promise<string> {
   return startServer(dataDir, feedDir, tempDir(`site-browser-out-${name}`));
 }
 
-/** The trend page of startup/hello, switched from its absolute figures to its chained ones; the points and markers of the chained chart. */
-async function chainedView(site: string, runtime: string): Promise<{ page: Page; problems: string[]; versions: string[]; machineMarkers: number }> {
-  const { page, problems } = await open(`scenario.html?scenario=startup/hello&metric=wall_ms`, { site });
+/** A trend page (startup/hello unless asked), switched from its absolute figures to its chained ones; the points, their reproduce commands and the markers of the chained chart. */
+async function chainedView(site: string, runtime: string, query = "scenario=startup/hello&metric=wall_ms"): Promise<{ page: Page; problems: string[]; versions: string[]; commands: string[]; machineMarkers: number }> {
+  const { page, problems } = await open(`scenario.html?${query}`, { site });
   await page.waitForSelector("figure[data-chart=trend][data-figures=absolute][data-drawn]");
   await page.click("[data-control=figures] label:has-text('Chained steps')");
   await page.waitForSelector("figure[data-chart=trend][data-figures=chained][data-drawn]");
   assert.equal(new URL(page.url()).searchParams.get("figures"), "chained", "the permalink holds the view");
   await page.click("details.table-fallback summary");
   await page.waitForSelector("details.table-fallback[open] table tbody tr");
-  const versions = await page.$$eval(`figure[data-chart=trend] ~ details table tbody tr`, (rows, name) => rows.filter((r) => r.textContent?.startsWith(name)).map((r) => r.children[1]!.textContent ?? ""), runtime);
+  const cells = await page.$$eval(`figure[data-chart=trend] ~ details table tbody tr`, (rows, name) => rows.filter((r) => r.textContent?.startsWith(name)).map((r) => [r.children[1]!.textContent ?? "", r.lastElementChild!.textContent ?? ""]), runtime);
   const machineMarkers = await page.$$eval("figure[data-chart=trend] [data-marker=machine]", (markers) => markers.length);
-  return { page, problems, versions, machineMarkers };
+  return { page, problems, versions: cells.map(([version]) => version!), commands: cells.map(([, command]) => command!), machineMarkers };
 }
 
 describe("chained trends on the trend page", () => {
@@ -639,6 +639,15 @@ describe("chained trends on the trend page", () => {
     await page.screenshot({ path: join(ARTIFACTS, "trend-chained-committed.png"), fullPage: true });
     assert.deepEqual(problems, []);
     await page.close();
+    // A series with a load point: each link's command measures it again, in its run's profile, and names the load point.
+    const loaded = await chainedView(site, "bun", "scenario=database/insert-batch&app=bun-sqlite&params=concurrency%3D1%2Cengine%3Dsqlite&metric=wall_ms");
+    assert.ok(loaded.versions.length >= 10, `the chain reaches ${loaded.versions.length} releases`);
+    loaded.commands.slice(1).forEach((command, i) => {
+      const [from, to] = [loaded.versions[i], loaded.versions[i + 1]];
+      assert.equal(command, `scripts/bench run --suite database --scenario insert-batch --app bun-sqlite --runtime bun@${from} --runtime bun@${to} --profile quick # measures the load point concurrency=1,engine=sqlite among the quick profile's`);
+    });
+    assert.deepEqual(loaded.problems, []);
+    await loaded.page.close();
   });
 
   it("carries a chain across a change of machine and marks it where the absolute series splits", async () => {
@@ -646,11 +655,15 @@ describe("chained trends on the trend page", () => {
     const versions = Array.from({ length: 7 }, (_, minor) => `22.${minor}.0`);
     for (const [i, to] of versions.slice(1).entries()) {
       const machine = i < 3 ? TESTBED_AMD : TESTBED_INTEL;
-      for (const doc of linkRun({ machine, index: i + 1, from: versions[i]!, to, level: () => (machine === TESTBED_INTEL ? 130 : 100) })) await writeResult(dataDir, doc);
+      // The last link in the full profile: each point's command is in its own link's profile.
+      const profile = i === versions.length - 2 ? "full" : "quick";
+      for (const doc of linkRun({ machine, index: i + 1, from: versions[i]!, to, level: () => (machine === TESTBED_INTEL ? 130 : 100), profile })) await writeResult(dataDir, doc);
     }
     const site = await siteOver(dataDir, "machines");
     const chained = await chainedView(site, "node");
     assert.deepEqual(chained.versions, versions, "one chain over both machines");
+    assert.deepEqual(chained.commands.map((command) => / --profile (\w+)$/.exec(command)?.[1] ?? command), ["the first release of the chain: node 22.0.0", "quick", "quick", "quick", "quick", "quick", "full"]);
+    assert.match(chained.commands[6]!, /^scripts\/bench run --suite startup --scenario hello --runtime node@22\.5\.0 --runtime node@22\.6\.0 --profile full$/, "no load point to name");
     assert.equal(chained.machineMarkers, 1, "the change of machine is marked once");
     assert.deepEqual(chained.problems, []);
     await chained.page.close();

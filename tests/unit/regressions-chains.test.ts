@@ -53,6 +53,13 @@ describe("chained trends across a change of machine", () => {
     assert.ok(widths.every((w, i) => i === 0 || w > widths[i - 1]!), "the interval widens link by link");
   });
 
+  it("records each link's profile, its run's", () => {
+    const full = linkRun({ machine: TESTBED_AMD, index: 60, from: "22.8.0", to: "22.9.0", level: levelOn(TESTBED_AMD), profile: "full" });
+    const [chain] = chainedTrends([...docs, ...full]).chains;
+    const profiles = chain!.points.slice(1).map((p) => [p.version, p.link!.profile]);
+    assert.deepEqual(profiles, [...VERSIONS.slice(1).map((v) => [v, "quick"]), ["22.9.0", "full"]]);
+  });
+
   it("starts a chain again where no link reaches, and leaves out labelled builds", () => {
     const gap = docs.filter((doc) => doc.runtime.version !== "22.4.0");
     const labelled = linkRun({ machine: TESTBED_AMD, index: 50, from: "22.3.0", to: "22.4.0", level: levelOn(TESTBED_AMD) }).map((doc) => ({ ...doc, label: `patched-${doc.runtime.version}` }));
@@ -72,7 +79,7 @@ describe("scripts/bench regressions --chains", () => {
     assert.match(text.stdout, /22\.5\.0 .*Intel\(R\) Xeon\(R\) Processor \(bbbbbbbb\): machine changed/);
     const json = await bench(["regressions", "--data", data, "--chains", "--json"]);
     const trends = JSON.parse(json.stdout) as ChainedTrends;
-    assert.deepEqual([trends.schema, trends.chains.length, trends.chains[0]!.points.length], ["runtime-bench/chains/v1", 1, 9]);
+    assert.deepEqual([trends.schema, trends.chains.length, trends.chains[0]!.points.length], ["runtime-bench/chains/v2", 1, 9]);
     assert.match(text.stdout, new RegExp(`chains written: ${feed}/chains\\.json`));
   });
 });

@@ -37,7 +37,7 @@ describe("the site's chain files", () => {
     writeFileSync(join(feedDir, CHAINS_JSON_FILE), "{ not json");
     await assert.rejects(writeChainFiles(feedDir, outDir), (error: unknown) => error instanceof UserError && error.message.includes(join(feedDir, CHAINS_JSON_FILE)));
     writeFileSync(join(feedDir, CHAINS_JSON_FILE), JSON.stringify({ schema: "something/else", chains: [] }));
-    await assert.rejects(writeChainFiles(feedDir, outDir), /not a runtime-bench\/chains\/v1 file/);
+    await assert.rejects(writeChainFiles(feedDir, outDir), /not a runtime-bench\/chains\/v2 file/);
   });
 
   it("the README opens with the picture the site build draws from data/, as it stands", () => {

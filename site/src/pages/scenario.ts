@@ -2,6 +2,8 @@ import { CHAIN_INDEX_PATH, SITE_RUNTIMES, chainPath, machineLabel, scenarioTestb
 import { MIN_ZOOM_SPAN, drawTrend, type TrendAxis, type TrendLine, type TrendModel, type TrendPoint, type TrendZoom } from "../charts/trend.ts";
 import { DETECTABLE_HELP, detectableLabel } from "../../../src/site/detectable.ts";
 import { chainCsv, trendCsv } from "../../../src/site/downloads.ts";
+import { runCommand } from "../../../src/results/reproduce.ts";
+import type { ChainLinkEstimate } from "../../../src/regressions/chains.ts";
 import { MIN_HISTORY_RUNS } from "../../../src/compare/noise.ts";
 import { segmented, select, type Option } from "../controls.ts";
 import { fetchJson } from "../data.ts";
@@ -122,10 +124,9 @@ function trendModel(trend: TrendData, view: View): TrendModel {
   return { axis: view.axis, metricLabel: metricLabel(view.metric), unit: info.unit, better: info.better, testbed: trend.testbed, lines };
 }
 
-/** What the link into a release measured, as a command that measures it again. */
-function linkCommand(series: ChainData["series"], runtime: string, from: string, to: string): string {
-  const app = series.app ? ` --app ${series.app}` : "";
-  return `scripts/bench run --scenario ${series.suite}/${series.scenario}${app} --runtime ${runtime}@${from} --runtime ${runtime}@${to}`;
+/** What the link into a release measured, as a command that measures it again: its load point, in its run's profile. */
+function linkCommand(series: ChainData["series"], runtime: string, link: ChainLinkEstimate): string {
+  return runCommand({ suite: series.suite, scenario: series.scenario, app: series.app, runtimes: [`${runtime}@${link.from}`, `${runtime}@${link.to}`], profile: link.profile, loadPoint: series.params });
 }
 
 /**
@@ -141,15 +142,16 @@ function chainedModel(chain: ChainData, trend: TrendData, view: View): TrendMode
     if (longest.length === 0) continue;
     const points = longest.map((p, index): TrendPoint => {
       const link = p.link;
+      // The first release has no link into it: its date and profile are its link out's, the run that measured it.
+      const measuredBy = (link ?? longest[1]!.link)!;
       const result: ReducedResult = {
         runtime,
         version: p.version,
-        // The first release has no link into it: the date is its link out's, the run that measured it.
-        started_at: (link ?? longest[1]?.link)?.started_at ?? "",
+        started_at: measuredBy.started_at,
         run: link?.run_id ?? "the chain's first release",
-        profile: "quick",
+        profile: measuredBy.profile,
         status: "ok",
-        reproduce: link ? linkCommand(chain.series, runtime, link.from, link.to) : `the first release of the chain: ${runtime} ${p.version}`,
+        reproduce: link ? linkCommand(chain.series, runtime, link) : `the first release of the chain: ${runtime} ${p.version}`,
         values: {},
       };
       const marker = p.machine_changed && link
