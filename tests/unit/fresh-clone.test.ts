@@ -1,14 +1,15 @@
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { tempDir } from "../../benchmarks/lib/cli.ts";
+import { runProcess, tempDir } from "../../benchmarks/lib/cli.ts";
 import { makeResult, metricOf } from "../../benchmarks/lib/documents.ts";
 import { headlineGaps, lineClock, newestSubject, parseResultsWritten, parseSuiteTimes, parseTestSummary, secondsUntil, toolBuilds, TYPE_CHECKING_LINE } from "../../benchmarks/lib/fresh-clone.ts";
 import { previousFiguresNote, rolledNotes } from "../../benchmarks/lib/measurements.ts";
 import { comparePaired } from "../../src/compare/paired.ts";
 import type { CompareRow } from "../../src/compare/types.ts";
 import type { MeasurementEntry } from "../../src/core/measurements.ts";
+import { REPO_ROOT } from "../../src/core/paths.ts";
 import { runCommand } from "../../src/process/children.ts";
 
 // The end of `scripts/test`'s output (node's spec reporter, node 20), a failing test among them.
@@ -180,4 +181,21 @@ test("a re-measured entry keeps the rows it replaces as a dated note, then its o
   assert.deepEqual(again.slice(2), [note, ...old.notes!]);
   assert.equal(rolledNotes(undefined, own, prefix).length, 1);
   assert.throws(() => rolledNotes(old, "How it was measured.", prefix), /does not start with its prefix/);
+});
+
+const freshClone = (...args: string[]) => runProcess(process.execPath, ["--import", "tsx", join(REPO_ROOT, "benchmarks/fresh-clone.ts"), ...args], { cwd: REPO_ROOT });
+
+test("the benchmark clones this checkout's HEAD under the temp folder and removes it; bad options are one line", async () => {
+  const head = (await runCommand("git", ["rev-parse", "--short=7", "HEAD"], { cwd: REPO_ROOT })).stdout.trim();
+  const { code, stderr } = await freshClone("--clone-only");
+  assert.equal(code, 0, stderr);
+  assert.match(stderr, /\.ci\/run among them/);
+  assert.ok(stderr.includes(`(${head}) into `), stderr);
+  const removed = /removed (\S+)/.exec(stderr)?.[1];
+  assert.ok(removed !== undefined && !existsSync(removed), stderr);
+  for (const args of [[], ["--clone-only", "--record"], ["--tests", "--no-such-option"]]) {
+    const bad = await freshClone(...args);
+    assert.equal(bad.code, 2, bad.stderr);
+    assert.equal(bad.stderr.trim().split("\n").length, 1, bad.stderr);
+  }
 });
