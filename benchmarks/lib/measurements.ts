@@ -189,3 +189,28 @@ export function recordMeasurement(id: string, update: (entry: MeasurementEntry |
   writeGeneratedDocs(root, next);
   process.stderr.write(`recorded "${id}" in ${MEASUREMENTS_FILE}, regenerated ${MEASUREMENTS_MD} and ${README}'s figures table\n`);
 }
+
+/** A row as words: each non-empty cell after its heading. */
+const rowInWords = (columns: Readonly<Record<string, string>>, row: Readonly<Record<string, Figure>>) =>
+  Object.entries(columns)
+    .filter(([key]) => row[key] !== null && row[key] !== undefined)
+    .map(([key, heading]) => `${heading}: ${typeof row[key] === "boolean" ? (row[key] ? "yes" : "no") : String(row[key])}`)
+    .join(", ");
+
+/** The rows an entry held, as one note dated with its when, where, load and command: what a benchmark that replaces them keeps of them. */
+export function previousFiguresNote(old: MeasurementEntry): string | null {
+  if (!old.columns || !old.rows || old.rows.length === 0) return null;
+  return `${old.when} (${old.where}; load ${old.load}; \`${old.benchmark}\`): ${old.rows.map((row) => rowInWords(old.columns!, row)).join("; ")}.`;
+}
+
+/**
+ * The notes of an entry a benchmark measures again and whose rows it replaces: its own note
+ * (saying how it measures, starting with `ownPrefix`), then the replaced rows dated, then the
+ * entry's older notes, less the benchmark's own note of before.
+ */
+export function rolledNotes(old: MeasurementEntry | undefined, ownNote: string, ownPrefix: string): string[] {
+  if (!ownNote.startsWith(ownPrefix)) throw new Error(`the note "${ownNote.slice(0, 40)}…" does not start with its prefix "${ownPrefix}"`);
+  if (old === undefined) return [ownNote];
+  const previous = previousFiguresNote(old);
+  return [ownNote, ...(previous === null ? [] : [previous]), ...(old.notes ?? []).filter((note) => !note.startsWith(ownPrefix))];
+}

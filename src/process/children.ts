@@ -65,6 +65,8 @@ export interface CommandOptions {
   cwd?: string;
   env?: NodeJS.ProcessEnv;
   timeoutMs?: number;
+  /** Each chunk as it arrives, for a caller that needs to know when a line was printed (a long command's phases). */
+  onOutput?: (stream: "stdout" | "stderr", chunk: string) => void;
 }
 
 /** Runs a command to completion, collecting its output; a timeout kills the whole group. */
@@ -78,8 +80,14 @@ export function runCommand(command: string, args: readonly string[], options: Co
     let stdout = "";
     let stderr = "";
     let timedOut = false;
-    child.stdout?.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-    child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+      options.onOutput?.("stdout", chunk);
+    });
+    child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+      options.onOutput?.("stderr", chunk);
+    });
     const timer =
       options.timeoutMs === undefined
         ? undefined

@@ -1,0 +1,140 @@
+/**
+ * What benchmarks/fresh-clone.ts reads from the output of the commands it times on a fresh clone:
+ * node's test runner summary, when each line was printed (and so the phases before the tests and
+ * each tool build), `scripts/bench`'s results and time per suite, and the headline gaps of a
+ * `scripts/bench compare --json` of two runtimes. Apart from the benchmark, so tests/unit can
+ * check them on recorded output.
+ */
+import semver from "semver";
+import { cellLabel } from "../../src/compare/format.ts";
+import { subjectLabel } from "../../src/compare/paired.ts";
+import type { CompareRow, Verdict } from "../../src/compare/types.ts";
+import type { ResultDocument } from "../../src/results/types.ts";
+
+/** A line of a command's output, stdout or stderr, and the seconds since it started at which it arrived. */
+export interface TimedLine {
+  readonly at: number;
+  readonly text: string;
+}
+
+/** Collects a command's output as lines stamped with the time they arrived; a line split across chunks takes the time it was completed. */
+export function lineClock(secondsNow: () => number, onLine?: (line: TimedLine) => void): { push(stream: "stdout" | "stderr", chunk: string): void; lines(): TimedLine[] } {
+  const lines: TimedLine[] = [];
+  const partial = { stdout: "", stderr: "" };
+  return {
+    push(stream, chunk) {
+      const parts = (partial[stream] + chunk).split("\n");
+      partial[stream] = parts.pop()!;
+      const at = secondsNow();
+      for (const text of parts) {
+        lines.push({ at, text });
+        onLine?.({ at, text });
+      }
+    },
+    lines: () => [...lines, ...(["stdout", "stderr"] as const).filter((s) => partial[s] !== "").map((s) => ({ at: secondsNow(), text: partial[s] }))],
+  };
+}
+
+/** The summary node's test runner prints last (`ℹ tests 664`, `ℹ pass 664`, …, `ℹ duration_ms 1295000.5`). */
+export interface TestSummary {
+  readonly tests: number;
+  readonly pass: number;
+  readonly fail: number;
+  readonly cancelled: number;
+  readonly skipped: number;
+  readonly todo: number;
+  /** The test runner's own duration: from its start to its summary. */
+  readonly seconds: number;
+}
+
+/** The last test runner summary in `output`, or null when it printed none (the command failed before the tests). */
+export function parseTestSummary(output: string): TestSummary | null {
+  const last = (field: string) => {
+    const found = [...output.matchAll(new RegExp(`^ℹ ${field} (\\d+(?:\\.\\d+)?)\\s*$`, "gm"))].at(-1);
+    return found === undefined ? undefined : Number(found[1]);
+  };
+  const [tests, pass, fail, cancelled, skipped, todo, durationMs] = ["tests", "pass", "fail", "cancelled", "skipped", "todo", "duration_ms"].map(last);
+  if (tests === undefined || pass === undefined || fail === undefined || durationMs === undefined) return null;
+  return { tests, pass, fail, cancelled: cancelled ?? 0, skipped: skipped ?? 0, todo: todo ?? 0, seconds: durationMs / 1000 };
+}
+
+/** The message scripts/test prints (scripts/lib/common.sh's `say`) when the installs are done and type-checking starts. */
+export const TYPE_CHECKING_LINE = "runtime-bench: type-checking";
+const BUILDING = /^runtime-bench: building (\S+)/;
+
+/** Seconds from the start to the first line that begins with `prefix`, or null when none does. */
+export function secondsUntil(lines: readonly TimedLine[], prefix: string): number | null {
+  return lines.find((line) => line.text.startsWith(prefix))?.at ?? null;
+}
+
+/** A tool common.sh built (`runtime-bench: building oha …`), and its seconds: until the next line printed (the next step's message), or the end. */
+export interface ToolBuild {
+  readonly tool: string;
+  readonly seconds: number;
+}
+
+export function toolBuilds(lines: readonly TimedLine[], endSeconds: number): ToolBuild[] {
+  return lines.flatMap((line, i) => {
+    const tool = BUILDING.exec(line.text)?.[1];
+    return tool === undefined ? [] : [{ tool, seconds: (lines[i + 1]?.at ?? endSeconds) - line.at }];
+  });
+}
+
+/** `scripts/bench`'s time per suite as its summary printed it (`time per suite: startup 32 s, http 2 min 44 s`), in its order. */
+export function parseSuiteTimes(output: string): { suite: string; time: string }[] {
+  const line = [...output.matchAll(/^time per suite: (.+)$/gm)].at(-1)?.[1];
+  if (line === undefined) return [];
+  return line.split(", ").map((part) => {
+    const [suite, ...time] = part.trim().split(" ");
+    return { suite: suite!, time: time.join(" ") };
+  });
+}
+
+/** The results a run wrote and its run folder (`177 results written below /x/data/runs/…; every metric …`), or null. */
+export function parseResultsWritten(output: string): { results: number; folder: string } | null {
+  const found = [...output.matchAll(/^(\d+) results? written below (.+?); every metric/gm)].at(-1);
+  return found === undefined ? null : { results: Number(found[1]), folder: found[2]! };
+}
+
+/** The headline gaps of a comparison and what compare called them. */
+export interface GapTally {
+  /** Rows of a cell's headline metric. */
+  readonly headlineRows: number;
+  /** Of them, those whose medians are `factor`× or more apart, either way. */
+  readonly gaps: number;
+  readonly change: number;
+  readonly inconclusive: number;
+  readonly noChange: number;
+  readonly notComparable: number;
+}
+
+/**
+ * The rows of `rows` on each cell's headline metric (its result's first metric, the one the
+ * summary, findings and steps judge) whose two medians are `factor`× or more apart, by verdict.
+ */
+export function headlineGaps(rows: readonly CompareRow[], docs: readonly ResultDocument[], factor: number): GapTally {
+  const headline = new Map<string, string>();
+  for (const doc of docs) {
+    const first = doc.status === "ok" ? Object.keys(doc.metrics)[0] : undefined;
+    if (first !== undefined) headline.set(cellLabel(doc), first);
+  }
+  const onHeadline = rows.filter((row) => headline.get(cellLabel(row)) === row.metric);
+  const apart = (row: CompareRow) => row.base_median > 0 && row.head_median > 0 && Math.max(row.head_median / row.base_median, row.base_median / row.head_median) >= factor;
+  const gaps = onHeadline.filter(apart);
+  const called = (...verdicts: Verdict[]) => gaps.filter((row) => verdicts.includes(row.verdict)).length;
+  return {
+    headlineRows: onHeadline.length,
+    gaps: gaps.length,
+    change: called("faster", "slower"),
+    inconclusive: called("inconclusive"),
+    noChange: called("no significant change"),
+    notComparable: called("not comparable"),
+  };
+}
+
+/** The subject of `runtime` at its newest version among a run's results, by its label in the run (`node-26.12.1`, as compare names it), or null. */
+export function newestSubject(docs: readonly ResultDocument[], runtime: string): string | null {
+  const ofRuntime = docs.filter((doc) => doc.runtime.name === runtime && semver.valid(doc.runtime.version));
+  const newest = ofRuntime.reduce<ResultDocument | undefined>((best, doc) => (best === undefined || semver.gt(doc.runtime.version, best.runtime.version) ? doc : best), undefined);
+  return newest === undefined ? null : subjectLabel(newest);
+}
