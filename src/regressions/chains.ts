@@ -163,9 +163,10 @@ export function chainedTrends(docs: readonly ResultDocument[], now = new Date())
     const runs = groupBy(cell, (m) => m.doc.run.id);
     const links = newestLinks([...runs.values()].filter((run) => run.length > 1).flatMap(linksOfRun));
     const { doc } = cell[0]!;
-    for (const points of chainsOf(links)) {
-      chains.push({ ...cellOf(cell[0]!), chain: chains.some((c) => c.chain === key) ? `${key} from ${points[0]!.version}` : key, runner: doc.run.runner, runtime: doc.runtime.name, first: points[0]!.version, points });
-    }
+    // A cell's first chain is named by its key alone, any later one (a release no chain reached) by where it starts.
+    chainsOf(links).forEach((points, i) => {
+      chains.push({ ...cellOf(cell[0]!), chain: i === 0 ? key : `${key} from ${points[0]!.version}`, runner: doc.run.runner, runtime: doc.runtime.name, first: points[0]!.version, points });
+    });
   }
   return { schema: CHAINS_SCHEMA_ID, generated_at: now.toISOString(), chains: chains.sort((a, b) => a.chain.localeCompare(b.chain)) };
 }

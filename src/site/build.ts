@@ -143,7 +143,7 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildSum
   const generatedAt = (options.now ?? new Date()).toISOString();
   checkDataDir(dataDir);
   checkOutDir(outDir);
-  const parts = startParts({ dataDir, outDir, pools: options.pools ?? new Map() });
+  const parts = await startParts({ dataDir, outDir, pools: options.pools ?? new Map() });
   try {
     // While the parts load: the output folder emptied, the assets bundled (esbuild works in a process of its own).
     const assetsReady = prepareOutDir(outDir).then(() => bundleAssets(outDir));
