@@ -2,6 +2,7 @@ import type { RuntimeName } from "../runtimes/catalog.ts";
 import type { IdentifiedRuntime } from "../runtimes/identify.ts";
 import type { MetricDefinition } from "../results/types.ts";
 import type { ProfileParams, Scenario } from "../scenarios/manifest.ts";
+import type { PrepareStep } from "../scenarios/prepare.ts";
 import type { ParamValue, Profile, ResultDocument, SuiteProfile } from "../results/types.ts";
 
 export type { ProfileParams } from "../scenarios/manifest.ts";
@@ -149,6 +150,8 @@ interface ReproductionBase {
   readonly entry: string;
   /** The runtime's flags for this scenario and app. */
   readonly flags: readonly string[];
+  /** What readies `appDir` before the first run (generated files, packages from a lockfile); its output is made again, never copied. */
+  readonly prepare?: PrepareStep;
 }
 
 /** An app of the in-process protocol: its input, and how the headline figure follows from its report. */
@@ -166,7 +169,17 @@ export interface ServerReproduction extends ReproductionBase {
   readonly load: { readonly tool: "oha"; readonly warmupArgs: readonly string[]; readonly args: readonly string[]; readonly metric: string; readonly unit: string };
 }
 
-export type Reproduction = InProcessReproduction | ServerReproduction;
+/**
+ * A program started again and again, each start timed from exec to exit by hyperfine with the
+ * harness's own arguments (no shell, the profile's warm-up and runs); it must print `expectStdout`.
+ */
+export interface ProcessReproduction extends ReproductionBase {
+  readonly kind: "process";
+  readonly expectStdout: string;
+  readonly timing: { readonly tool: "hyperfine"; readonly warmup: number; readonly runs: number; readonly metric: string; readonly unit: string };
+}
+
+export type Reproduction = InProcessReproduction | ServerReproduction | ProcessReproduction;
 
 /** The cells of one scenario that `list` shows: an app and the runtimes it runs on. */
 export interface AppListing {

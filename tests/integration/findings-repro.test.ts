@@ -53,6 +53,25 @@ describe("standalone reproductions, run with the real runtimes", () => {
     }
   });
 
+  it("startup/import-graph: the script generates the graph, checks the start, times starts with hyperfine and prints their median in ms", async () => {
+    const dir = tempDir("repro-startup");
+    const files = write(dir, [makeResult({ runtime: { name: "deno", version: RUNTIMES.deno, spec: `deno@${RUNTIMES.deno}` }, suite: "startup", scenario: "import-graph", metrics: { wall_ms: metricOf([40, 41, 39]) } })]);
+    const out = join(dir, "repro");
+    const made = await bench(["repro", ...files, "--out", out]);
+    assert.equal(made.code, 0, made.stderr);
+    assert.match(readFileSync(join(out, "README.md"), "utf8"), /\| deno 2\.1\.4 \| 40\.00 ms \|/);
+    // The generated graph is made again by the script, never copied.
+    assert.ok(!existsSync(join(out, "suites", "startup", "import-graph", "graph")));
+    const run = await runCommand(join(out, `run-deno-${RUNTIMES.deno}.sh`), [binaries.get("deno")!], { timeoutMs: 120_000 });
+    assert.equal(run.code, 0, run.stderr);
+    assert.ok(existsSync(join(out, "suites", "startup", "import-graph", "graph", "m0.js")), "the script ran the scenario's prepare step");
+    // The quick profile's runs (src/suites/startup/index.ts); a start of a runtime takes milliseconds, not microseconds or seconds.
+    const printed = /^wall_ms: ([0-9.]+) ms \(median of 10\) on deno 2\.1\.4$/m.exec(run.stdout);
+    assert.ok(printed, run.stdout);
+    const ms = Number(printed[1]);
+    assert.ok(ms > 1 && ms < 5000, `${ms} ms for one start of deno`);
+  });
+
   it("a script without its runtime says so in one line", async () => {
     const dir = tempDir("repro-missing");
     const files = write(dir, [result("node", "workers", "throughput", "worker-threads", { payload: "string", size: 1024, batch: 64, transfer: false }, "throughput_mb_s", "MB/s", 100)]);
