@@ -158,6 +158,11 @@ interface ReproductionBase {
 export interface InProcessReproduction extends ReproductionBase {
   readonly kind: "in-process";
   readonly input: { readonly params: Readonly<Record<string, unknown>>; readonly warmup: number; readonly iterations: number };
+  /**
+   * What the harness makes for the app before it runs, made again by the script in its work folder
+   * (`@WORK@`, in the input's params too): `file` (written beside the scripts) fed to `command`.
+   */
+  readonly data?: { readonly file: string; readonly contents: string; readonly command: readonly string[] };
   /** Per measured iteration: `rate` units over its wall time (a throughput), or the median of a sample the app reported. */
   readonly figure: { readonly metric: string; readonly unit: string } & ({ readonly rate: number } | { readonly sample: string });
 }

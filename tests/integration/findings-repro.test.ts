@@ -72,6 +72,24 @@ describe("standalone reproductions, run with the real runtimes", () => {
     assert.ok(ms > 1 && ms < 5000, `${ms} ms for one start of deno`);
   });
 
+  it("database/update-tx: the script loads a fresh SQLite database with sqlite3 and prints ops/s; a PostgreSQL app is refused in one line", async () => {
+    const dir = tempDir("repro-database");
+    const cell = (app: string, engine: string) =>
+      makeResult({ runtime: { name: "node", version: RUNTIMES.node, spec: `node@${RUNTIMES.node}` }, suite: "database", scenario: "update-tx", app, params: { engine, concurrency: 1 }, metrics: { ops_per_s: metricOf([5000, 5100, 4900], "ops/s", "higher") } });
+    const sqlite = write(dir, [cell("node-sqlite", "sqlite")]);
+    const postgres = write(tempDir("repro-database-pg"), [cell("pg", "postgres")]);
+    const out = join(dir, "repro");
+    const made = await bench(["repro", ...sqlite, "--out", out]);
+    assert.equal(made.code, 0, made.stderr);
+    const run = await runCommand(join(out, `run-node-${RUNTIMES.node}.sh`), [binaries.get("node")!], { timeoutMs: 120_000 });
+    assert.equal(run.code, 0, run.stderr);
+    // The quick profile's measured iterations (src/suites/database/index.ts), each of 10 transactions.
+    assert.match(run.stdout, /^ops_per_s: [0-9.]+ ops\/s \(median of 5\) on node 22\.11\.0$/m);
+    const refused = await bench(["repro", ...postgres, "--out", join(dir, "repro-pg")]);
+    assert.equal(refused.code, 2);
+    assert.equal(refused.stderr.trim(), "runtime-bench: repro: database/update-tx on pg needs a PostgreSQL server, which a standalone reproduction does not start (its SQLite apps have one)");
+  });
+
   it("a script without its runtime says so in one line", async () => {
     const dir = tempDir("repro-missing");
     const files = write(dir, [result("node", "workers", "throughput", "worker-threads", { payload: "string", size: 1024, batch: 64, transfer: false }, "throughput_mb_s", "MB/s", 100)]);

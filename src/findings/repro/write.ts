@@ -8,7 +8,7 @@ import { REPO_ROOT } from "../../core/paths.ts";
 import type { ResultDocument } from "../../results/types.ts";
 import { RUNTIMES } from "../../runtimes/catalog.ts";
 import type { ResolvedScenario } from "../../suites/resolve.ts";
-import type { ProcessReproduction, Reproduction } from "../../suites/suite.ts";
+import type { InProcessReproduction, ProcessReproduction, Reproduction } from "../../suites/suite.ts";
 import { shellQuote } from "../../tools/hyperfine.ts";
 import { formatNumber } from "../../ui/table.ts";
 
@@ -92,6 +92,17 @@ function prepareLines(repro: Reproduction): string[] {
   ];
 }
 
+/** Makes the app's data in the work folder, as the harness does before each run. */
+function dataLines(repro: InProcessReproduction): string[] {
+  if (!repro.data) return [];
+  const [tool] = repro.data.command;
+  const word = (arg: string) => (arg.includes("@WORK@") ? `"${arg.replace(/["$`\\]/g, "\\$&").replace(/@WORK@/g, "$work")}"` : shellQuote(arg));
+  return [
+    `command -v ${shellQuote(tool!)} >/dev/null 2>&1 || { echo ${shellQuote(`this reproduction makes its data with ${tool}, which is not on PATH`)} >&2; exit 2; }`,
+    `${repro.data.command.map(word).join(" ")} < "$here/${repro.data.file}" > /dev/null`,
+  ];
+}
+
 function processScript(doc: ResultDocument, repro: ProcessReproduction, cell: string): string {
   const appDir = relative(REPO_ROOT, repro.appDir);
   const { warmup, runs } = repro.timing;
@@ -112,14 +123,15 @@ function processScript(doc: ResultDocument, repro: ProcessReproduction, cell: st
   ].join("\n");
 }
 
-function inProcessScript(doc: ResultDocument, repro: Extract<Reproduction, { kind: "in-process" }>, cell: string): string {
+function inProcessScript(doc: ResultDocument, repro: InProcessReproduction, cell: string): string {
   const appDir = relative(REPO_ROOT, repro.appDir);
   return [
     ...header(doc, cell),
     "trap 'rm -rf \"$work\"' EXIT",
     ...prepareLines(repro),
+    ...dataLines(repro),
     // The app's input, as the harness gave it (input.json), with the work folder filled in.
-    'export RUNTIME_BENCH_INPUT="$(sed "s|@WORK@|$work|" "$here/input.json")"',
+    'export RUNTIME_BENCH_INPUT="$(sed "s|@WORK@|$work|g" "$here/input.json")"',
     'export RUNTIME_BENCH_REPORT="$work/report.json"',
     `(cd "$here/${appDir}" && ${runtimeLine(doc, repro.flags, repro.entry, [])})`,
     figureCommand(doc, "in-process", "$work/report.json", repro.figure),
@@ -228,6 +240,7 @@ export function writeReproduction(selected: ResolvedScenario, docs: readonly Res
   for (const script of servers ? [FIGURE_SCRIPT, SERVE_SCRIPT] : [FIGURE_SCRIPT]) copyFileSync(script, join(outDir, basename(script)));
   const inProcess = repros.find((repro) => repro.kind === "in-process");
   if (inProcess) writeFileSync(join(outDir, "input.json"), `${JSON.stringify({ ...inProcess.input, workDir: "@WORK@" }, null, 2)}\n`);
+  if (inProcess?.data) writeFileSync(join(outDir, inProcess.data.file), inProcess.data.contents);
   const scripts = docs.map((doc, i) => {
     const repro = repros[i]!;
     const file = join(outDir, scriptName(doc));
