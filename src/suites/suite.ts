@@ -154,17 +154,24 @@ interface ReproductionBase {
   readonly prepare?: PrepareStep;
 }
 
+/** A reproduction's data command's first word that stands for the runtime under test (InProcessReproduction's `data`). */
+export const RUNTIME_PLACEHOLDER = "@RUNTIME@";
+
 /** An app of the in-process protocol: its input, and how the headline figure follows from its report. */
 export interface InProcessReproduction extends ReproductionBase {
   readonly kind: "in-process";
   readonly input: { readonly params: Readonly<Record<string, unknown>>; readonly warmup: number; readonly iterations: number };
   /**
-   * What the harness makes for the app before it runs, made again by the script in its work folder
-   * (`@WORK@`, in the input's params too): `file` (written beside the scripts) fed to `command`.
+   * What the harness makes for the app before it runs, made again by the script: `command`, where
+   * `@WORK@` stands for the script's work folder (in the input's params too), `@HERE@` for the
+   * reproduction's, and a first word `@RUNTIME@` for the runtime under test running a script (let
+   * read and write); `stdin`, where given, is written beside the scripts and fed to it.
    */
-  readonly data?: { readonly file: string; readonly contents: string; readonly command: readonly string[] };
+  readonly data?: { readonly command: readonly string[]; readonly stdin?: { readonly file: string; readonly contents: string } };
   /** Per measured iteration: `rate` units over its wall time (a throughput), or the median of a sample the app reported. */
   readonly figure: { readonly metric: string; readonly unit: string } & ({ readonly rate: number } | { readonly sample: string });
+  /** The digest the app must report, where the harness knows it beforehand: another one fails the script, as it fails a trial. */
+  readonly digest?: string;
 }
 
 /** A server under load: its environment, and the load generator's arguments (`{url}` stands for the server's address). */

@@ -28,6 +28,10 @@ if (kind === "in-process") {
     console.error(`the app failed: ${report.error}`);
     process.exit(1);
   }
+  if (spec.digest !== undefined && report.digest !== spec.digest) {
+    console.error(`the app reported digest ${report.digest}, expected ${spec.digest}: what it read or wrote is not what runtime-bench measured`);
+    process.exit(1);
+  }
   values = "rate" in spec ? report.samples.wall_ms.map((ms) => spec.rate / (ms / 1000)) : report.samples[spec.sample];
 } else if (kind === "process") {
   values = report.results[0].times.map((seconds) => seconds * 1000);

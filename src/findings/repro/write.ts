@@ -8,7 +8,7 @@ import { REPO_ROOT } from "../../core/paths.ts";
 import type { ResultDocument } from "../../results/types.ts";
 import { RUNTIMES } from "../../runtimes/catalog.ts";
 import type { ResolvedScenario } from "../../suites/resolve.ts";
-import type { InProcessReproduction, ProcessReproduction, Reproduction } from "../../suites/suite.ts";
+import { RUNTIME_PLACEHOLDER, type InProcessReproduction, type ProcessReproduction, type Reproduction } from "../../suites/suite.ts";
 import { shellQuote } from "../../tools/hyperfine.ts";
 import { formatNumber } from "../../ui/table.ts";
 
@@ -51,10 +51,15 @@ function runtimeLine(doc: ResultDocument, flags: readonly string[], file: string
   return ['"$bin"', ...argv.map(word), ...args].join(" ");
 }
 
+/** The runtime's command line for a script of the reproduction's own (`$here/…`), with the permissions Deno needs and never the extra flags. */
+function helperCommand(doc: ResultDocument, file: string, args: readonly string[], denoPermissions: readonly string[]): string {
+  const flags = doc.runtime.name === "deno" ? denoPermissions : [];
+  return runtimeLine(doc, flags, file, args).replace(` \${${EXTRA_FLAGS_VARIABLE}:-}`, "");
+}
+
 /** The runtime's command line that runs figure.mjs (Deno needs to be let read the report). */
 function figureCommand(doc: ResultDocument, kind: string, file: string, spec: object): string {
-  const flags = doc.runtime.name === "deno" ? ["--allow-read"] : [];
-  return runtimeLine(doc, flags, `$here/${basename(FIGURE_SCRIPT)}`, [kind, `"${file}"`, shellQuote(JSON.stringify(spec))]).replace(` \${${EXTRA_FLAGS_VARIABLE}:-}`, "");
+  return helperCommand(doc, `$here/${basename(FIGURE_SCRIPT)}`, [kind, `"${file}"`, shellQuote(JSON.stringify(spec))], ["--allow-read"]);
 }
 
 function header(doc: ResultDocument, cell: string): string[] {
@@ -92,14 +97,20 @@ function prepareLines(repro: Reproduction): string[] {
   ];
 }
 
-/** Makes the app's data in the work folder, as the harness does before each run. */
-function dataLines(repro: InProcessReproduction): string[] {
+/** The word for a data command's argument: its placeholders become the script's folders. */
+const dataWord = (arg: string) =>
+  /@(WORK|HERE)@/.test(arg) ? `"${arg.replace(/["$`\\]/g, "\\$&").replace(/@WORK@/g, "$work").replace(/@HERE@/g, "$here")}"` : shellQuote(arg);
+
+/** Makes the app's data, as the harness does before each run. */
+function dataLines(doc: ResultDocument, repro: InProcessReproduction): string[] {
   if (!repro.data) return [];
-  const [tool] = repro.data.command;
-  const word = (arg: string) => (arg.includes("@WORK@") ? `"${arg.replace(/["$`\\]/g, "\\$&").replace(/@WORK@/g, "$work")}"` : shellQuote(arg));
+  const { command, stdin } = repro.data;
+  const redirect = `${stdin ? ` < "$here/${stdin.file}"` : ""} > /dev/null`;
+  if (command[0] === RUNTIME_PLACEHOLDER) return [`${helperCommand(doc, command[1]!.replace("@HERE@", "$here"), command.slice(2).map(dataWord), ["--allow-read", "--allow-write"])}${redirect}`];
+  const [tool] = command;
   return [
     `command -v ${shellQuote(tool!)} >/dev/null 2>&1 || { echo ${shellQuote(`this reproduction makes its data with ${tool}, which is not on PATH`)} >&2; exit 2; }`,
-    `${repro.data.command.map(word).join(" ")} < "$here/${repro.data.file}" > /dev/null`,
+    `${command.map(dataWord).join(" ")}${redirect}`,
   ];
 }
 
@@ -129,12 +140,12 @@ function inProcessScript(doc: ResultDocument, repro: InProcessReproduction, cell
     ...header(doc, cell),
     "trap 'rm -rf \"$work\"' EXIT",
     ...prepareLines(repro),
-    ...dataLines(repro),
+    ...dataLines(doc, repro),
     // The app's input, as the harness gave it (input.json), with the work folder filled in.
     'export RUNTIME_BENCH_INPUT="$(sed "s|@WORK@|$work|g" "$here/input.json")"',
     'export RUNTIME_BENCH_REPORT="$work/report.json"',
     `(cd "$here/${appDir}" && ${runtimeLine(doc, repro.flags, repro.entry, [])})`,
-    figureCommand(doc, "in-process", "$work/report.json", repro.figure),
+    figureCommand(doc, "in-process", "$work/report.json", { ...repro.figure, ...(repro.digest ? { digest: repro.digest } : {}) }),
     "",
   ].join("\n");
 }
@@ -240,7 +251,8 @@ export function writeReproduction(selected: ResolvedScenario, docs: readonly Res
   for (const script of servers ? [FIGURE_SCRIPT, SERVE_SCRIPT] : [FIGURE_SCRIPT]) copyFileSync(script, join(outDir, basename(script)));
   const inProcess = repros.find((repro) => repro.kind === "in-process");
   if (inProcess) writeFileSync(join(outDir, "input.json"), `${JSON.stringify({ ...inProcess.input, workDir: "@WORK@" }, null, 2)}\n`);
-  if (inProcess?.data) writeFileSync(join(outDir, inProcess.data.file), inProcess.data.contents);
+  const stdin = inProcess?.data?.stdin;
+  if (stdin) writeFileSync(join(outDir, stdin.file), stdin.contents);
   const scripts = docs.map((doc, i) => {
     const repro = repros[i]!;
     const file = join(outDir, scriptName(doc));

@@ -34,6 +34,6 @@ export function databaseReproduction(scenario: DatabaseScenario, doc: ResultDocu
       iterations: scenario.profileParams.iterations,
     },
     figure: { metric: "ops_per_s", unit: "ops/s", rate: workload.ops },
-    data: { file: "load.sql", contents: loadScript(sharedData, "sqlite"), command: ["sqlite3", "@WORK@/bench.sqlite"] },
+    data: { command: ["sqlite3", "@WORK@/bench.sqlite"], stdin: { file: "load.sql", contents: loadScript(sharedData, "sqlite") } },
   };
 }
