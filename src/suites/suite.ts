@@ -2,6 +2,7 @@ import type { RuntimeName } from "../runtimes/catalog.ts";
 import type { IdentifiedRuntime } from "../runtimes/identify.ts";
 import type { MetricDefinition } from "../results/types.ts";
 import type { ProfileParams, Scenario } from "../scenarios/manifest.ts";
+import type { PrepareStep } from "../scenarios/prepare.ts";
 import type { ParamValue, Profile, ResultDocument, SuiteProfile } from "../results/types.ts";
 
 export type { ProfileParams } from "../scenarios/manifest.ts";
@@ -149,14 +150,28 @@ interface ReproductionBase {
   readonly entry: string;
   /** The runtime's flags for this scenario and app. */
   readonly flags: readonly string[];
+  /** What readies `appDir` before the first run (generated files, packages from a lockfile); its output is made again, never copied. */
+  readonly prepare?: PrepareStep;
 }
+
+/** A reproduction's data command's first word that stands for the runtime under test (InProcessReproduction's `data`). */
+export const RUNTIME_PLACEHOLDER = "@RUNTIME@";
 
 /** An app of the in-process protocol: its input, and how the headline figure follows from its report. */
 export interface InProcessReproduction extends ReproductionBase {
   readonly kind: "in-process";
   readonly input: { readonly params: Readonly<Record<string, unknown>>; readonly warmup: number; readonly iterations: number };
+  /**
+   * What the harness makes for the app before it runs, made again by the script: `command`, where
+   * `@WORK@` stands for the script's work folder (in the input's params too), `@HERE@` for the
+   * reproduction's, and a first word `@RUNTIME@` for the runtime under test running a script (let
+   * read and write); `stdin`, where given, is written beside the scripts and fed to it.
+   */
+  readonly data?: { readonly command: readonly string[]; readonly stdin?: { readonly file: string; readonly contents: string } };
   /** Per measured iteration: `rate` units over its wall time (a throughput), or the median of a sample the app reported. */
   readonly figure: { readonly metric: string; readonly unit: string } & ({ readonly rate: number } | { readonly sample: string });
+  /** The digest the app must report, where the harness knows it beforehand: another one fails the script, as it fails a trial. */
+  readonly digest?: string;
 }
 
 /** A server under load: its environment, and the load generator's arguments (`{url}` stands for the server's address). */
@@ -166,7 +181,17 @@ export interface ServerReproduction extends ReproductionBase {
   readonly load: { readonly tool: "oha"; readonly warmupArgs: readonly string[]; readonly args: readonly string[]; readonly metric: string; readonly unit: string };
 }
 
-export type Reproduction = InProcessReproduction | ServerReproduction;
+/**
+ * A program started again and again, each start timed from exec to exit by hyperfine with the
+ * harness's own arguments (no shell, the profile's warm-up and runs); it must print `expectStdout`.
+ */
+export interface ProcessReproduction extends ReproductionBase {
+  readonly kind: "process";
+  readonly expectStdout: string;
+  readonly timing: { readonly tool: "hyperfine"; readonly warmup: number; readonly runs: number; readonly metric: string; readonly unit: string };
+}
+
+export type Reproduction = InProcessReproduction | ServerReproduction | ProcessReproduction;
 
 /** The cells of one scenario that `list` shows: an app and the runtimes it runs on. */
 export interface AppListing {

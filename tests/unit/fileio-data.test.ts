@@ -4,7 +4,8 @@ import { open } from "node:fs/promises";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { smallFileName } from "../../apps/fileio/shared/content.js";
-import { bytesNeeded, checkLargeFile, checkSmallFiles, largeFileDigest, smallFilesDigest, treeDigest, treePlan, writeLargeFile, writeSmallFiles } from "../../src/suites/fileio/data.ts";
+import { treePlan, writeLargeFile, writeSmallFiles } from "../../apps/fileio/shared/data.js";
+import { bytesNeeded, checkLargeFile, checkSmallFiles, largeFileDigest, smallFilesDigest, treeDigest } from "../../src/suites/fileio/data.ts";
 import { dropCachesRefusal, filesystemOf } from "../../src/suites/fileio/filesystem.ts";
 import { tempDir } from "../../benchmarks/lib/cli.ts";
 

@@ -36,10 +36,10 @@ describe("findings, repro and profile on the command line", () => {
     assert.equal(bad.code, 2);
     assert.equal(bad.stderr.trim(), "runtime-bench: findings: --outlier-factor '0.5' is not a factor above 1 (e.g. 3)");
 
-    const startup = file(dir, "startup", makeResult());
-    const noRepro = await bench(["repro", startup, "--out", join(dir, "out")]);
+    const websocket = file(dir, "websocket", makeResult({ suite: "websocket", scenario: "echo", app: "native", params: { connections: 10 } }));
+    const noRepro = await bench(["repro", websocket, "--out", join(dir, "out")]);
     assert.equal(noRepro.code, 2);
-    assert.equal(noRepro.stderr.trim(), "runtime-bench: repro: the startup suite has no standalone reproduction yet");
+    assert.equal(noRepro.stderr.trim(), "runtime-bench: repro: the websocket suite has no standalone reproduction yet");
 
     const workers = (params: ResultDocument["params"], status: ResultDocument["status"] = "ok") =>
       makeResult({ suite: "workers", scenario: "throughput", app: "worker-threads", params, status, ...(status === "ok" ? {} : { error: "crashed" }) });

@@ -7,7 +7,7 @@ import { findingAnchor, findingsTable } from "../../findings/format.ts";
 import { groupFindings, type FindingGroup } from "../../findings/group.ts";
 import { profileReproduction } from "../../findings/profile/run.ts";
 import { reproducedCell } from "../../findings/repro/select.ts";
-import { writeReproduction } from "../../findings/repro/write.ts";
+import { writeReproduction, type ReproFolder } from "../../findings/repro/write.ts";
 import type { ResultDocument } from "../../results/types.ts";
 import { suiteFor } from "../../suites/index.ts";
 import { profileReport } from "./profile.ts";
@@ -33,8 +33,16 @@ async function profileFindings(groups: readonly FindingGroup[], docs: readonly R
       note(`${cellLabel(finding)}: the ${finding.suite} suite has no reproduction to profile yet`);
       continue;
     }
-    const { selected, docs: cell } = reproducedCell(findingDocs(finding, docs), "findings");
-    const folder = writeReproduction(selected, cell, join(dir, findingAnchor(finding)));
+    let folder: ReproFolder;
+    try {
+      const { selected, docs: cell } = reproducedCell(findingDocs(finding, docs), "findings");
+      folder = writeReproduction(selected, cell, join(dir, findingAnchor(finding)));
+    } catch (error) {
+      // A cell its suite cannot reproduce alone (one that needs PostgreSQL) leaves the other findings to profile.
+      if (!(error instanceof UserError)) throw error;
+      note(`${cellLabel(finding)}: ${error.message}`);
+      continue;
+    }
     process.stdout.write(`\n${cellLabel(finding)}:\n${profileReport(await profileReproduction(folder, note), folder.dir)}`);
   }
 }

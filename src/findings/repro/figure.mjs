@@ -2,6 +2,7 @@
 // runtime that ran it. Plain JavaScript on node: built-ins only, so Node, Deno and Bun all run it.
 //   figure.mjs in-process REPORT.json SPEC   the in-process protocol's report (apps/inprocess/protocol.js)
 //   figure.mjs server OHA.json SPEC          oha's --output-format json
+//   figure.mjs process HYPERFINE.json SPEC   hyperfine's --export-json: each timed start, in ms
 import { readFileSync } from "node:fs";
 import process from "node:process";
 
@@ -27,7 +28,13 @@ if (kind === "in-process") {
     console.error(`the app failed: ${report.error}`);
     process.exit(1);
   }
+  if (spec.digest !== undefined && report.digest !== spec.digest) {
+    console.error(`the app reported digest ${report.digest}, expected ${spec.digest}: what it read or wrote is not what runtime-bench measured`);
+    process.exit(1);
+  }
   values = "rate" in spec ? report.samples.wall_ms.map((ms) => spec.rate / (ms / 1000)) : report.samples[spec.sample];
+} else if (kind === "process") {
+  values = report.results[0].times.map((seconds) => seconds * 1000);
 } else {
   values = [report.summary.requestsPerSec];
 }

@@ -31,7 +31,7 @@ export async function runApp(session: DatabaseSession, subject: DatabaseSubject,
   session.dirty.add(database);
   const dir = join(context.workDir, "app-runs", String(++session.runs));
   await mkdir(dir, { recursive: true });
-  const workload = workloadOf(subject);
+  const workload = workloadOf(subject.scenario);
   const server = engine === "postgres" ? (await postgresEngine(engines)).server : null;
   // The harness's own psql sessions (restoring, reading back) are counted before, not in the app's share.
   await server?.clientsGone();

@@ -41,7 +41,7 @@ export async function countDatabase(session: DatabaseSession, subject: DatabaseS
   if (countedMetrics(subject, DATABASE_COUNT_METRICS).length === 0) return { samples: {} };
   const emulated = emulatedCounts(subject.runtime);
   if (emulated) return { samples: {}, unavailable: { syscalls_per_op: emulated } };
-  const workload = workloadOf(subject);
+  const workload = workloadOf(subject.scenario);
   const counts = await countInProcess(
     async (iterations, tracer) => {
       const run = await runApp(session, subject, { warmup: 0, iterations }, tracer);

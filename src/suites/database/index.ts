@@ -12,6 +12,7 @@ import { defineSuite } from "../suite.ts";
 import type { Workload } from "./expected.ts";
 import { appsOf, ENGINES, levelsOf, WRITES, type DatabaseAppFields, type DatabaseConfig, type DatabaseOptions, type DatabaseProfile } from "./manifest.ts";
 import { countedIn, countSeconds, DATABASE_COUNT_METRICS } from "./counts.ts";
+import { databaseReproduction } from "./reproduction.ts";
 import { databaseSession } from "./session.ts";
 
 /**
@@ -99,6 +100,8 @@ export const databaseSuite = defineSuite<DatabaseConfig, DatabaseProfile, Databa
   listApps() {
     return loadApps<DatabaseAppFields>("database").map((app) => ({ name: app.name, runtimes: Object.keys(app.manifest.runtimes) }));
   },
+
+  reproduction: databaseReproduction,
 
   start(context) {
     return databaseSession(context);

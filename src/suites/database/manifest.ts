@@ -1,5 +1,6 @@
 import type { App } from "../../apps/manifest.ts";
 import { selectApps } from "../../apps/manifest.ts";
+import type { RuntimeName } from "../../runtimes/catalog.ts";
 import type { Engine } from "../../tools/database-data.ts";
 import type { InProcessWarmUp } from "../../tools/in-process.ts";
 import type { Subject, SuiteScenario } from "../suite.ts";
@@ -39,9 +40,13 @@ export type DatabaseScenario = SuiteScenario<DatabaseConfig, DatabaseProfile>;
 export const ENGINES: readonly Engine[] = ["sqlite", "postgres"];
 export const WRITES: readonly Workload[] = ["insert-batch", "update-tx"];
 
-export function workloadOf(subject: DatabaseSubject): WorkloadParams {
-  const config = subject.scenario.config;
-  return { scenario: config.workload, ops: subject.scenario.profileParams.ops, rows: config.rows ?? 1 };
+export function workloadOf(scenario: DatabaseScenario): WorkloadParams {
+  return { scenario: scenario.config.workload, ops: scenario.profileParams.ops, rows: scenario.config.rows ?? 1 };
+}
+
+/** The runtime's flags for a scenario and app: the scenario's, then the app's. */
+export function flagsOf(scenario: DatabaseScenario, app: DatabaseApp, runtime: RuntimeName): string[] {
+  return [...(scenario.manifest.runtimes[runtime]?.flags ?? []), ...(app.manifest.runtimes[runtime]?.flags ?? [])];
 }
 
 /** The app a subject runs. */

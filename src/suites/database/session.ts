@@ -15,6 +15,7 @@ import { closeEngines, forgetDeadServer, noEngines, postgresEngine, type Engines
 import {
   appOf,
   appsOf,
+  flagsOf,
   levelsOf,
   type DatabaseApp,
   type DatabaseAppFields,
@@ -73,8 +74,7 @@ function subjects(session: DatabaseSession, scenario: DatabaseScenario, runtime:
   const found: DatabaseSubject[] = [];
   for (const app of appsOf(session.apps, context.options)) {
     const engine = app.manifest.engine;
-    const start = app.manifest.runtimes[runtime.identity.name];
-    const flags = [...(scenario.manifest.runtimes[runtime.identity.name]?.flags ?? []), ...(start?.flags ?? [])];
+    const flags = flagsOf(scenario, app, runtime.identity.name);
     const view = engine === "postgres" && context.options.postgresUrl === null ? scenario : withoutServerMetrics(scenario);
     // An app a runtime cannot run keeps its load points too (check() finds it unsupported), so
     // its cells join the series of the runtimes it runs on.

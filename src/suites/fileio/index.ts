@@ -1,22 +1,24 @@
 import { mkdirSync, mkdtempSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
+import { inputPath } from "../../../apps/fileio/shared/data.js";
 import { appOption, appsOption, entryFile, loadApps, selectApps, type App, unsupportedApp } from "../../apps/manifest.ts";
 import { UserError } from "../../core/errors.ts";
-import { cacheDir } from "../../core/paths.ts";
+import { cacheDir, REPO_ROOT } from "../../core/paths.ts";
 import { suiteProfileOf, type ParamValue, type Profile, type SuiteProfile } from "../../results/types.ts";
 import { runtimeEnv, scriptArgv } from "../../runtimes/command.ts";
+import type { RuntimeName } from "../../runtimes/catalog.ts";
 import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
 import { cpusOf, describeAssignment, machineAssignment, pinned, TASKSET_TOOL } from "../../tools/cpu-split.ts";
 import { GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
 import { instructionsDetails } from "../../tools/perf.ts";
 import { CPU_RESOLUTION_S } from "../../tools/proc-stats.ts";
-import { expectedWarmUpIterations, runInProcessTrial, WARM_UP_METRICS, warmUpInput, warmUpRecord, warmUpText, type InProcessInput, type InProcessOutcome, type InProcessRequest, type InProcessWarmUp } from "../../tools/in-process.ts";
+import { expectedWarmUpIterations, IN_PROCESS_PROTOCOL_DIR, runInProcessTrial, WARM_UP_METRICS, warmUpInput, warmUpRecord, warmUpText, type InProcessInput, type InProcessOutcome, type InProcessRequest, type InProcessWarmUp } from "../../tools/in-process.ts";
 import { STRACE_TOOL } from "../../tools/strace.ts";
-import { countedScenario, TrialFailure, defineSuite, type CheckOutcome, type Subject, type SuiteContext, type SuiteScenario } from "../suite.ts";
+import { countedScenario, RUNTIME_PLACEHOLDER, TrialFailure, defineSuite, type CheckOutcome, type Subject, type SuiteContext, type SuiteScenario } from "../suite.ts";
 import { countedIn, countFileio, countSeconds, FILEIO_COUNT_METRICS } from "./counts.ts";
 import { bytesNeeded, type DataShape } from "./data.ts";
 import { describeFilesystem, dropCachesRefusal, filesystemOf, freeBytes, type FilesystemInfo } from "./filesystem.ts";
-import { amountOf, OPERATIONS, Workspace, type Operation, type PreparedData, type TrialFolder } from "./workspace.ts";
+import { amountOf, digestOf, OPERATIONS, trialPaths, Workspace, type Operation, type PreparedData, type TrialFolder } from "./workspace.ts";
 
 /** The `fileio` block of a scenario manifest (schemas/suites/fileio.schema.json#/$defs/config). */
 export interface FileioConfig {
@@ -85,6 +87,11 @@ function dataRoot(context: SuiteContext): string {
   const root = mkdtempSync(join(cacheDir(), "fileio-data-"));
   context.log(`fileio: the run's work folder is on tmpfs; the file I/O data goes to ${root} instead`);
   return root;
+}
+
+/** The runtime's flags for a scenario and app: the scenario's, then the app's. */
+function flagsOf(scenario: SuiteScenario<FileioConfig, FileioProfile>, app: FileioApp, runtime: RuntimeName): string[] {
+  return [...(scenario.manifest.runtimes[runtime]?.flags ?? []), ...(app.manifest.runtimes[runtime]?.flags ?? [])];
 }
 
 /**
@@ -203,6 +210,31 @@ export const fileioSuite = defineSuite<FileioConfig, FileioProfile, { apps: read
     return { cells: measured.length, seconds: timedS + countingSeconds, countingSeconds };
   },
 
+  reproduction(scenario, doc) {
+    const app = loadApps<{ synchronous: boolean }>("fileio").find((candidate) => candidate.name === doc.app);
+    if (!app) throw new UserError(`repro: the fileio suite has no app '${doc.app}'`);
+    const { operation } = scenario.config;
+    const shape = shapeOf(scenario.profileParams);
+    const runtime = doc.runtime.name;
+    return {
+      kind: "in-process",
+      // Every app of the suite (they are small): they share code beyond shared/ (native on Node is node-fs's API).
+      folders: [join(app.dir, ".."), IN_PROCESS_PROTOCOL_DIR],
+      appDir: app.dir,
+      entry: entryFile(app, runtime),
+      flags: flagsOf(scenario, app, runtime),
+      input: {
+        params: { operation, ...shape, ...doc.params, ...trialPaths(operation, inputPath(operation, "@WORK@/data/input"), "@WORK@/data/output") },
+        ...warmUpInput(scenario.profileParams),
+        iterations: scenario.profileParams.iterations,
+      },
+      // The headline metric (every fileio manifest's first), the one a finding is about.
+      figure: { metric: "wall_ms", unit: "ms", sample: "wall_ms" },
+      digest: digestOf(operation, shape),
+      data: { command: [RUNTIME_PLACEHOLDER, `@HERE@/${relative(REPO_ROOT, join(app.dir, "..", "shared", "make-data.js"))}`, operation, JSON.stringify(shape), "@WORK@/data"] },
+    };
+  },
+
   listApps() {
     return loadApps<{ synchronous: boolean }>("fileio").map((app) => ({ name: app.name, runtimes: Object.keys(app.manifest.runtimes) }));
   },
@@ -230,7 +262,7 @@ export const fileioSuite = defineSuite<FileioConfig, FileioProfile, { apps: read
         for (const app of selectApps(apps, context.options.apps)) {
           // An app that does not run on this runtime still gets its params: its unsupported cells
           // then sit in the same series as the results of the runtimes it runs on.
-          const flags = [...(scenario.manifest.runtimes[runtime.identity.name]?.flags ?? []), ...(app.manifest.runtimes[runtime.identity.name]?.flags ?? [])];
+          const flags = flagsOf(scenario, app, runtime.identity.name);
           pointsOf(scenario, app).forEach((params, i) => subjects.push({ scenario: countedScenario(scenario, FILEIO_COUNT_METRICS, countedIn(scenario, i === 0)), runtime, app: app.name, params, flags }));
         }
         return subjects;

@@ -1,19 +1,8 @@
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { treePlan, writeInput } from "../../../apps/fileio/shared/data.js";
 import { runCommand } from "../../process/children.ts";
-import {
-  checkLargeFile,
-  checkSmallFiles,
-  largeFileDigest,
-  smallFilesDigest,
-  treeDigest,
-  treePlan,
-  writeLargeFile,
-  writeSmallFiles,
-  writeTree,
-  type CheckDepth,
-  type DataShape,
-} from "./data.ts";
+import { checkLargeFile, checkSmallFiles, largeFileDigest, smallFilesDigest, treeDigest, type CheckDepth, type DataShape } from "./data.ts";
 
 export const OPERATIONS = ["read-many", "write-many", "read-large", "write-large", "copy-large", "walk-tree"] as const;
 export type Operation = (typeof OPERATIONS)[number];
@@ -28,8 +17,8 @@ export interface Amount {
 interface OperationSpec {
   /** The parts of the data's shape this operation uses: what its results record. */
   readonly uses: readonly (keyof DataShape)[];
-  /** Generates the input under `dir`; returns its path (or null) and the digest every app must report. */
-  prepare(dir: string, shape: DataShape): Promise<{ input: string | null; digest: string }>;
+  /** The digest every app must report (the input itself is apps/fileio/shared/data.js's writeInput). */
+  digest(shape: DataShape): string;
   /** The output file an app writes, inside its output folder, where it writes one. */
   readonly target?: string;
   /** Checks what a trial left in its output folder; null when right. */
@@ -38,55 +27,51 @@ interface OperationSpec {
 }
 
 const megabytes = (shape: DataShape): Amount => ({ metric: "throughput_mb_s", perIteration: shape.large_bytes / 1e6 });
+const largeDigest = (shape: DataShape) => largeFileDigest(shape.large_bytes);
 const files = (shape: DataShape): Amount => ({ metric: "ops_per_s", perIteration: shape.files });
-
-async function largeInput(dir: string, shape: DataShape) {
-  await mkdir(dir);
-  const input = join(dir, "large.bin");
-  await writeLargeFile(input, shape.large_bytes);
-  return { input, digest: largeFileDigest(shape.large_bytes) };
-}
 
 const SPECS: Record<Operation, OperationSpec> = {
   "read-many": {
     uses: ["files", "file_bytes"],
-    async prepare(dir, shape) {
-      await writeSmallFiles(dir, shape);
-      return { input: dir, digest: smallFilesDigest(shape) };
-    },
+    digest: smallFilesDigest,
     amount: files,
   },
   "write-many": {
     uses: ["files", "file_bytes"],
-    prepare: async (_dir, shape) => ({ input: null, digest: smallFilesDigest(shape) }),
+    digest: smallFilesDigest,
     check: (output, shape, depth) => checkSmallFiles(output, shape, depth),
     amount: files,
   },
-  "read-large": { uses: ["large_bytes"], prepare: largeInput, amount: megabytes },
+  "read-large": { uses: ["large_bytes"], digest: largeDigest, amount: megabytes },
   "write-large": {
     uses: ["large_bytes"],
-    prepare: async (_dir, shape) => ({ input: null, digest: largeFileDigest(shape.large_bytes) }),
+    digest: largeDigest,
     target: "large.bin",
     check: (output, shape, depth) => checkLargeFile(join(output, "large.bin"), shape.large_bytes, depth),
     amount: megabytes,
   },
   "copy-large": {
     uses: ["large_bytes"],
-    prepare: largeInput,
+    digest: largeDigest,
     target: "copy.bin",
     check: (output, shape, depth) => checkLargeFile(join(output, "copy.bin"), shape.large_bytes, depth),
     amount: megabytes,
   },
   "walk-tree": {
     uses: ["tree_packages"],
-    async prepare(dir, shape) {
-      const plan = treePlan(shape.tree_packages);
-      await writeTree(dir, plan);
-      return { input: dir, digest: treeDigest(plan) };
-    },
+    digest: (shape) => treeDigest(treePlan(shape.tree_packages)),
     amount: (shape) => ({ metric: "ops_per_s", perIteration: treePlan(shape.tree_packages).length }),
   },
 };
+
+/** The app's params for the paths of one trial: `input` where the operation reads one, `output`, and `target` where it writes one file. */
+export function trialPaths(operation: Operation, input: string | null, output: string): Record<string, string> {
+  const target = SPECS[operation].target;
+  return { output, ...(input ? { input } : {}), ...(target ? { target: join(output, target) } : {}) };
+}
+
+/** The digest every app must report for an operation on data of this shape. */
+export const digestOf = (operation: Operation, shape: DataShape): string => SPECS[operation].digest(shape);
 
 /** What one iteration of an operation moves with data of this shape. */
 export const amountOf = (operation: Operation, shape: DataShape): Amount => SPECS[operation].amount(shape);
@@ -148,7 +133,8 @@ export class Workspace {
     const dir = await mkdtemp(join(this.root, `${operation}-`));
     const started = performance.now();
     const spec = SPECS[operation];
-    const { input, digest } = await spec.prepare(join(dir, "input"), shape);
+    const input = await writeInput(operation, shape, join(dir, "input"));
+    const digest = spec.digest(shape);
     await runCommand("sync", ["-f", dir]);
     const generatedS = (performance.now() - started) / 1000;
     const facts = { ...Object.fromEntries(spec.uses.map((key) => [key, shape[key]])), generated_s: Math.round(generatedS * 100) / 100 };
@@ -159,11 +145,8 @@ export class Workspace {
     const spec = SPECS[data.operation];
     const output = join(data.dir, `output-${++this.outputs}`);
     await mkdir(output);
-    const paths: Record<string, string> = { output };
-    if (data.input) paths.input = data.input;
-    if (spec.target) paths.target = join(output, spec.target);
     return {
-      paths,
+      paths: trialPaths(data.operation, data.input, output),
       check: async (depth = "sample") => (spec.check ? spec.check(output, data.shape, depth) : null),
       remove: () => rm(output, { recursive: true, force: true }),
     };

@@ -85,6 +85,20 @@ export const startupSuite = defineSuite<StartupConfig, StartupProfile>({
     return { cells: 1, seconds: (trials * (warmup + runs + memory_runs) + 2) * EXECUTION_S + countingSeconds, countingSeconds };
   },
 
+  reproduction(scenario, doc) {
+    const { warmup, runs } = scenario.profileParams;
+    return {
+      kind: "process",
+      folders: [scenario.dir],
+      appDir: scenario.dir,
+      entry: scenario.config.entry,
+      flags: scenario.manifest.runtimes[doc.runtime.name]?.flags ?? [],
+      ...(scenario.manifest.prepare ? { prepare: scenario.manifest.prepare } : {}),
+      expectStdout: scenario.config.expect_stdout.trim(),
+      timing: { tool: "hyperfine", warmup, runs, metric: "wall_ms", unit: "ms" },
+    };
+  },
+
   start(context) {
     return {
       subjects(scenario, runtime) {

@@ -272,6 +272,7 @@ export const workersSuite = defineSuite<WorkersConfig, WorkersProfile, { apps: r
       flags: flagsOf(scenario, app, runtime),
       input: { params: appParams(scenario.config, doc.params), ...warmUpInput(scenario.profileParams), iterations },
       figure: reproFigure(scenario.config, doc.params),
+      digest: expectedDigest(scenario.config, doc.params),
     };
   },
 
