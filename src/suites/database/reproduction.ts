@@ -1,13 +1,13 @@
-import { join } from "node:path";
 import * as sharedData from "../../../apps/database/shared/data.js";
-import { entryFile, loadApps } from "../../apps/manifest.ts";
+import { loadApps } from "../../apps/manifest.ts";
 import { UserError } from "../../core/errors.ts";
 import type { ResultDocument } from "../../results/types.ts";
 import { loadScript, SQLITE_PRAGMAS } from "../../tools/database-data.ts";
-import { IN_PROCESS_PROTOCOL_DIR, warmUpInput } from "../../tools/in-process.ts";
+import { warmUpInput } from "../../tools/in-process.ts";
 import type { InProcessReproduction } from "../suite.ts";
 import { STALL_S } from "./app-run.ts";
 import { flagsOf, workloadOf, type DatabaseAppFields, type DatabaseScenario } from "./manifest.ts";
+import { inProcessApp } from "../in-process-app.ts";
 
 /**
  * A database cell without the harness: an SQLite app on a database the script loads with sqlite3
@@ -23,11 +23,7 @@ export function databaseReproduction(scenario: DatabaseScenario, doc: ResultDocu
   const runtime = doc.runtime.name;
   const workload = workloadOf(scenario);
   return {
-    kind: "in-process",
-    folders: [app.dir, join(app.dir, "..", "shared"), IN_PROCESS_PROTOCOL_DIR],
-    appDir: app.dir,
-    entry: entryFile(app, runtime),
-    flags: flagsOf(scenario, app, runtime),
+    ...inProcessApp(app, runtime, flagsOf(scenario, app, runtime)),
     input: {
       params: { ...workload, engine: "sqlite", connection: { file: "@WORK@/bench.sqlite", pragmas: SQLITE_PRAGMAS }, concurrency: doc.params.concurrency, stall_s: STALL_S },
       ...warmUpInput(scenario.profileParams),

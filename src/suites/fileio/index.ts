@@ -12,13 +12,14 @@ import { cpusOf, describeAssignment, machineAssignment, pinned, TASKSET_TOOL } f
 import { GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
 import { instructionsDetails } from "../../tools/perf.ts";
 import { CPU_RESOLUTION_S } from "../../tools/proc-stats.ts";
-import { expectedWarmUpIterations, IN_PROCESS_PROTOCOL_DIR, runInProcessTrial, WARM_UP_METRICS, warmUpInput, warmUpRecord, warmUpText, type InProcessInput, type InProcessOutcome, type InProcessRequest, type InProcessWarmUp } from "../../tools/in-process.ts";
+import { expectedWarmUpIterations, runInProcessTrial, WARM_UP_METRICS, warmUpInput, warmUpRecord, warmUpText, type InProcessInput, type InProcessOutcome, type InProcessRequest, type InProcessWarmUp } from "../../tools/in-process.ts";
 import { STRACE_TOOL } from "../../tools/strace.ts";
 import { countedScenario, RUNTIME_PLACEHOLDER, TrialFailure, defineSuite, type CheckOutcome, type Subject, type SuiteContext, type SuiteScenario } from "../suite.ts";
 import { countedIn, countFileio, countSeconds, FILEIO_COUNT_METRICS } from "./counts.ts";
 import { bytesNeeded, type DataShape } from "./data.ts";
 import { describeFilesystem, dropCachesRefusal, filesystemOf, freeBytes, type FilesystemInfo } from "./filesystem.ts";
 import { amountOf, digestOf, OPERATIONS, trialPaths, Workspace, type Operation, type PreparedData, type TrialFolder } from "./workspace.ts";
+import { inProcessApp } from "../in-process-app.ts";
 
 /** The `fileio` block of a scenario manifest (schemas/suites/fileio.schema.json#/$defs/config). */
 export interface FileioConfig {
@@ -217,12 +218,8 @@ export const fileioSuite = defineSuite<FileioConfig, FileioProfile, { apps: read
     const shape = shapeOf(scenario.profileParams);
     const runtime = doc.runtime.name;
     return {
-      kind: "in-process",
       // Every app of the suite (they are small): they share code beyond shared/ (native on Node is node-fs's API).
-      folders: [join(app.dir, ".."), IN_PROCESS_PROTOCOL_DIR],
-      appDir: app.dir,
-      entry: entryFile(app, runtime),
-      flags: flagsOf(scenario, app, runtime),
+      ...inProcessApp(app, runtime, flagsOf(scenario, app, runtime), [join(app.dir, "..")]),
       input: {
         params: { operation, ...shape, ...doc.params, ...trialPaths(operation, inputPath(operation, "@WORK@/data/input"), "@WORK@/data/output") },
         ...warmUpInput(scenario.profileParams),

@@ -1,5 +1,4 @@
 import { availableParallelism, cpus } from "node:os";
-import { join } from "node:path";
 import { appOption, appsOption, dependencyVersions, entryFile, installApp, loadApps, selectApps, unsupportedApp, type App } from "../../apps/manifest.ts";
 import { UserError } from "../../core/errors.ts";
 import type { ParamValue } from "../../results/types.ts";
@@ -11,10 +10,11 @@ import { cpusOf, describeAssignment, machineAssignment, pinned, TASKSET_TOOL } f
 import { CPU_RESOLUTION_S } from "../../tools/proc-stats.ts";
 import { GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
 import { instructionsDetails } from "../../tools/perf.ts";
-import { expectedWarmUpIterations, IN_PROCESS_PROTOCOL_DIR, runInProcessTrial, WARM_UP_METRICS, warmUpInput, warmUpRecord, warmUpText, type InProcessInput, type InProcessRequest, type InProcessWarmUp } from "../../tools/in-process.ts";
+import { expectedWarmUpIterations, runInProcessTrial, WARM_UP_METRICS, warmUpInput, warmUpRecord, warmUpText, type InProcessInput, type InProcessRequest, type InProcessWarmUp } from "../../tools/in-process.ts";
 import { STRACE_TOOL } from "../../tools/strace.ts";
 import { countedScenario, TrialFailure, defineSuite, type CheckOutcome, type InProcessReproduction, type Subject, type SuiteContext, type SuiteScenario } from "../suite.ts";
 import { countedIn, countSeconds, countWorkers, WORKERS_COUNT_METRICS } from "./counts.ts";
+import { inProcessApp } from "../in-process-app.ts";
 
 /** The `workers` block of a scenario manifest (schemas/suites/workers.schema.json#/$defs/config). */
 export interface WorkersConfig {
@@ -265,11 +265,7 @@ export const workersSuite = defineSuite<WorkersConfig, WorkersProfile, { apps: r
     const runtime = doc.runtime.name;
     const { iterations } = scenario.profileParams;
     return {
-      kind: "in-process",
-      folders: [app.dir, join(app.dir, "..", "shared"), IN_PROCESS_PROTOCOL_DIR],
-      appDir: app.dir,
-      entry: entryFile(app, runtime),
-      flags: flagsOf(scenario, app, runtime),
+      ...inProcessApp(app, runtime, flagsOf(scenario, app, runtime)),
       input: { params: appParams(scenario.config, doc.params), ...warmUpInput(scenario.profileParams), iterations },
       figure: reproFigure(scenario.config, doc.params),
       digest: expectedDigest(scenario.config, doc.params),
