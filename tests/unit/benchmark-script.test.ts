@@ -17,6 +17,13 @@ describe("scripts/benchmark", () => {
     for (const name of benchmarks) assert.ok(stderr.includes(name), `${name} missing from: ${stderr}`);
   });
 
+  it("says an option a benchmark does not know in one line, not a stack trace", async () => {
+    const { code, stderr } = await runProcess(benchmarkScript, ["site-scale", "--no-such-option"]);
+    assert.equal(code, 2, stderr);
+    assert.match(stderr.trim().split("\n").at(-1)!, /^site-scale: Unknown option '--no-such-option'/, stderr);
+    assert.doesNotMatch(stderr, /\n\s+at /, "no stack trace");
+  });
+
   it("names an unknown benchmark and the folder it looked in", async () => {
     const { code, stderr } = await runProcess(benchmarkScript, ["no-such-benchmark"]);
     assert.equal(code, 2);
