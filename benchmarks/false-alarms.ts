@@ -128,10 +128,4 @@ async function main(argv: string[]): Promise<void> {
   if (label !== null) record(label, heldOut, startLoad, dirs.length / 2, rows, shifts.map(([key, , , , largest]) => `${key} ${largest}`).join(", "));
 }
 
-try {
-  await main(process.argv.slice(2));
-} catch (error) {
-  if (!(error instanceof UserError)) throw error;
-  process.stderr.write(`false-alarms: ${error.message}\n`);
-  process.exitCode = 2;
-}
+await main(process.argv.slice(2));

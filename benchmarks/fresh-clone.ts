@@ -4,7 +4,7 @@
  * the default run (`scripts/bench setup`, then `scripts/bench` with no arguments, then
  * `scripts/bench compare` of its newest Node and Bun on the headline gaps of 1.5× or more).
  *
- *   scripts/benchmark fresh-clone [--tests] [--default-run] [--fresh-tools] [--record]
+ *   scripts/benchmark fresh-clone [--tests] [--default-run [--keep-results DIR]] [--fresh-tools] [--record]
  *   scripts/benchmark fresh-clone --clone-only
  *
  * --tests: `.ci/run` in the clone: its tests, passed and failed (node's test runner summary), its
@@ -14,18 +14,21 @@
  * wrote, its time per suite as it printed it, and `scripts/bench compare RUN --base NODE --head BUN
  * --json`'s rows on each cell's headline metric (its first) whose medians are 1.5× or more apart,
  * by verdict. --fresh-tools points RUNTIME_BENCH_TOOLS at an empty folder (and takes the shared
- * tools folder off PATH), so oha, k6, act, actionlint and the WebSocket client are built afresh by
- * the first command (runtimes stay in the shared cache, as do cargo's and Go's downloads).
+ * tools folder off PATH) and Go's build cache at an empty folder inside it, so oha, k6, act,
+ * actionlint and the WebSocket client are built afresh by the first command, as on a new machine
+ * (runtimes stay in the shared cache, as do cargo's and Go's module downloads).
  * --record writes the entries "tests" and "default-run" of docs/measurements.json (each right after
  * its part), the rows they replace kept as a dated note, and regenerates the documents made from
- * it; without it the tables are only printed. --clone-only clones, shows the commit and removes the
+ * it; without it the tables are only printed. --keep-results DIR copies the default run's result
+ * folder to DIR (a new folder) before the clone goes, for what reads a run afterwards
+ * (`scripts/benchmark steady-state --default-run DIR`). --clone-only clones, shows the commit and removes the
  * clone: a check of the cloning and the cleanup that runs nothing long. The clone, and the fresh
  * tools folder, are removed at the end, on failure and on Ctrl-C.
  */
 import { existsSync } from "node:fs";
-import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { cp, mkdtemp, readdir, rm } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { delimiter, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { CompareRow } from "../src/compare/types.ts";
 import { errorMessage, UserError } from "../src/core/errors.ts";
@@ -51,18 +54,21 @@ interface Options {
   readonly freshTools: boolean;
   readonly record: boolean;
   readonly cloneOnly: boolean;
+  readonly keepResults: string | null;
 }
 
 function parseOptions(argv: readonly string[]): Options {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], options: { tests: { type: "boolean" }, "default-run": { type: "boolean" }, "fresh-tools": { type: "boolean" }, record: { type: "boolean" }, "clone-only": { type: "boolean" } } }).values;
+    parsed = parseArgs({ args: [...argv], options: { tests: { type: "boolean" }, "default-run": { type: "boolean" }, "fresh-tools": { type: "boolean" }, record: { type: "boolean" }, "clone-only": { type: "boolean" }, "keep-results": { type: "string" } } }).values;
   } catch (error) {
-    throw new UserError(`${errorMessage(error)} (usage: scripts/benchmark fresh-clone [--tests] [--default-run] [--fresh-tools] [--record] | --clone-only)`);
+    throw new UserError(`${errorMessage(error)} (usage: scripts/benchmark fresh-clone [--tests] [--default-run [--keep-results DIR]] [--fresh-tools] [--record] | --clone-only)`);
   }
-  const options = { tests: parsed.tests === true, defaultRun: parsed["default-run"] === true, freshTools: parsed["fresh-tools"] === true, record: parsed.record === true, cloneOnly: parsed["clone-only"] === true };
+  const options = { tests: parsed.tests === true, defaultRun: parsed["default-run"] === true, freshTools: parsed["fresh-tools"] === true, record: parsed.record === true, cloneOnly: parsed["clone-only"] === true, keepResults: parsed["keep-results"] === undefined ? null : resolve(parsed["keep-results"]) };
   if (options.cloneOnly && (options.tests || options.defaultRun || options.record)) throw new UserError("--clone-only runs nothing in the clone: give it alone");
   if (!options.cloneOnly && !options.tests && !options.defaultRun) throw new UserError("say what to time on the fresh clone: --tests, --default-run or both (--clone-only checks the cloning alone)");
+  if (options.keepResults !== null && !options.defaultRun) throw new UserError("--keep-results keeps the default run's results: give it with --default-run");
+  if (options.keepResults !== null && existsSync(options.keepResults)) throw new UserError(`--keep-results: ${options.keepResults} exists already; name a new folder`);
   return options;
 }
 
@@ -105,7 +111,8 @@ function cloneEnv(freshTools: string | null): NodeJS.ProcessEnv {
   // scripts/benchmark put the shared tools' bin on PATH; a tool found there would never be built afresh.
   const shared = join(process.env.RUNTIME_BENCH_TOOLS ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "runtime-bench/tools"), "bin");
   const path = (process.env.PATH ?? "").split(delimiter).filter((dir) => dir !== shared).join(delimiter);
-  return { ...process.env, PATH: path, RUNTIME_BENCH_TOOLS: freshTools };
+  // Go keeps compiled packages in its own cache: with it warm, k6 and act build in seconds, not minutes.
+  return { ...process.env, PATH: path, RUNTIME_BENCH_TOOLS: freshTools, GOCACHE: join(freshTools, "go-build-cache") };
 }
 
 /** What a command's output says of the tools: built (each with its time), or none built. */
@@ -145,7 +152,7 @@ function testsEntry(old: MeasurementEntry | undefined, row: Record<string, Figur
     rows: [row],
     notes: rolledNotes(
       old,
-      `${OWN_NOTE} --tests\`: the committed HEAD cloned (\`git clone\`) into an empty folder under the OS temp folder, then \`.ci/run\` there, timed from its start to its exit. The tests' time is the test runner's own (\`duration_ms\` of its summary); before them, npm ci and the tools until scripts/test says "type-checking", then type-checking and linting; a tool's build from its "building" message to the next message. Runtimes come from the shared cache; \`--fresh-tools\` builds the tools into an empty \`RUNTIME_BENCH_TOOLS\` (cargo's and Go's download caches stay). The clone is removed afterwards.`,
+      `${OWN_NOTE} --tests\`: the committed HEAD cloned (\`git clone\`) into an empty folder under the OS temp folder, then \`.ci/run\` there, timed from its start to its exit. The tests' time is the test runner's own (\`duration_ms\` of its summary); before them, npm ci and the tools until scripts/test says "type-checking", then type-checking and linting; a tool's build from its "building" message to the next message. Runtimes come from the shared cache; \`--fresh-tools\` builds the tools into an empty \`RUNTIME_BENCH_TOOLS\`, with Go's build cache in it (cargo's and Go's module downloads stay). The clone is removed afterwards.`,
       OWN_NOTE,
     ),
   };
@@ -174,13 +181,17 @@ async function compareRow(clone: string, env: NodeJS.ProcessEnv, folder: string)
 }
 
 /** The default run's rows: `scripts/bench setup`, `scripts/bench`, and compare of its newest Node and Bun. */
-async function defaultRunRows(clone: string, env: NodeJS.ProcessEnv, fresh: boolean): Promise<Record<string, Figure>[]> {
+async function defaultRunRows(clone: string, env: NodeJS.ProcessEnv, fresh: boolean, keepResults: string | null): Promise<Record<string, Figure>[]> {
   const bench = join(clone, "scripts/bench");
   const setup = await timed(bench, ["setup"], clone, env);
   if (setup.code !== 0) throw new Error(`scripts/bench setup exited ${setup.code ?? setup.signal}:\n${tail(setup.stderr)}`);
   const run = await timed(bench, [], clone, env);
   const written = parseResultsWritten(run.stdout);
   if (written === null) throw new Error(`scripts/bench exited ${run.code ?? run.signal} without saying what it wrote:\n${tail(`${run.stdout}\n${run.stderr}`)}`);
+  if (keepResults !== null) {
+    await cp(written.folder, keepResults, { recursive: true, errorOnExist: true });
+    log(`kept the run's results in ${keepResults}`);
+  }
   const versions = [...new Set(readDocuments([written.folder], "the default run").map((doc) => `${doc.runtime.name} ${doc.runtime.version}`))].sort();
   const empty = { results: null, suites: null, headline_rows: null, gaps: null, change: null, inconclusive: null, no_change: null };
   return [
@@ -250,7 +261,7 @@ async function measure(options: Options, clone: string, freshTools: string | nul
   if (options.defaultRun) {
     const startLoad = loadNow();
     // With --tests before it, the tools are the ones the test run built.
-    const rows = await defaultRunRows(clone, env, freshTools !== null && !options.tests);
+    const rows = await defaultRunRows(clone, env, freshTools !== null && !options.tests, options.keepResults);
     printTable(DEFAULT_RUN_COLUMNS, rows);
     if (options.record) recordMeasurement("default-run", (old) => defaultRunEntry(old, rows, described, command("--default-run"), startLoad));
   }
@@ -284,7 +295,5 @@ try {
     await interruptCleanup();
     process.exit(interruptExitCode());
   }
-  if (!(error instanceof UserError)) throw error;
-  log(errorMessage(error));
-  process.exit(2);
+  throw error;
 }

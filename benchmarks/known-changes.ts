@@ -27,7 +27,7 @@ import { existsSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { CompareRow } from "../src/compare/types.ts";
-import { UserError, errorMessage } from "../src/core/errors.ts";
+import { UserError } from "../src/core/errors.ts";
 import type { MeasurementEntry } from "../src/core/measurements.ts";
 import { planRun } from "../src/orchestrate/estimate.ts";
 import { listResultFiles, readResultFile, runFolderNames } from "../src/results/store.ts";
@@ -285,10 +285,4 @@ async function main(): Promise<void> {
   recordMeasurement("known-changes", (old) => measurementEntry(rows, old, options.profiles, startLoad));
 }
 
-try {
-  await main();
-} catch (error) {
-  if (!(error instanceof UserError)) throw error;
-  log(`known-changes: ${errorMessage(error)}`);
-  process.exit(2);
-}
+await main();
