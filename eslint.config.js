@@ -38,6 +38,7 @@ const ROOT_APPS_IMPORTERS = ["suites"];
 const BROWSER_SAFE = [
   "src/compare/compare.ts",
   "src/compare/format.ts",
+  "src/compare/moderated.ts",
   "src/compare/noise.ts",
   "src/compare/paired.ts",
   "src/compare/ratio.ts",

@@ -45,10 +45,16 @@ export function formatConfidence(alpha: number): string {
   return `${Number.isInteger(percent) ? percent.toFixed(0) : percent.toFixed(2)} %`;
 }
 
+/** A paired row's pairs, and the spread it borrowed where it did: `, 2 pairs`, `, 2 pairs, 7.4 df moderated over 40 cells`. */
+export function pairsLabel(row: Pick<CompareRow, "pairs" | "df" | "moderated_over">): string {
+  if (row.pairs === undefined) return "";
+  const pairs = `, ${row.pairs} pair${row.pairs === 1 ? "" : "s"}`;
+  return row.df === undefined || row.moderated_over === undefined ? pairs : `${pairs}, ${row.df.toFixed(1)} df moderated over ${row.moderated_over} cells`;
+}
+
 /** The rule a row was judged by and its interval's level: `95 % single look, 3 pairs`, `99.99 % sequential, 10 pairs`, `95 % separate runs`. */
-export function ruleLabel(row: Pick<CompareRow, "rule" | "alpha" | "pairs">): string {
-  const level = formatConfidence(row.alpha ?? 0.05);
-  return row.pairs === undefined ? `${level} ${row.rule}` : `${level} ${row.rule}, ${row.pairs} pair${row.pairs === 1 ? "" : "s"}`;
+export function ruleLabel(row: Pick<CompareRow, "rule" | "alpha" | "pairs" | "df" | "moderated_over">): string {
+  return `${formatConfidence(row.alpha ?? 0.05)} ${row.rule}${pairsLabel(row)}`;
 }
 
 const HEADER = ["scenario", "metric", "BASE", "HEAD", "HEAD/BASE", "interval", "min effect", "verdict"];
@@ -65,7 +71,9 @@ export const RULE_TEXT: Readonly<Record<CompareRow["rule"], string>> = {
   "single look":
     "Single look (two runtimes or labelled builds of one run, a one-off question): trial k of HEAD with trial k of BASE; Student's t " +
     "interval over the pairs' log ratios at 95 % (one comparison in twenty crosses it by chance); a change needs it to exclude 1 and to " +
-    "exceed the min effect. No run-to-run shift or history is needed: the machine's state falls on both sides alike.",
+    "exceed the min effect. No run-to-run shift or history is needed: the machine's state falls on both sides alike. Where 8 or more cells " +
+    "of the suite in that run have a spread, each cell's spread is moderated by theirs (Smyth's empirical Bayes moderated t; exact counts " +
+    "keep their own), and its interval has the degrees of freedom the fit lends.",
   sequential:
     "Sequential (a release beside its predecessor, a canary beside its release, as the release job and the feed judge them): trial k " +
     "with trial k, Student's t over the pairs at the level of the look the run stopped at (0.08 % false alarms over all its looks, so a " +

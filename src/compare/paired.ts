@@ -11,7 +11,8 @@ import type { ResultDocument } from "../results/types.ts";
 import { compareResults, rowOf } from "./compare.ts";
 import { cellLabel, formatConfidence } from "./format.ts";
 import { trialClusters } from "./ratio.ts";
-import { MIN_PAIRS, PAIRED_MIN_EFFECT, SINGLE_LOOK_ALPHA, finalAlpha, fixedPlan, lookIndex, pairedEstimate, type SequentialPlan } from "./sequential.ts";
+import { fitSpreadPrior, type CellSpread, type SpreadPrior } from "./moderated.ts";
+import { MIN_PAIRS, PAIRED_MIN_EFFECT, SINGLE_LOOK_ALPHA, finalAlpha, fixedPlan, lookIndex, pairLogRatios, pairSpread, pairedEstimate, type SequentialPlan } from "./sequential.ts";
 import { groupBy, matchKey, measurementsOf, type Measurement } from "./series-key.ts";
 import type { CompareOptions, CompareRow, MinEffectSource, PairedRule } from "./types.ts";
 import { judge } from "./verdict.ts";
@@ -67,8 +68,12 @@ function tickEffect(base: Measurement, head: Measurement): number {
   return resolution === undefined || exact || smaller <= 0 ? 0 : resolution / smaller + 1e-9;
 }
 
-/** One cell of two subjects of one run, HEAD against BASE, trial by trial: what comparePaired returns for each, and the regressions feed judges a release by. */
-export function pairedRow(base: Measurement, head: Measurement, pairedEffect = PAIRED_MIN_EFFECT, pairedSource: MinEffectSource = "paired", rule = pairedRule(base.doc, head.doc)): CompareRow {
+/**
+ * One cell of two subjects of one run, HEAD against BASE, trial by trial: what comparePaired
+ * returns for each, and the regressions feed judges a release by. A `prior` (a single look's
+ * cells of one suite, `spreadPriors`) moderates the cell's spread between pairs.
+ */
+export function pairedRow(base: Measurement, head: Measurement, pairedEffect = PAIRED_MIN_EFFECT, pairedSource: MinEffectSource = "paired", rule = pairedRule(base.doc, head.doc), prior: SpreadPrior | null = null): CompareRow {
   const baseTrials = trialClusters(base);
   const headTrials = trialClusters(head);
   const pairs = Math.min(baseTrials.length, headTrials.length);
@@ -76,7 +81,7 @@ export function pairedRow(base: Measurement, head: Measurement, pairedEffect = P
   const [minEffect, source]: [number, MinEffectSource] = tick > pairedEffect ? [tick, "resolution"] : [pairedEffect, pairedSource];
   const plan = planOf(base.doc);
   const alpha = rule === "sequential" ? finalAlpha(plan, lookIndex(plan, pairs), base.doc.sequential?.stopped === "budget") : SINGLE_LOOK_ALPHA;
-  const estimate = baseTrials.length === headTrials.length ? pairedEstimate(baseTrials, headTrials, alpha) : null;
+  const estimate = baseTrials.length === headTrials.length ? pairedEstimate(baseTrials, headTrials, alpha, prior) : null;
   const row = {
     ...rowOf([base], [head]),
     noise_floor: null,
@@ -90,8 +95,42 @@ export function pairedRow(base: Measurement, head: Measurement, pairedEffect = P
   };
   if (estimate === null) return { ...row, ratio: null, ci95: null, verdict: "inconclusive", reason: noEstimate(baseTrials.length, headTrials.length) };
   const judgement = judge({ ratio: estimate.ratio, ci95: estimate.ci }, base.summary.better, minEffect, formatConfidence(alpha));
-  return { ...row, ratio: estimate.ratio, ci95: estimate.ci, ...judgement };
+  const moderated = prior === null ? {} : { df: estimate.df, moderated_over: prior.cells };
+  return { ...row, ...moderated, ratio: estimate.ratio, ci95: estimate.ci, ...judgement };
 }
+
+interface MatchedCell {
+  readonly base: Measurement;
+  readonly head: Measurement;
+  readonly rule: PairedRule;
+}
+
+/** The cells whose spreads a single look's prior is fitted to: one suite of one run, the same two subjects. */
+const priorGroup = ({ base, head }: MatchedCell) => `${base.doc.run.runner}/${base.doc.run.id} ${subjectLabel(base.doc)} ${subjectLabel(head.doc)} ${base.doc.suite}`;
+
+/**
+ * A single look's cells moderate their spreads by the other cells of their suite in that run on
+ * the same two subjects (moderated.ts): a quick run's two pairs alone give a t quantile of 12.7.
+ * Exact counts are left out (their spread is the program's, not the machine's), as is the
+ * sequential rule, whose alpha the release job's adaptive trials already reach with pairs of
+ * their own. The prior per group, where enough cells have a spread.
+ */
+function spreadPriors(cells: readonly MatchedCell[]): Map<string, SpreadPrior> {
+  const spreads = new Map<string, CellSpread[]>();
+  for (const cell of cells) {
+    if (!moderates(cell)) continue;
+    const logRatios = pairLogRatios(trialClusters(cell.base), trialClusters(cell.head));
+    if (logRatios !== null) spreads.set(priorGroup(cell), [...(spreads.get(priorGroup(cell)) ?? []), pairSpread(logRatios)]);
+  }
+  const priors = new Map<string, SpreadPrior>();
+  for (const [group, list] of spreads) {
+    const prior = fitSpreadPrior(list);
+    if (prior !== null) priors.set(group, prior);
+  }
+  return priors;
+}
+
+const moderates = (cell: MatchedCell) => cell.rule === "single look" && cell.base.summary.exact !== true;
 
 /**
  * HEAD against BASE where both were measured in one run (same runner and run id): one row per
@@ -104,7 +143,9 @@ export function comparePaired(base: readonly ResultDocument[], head: readonly Re
   const minEffect = options.defaultMinEffect ?? PAIRED_MIN_EFFECT;
   const source: MinEffectSource = options.defaultMinEffect === undefined ? "paired" : "setting";
   const headByCell = groupBy(measurementsOf(head), inRun);
-  return measurementsOf(base).flatMap((b) => (headByCell.get(inRun(b)) ?? []).map((h) => pairedRow(b, h, minEffect, source, options.pairedRule ?? pairedRule(b.doc, h.doc))));
+  const cells = measurementsOf(base).flatMap((b) => (headByCell.get(inRun(b)) ?? []).map((h): MatchedCell => ({ base: b, head: h, rule: options.pairedRule ?? pairedRule(b.doc, h.doc) })));
+  const priors = spreadPriors(cells);
+  return cells.map((cell) => pairedRow(cell.base, cell.head, minEffect, source, cell.rule, moderates(cell) ? (priors.get(priorGroup(cell)) ?? null) : null));
 }
 
 /** A row's cell and machine: what a paired row and a row of compareResults for the same cell share. */

@@ -16,6 +16,7 @@
  * there must be plain), the last look most.
  */
 import { mean, median, stddev } from "../stats/summary.ts";
+import { moderate, type CellSpread, type SpreadPrior } from "./moderated.ts";
 import { tCritical } from "./student-t.ts";
 import { exceedsMinEffect, excludesOne, withinMinEffect } from "./verdict.ts";
 
@@ -105,21 +106,37 @@ export interface PairedEstimate {
   readonly ci: [number, number];
   readonly pairs: number;
   readonly alpha: number;
+  /** The interval's degrees of freedom: pairs − 1, plus those a spread prior lent (moderated.ts). */
+  readonly df: number;
+}
+
+/** Trial k of HEAD against trial k of BASE: the log ratio of their medians, per pair; null with fewer than MIN_PAIRS pairs or a median of 0. */
+export function pairLogRatios(baseTrials: readonly (readonly number[])[], headTrials: readonly (readonly number[])[]): number[] | null {
+  const pairs = Math.min(baseTrials.length, headTrials.length);
+  if (pairs < MIN_PAIRS) return null;
+  const logRatios = Array.from({ length: pairs }, (_, k) => Math.log(median(headTrials[k]!) / median(baseTrials[k]!)));
+  return logRatios.every(Number.isFinite) ? logRatios : null;
+}
+
+/** The spread between a cell's pairs: the variance of their log ratios, with pairs − 1 degrees of freedom. */
+export function pairSpread(logRatios: readonly number[]): CellSpread {
+  return { variance: stddev(logRatios) ** 2, df: logRatios.length - 1 };
 }
 
 /**
  * HEAD against BASE from their trials (each a list of samples), trial k with trial k, at
  * false-alarm rate `alpha`; null with fewer than MIN_PAIRS pairs (no spread between pairs to go
- * by) or when a trial's median is 0 (no ratio).
+ * by) or when a trial's median is 0 (no ratio). With a `prior`, the spread is the cell's own
+ * moderated by the other cells' (moderated.ts), with their degrees of freedom added.
  */
-export function pairedEstimate(baseTrials: readonly (readonly number[])[], headTrials: readonly (readonly number[])[], alpha: number): PairedEstimate | null {
-  const pairs = Math.min(baseTrials.length, headTrials.length);
-  if (pairs < MIN_PAIRS) return null;
-  const logRatios = Array.from({ length: pairs }, (_, k) => Math.log(median(headTrials[k]!) / median(baseTrials[k]!)));
-  if (!logRatios.every(Number.isFinite)) return null;
+export function pairedEstimate(baseTrials: readonly (readonly number[])[], headTrials: readonly (readonly number[])[], alpha: number, prior: SpreadPrior | null = null): PairedEstimate | null {
+  const logRatios = pairLogRatios(baseTrials, headTrials);
+  if (logRatios === null) return null;
+  const own = pairSpread(logRatios);
+  const spread = prior === null ? own : moderate(own, prior);
   const center = mean(logRatios);
-  const half = (tCritical(alpha, pairs - 1) * stddev(logRatios)) / Math.sqrt(pairs);
-  return { ratio: Math.exp(center), ci: [Math.exp(center - half), Math.exp(center + half)], pairs, alpha };
+  const half = (tCritical(alpha, spread.df) * Math.sqrt(spread.variance)) / Math.sqrt(logRatios.length);
+  return { ratio: Math.exp(center), ci: [Math.exp(center - half), Math.exp(center + half)], pairs: logRatios.length, alpha, df: spread.df };
 }
 
 /**

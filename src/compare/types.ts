@@ -101,4 +101,7 @@ export interface CompareRow extends MeasuredCell {
   head_label?: string;
   pairs?: number;
   alpha?: number;
+  /** A single look whose spread was moderated by its suite's other cells (src/compare/moderated.ts): the interval's degrees of freedom, and over how many cells the prior was fitted. */
+  df?: number;
+  moderated_over?: number;
 }

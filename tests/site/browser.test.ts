@@ -471,7 +471,7 @@ for (const set of DATA_SETS) {
       assert.equal(rows, Number(/^(\d+) comparisons:/.exec(summary)?.[1]), `every comparison is a row: ${summary}`);
       const notANumber = await page.$$eval("figure[data-chart=ratios] svg *", (elements) => elements.filter((e) => [...e.attributes].some((a) => /NaN|Infinity/.test(a.value))).length);
       assert.equal(notANumber, 0, "an interval drawn at a position that is not a number");
-      const rules = await page.$$eval("figure[data-chart=ratios] tbody .rule", (cells) => [...new Set(cells.map((c) => (c.textContent ?? "").replace(/^[\d.]+ %, /, "").replace(/, \d+ pairs?$/, "")))]);
+      const rules = await page.$$eval("figure[data-chart=ratios] tbody .rule", (cells) => [...new Set(cells.map((c) => (c.textContent ?? "").replace(/^[\d.]+ %, /, "").replace(/, \d+ pairs?(, \d+\.\d df moderated over \d+ cells)?$/, "")))]);
       assert.ok(rules.length > 0 && rules.every((rule) => ["sequential", "single look", "separate runs"].includes(rule)), `each row names its rule: ${rules.join(", ")}`);
       await page.screenshot({ path: join(ARTIFACTS, `compare-all-suites-${set.name.replaceAll(" ", "-")}.png`) });
       assert.deepEqual(problems, []);

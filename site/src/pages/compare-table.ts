@@ -1,5 +1,5 @@
 /** The compare page's table: one row per comparison, its interval drawn on a log scale, its rule and confidence stated. */
-import { cellLabel, formatChange, formatConfidence, formatPercent } from "../../../src/compare/format.ts";
+import { cellLabel, formatChange, formatConfidence, formatPercent, pairsLabel } from "../../../src/compare/format.ts";
 import { formatSyscallDiff, type ExplainedRow } from "../../../src/compare/syscall-diff.ts";
 import type { CompareRow } from "../../../src/compare/types.ts";
 import { DETECTABLE_HELP, detectableLabel } from "../../../src/site/detectable.ts";
@@ -50,7 +50,7 @@ const intervalEnd = (value: number) => (value !== 0 && (Math.abs(value) >= 1e4 |
 
 /** The ratio, then its interval with the confidence and the rule that judged it, and what of it the log scale cannot draw. */
 function intervalCell(row: CompareRow, span: number): HTMLElement {
-  const pairs = row.pairs === undefined ? "" : `, ${row.pairs} pair${row.pairs === 1 ? "" : "s"}`;
+  const pairs = pairsLabel(row);
   const why = offScale(row, span);
   return h(
     "span",
