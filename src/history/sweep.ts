@@ -1,6 +1,6 @@
 /**
  * A history sweep: the links of a chain measured one run each, what data/ already holds skipped,
- * then each confirmed step of a link narrowed to its release (narrow.ts). Everything that touches
+ * each link's confirmed steps narrowed to their release (narrow.ts) before the next link. Everything that touches
  * the machine comes in through `SweepHooks`, so the loop (resuming, the load it waits out, the time
  * limit, the estimate of what is left) is the same for a test's synthetic runs and a real sweep.
  */
@@ -165,23 +165,28 @@ export function pendingJobs(chains: readonly Chain[], coverage: RunnerCoverage):
   });
 }
 
-/** Measures the chain, then narrows its steps; resumable at every run. */
+/**
+ * Measures each link of the chains, and narrows the link's steps right after it, so that whatever
+ * a time limit leaves committed is complete: every link in data/ with its steps narrowed.
+ * Resumable at every run; a link data/ already holds is only narrowed (its runs are there if it was).
+ */
 export async function runSweep(plan: SweepPlan, hooks: SweepHooks, limits: SweepLimits): Promise<SweepReport> {
   const sweep = new SweepRun(hooks, limits);
   const jobs = pendingJobs(plan.chains, hooks.coverage());
   const links = plan.chains.reduce((n, chain) => n + chain.links.length, 0);
   const skipped = links - jobs.length;
   if (skipped > 0) hooks.log(`sweep: ${skipped} of ${links} links are in data/ already, each on every scenario: skipped`);
-  for (const [k, job] of jobs.entries()) {
-    if (!(await sweep.run(job, jobs.slice(k), `${k + 1}/${jobs.length}`))) break;
-  }
   const steps: SweepStep[] = [];
-  if (sweep.stopped === null) {
-    try {
-      for (const chain of plan.chains) for (const link of chain.links) steps.push(...(await linkStepsNarrowed(link, chain.scenarios, plan, hooks, sweep)));
-    } catch (error) {
-      if (!(error instanceof Stopped)) throw error;
+  try {
+    for (const chain of plan.chains) {
+      for (const link of chain.links) {
+        const k = jobs.findIndex((job) => job.link === link);
+        if (k >= 0 && !(await sweep.run(jobs[k]!, jobs.slice(k), `${k + 1}/${jobs.length}`))) throw new Stopped();
+        steps.push(...(await linkStepsNarrowed(link, chain.scenarios, plan, hooks, sweep)));
+      }
     }
+  } catch (error) {
+    if (!(error instanceof Stopped)) throw error;
   }
   return { measured: sweep.measured, skipped, steps, stopped: sweep.stopped };
 }

@@ -106,7 +106,7 @@ const PLAN: SweepPlan = {
   narrow: true,
 };
 
-describe("a sweep: the chain, then its steps narrowed", () => {
+describe("a sweep: each link, then its steps narrowed", () => {
   it("measures each link once, narrows the step planted between 22.5.0 and 22.6.0, and decides the same from data/ when run again", async () => {
     const data = tempDir("sweep");
     const first = fakeSweep(data);
@@ -131,6 +131,18 @@ describe("a sweep: the chain, then its steps narrowed", () => {
     assert.ok(step!.ratio > 1.08 && step!.ratio < 1.12 && step!.ci95[0] > 1, `paired ratio ${step!.ratio} ${step!.ci95}`);
     assert.deepEqual(step!.release_notes, { changelog: "https://nodejs.org/en/blog/release/v22.6.0", compare: "https://github.com/nodejs/node/compare/v22.5.0...v22.6.0" });
     assert.match(step!.compare_command!, /^scripts\/bench compare \d{8}T\d{6}Z-[0-9a-f]{6} --base node-22\.5\.0 --head node-22\.6\.0$/);
+  });
+
+  it("narrows a link's step right after the link, so that a sweep its time limit stops leaves the step narrowed", async () => {
+    const data = tempDir("sweep-narrow-first");
+    const plan: SweepPlan = { ...PLAN, chains: [{ links: chainLinks("node", ["22.5.0", "22.7.0", "22.8.0"]), scenarios: [SCENARIO] }] };
+    const sweep = fakeSweep(data);
+    const start = sweep.hooks.now();
+    // Room for the first link and its two narrowing runs, not for the second link.
+    const report = await runSweep(plan, sweep.hooks, { maxLoad: 1, deadline: start + 4 * 1_800_000 - 1 });
+    assert.deepEqual(sweep.runs, ["22.5.0→22.7.0", "22.5.0→22.6.0", "22.6.0→22.7.0"]);
+    assert.equal(report.stopped, "time limit");
+    assert.deepEqual(report.steps.map((s) => s.narrowed), [[{ from: "22.5.0", to: "22.6.0", adjacent: true }]]);
   });
 
   it("stops at Ctrl-C, and measured again goes on with what is missing, measuring no link twice", async () => {
