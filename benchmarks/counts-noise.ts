@@ -19,12 +19,10 @@
  * without history (src/compare/noise.ts), in place of the suite's default meant for times (a
  * suite with no table of that kind yet is left as it is). About 2 min per pair of the seven suites on one runtime here, 3 h for the default.
  */
-import { appendFileSync, copyFileSync, mkdirSync } from "node:fs";
-import { basename, join } from "node:path";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { ResultDocument } from "../src/results/types.ts";
 import { readDocuments } from "../src/results/store.ts";
-import { provision } from "../src/runtimes/provision.ts";
 import { median } from "../src/stats/summary.ts";
 import { DATABASE_COUNT_METRICS } from "../src/suites/database/counts.ts";
 import { FILEIO_COUNT_METRICS } from "../src/suites/fileio/counts.ts";
@@ -35,6 +33,7 @@ import { WEBSOCKET_COUNT_METRICS } from "../src/suites/websocket/counts.ts";
 import { WORKERS_COUNT_METRICS } from "../src/suites/workers/counts.ts";
 import { formatTable } from "../src/ui/table.ts";
 import { bench, tempDir } from "./lib/cli.ts";
+import { twinArgs, twins } from "./lib/twins.ts";
 import { loadNow, recordMeasurement, thisMachine } from "./lib/measurements.ts";
 import type { ShiftEntry } from "../src/core/measurements.ts";
 
@@ -71,20 +70,6 @@ const specs = values.runtime ?? ["node@latest", "deno@latest", "bun@latest"];
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const work = tempDir("counts-noise");
 
-/** Two copies of a runtime's binary that differ only in a marker after its end: two subjects of one run, the same code. */
-async function twins(spec: string): Promise<{ runtime: string; a: string; b: string }> {
-  const { binary, spec: parsed } = await provision(spec);
-  const copy = (name: string) => {
-    const dir = join(work, `${parsed.name}-${name}`);
-    mkdirSync(dir, { recursive: true });
-    const path = join(dir, basename(binary));
-    copyFileSync(binary, path);
-    appendFileSync(path, `runtime-bench counts-noise twin ${name}`);
-    return path;
-  };
-  return { runtime: parsed.name, a: copy("a"), b: copy("b") };
-}
-
 /** The two subjects' medians of every count of every cell of one run, as pairs. */
 function pairsOf(docs: readonly ResultDocument[], counts: readonly string[]): { key: string; metric: string; a: number; b: number }[] {
   const ok = docs.filter((doc) => doc.status === "ok");
@@ -118,7 +103,7 @@ const rows: Row[] = [];
 const began = Date.now();
 const startLoad = loadNow();
 for (const spec of specs) {
-  const twin = await twins(spec);
+  const twin = await twins(spec, work, "counts-noise");
   for (const cell of CELLS.filter((c) => only.length === 0 || only.includes(c.suite))) {
     const seen = new Map<string, { values: number[]; spreads: (number | null)[] }>();
     for (let i = 1; i <= pairs; i++) {
@@ -126,7 +111,7 @@ for (const spec of specs) {
       const started = Date.now();
       const trials = cell.trials === undefined ? [] : ["--trials", String(cell.trials)];
       const runArgs = ["run", "--suite", cell.suite, ...cell.args, "--profile", "quick", ...trials, "--trial-budget", "0", "--out", out];
-      const run = await bench([...runArgs, "--runtime", `a=${twin.runtime}@path:${twin.a}`, "--runtime", `b=${twin.runtime}@path:${twin.b}`]);
+      const run = await bench([...runArgs, ...twinArgs(twin)]);
       if (run.code !== 0) throw new Error(`${cell.cell} on ${twin.runtime}, pair ${i}: scripts/bench run exited ${run.code}: ${run.stderr.trim().split("\n").slice(-3).join(" / ")}`);
       const found = pairsOf(readDocuments([out], cell.cell), cell.counts);
       for (const { metric, a, b } of found) {

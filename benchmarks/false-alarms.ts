@@ -6,6 +6,8 @@
  *   scripts/benchmark false-alarms DIR1 DIR2 [DIR3 DIR4 …]        judge pairs measured before (DIR1 with DIR2, DIR3 with DIR4, …)
  *   scripts/benchmark false-alarms cpu-sets PAIRS OUT -- RUN_ARGS...  PAIRS pairs with the CPU sets and PAIRS without
  *                                                                  (RUNTIME_BENCH_CPU_SETS=off), taken in turn, and both shifts
+ *   scripts/benchmark false-alarms twins RUNS OUT SPEC -- RUN_ARGS... RUNS runs of two copies of SPEC's binary side by side,
+ *                                                                  each judged by a single look (two labelled builds)
  *
  * `--record LABEL` (first, with `--held-out` when the pairs were measured after the shift table
  * they are judged by was set) writes the counts of judged pairs as the row LABEL of the entry
@@ -20,17 +22,20 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../src/core/errors.ts";
 import { compareResults } from "../src/compare/compare.ts";
+import { comparePaired } from "../src/compare/paired.ts";
 import type { CompareRow, Verdict } from "../src/compare/types.ts";
 import { readDocuments } from "../src/results/store.ts";
 import { formatTable } from "../src/ui/table.ts";
 import { CPU_SETS_VARIABLE } from "../src/tools/cpu-split.ts";
-import { bench } from "./lib/cli.ts";
+import { bench, tempDir } from "./lib/cli.ts";
+import { twinArgs, twins } from "./lib/twins.ts";
 import { loadNow, recordMeasurement, thisMachine } from "./lib/measurements.ts";
 import type { FalseAlarmRow, FalseAlarmsEntry } from "../src/core/measurements.ts";
 
-async function measurePairs(pairs: number, out: string, runArgs: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<string[]> {
+/** `runs` runs of `run RUN_ARGS` into OUT/run1, OUT/run2, …: their folders. */
+async function measureRuns(runs: number, out: string, runArgs: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<string[]> {
   const dirs: string[] = [];
-  for (let i = 1; i <= 2 * pairs; i++) {
+  for (let i = 1; i <= runs; i++) {
     const dir = join(out, `run${i}`);
     const started = Date.now();
     const result = await bench(["run", ...runArgs, "--out", dir], env);
@@ -60,8 +65,8 @@ function largestShifts(rows: readonly CompareRow[]): Map<string, number> {
 async function compareCpuSets(pairs: number, out: string, runArgs: readonly string[]): Promise<void> {
   const dirs = { pinned: [] as string[], unpinned: [] as string[] };
   for (let pair = 1; pair <= pairs; pair++) {
-    dirs.pinned.push(...(await measurePairs(1, join(out, "pinned", `pair${pair}`), runArgs)));
-    dirs.unpinned.push(...(await measurePairs(1, join(out, "unpinned", `pair${pair}`), runArgs, { [CPU_SETS_VARIABLE]: "off" })));
+    dirs.pinned.push(...(await measureRuns(2, join(out, "pinned", `pair${pair}`), runArgs)));
+    dirs.unpinned.push(...(await measureRuns(2, join(out, "unpinned", `pair${pair}`), runArgs, { [CPU_SETS_VARIABLE]: "off" })));
   }
   const judged = (folders: string[]) => {
     const rows: CompareRow[] = [];
@@ -74,6 +79,28 @@ async function compareCpuSets(pairs: number, out: string, runArgs: readonly stri
   const metrics = [...new Set([...pinned.largest.keys(), ...unpinned.largest.keys()])].sort();
   process.stdout.write(`${formatTable(["suite metric", "largest shift with CPU sets", "without"], metrics.map((key) => [key, percent(pinned.largest.get(key)), percent(unpinned.largest.get(key))]))}\n`);
   process.stdout.write(`rows with a verdict: ${pinned.verdicts} of ${pinned.rows.length} with CPU sets, ${unpinned.verdicts} of ${unpinned.rows.length} without (${pairs} pairs each)\n`);
+}
+
+/**
+ * RUNS runs of two copies of one binary side by side (RUN_ARGS, and the twins as `a` and `b`),
+ * each judged as `compare RUN --base a --head b` judges it: a single look at 95 %, each cell's
+ * spread moderated by its suite's where it can be. Every change is a false alarm; the share is
+ * printed for the moderated rows and for those judged on their own spread.
+ */
+async function judgeTwins(runs: number, out: string, spec: string, runArgs: readonly string[]): Promise<void> {
+  if (!(runs > 0) || out === undefined || spec === undefined) throw new UserError("twins RUNS OUT SPEC -- RUN_ARGS: e.g. twins 2 /tmp/aa node@latest -- --default-selection --trial-budget 0");
+  const twin = await twins(spec, tempDir("false-alarms-twins"), "false-alarms");
+  const rows: CompareRow[] = [];
+  for (const dir of await measureRuns(runs, out, [...runArgs, ...twinArgs(twin)])) {
+    const docs = readDocuments([dir], dir);
+    rows.push(...comparePaired(docs.filter((d) => d.label === "a"), docs.filter((d) => d.label === "b")));
+  }
+  const judged = rows.filter((row) => row.ratio !== null);
+  const alarms = (part: readonly CompareRow[]) => part.filter((row) => row.verdict === "faster" || row.verdict === "slower");
+  const line = (what: string, part: readonly CompareRow[]) =>
+    `${what}: ${alarms(part).length} of ${part.length} called a change (${part.length === 0 ? "-" : ((100 * alarms(part).length) / part.length).toFixed(1)} %), ${part.filter((row) => row.verdict === "inconclusive").length} inconclusive`;
+  process.stdout.write(`${line("moderated rows", judged.filter((row) => row.moderated_over !== undefined))}\n${line("rows on their own spread", judged.filter((row) => row.moderated_over === undefined))}\n`);
+  for (const row of alarms(judged)) process.stdout.write(`  ${row.suite}/${row.scenario} ${row.app ?? ""} ${row.metric}: ×${row.ratio!.toFixed(3)} ${row.verdict} [${row.ci95!.map((v) => v.toFixed(3)).join(", ")}] ${row.moderated_over === undefined ? "" : `moderated, ${row.df!.toFixed(1)} df`}\n`);
 }
 
 /** `--record LABEL [--held-out]` at the start of the arguments, and the rest. */
@@ -105,8 +132,9 @@ async function main(argv: string[]): Promise<void> {
   const dash = args.indexOf("--");
   const runArgs = dash < 0 ? [] : args.slice(dash + 1);
   if (args[0] === "cpu-sets") return compareCpuSets(Number(args[1]), args[2]!, runArgs);
-  if (args[0] === "run") dirs = await measurePairs(Number(args[1]), args[2]!, runArgs);
-  if (dirs.length < 2 || dirs.length % 2 !== 0) throw new UserError("give pairs of result folders (or: run PAIRS OUT -- RUN_ARGS, or cpu-sets PAIRS OUT -- RUN_ARGS)");
+  if (args[0] === "twins") return judgeTwins(Number(args[1]), args[2]!, args[3]!, runArgs);
+  if (args[0] === "run") dirs = await measureRuns(2 * Number(args[1]), args[2]!, runArgs);
+  if (dirs.length < 2 || dirs.length % 2 !== 0) throw new UserError("give pairs of result folders (or: run PAIRS OUT -- RUN_ARGS, cpu-sets PAIRS OUT -- RUN_ARGS, or twins RUNS OUT SPEC -- RUN_ARGS)");
   const rows: CompareRow[] = [];
   const perPair: string[][] = [];
   for (let i = 0; i < dirs.length; i += 2) {
