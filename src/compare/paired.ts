@@ -105,29 +105,33 @@ interface MatchedCell {
   readonly rule: PairedRule;
 }
 
-/** The cells whose spreads a single look's prior is fitted to: one suite of one run, the same two subjects. */
-const priorGroup = ({ base, head }: MatchedCell) => `${base.doc.run.runner}/${base.doc.run.id} ${subjectLabel(base.doc)} ${subjectLabel(head.doc)} ${base.doc.suite}`;
+/**
+ * The cells whose spreads a single look's prior is fitted to, narrowest first: one metric of one
+ * suite, then the whole suite (one run, the same two subjects). A metric's own cells, where there
+ * are enough of them, agree more closely (HTTP's tail latencies scatter more than its throughput).
+ */
+const priorGroups = ({ base, head }: MatchedCell): [string, string] => {
+  const suite = `${base.doc.run.runner}/${base.doc.run.id} ${subjectLabel(base.doc)} ${subjectLabel(head.doc)} ${base.doc.suite}`;
+  return [`${suite} ${base.metric}`, suite];
+};
 
 /**
- * A single look's cells moderate their spreads by the other cells of their suite in that run on
- * the same two subjects (moderated.ts): a quick run's two pairs alone give a t quantile of 12.7.
- * Exact counts are left out (their spread is the program's, not the machine's), as is the
- * sequential rule, whose alpha the release job's adaptive trials already reach with pairs of
- * their own. The prior per group, where enough cells have a spread.
+ * A single look's cells moderate their spreads by the other cells of their metric, or else of
+ * their suite, in that run on the same two subjects (moderated.ts): a quick run's two pairs alone
+ * give a t quantile of 12.7. Exact counts are left out (their spread is the program's, not the
+ * machine's), as is the sequential rule, whose alpha the release job's adaptive trials already
+ * reach with pairs of their own. Each cell's prior, where its metric's or suite's cells with a
+ * spread are enough for one.
  */
-function spreadPriors(cells: readonly MatchedCell[]): Map<string, SpreadPrior> {
+function spreadPriors(cells: readonly MatchedCell[]): (cell: MatchedCell) => SpreadPrior | null {
   const spreads = new Map<string, CellSpread[]>();
-  for (const cell of cells) {
-    if (!moderates(cell)) continue;
+  for (const cell of cells.filter(moderates)) {
     const logRatios = pairLogRatios(trialClusters(cell.base), trialClusters(cell.head));
-    if (logRatios !== null) spreads.set(priorGroup(cell), [...(spreads.get(priorGroup(cell)) ?? []), pairSpread(logRatios)]);
+    if (logRatios === null) continue;
+    for (const group of priorGroups(cell)) spreads.set(group, [...(spreads.get(group) ?? []), pairSpread(logRatios)]);
   }
-  const priors = new Map<string, SpreadPrior>();
-  for (const [group, list] of spreads) {
-    const prior = fitSpreadPrior(list);
-    if (prior !== null) priors.set(group, prior);
-  }
-  return priors;
+  const priors = new Map([...spreads].map(([group, list]) => [group, fitSpreadPrior(list)]));
+  return (cell) => (moderates(cell) ? (priorGroups(cell).map((group) => priors.get(group)).find((prior) => prior) ?? null) : null);
 }
 
 const moderates = (cell: MatchedCell) => cell.rule === "single look" && cell.base.summary.exact !== true;
@@ -144,8 +148,8 @@ export function comparePaired(base: readonly ResultDocument[], head: readonly Re
   const source: MinEffectSource = options.defaultMinEffect === undefined ? "paired" : "setting";
   const headByCell = groupBy(measurementsOf(head), inRun);
   const cells = measurementsOf(base).flatMap((b) => (headByCell.get(inRun(b)) ?? []).map((h): MatchedCell => ({ base: b, head: h, rule: options.pairedRule ?? pairedRule(b.doc, h.doc) })));
-  const priors = spreadPriors(cells);
-  return cells.map((cell) => pairedRow(cell.base, cell.head, minEffect, source, cell.rule, moderates(cell) ? (priors.get(priorGroup(cell)) ?? null) : null));
+  const priorOf = spreadPriors(cells);
+  return cells.map((cell) => pairedRow(cell.base, cell.head, minEffect, source, cell.rule, priorOf(cell)));
 }
 
 /** A row's cell and machine: what a paired row and a row of compareResults for the same cell share. */

@@ -112,6 +112,25 @@ describe("comparePaired with moderated spreads", () => {
     assert.deepEqual([alone!.verdict, alone!.df, alone!.moderated_over], ["inconclusive", undefined, undefined], "one cell alone has 1 degree of freedom: t = 12.7");
   });
 
+  it("fits a metric's own cells where there are enough of them, else the suite's", () => {
+    // Five cells of wall_ms and five of cpu_s: neither metric has 8 cells with a spread, the suite has 10.
+    const twoMetrics = (label: string, factor: (i: number) => number) =>
+      wobble.slice(0, 5).map((_, i) =>
+        makeResult({
+          label,
+          scenario: `cell-${i}`,
+          run: { trials: 2 },
+          metrics: {
+            wall_ms: { ...metricOf([100 * factor(i), 110 / factor(i)]), trial_samples: [1, 1] },
+            cpu_s: { ...metricOf([50 * factor(i + 5), 55 / factor(i + 5)], "s"), trial_samples: [1, 1] },
+          },
+        }),
+      );
+    const rows = comparePaired(twoMetrics("node", () => 1), twoMetrics("bun", (i) => wobble[i]!));
+    assert.deepEqual([...new Set(rows.map((row) => row.moderated_over))], [10], "the suite's ten cells");
+    assert.ok(comparePaired(base, head).every((row) => row.moderated_over === 10), "wall_ms alone has ten");
+  });
+
   it("leaves exact counts and the release job's sequential rule to their own spread", () => {
     const exactBase = wobble.map((_, i) => cellResult("node", `cell-${i}`, [[100], [110]], true));
     const exactHead = wobble.map((w, i) => cellResult("bun", `cell-${i}`, [[100 * w], [110 / w]], true));
