@@ -17,7 +17,7 @@ import { TrialFailure, type AnySuite, type Subject, type SuiteSession } from "..
 import type { Progress } from "../ui/progress.ts";
 import { TrialSchedule, cellKey, type TrialBudget } from "./adaptive.ts";
 import { inSuiteOrder, pairedOrder } from "./order.ts";
-import { cellTrialTimeout, withinTimeout, type TrialTimeout } from "./timeout.ts";
+import { cellTrialTimeout, trialTimeoutFloor, withinTimeout, type TrialTimeout } from "./timeout.ts";
 
 export interface RunPlan {
   readonly scenarios: readonly ResolvedScenario[];
@@ -117,6 +117,8 @@ interface Run {
  * scenario had measured so far, marked as failed so it is kept but never published.
  */
 export async function executeRun(plan: RunPlan, progress: Progress): Promise<RunOutcome> {
+  // A bad setting is bad input before anything is measured, not a failure at the first check.
+  trialTimeoutFloor();
   const results: RunOutcome["results"] = [];
   const toolsBySuite = await toolVersions(plan.scenarios);
   const workDir = await mkdtemp(join(tmpdir(), "runtime-bench-"));

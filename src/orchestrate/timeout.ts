@@ -1,4 +1,5 @@
 import type { ChildProcess } from "node:child_process";
+import { UserError } from "../core/errors.ts";
 import { collectChildren, killGroup } from "../process/children.ts";
 import type { IdentifiedRuntime } from "../runtimes/identify.ts";
 import type { ResolvedScenario } from "../suites/resolve.ts";
@@ -13,6 +14,21 @@ import { groupStates, type ProcessState } from "../tools/proc-stats.ts";
  */
 export const TRIAL_TIMEOUT_FACTOR = 20;
 export const TRIAL_TIMEOUT_FLOOR_S = 60;
+
+/**
+ * The floor a user set in RUNTIME_BENCH_TRIAL_TIMEOUT_FLOOR (whole seconds), else 60 s: a lower one
+ * finds a hang sooner where trials are known to be short (the tests' fixtures), at the risk of
+ * calling a slow trial hung.
+ */
+export function trialTimeoutFloor(env: NodeJS.ProcessEnv = process.env): number {
+  const text = env.RUNTIME_BENCH_TRIAL_TIMEOUT_FLOOR;
+  if (text === undefined || text === "") return TRIAL_TIMEOUT_FLOOR_S;
+  const seconds = Number(text);
+  if (!Number.isInteger(seconds) || seconds < 1) {
+    throw new UserError(`RUNTIME_BENCH_TRIAL_TIMEOUT_FLOOR: '${text}' is not a whole number of seconds (use e.g. 60)`);
+  }
+  return seconds;
+}
 
 export interface TrialTimeout {
   readonly seconds: number;
@@ -37,7 +53,7 @@ export function trialTimeout(checkS: number, estimatedTrialS: number | null, flo
 export function cellTrialTimeout(selected: ResolvedScenario, runtime: IdentifiedRuntime, options: unknown, checkS: number): TrialTimeout {
   const estimate = selected.suite.estimate?.(selected.scenario, runtime.identity.name, options as never);
   const perTrial = estimate && estimate.cells > 0 ? estimate.seconds / estimate.cells / selected.scenario.profileParams.trials : null;
-  return trialTimeout(checkS, perTrial);
+  return trialTimeout(checkS, perTrial, trialTimeoutFloor());
 }
 
 function describe(process: ProcessState): string {

@@ -1,7 +1,9 @@
 /**
  * The counting pass with real runtimes and a real strace: what a start, a server and an in-process
  * app are counted at, that counts are metrics with trials of their own, and that `compare` of a
- * build that makes one more call names it. Quick profile, short runs.
+ * build that makes one more call names it. Quick profile, short runs. The http suite's own checks of
+ * native json on the pinned runtimes read the same run (tests/integration/http-run.test.ts has the
+ * rest of that suite's): one run of about 45 s serves both.
  */
 import assert from "node:assert/strict";
 import { chmodSync, writeFileSync } from "node:fs";
@@ -12,6 +14,7 @@ import type { ExplainedRow } from "../../src/compare/syscall-diff.ts";
 import { readResults } from "../../src/results/store.ts";
 import type { ResultDocument } from "../../src/results/types.ts";
 import { provision } from "../../src/runtimes/provision.ts";
+import { parseCpuList } from "../../src/tools/cpu-split.ts";
 import { SCHEDULING_SYSCALLS, type SyscallProfile } from "../../src/tools/strace.ts";
 
 const profileOf = (doc: ResultDocument) => doc.details?.syscall_counts as SyscallProfile | undefined;
@@ -25,13 +28,24 @@ function counted(doc: ResultDocument, metric: string, perTrial = 1): number[] {
   return summary.samples;
 }
 
-describe("counts", () => {
-  it("counts a start and a server under load on node, deno and bun, apart from their timed trials", async () => {
+/** startup/hello and http/json (native) on the pinned runtimes, quick: run once, on first use, validated. */
+let pinnedRun: Promise<ResultDocument[]> | undefined;
+function pinnedRunDocs(): Promise<ResultDocument[]> {
+  pinnedRun ??= (async () => {
     const out = tempDir("counts-run");
     const runtimes = PINNED.flatMap((spec) => ["--runtime", spec]);
     const run = await bench(["run", "--suite", "startup", "--scenario", "hello", "--suite", "http", "--scenario", "json", "--app", "native", ...runtimes, "--profile", "quick", "--out", out]);
     assert.equal(run.code, 0, run.stderr);
-    const docs = readResults([out]).map((r) => r.doc);
+    const validation = await bench(["validate", out]);
+    assert.equal(validation.code, 0, validation.stderr);
+    return readResults([out]).map((r) => r.doc);
+  })();
+  return pinnedRun;
+}
+
+describe("counts", () => {
+  it("counts a start and a server under load on node, deno and bun, apart from their timed trials", async () => {
+    const docs = await pinnedRunDocs();
     assert.equal(docs.length, 6);
     for (const doc of docs) {
       const where = `${doc.suite}/${doc.scenario} on ${doc.runtime.name}`;
@@ -108,5 +122,40 @@ describe("counts", () => {
     // Each file is opened, read and closed at least once; the start and the verification are the baseline's.
     for (const call of ["openat", "close"]) assert.ok(Math.abs(profile.calls[call]![0]! - 1) < 0.05, `${call}: ${profile.calls[call]}`);
     assert.ok(counted(doc!, "syscalls_per_op").every((n) => n >= 3 && n < 10), String(doc!.metrics.syscalls_per_op!.samples));
+  });
+});
+
+describe("http suite on real runtimes", () => {
+  it("measures native json on node, bun and deno with oha: verified, pinned, valid results", async () => {
+    const docs = (await pinnedRunDocs()).filter((doc) => doc.suite === "http");
+    assert.deepEqual(docs.map((d) => d.runtime.name).sort(), ["bun", "deno", "node"]);
+    for (const doc of docs) {
+      const where = `native on ${doc.runtime.name}`;
+      assert.equal(doc.status, "ok", `${where}: ${doc.error}`);
+      assert.equal(doc.app, "native");
+      assert.deepEqual(doc.params, { connections: 10, keepalive: true, rate: 1000 });
+      assert.equal(doc.metrics.rps!.samples.length, 2, `${where}: one sample per trial`);
+      assert.ok(doc.metrics.rps!.median > 100, `${where}: plausible throughput`);
+      assert.ok(doc.metrics.latency_p99_ms!.median > 0);
+      assert.ok(doc.metrics.latency_p50_ms!.median <= doc.metrics.latency_p999_ms!.median);
+      assert.equal(doc.metrics.success_rate!.median, 1);
+      assert.ok(doc.metrics.server_peak_rss_mb!.median > 5);
+      assert.match(doc.tools.oha!, /^\d+\.\d+/);
+      const verification = doc.verification as { status: string; responses: { headers: Record<string, string>; body_bytes: number }[] };
+      assert.equal(verification.status, "passed");
+      assert.match(verification.responses[0]!.headers["content-type"]!, /^application\/json/);
+      assert.equal(verification.responses[0]!.body_bytes, 27, "the same bytes on every runtime: no compression");
+      assert.equal((doc.verification as { before?: { status: string } }).before?.status, "passed", "the check before measuring is kept beside the one after");
+      assert.equal(doc.details?.accept_encoding, "identity");
+      assert.equal(doc.details?.keepalive, true);
+      assert.equal(typeof doc.details?.client_bound, "boolean");
+      if (doc.environment.cpus >= 2) {
+        const split = doc.details?.cpu_split as { server: string; client: string };
+        const server = parseCpuList(split.server);
+        assert.ok(server.length === 1 || server.length === 2, "a single-process server gets one core (two CPUs with SMT)");
+        assert.ok(!parseCpuList(split.client).some((cpu) => server.includes(cpu)), "oha runs on other CPUs");
+      }
+      assert.match(doc.reproduce, /--app native/);
+    }
   });
 });

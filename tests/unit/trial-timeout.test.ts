@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { describe, it } from "node:test";
-import { TRIAL_TIMEOUT_FACTOR, TRIAL_TIMEOUT_FLOOR_S, trialTimeout, withinTimeout } from "../../src/orchestrate/timeout.ts";
+import { TRIAL_TIMEOUT_FACTOR, TRIAL_TIMEOUT_FLOOR_S, trialTimeout, trialTimeoutFloor, withinTimeout } from "../../src/orchestrate/timeout.ts";
+import { UserError } from "../../src/core/errors.ts";
 import { runCommand } from "../../src/process/children.ts";
 import { TrialFailure } from "../../src/suites/suite.ts";
 
@@ -31,6 +32,18 @@ describe("a trial's timeout follows from its cell's check", () => {
     assert.match(trialTimeout(10, 1).basis, /the check's 10\.0 s/);
     assert.equal(trialTimeout(0.5, 30).seconds, 30 * TRIAL_TIMEOUT_FACTOR);
     assert.match(trialTimeout(0.5, 30).basis, /estimated 30\.0 s of a trial/);
+  });
+
+  it("takes its floor from RUNTIME_BENCH_TRIAL_TIMEOUT_FLOOR, whole seconds, and refuses anything else", () => {
+    assert.equal(trialTimeoutFloor({}), TRIAL_TIMEOUT_FLOOR_S);
+    assert.equal(trialTimeoutFloor({ RUNTIME_BENCH_TRIAL_TIMEOUT_FLOOR: "" }), TRIAL_TIMEOUT_FLOOR_S);
+    assert.equal(trialTimeoutFloor({ RUNTIME_BENCH_TRIAL_TIMEOUT_FLOOR: "15" }), 15);
+    for (const bad of ["0", "-5", "1.5", "15s", "x"]) {
+      assert.throws(
+        () => trialTimeoutFloor({ RUNTIME_BENCH_TRIAL_TIMEOUT_FLOOR: bad }),
+        (error: unknown) => error instanceof UserError && error.message === `RUNTIME_BENCH_TRIAL_TIMEOUT_FLOOR: '${bad}' is not a whole number of seconds (use e.g. 60)`,
+      );
+    }
   });
 
   it("fails a trial that busy-loops as hung within its timeout, naming the process, its state and CPU time, and kills it", async () => {

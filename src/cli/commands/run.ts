@@ -148,7 +148,8 @@ function adaptiveTime(limit: number, scenarios: readonly ResolvedScenario[], run
   return extra;
 }
 
-function parseTrialBudget(text: string): number {
+/** `--trial-budget`: a whole number of extra trials, 0 for none. */
+export function parseTrialBudget(text: string): number {
   const budget = Number(text);
   if (!Number.isInteger(budget) || budget < 0) throw new UserError(`--trial-budget must be a whole number of trials, not '${text}'`);
   return budget;

@@ -26,7 +26,7 @@ import { formatDuration, parseDuration } from "../../ui/duration.ts";
 import { formatTable } from "../../ui/table.ts";
 import { count } from "../../ui/words.ts";
 import { defineCommand, type ParsedValues } from "../command.ts";
-import { parseProfile, parseTrials, runBenchmarks } from "./run.ts";
+import { parseProfile, parseTrialBudget, parseTrials, runBenchmarks } from "./run.ts";
 import { setupAll } from "./setup.ts";
 
 /**
@@ -51,6 +51,8 @@ interface SweepRequest {
   readonly every: Granularity;
   readonly profile: Profile;
   readonly trials?: number;
+  /** Extra trials the adaptive rule may add in each run of the sweep; undefined: each cell's cap. */
+  readonly trialBudget?: number;
   readonly selection: Selection;
   readonly dataDir: string;
   readonly testbed: ReferenceTestbed;
@@ -113,6 +115,7 @@ const SWEEP_OPTIONS = {
   every: { type: "string" },
   profile: { type: "string" },
   trials: { type: "string" },
+  "trial-budget": { type: "string" },
   suite: { type: "string", multiple: true },
   scenario: { type: "string", multiple: true },
   data: { type: "string" },
@@ -144,6 +147,7 @@ function parseRequest(values: ParsedValues<typeof SWEEP_OPTIONS>): SweepRequest 
     every: parseGranularity(values.every),
     profile,
     ...(trials !== undefined ? { trials } : {}),
+    ...(values["trial-budget"] !== undefined ? { trialBudget: parseTrialBudget(values["trial-budget"]) } : {}),
     // The default selection, as the release job measures it, unless scenarios are named.
     selection: commandLineSelection({ ...values, "default-selection": scenarios.length === 0 }),
     dataDir: resolve(values.data ?? DEFAULT_DATA_DIR),
@@ -289,6 +293,7 @@ function realHooks(request: SweepRequest, workDir: string): SweepHooks & { refus
         sentinel: null,
         profile: request.profile,
         ...(request.trials !== undefined ? { trials: request.trials } : {}),
+        ...(request.trialBudget !== undefined ? { trialBudget: request.trialBudget } : {}),
         outDir,
         suiteOptions: request.selection.suiteOptions,
         ...(timeLimit !== undefined ? { timeLimit } : {}),
@@ -332,7 +337,7 @@ export const sweepSubcommand = defineCommand({
   name: "sweep",
   summary: "Measure a history of releases on the reference testbed: each selected release beside the one before it, one run per link, each confirmed step narrowed to its release (docs/history.md).",
   usage:
-    "sweep [--plan] [--runtime NAME|SPEC]... [--since DATE] [--from SPEC]... [--to SPEC]... [--every major|minor|patch] [--profile quick|full] [--trials N] [--suite S]... [--scenario X]... [--data DIR] [--testbed NAME] [--runners FILE] [--time-limit T] [--max-load L] [--no-narrow]",
+    "sweep [--plan] [--runtime NAME|SPEC]... [--since DATE] [--from SPEC]... [--to SPEC]... [--every major|minor|patch] [--profile quick|full] [--trials N] [--trial-budget N] [--suite S]... [--scenario X]... [--data DIR] [--testbed NAME] [--runners FILE] [--time-limit T] [--max-load L] [--no-narrow]",
   help: [
     "  --plan            price the sweep (its chains, the links data/ lacks, the time per link) and measure nothing",
     `  --runtime NAME    node, deno or bun: a chain of its releases in the window (repeatable; default: ${RUNTIME_NAMES.join(", ")});`,
@@ -344,6 +349,8 @@ export const sweepSubcommand = defineCommand({
     "                    Always the first release of each line (node: major; deno, bun: minor) and every release of",
     "                    the newest minor",
     `  --profile P       quick (default) or full; --trials N: each scenario's minimum trials (as for run)`,
+    "  --trial-budget N  extra trials the adaptive rule may add in each link's run (as for run; 0: none); default: each",
+    "                    cell's cap. Fewer looks: a link's verdict may stay undecided where all of them would decide it",
     "  --suite S         the default selection of these suites only; --scenario X: these scenarios instead of the default selection",
     "  --data DIR        the results store: links already there are skipped (default: data/)",
     "  --testbed NAME    the reference testbed this machine is (.github/bench-runners.json; default: the only one)",
