@@ -119,16 +119,8 @@ export function workerExecArgv(execArgv: readonly string[]): string[] {
   return kept;
 }
 
-/**
- * A part keeps much of what it parses (every result's samples), and each scavenge of a small young
- * generation copies what survives. With room for 64 MB semi-spaces (192 MB in all, on top of the
- * part's 350 MB), the parts of a five-year build spent 0.79-0.93 s each collecting garbage in their
- * profiles instead of 1.06-1.28 s (by turns on the busy shared machine, 2026-11-26).
- */
-const YOUNG_GENERATION_MB = 192;
-
 function inWorker(source: URL, input: PartInput): RunningPart {
-  const worker = new Worker(source, { workerData: input, execArgv: workerExecArgv(process.execArgv), resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
+  const worker = new Worker(source, { workerData: input, execArgv: workerExecArgv(process.execArgv) });
   const facts = nextMessage(worker).then((message) => (message as { facts: PartFacts }).facts);
   // Awaited with the others' facts; when another part fails first, nobody awaits this one.
   facts.catch(() => {});
