@@ -33,7 +33,13 @@ export function trialClusters({ doc, summary }: Measurement): number[][] {
 
 /** Median of a side's samples, pooled over its runs. */
 export function pooledMedian(side: readonly Measurement[]): number {
-  return median(side.flatMap((m) => m.summary.samples));
+  const pooled = new Float64Array(side.reduce((n, m) => n + m.summary.samples.length, 0));
+  let offset = 0;
+  for (const { summary } of side) {
+    pooled.set(summary.samples, offset);
+    offset += summary.samples.length;
+  }
+  return median(pooled);
 }
 
 /**
@@ -101,7 +107,7 @@ export function ratioOfMedians(base: readonly Measurement[], head: readonly Meas
     const headMedian = headSide.resampleMedian(random);
     ratios[r] = headMedian / baseSide.resampleMedian(random);
   }
-  const estimates = Array.from(ratios.sort());
+  const estimates = ratios.sort();
   const ratio = pooledMedian(head) / pooledMedian(base);
   const widen = t975(baseClusters.length + headClusters.length - 2) / Z975;
   const expand = (bound: number) => ratio * (bound / ratio) ** widen;

@@ -92,6 +92,7 @@ export function bundleOf(testbed: string, runtime: RuntimeName, version: string,
   const bundle: CompareBundle = { testbed, runtime, version, environments: [], identities: [], runs: [], results: [] };
   for (const doc of docs) {
     if (doc.status !== "ok") continue;
+    const calls = profileOf(doc);
     bundle.results.push({
       run: indexIn(bundle.runs, doc.run),
       environment: indexIn(bundle.environments, doc.environment),
@@ -104,7 +105,7 @@ export function bundleOf(testbed: string, runtime: RuntimeName, version: string,
       metrics: Object.fromEntries(Object.entries(doc.metrics).map(([name, { mean, stddev, min, max, ...kept }]) => [name, kept])),
       ...(doc.label !== undefined ? { label: doc.label } : {}),
       ...(doc.sequential !== undefined ? { sequential: doc.sequential } : {}),
-      ...(profileOf(doc) ? { syscall_counts: profileOf(doc)! } : {}),
+      ...(calls ? { syscall_counts: calls } : {}),
     });
   }
   return bundle;

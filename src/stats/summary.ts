@@ -1,17 +1,18 @@
 import { seedFrom, seededRandom } from "./random.ts";
 
-export function median(values: readonly number[]): number {
+export function median(values: ArrayLike<number>): number {
   return quantile(values, 0.5);
 }
 
 /** Linear-interpolation quantile (type 7, as R and NumPy default). */
-export function quantile(values: readonly number[], q: number): number {
+export function quantile(values: ArrayLike<number>, q: number): number {
   if (values.length === 0) throw new Error("quantile of no values");
-  const sorted = [...values].sort((a, b) => a - b);
-  return quantileSorted(sorted, q);
+  // A typed array sorts numbers natively: several times faster than an array sorted by a comparator
+  // (the medians of a five-year site build's findings took a tenth of a part's time that way).
+  return quantileSorted(new Float64Array(values).sort(), q);
 }
 
-export function quantileSorted(sorted: readonly number[], q: number): number {
+export function quantileSorted(sorted: ArrayLike<number>, q: number): number {
   const position = (sorted.length - 1) * q;
   const lower = Math.floor(position);
   const upper = Math.ceil(position);

@@ -13,7 +13,7 @@ import { buildSite } from "../../src/site/build.ts";
 import { allScenarios, benchPools } from "../../src/cli/commands/site.ts";
 import { poolMemberships } from "../../src/releases/pools.ts";
 import { bundleDocuments, bundleOf, compareBundlePath, historyDocuments, historyOf } from "../../src/site/compare-data.ts";
-import { shareRunners } from "../../src/site/parts.ts";
+import { shareRunners, workerExecArgv } from "../../src/site/parts.ts";
 import { trendCsv } from "../../src/site/downloads.ts";
 import { html } from "../../src/site/html.ts";
 import { loadResults } from "../../src/site/load.ts";
@@ -191,6 +191,12 @@ describe("site data", () => {
     const version = whole.catalog.versions[x86.id]!.node![2]!;
     const docs = whole.comparable.get(x86.id)!.filter((r) => r.reduced.runtime === "node" && r.reduced.version === version).map((r) => r.doc);
     assert.deepEqual(read(compareBundlePath(x86.id, "node", version, "startup")), JSON.parse(JSON.stringify(bundleOf(x86.id, "node", version, docs))));
+  });
+
+  it("starts a part's worker with the process's options but its module hooks", () => {
+    assert.deepEqual(workerExecArgv(["--import", "tsx", "--max-old-space-size=4096"]), ["--max-old-space-size=4096"]);
+    assert.deepEqual(workerExecArgv(["--cpu-prof", "--import=tsx", "--loader", "x.mjs", "--require", "y.cjs", "-r", "z.cjs"]), ["--cpu-prof"]);
+    assert.deepEqual(workerExecArgv([]), []);
   });
 
   it("builds every page and data file, and refuses to empty a folder it did not build", async () => {

@@ -9,6 +9,11 @@ describe("summary statistics", () => {
     assert.equal(median([5, 1, 3]), 3);
     assert.equal(median([4, 1, 3, 2]), 2.5);
     assert.equal(quantile([1, 2, 3, 4, 5], 0.9), 4.6);
+    // Sorted as numbers (a typed array's sort), never as strings, and the input left as it was.
+    const values = [10, 9, 100, 2.5, -1];
+    assert.equal(median(values), 9);
+    assert.deepEqual(values, [10, 9, 100, 2.5, -1]);
+    assert.equal(median(new Float64Array([3, 1, 2])), 2);
     assert.equal(stddev([7]), 0);
     assert.ok(Math.abs(stddev([2, 4, 4, 4, 5, 5, 7, 9]) - 2.138089935) < 1e-9);
   });
