@@ -46,7 +46,7 @@ export function formatConfidence(alpha: number): string {
 }
 
 /** A paired row's pairs, and the spread it borrowed where it did: `, 2 pairs`, `, 2 pairs, 7.4 df moderated over 40 cells`. */
-export function pairsLabel(row: Pick<CompareRow, "pairs" | "df" | "moderated_over">): string {
+function pairsLabel(row: Pick<CompareRow, "pairs" | "df" | "moderated_over">): string {
   if (row.pairs === undefined) return "";
   const pairs = `, ${row.pairs} pair${row.pairs === 1 ? "" : "s"}`;
   return row.df === undefined || row.moderated_over === undefined ? pairs : `${pairs}, ${row.df.toFixed(1)} df moderated over ${row.moderated_over} cells`;

@@ -1,5 +1,5 @@
 /** The compare page's table: one row per comparison, its interval drawn on a log scale, its rule and confidence stated. */
-import { cellLabel, formatChange, formatConfidence, formatPercent, pairsLabel } from "../../../src/compare/format.ts";
+import { cellLabel, formatChange, formatConfidence, formatPercent } from "../../../src/compare/format.ts";
 import { formatSyscallDiff, type ExplainedRow } from "../../../src/compare/syscall-diff.ts";
 import type { CompareRow } from "../../../src/compare/types.ts";
 import { DETECTABLE_HELP, detectableLabel } from "../../../src/site/detectable.ts";
@@ -48,9 +48,13 @@ function breakable(text: string): HTMLElement {
 /** An interval's end as the CLI prints it, except at the extremes, which fixed decimals would spell out in twenty digits. */
 const intervalEnd = (value: number) => (value !== 0 && (Math.abs(value) >= 1e4 || Math.abs(value) < 1e-3) ? value.toExponential(2) : value.toFixed(3));
 
+const MODERATED_HELP = "degrees of freedom of the interval: its own pairs' and those lent by the other cells of its metric or suite in this run, whose spreads moderate its own (docs/paired-verdicts.md)";
+
 /** The ratio, then its interval with the confidence and the rule that judged it, and what of it the log scale cannot draw. */
 function intervalCell(row: CompareRow, span: number): HTMLElement {
-  const pairs = pairsLabel(row);
+  const pairs = row.pairs === undefined ? "" : `, ${row.pairs} pair${row.pairs === 1 ? "" : "s"}`;
+  // On a line of its own, short: the interval column stays within a 1,280 px screen.
+  const moderated = row.df === undefined || row.moderated_over === undefined ? null : h("div", { class: "muted", title: MODERATED_HELP }, `${row.df.toFixed(1)} df, ${row.moderated_over} cells`);
   const why = offScale(row, span);
   return h(
     "span",
@@ -58,6 +62,7 @@ function intervalCell(row: CompareRow, span: number): HTMLElement {
     row.ratio === null ? "" : `×${row.ratio.toFixed(3)} (${formatChange(row.ratio)})`,
     row.ci95 ? h("div", { class: "muted" }, `[${intervalEnd(row.ci95[0])}, ${intervalEnd(row.ci95[1])}]`) : null,
     row.verdict === "not comparable" ? null : h("div", { class: "muted rule" }, `${row.ci95 ? `${confidenceOf(row)}, ` : ""}${row.rule}${pairs}`),
+    moderated,
     why ? h("div", { class: "muted off-scale-note" }, why) : null,
   );
 }
