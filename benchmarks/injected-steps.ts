@@ -22,7 +22,7 @@
  * suites it ran) with when, where and the load.
  *
  * The profile is each suite's cheapest that sees its step (`default`): startup's full (10 to 30
- * trials of 30 starts), HTTP's quick with `--trials 10` (10 to 30 trials of 0.8 s); a profile
+ * trials of 30 starts), HTTP's quick with `--trials 10` (10 to 30 trials of 2 s); a profile
  * named on the command line applies to both. By default, 20 pairs of both suites (80 runs) take
  * about two hours, less where runs decide early.
  */
@@ -89,7 +89,7 @@ const CASES: readonly SuiteCase[] = [
     suite: "http",
     cell: "http/json",
     args: ["--suite", "http", "--scenario", "json", "--app", "native"],
-    // Quick's trials are 0.8 s; its 2 to 10 pairs left A/A intervals of ±6–15 %, and 10 to 30 pairs ±5 %.
+    // Quick's own 2 to 10 pairs left A/A intervals of ±6–15 %, and 10 to 30 pairs ±5 % (measured when its trials were 0.8 s).
     profile: "quick",
     trials: 10,
     metric: "rps",
