@@ -1,3 +1,4 @@
+import { MAX_PRIOR_DF, MIN_PRIOR_CELLS } from "./moderated.ts";
 import { describeDocumented } from "../core/known-changes.ts";
 import { escapeMarkdown } from "../core/markup.ts";
 import { paramsSlug } from "../core/params.ts";
@@ -71,9 +72,9 @@ export const RULE_TEXT: Readonly<Record<CompareRow["rule"], string>> = {
   "single look":
     "Single look (two runtimes or labelled builds of one run, a one-off question): trial k of HEAD with trial k of BASE; Student's t " +
     "interval over the pairs' log ratios at 95 % (one comparison in twenty crosses it by chance); a change needs it to exclude 1 and to " +
-    "exceed the min effect. No run-to-run shift or history is needed: the machine's state falls on both sides alike. Where 8 or more cells " +
+    `exceed the min effect. No run-to-run shift or history is needed: the machine's state falls on both sides alike. Where ${MIN_PRIOR_CELLS} or more cells ` +
     "of the metric (else of the suite) in that run have a spread, each cell's spread is moderated by theirs (Smyth's empirical Bayes " +
-    "moderated t; exact counts keep their own), and its interval has the degrees of freedom the fit lends.",
+    `moderated t; exact counts keep their own), and its interval has the degrees of freedom the fit lends (at most ${MAX_PRIOR_DF} more).`,
   sequential:
     "Sequential (a release beside its predecessor, a canary beside its release, as the release job and the feed judge them): trial k " +
     "with trial k, Student's t over the pairs at the level of the look the run stopped at (0.08 % false alarms over all its looks, so a " +

@@ -68,12 +68,23 @@ function tickEffect(base: Measurement, head: Measurement): number {
   return resolution === undefined || exact || smaller <= 0 ? 0 : resolution / smaller + 1e-9;
 }
 
+/** How a paired cell is judged, where not by its results alone. */
+export interface PairedJudging {
+  /** The smallest change called one (default PAIRED_MIN_EFFECT), and where it came from. */
+  readonly minEffect?: number;
+  readonly minEffectSource?: MinEffectSource;
+  /** Default: what the two results are (pairedRule). */
+  readonly rule?: PairedRule;
+  /** A single look's cells of one metric or suite (`spreadPriors`), which moderate the cell's spread between pairs. */
+  readonly prior?: SpreadPrior | null;
+}
+
 /**
  * One cell of two subjects of one run, HEAD against BASE, trial by trial: what comparePaired
- * returns for each, and the regressions feed judges a release by. A `prior` (a single look's
- * cells of one suite, `spreadPriors`) moderates the cell's spread between pairs.
+ * returns for each, and the regressions feed judges a release by.
  */
-export function pairedRow(base: Measurement, head: Measurement, pairedEffect = PAIRED_MIN_EFFECT, pairedSource: MinEffectSource = "paired", rule = pairedRule(base.doc, head.doc), prior: SpreadPrior | null = null): CompareRow {
+export function pairedRow(base: Measurement, head: Measurement, judging: PairedJudging = {}): CompareRow {
+  const { minEffect: pairedEffect = PAIRED_MIN_EFFECT, minEffectSource: pairedSource = "paired", rule = pairedRule(base.doc, head.doc), prior = null } = judging;
   const baseTrials = trialClusters(base);
   const headTrials = trialClusters(head);
   const pairs = Math.min(baseTrials.length, headTrials.length);
@@ -149,7 +160,7 @@ export function comparePaired(base: readonly ResultDocument[], head: readonly Re
   const headByCell = groupBy(measurementsOf(head), inRun);
   const cells = measurementsOf(base).flatMap((b) => (headByCell.get(inRun(b)) ?? []).map((h): MatchedCell => ({ base: b, head: h, rule: options.pairedRule ?? pairedRule(b.doc, h.doc) })));
   const priorOf = spreadPriors(cells);
-  return cells.map((cell) => pairedRow(cell.base, cell.head, minEffect, source, cell.rule, priorOf(cell)));
+  return cells.map((cell) => pairedRow(cell.base, cell.head, { minEffect, minEffectSource: source, rule: cell.rule, prior: priorOf(cell) }));
 }
 
 /** A row's cell and machine: what a paired row and a row of compareResults for the same cell share. */

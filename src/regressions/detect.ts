@@ -2,7 +2,6 @@ import { createHash } from "node:crypto";
 import { documentedChanges } from "../core/known-changes.ts";
 import { DEFAULT_MIN_EFFECT, noiseFloor, runToRunSpread } from "../compare/noise.ts";
 import { CANARY_BASELINE_LABEL, CANARY_LABEL, comparePaired, pairedRow } from "../compare/paired.ts";
-import { PAIRED_MIN_EFFECT } from "../compare/sequential.ts";
 import { cellLabel } from "../compare/format.ts";
 import { aboveResolution, measurementsOf, type Measurement } from "../compare/series-key.ts";
 import type { MinEffectSource } from "../compare/types.ts";
@@ -101,7 +100,7 @@ function detectSteps(series: Series, fallback: number, driftByRun: ReadonlyMap<s
     const paired = pairedWithPredecessor(points[k - 1], point);
     if (paired !== null) {
       // The feed asks the release job's question of every release: the sequential rule, whatever the labels.
-      const row = pairedRow(paired.base, paired.head, PAIRED_MIN_EFFECT, "paired", "sequential");
+      const row = pairedRow(paired.base, paired.head, { rule: "sequential" });
       if (row.verdict === "faster" || row.verdict === "slower") {
         changes.push({
           ...series.identity,
