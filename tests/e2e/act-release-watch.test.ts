@@ -3,13 +3,13 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { writeResult } from "../../src/results/store.ts";
-import { SUITES, suiteFor } from "../../src/suites/index.ts";
+import { SUITES } from "../../src/suites/index.ts";
 import { REPO_ROOT } from "../../src/core/paths.ts";
 import { readEnvironment } from "../../src/env/fingerprint.ts";
 import { machineArch, RUNTIMES } from "../../src/runtimes/catalog.ts";
 import type { OverviewData } from "../../src/site/model.ts";
 import { makeResult } from "../../benchmarks/lib/documents.ts";
-import { act, DEFAULT_BRANCH, listJobsOf, registrySnapshot, remoteFiles, remoteLog, removeScratch, scratchRepository, standInRecords, tailOf, type RegistrySnapshot, type Scratch } from "../helpers/act.ts";
+import { act, DEFAULT_BRANCH, fewestStartsOfHello, listJobsOf, registrySnapshot, remoteFiles, remoteLog, removeScratch, scratchRepository, standInRecords, tailOf, type RegistrySnapshot, type Scratch } from "../helpers/act.ts";
 
 /*
  * The release watch, end to end under act: the watch finds the one release a benchmark machine
@@ -32,11 +32,9 @@ async function releaseWatchFixture(dir: string): Promise<void> {
   const runner = (name: string, suites: string[]) => ({ name, arch: machineArch(), fingerprint, labels: ["self-hosted", "linux", name], pool: "local", suites });
   const runners = { backfill_lines: 3, runners: [runner(LOCAL, ["startup/hello"]), runner("bench-rest", SUITES.map((suite) => suite.name))] };
   writeFileSync(join(dir, ".github/bench-runners.json"), `${JSON.stringify(runners, null, 2)}\n`);
-  const manifest = join(dir, "suites/startup/hello/scenario.json");
   // The watch measures a release beside its predecessor with adaptive trials, which run an A/A-like
-  // pair to its 10-trial maximum: each trial is kept to the fewest starts the suite's schema allows.
-  const shortest = { ...suiteFor("startup").profiles.quick, warmup: 0, runs: 2, memory_runs: 1 };
-  writeFileSync(manifest, JSON.stringify({ ...JSON.parse(readFileSync(manifest, "utf8")), profiles: { full: shortest } }, null, 2));
+  // pair to its 10-trial maximum: each trial is kept to the fewest starts.
+  fewestStartsOfHello(dir, "full");
   const seed = async (runnerName: string, id: string, scenario: string, runtime: keyof typeof RELEASES, version: string) =>
     writeResult(
       join(dir, "data"),
