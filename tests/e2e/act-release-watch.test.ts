@@ -3,13 +3,13 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { writeResult } from "../../src/results/store.ts";
-import { SUITES, suiteFor } from "../../src/suites/index.ts";
+import { SUITES } from "../../src/suites/index.ts";
 import { REPO_ROOT } from "../../src/core/paths.ts";
 import { readEnvironment } from "../../src/env/fingerprint.ts";
 import { machineArch, RUNTIMES } from "../../src/runtimes/catalog.ts";
 import type { OverviewData } from "../../src/site/model.ts";
 import { makeResult } from "../../benchmarks/lib/documents.ts";
-import { act, DEFAULT_BRANCH, listJobsOf, registrySnapshot, remoteFiles, remoteLog, removeScratch, scratchRepository, standInRecords, tailOf, type RegistrySnapshot, type Scratch } from "../helpers/act.ts";
+import { act, DEFAULT_BRANCH, fewestStartsOfHello, listJobsOf, registrySnapshot, remoteFiles, remoteLog, removeScratch, scratchRepository, standInRecords, tailOf, type RegistrySnapshot, type Scratch } from "../helpers/act.ts";
 
 /*
  * The release watch, end to end under act: the watch finds the one release a benchmark machine
@@ -17,8 +17,8 @@ import { act, DEFAULT_BRANCH, listJobsOf, registrySnapshot, remoteFiles, remoteL
  * label, uploads the results, collects them into data/ on the remote and calls pages, which builds the site from them.
  *
  * The scratch repository's machines are a pool of two of this machine's architecture: bench-local
- * runs startup/hello only (its full profile set to the suite's quick one, so the watch's full-profile
- * call stays short), bench-rest the rest. The registry offers node 22.10.0 and 22.11.0, deno 2.1.4
+ * runs startup/hello only (its full profile set to the suite's quick one with the fewest starts a
+ * trial may have, so the watch's full-profile call stays short), bench-rest the rest. The registry offers node 22.10.0 and 22.11.0, deno 2.1.4
  * and bun 1.2.0; data/ holds every one of them on both, except node 22.11.0 on bench-local.
  */
 const LOCAL = "bench-local";
@@ -32,8 +32,9 @@ async function releaseWatchFixture(dir: string): Promise<void> {
   const runner = (name: string, suites: string[]) => ({ name, arch: machineArch(), fingerprint, labels: ["self-hosted", "linux", name], pool: "local", suites });
   const runners = { backfill_lines: 3, runners: [runner(LOCAL, ["startup/hello"]), runner("bench-rest", SUITES.map((suite) => suite.name))] };
   writeFileSync(join(dir, ".github/bench-runners.json"), `${JSON.stringify(runners, null, 2)}\n`);
-  const manifest = join(dir, "suites/startup/hello/scenario.json");
-  writeFileSync(manifest, JSON.stringify({ ...JSON.parse(readFileSync(manifest, "utf8")), profiles: { full: suiteFor("startup").profiles.quick } }, null, 2));
+  // The watch measures a release beside its predecessor with adaptive trials, which run an A/A-like
+  // pair to its 10-trial maximum: each trial is kept to the fewest starts.
+  fewestStartsOfHello(dir, "full");
   const seed = async (runnerName: string, id: string, scenario: string, runtime: keyof typeof RELEASES, version: string) =>
     writeResult(
       join(dir, "data"),

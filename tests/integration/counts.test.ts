@@ -1,9 +1,10 @@
 /**
  * The counting pass with real runtimes and a real strace: what a start, a server and an in-process
  * app are counted at, that counts are metrics with trials of their own, and that `compare` of a
- * build that makes one more call names it. Quick profile, short runs. The http suite's own checks of
- * native json on the pinned runtimes read the same run (tests/integration/http-run.test.ts has the
- * rest of that suite's): one run of about 45 s serves both.
+ * build that makes one more call names it. Quick profile, short runs. The startup suite's own checks
+ * of every scenario and the http suite's of native json on the pinned runtimes read the same run
+ * (tests/integration/startup.test.ts and http-run.test.ts have the rest of those suites'): one run
+ * serves all three, so startup/hello's starts and counts are not made twice.
  */
 import assert from "node:assert/strict";
 import { chmodSync, writeFileSync } from "node:fs";
@@ -14,6 +15,8 @@ import type { ExplainedRow } from "../../src/compare/syscall-diff.ts";
 import { readResults } from "../../src/results/store.ts";
 import type { ResultDocument } from "../../src/results/types.ts";
 import { provision } from "../../src/runtimes/provision.ts";
+import { selectScenarios } from "../../src/scenarios/select.ts";
+import { resolveScenarios } from "../../src/suites/resolve.ts";
 import { parseCpuList } from "../../src/tools/cpu-split.ts";
 import { SCHEDULING_SYSCALLS, type SyscallProfile } from "../../src/tools/strace.ts";
 
@@ -28,20 +31,35 @@ function counted(doc: ResultDocument, metric: string, perTrial = 1): number[] {
   return summary.samples;
 }
 
-/** startup/hello and http/json (native) on the pinned runtimes, quick: run once, on first use, validated. */
-let pinnedRun: Promise<ResultDocument[]> | undefined;
-function pinnedRunDocs(): Promise<ResultDocument[]> {
+/** Each startup scenario's quick profile: the suite's, with the manifest's overrides (read-text runs fewer starts per trial). */
+const startupProfiles = new Map(resolveScenarios(selectScenarios({ suites: ["startup"], scenarios: [] }), "quick").map((s) => [s.scenario.name, s.scenario.profileParams]));
+
+interface PinnedRun {
+  readonly docs: ResultDocument[];
+  /** The run's summary table. */
+  readonly stdout: string;
+  /** What `validate` said of the run's folder. */
+  readonly validated: string;
+}
+
+/** Every startup scenario and http/json (native) on the pinned runtimes, quick: run once, on first use, validated. */
+let pinnedRun: Promise<PinnedRun> | undefined;
+function pinnedRunOnce(): Promise<PinnedRun> {
   pinnedRun ??= (async () => {
     const out = tempDir("counts-run");
     const runtimes = PINNED.flatMap((spec) => ["--runtime", spec]);
-    const run = await bench(["run", "--suite", "startup", "--scenario", "hello", "--suite", "http", "--scenario", "json", "--app", "native", ...runtimes, "--profile", "quick", "--out", out]);
+    const scenarios = [...startupProfiles.keys()].map((name) => `startup/${name}`).concat("http/json").flatMap((name) => ["--scenario", name]);
+    const run = await bench(["run", "--suite", "startup", "--suite", "http", ...scenarios, "--app", "native", ...runtimes, "--profile", "quick", "--out", out]);
     assert.equal(run.code, 0, run.stderr);
     const validation = await bench(["validate", out]);
     assert.equal(validation.code, 0, validation.stderr);
-    return readResults([out]).map((r) => r.doc);
+    return { docs: readResults([out]).map((r) => r.doc), stdout: run.stdout, validated: validation.stdout };
   })();
   return pinnedRun;
 }
+
+/** The pinned run's startup/hello and http/json: the cells its counts are checked on. */
+const pinnedRunDocs = async () => (await pinnedRunOnce()).docs.filter((doc) => doc.suite === "http" || doc.scenario === "hello");
 
 describe("counts", () => {
   it("counts a start and a server under load on node, deno and bun, apart from their timed trials", async () => {
@@ -122,6 +140,43 @@ describe("counts", () => {
     // Each file is opened, read and closed at least once; the start and the verification are the baseline's.
     for (const call of ["openat", "close"]) assert.ok(Math.abs(profile.calls[call]![0]! - 1) < 0.05, `${call}: ${profile.calls[call]}`);
     assert.ok(counted(doc!, "syscalls_per_op").every((n) => n >= 3 && n < 10), String(doc!.metrics.syscalls_per_op!.samples));
+  });
+});
+
+describe("startup suite on real runtimes", () => {
+  it("measures every scenario on node, bun and deno, interleaved, with valid results", async () => {
+    const run = await pinnedRunOnce();
+    const docs = run.docs.filter((doc) => doc.suite === "startup");
+    assert.ok(startupProfiles.size >= 5, `${startupProfiles.size} startup scenarios`);
+    assert.equal(docs.length, 3 * startupProfiles.size, `3 runtimes × ${startupProfiles.size} scenarios`);
+    for (const doc of docs) {
+      const where = `${doc.scenario} on ${doc.runtime.name}`;
+      assert.equal(doc.status, "ok", `${where}: ${doc.error}`);
+      assert.equal(doc.run.runner_kind, "local");
+      assert.match(doc.run.runner, /^local-/);
+      const { trials, runs } = startupProfiles.get(doc.scenario)! as { trials: number; runs: number };
+      assert.equal(doc.metrics.wall_ms!.samples.length, trials * runs, `${where}: ${trials} trials × ${runs} runs`);
+      assert.ok(doc.metrics.wall_ms!.median > 1 && doc.metrics.wall_ms!.median < 5000, `${where}: plausible wall time`);
+      assert.ok(doc.metrics.peak_rss_mb!.median > 5, `${where}: plausible peak RSS`);
+      assert.equal(doc.metrics.cpu_s!.samples.length, trials, `${where}: one CPU time per trial`);
+      assert.ok(doc.metrics.cpu_s!.median > 0, `${where}: CPU time`);
+      if (doc.environment.machine!.perf_counters.readable) assert.equal((doc.details?.instructions_trial_1 as number[]).length, 3, where);
+      else assert.match(String(doc.details?.instructions), /^unavailable: /, `${where}: instructions never a number where they cannot be counted`);
+      const [lo, hi] = doc.metrics.wall_ms!.ci95;
+      assert.ok(lo <= doc.metrics.wall_ms!.median && doc.metrics.wall_ms!.median <= hi);
+      assert.match(doc.runtime.sha256, /^[0-9a-f]{64}$/);
+      assert.match(doc.tools.hyperfine!, /^\d+\.\d+/);
+    }
+    const byName = new Map(docs.map((d) => [d.runtime.name, d.runtime]));
+    assert.equal(byName.get("node")?.version, "22.11.0");
+    assert.match(byName.get("node")!.engine, /^V8 12\./);
+    assert.equal(byName.get("bun")?.version, "1.2.0");
+    assert.match(byName.get("bun")!.engine, /^JavaScriptCore /);
+    assert.equal(byName.get("deno")?.version, "2.1.4");
+    assert.match(run.stdout, /^scenario\s+headline\s+node@22\.11\.0\s+bun@1\.2\.0\s+deno@2\.1\.4\s+vs best/m, "the runtimes side by side");
+    assert.match(run.stdout, /^startup\/hello\s+wall_ms \(lower\)\s+\S+ ms\s+\S+ ms\s+\S+ ms\s+\w+ best; /m, "one line per scenario");
+    assert.match(run.stdout, /^time per suite: startup /m);
+    assert.match(run.validated, new RegExp(`${run.docs.length} result files checked, 0 problems`));
   });
 });
 

@@ -4,55 +4,12 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { REPO_ROOT } from "../../src/core/paths.ts";
 import { readResults } from "../../src/results/store.ts";
-import { selectScenarios } from "../../src/scenarios/select.ts";
-import { resolveScenarios } from "../../src/suites/resolve.ts";
-import { PINNED, bench, startBench, tempDir } from "../../benchmarks/lib/cli.ts";
+import { bench, startBench, tempDir } from "../../benchmarks/lib/cli.ts";
 
 const FIXTURE_SUITES = join(REPO_ROOT, "tests/fixtures/suites");
 
-describe("startup suite on real runtimes", () => {
-  it("measures every scenario on node, bun and deno, interleaved, with valid results", async () => {
-    // Each scenario's quick profile: the suite's, with the manifest's overrides (read-text runs fewer starts per trial).
-    const profiles = new Map(resolveScenarios(selectScenarios({ suites: ["startup"], scenarios: [] }), "quick").map((s) => [s.scenario.name, s.scenario.profileParams]));
-    const out = tempDir("startup");
-    const runtimes = PINNED.flatMap((spec) => ["--runtime", spec]);
-    const result = await bench(["run", "--suite", "startup", ...runtimes, "--profile", "quick", "--out", out]);
-    assert.equal(result.code, 0, result.stderr);
-    const docs = readResults([out]).map((r) => r.doc);
-    assert.ok(profiles.size >= 5, `${profiles.size} startup scenarios`);
-    assert.equal(docs.length, 3 * profiles.size, `3 runtimes × ${profiles.size} scenarios`);
-    for (const doc of docs) {
-      const where = `${doc.scenario} on ${doc.runtime.name}`;
-      assert.equal(doc.status, "ok", `${where}: ${doc.error}`);
-      assert.equal(doc.run.runner_kind, "local");
-      assert.match(doc.run.runner, /^local-/);
-      const { trials, runs } = profiles.get(doc.scenario)! as { trials: number; runs: number };
-      assert.equal(doc.metrics.wall_ms!.samples.length, trials * runs, `${where}: ${trials} trials × ${runs} runs`);
-      assert.ok(doc.metrics.wall_ms!.median > 1 && doc.metrics.wall_ms!.median < 5000, `${where}: plausible wall time`);
-      assert.ok(doc.metrics.peak_rss_mb!.median > 5, `${where}: plausible peak RSS`);
-      assert.equal(doc.metrics.cpu_s!.samples.length, trials, `${where}: one CPU time per trial`);
-      assert.ok(doc.metrics.cpu_s!.median > 0, `${where}: CPU time`);
-      if (doc.environment.machine!.perf_counters.readable) assert.equal((doc.details?.instructions_trial_1 as number[]).length, 3, where);
-      else assert.match(String(doc.details?.instructions), /^unavailable: /, `${where}: instructions never a number where they cannot be counted`);
-      const [lo, hi] = doc.metrics.wall_ms!.ci95;
-      assert.ok(lo <= doc.metrics.wall_ms!.median && doc.metrics.wall_ms!.median <= hi);
-      assert.match(doc.runtime.sha256, /^[0-9a-f]{64}$/);
-      assert.match(doc.tools.hyperfine!, /^\d+\.\d+/);
-    }
-    const byName = new Map(docs.map((d) => [d.runtime.name, d.runtime]));
-    assert.equal(byName.get("node")?.version, "22.11.0");
-    assert.match(byName.get("node")!.engine, /^V8 12\./);
-    assert.equal(byName.get("bun")?.version, "1.2.0");
-    assert.match(byName.get("bun")!.engine, /^JavaScriptCore /);
-    assert.equal(byName.get("deno")?.version, "2.1.4");
-    assert.match(result.stdout, /^scenario\s+headline\s+node@22\.11\.0\s+bun@1\.2\.0\s+deno@2\.1\.4\s+vs best/m, "the runtimes side by side");
-    assert.match(result.stdout, /^startup\/hello\s+wall_ms \(lower\)\s+\S+ ms\s+\S+ ms\s+\S+ ms\s+\w+ best; /m, "one line per scenario");
-    assert.match(result.stdout, /^time per suite: startup /m);
-    const validation = await bench(["validate", out]);
-    assert.equal(validation.code, 0, validation.stderr);
-    assert.match(validation.stdout, new RegExp(`${docs.length} result files checked, 0 problems`));
-  });
-});
+// Every scenario on the pinned runtimes is checked in tests/integration/counts.test.ts, which reads
+// the same run as its counts of startup/hello.
 
 describe("failures, unsupported versions and interrupts", () => {
   const env = { RUNTIME_BENCH_SUITES_DIR: FIXTURE_SUITES };
