@@ -303,8 +303,9 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
     ...HTTP_COUNT_METRICS,
   },
   profiles: {
-    // Quick measures 2 s, not less: on a shared VM one short burst of a neighbour moved a 0.8 s
-    // window enough to put one default run's bun/node ratio 17 % off the steady figure.
+    // Quick measures 2 s, not less: a longer window averages more of a shared host's swings. It
+    // cannot lift a client-bound cell (a 2-CPU machine's one oha thread against Bun), whose rps
+    // follows oha's own rate: that flipped between 84k and 102k req/s within seconds here.
     quick: { trials: 2, ...QUICK_WARM_UP, duration_s: 2, connections: [10], keepalive: [true], rate: 1000, rate_duration_s: 0.8 },
     full: { trials: 10, ...FULL_WARM_UP, duration_s: 2, connections: [100], keepalive: [true], rate: 1000, rate_duration_s: 2 },
   },
