@@ -96,8 +96,9 @@ const COLUMNS = {
   median_spread: "median spread",
   largest_spread: "largest spread",
   within: "pairs within 0.5 %",
+  measured: "measured (1-minute load average at the start and the end)",
 } as const;
-type Row = Record<keyof typeof COLUMNS, string | number>;
+type Row = Record<Exclude<keyof typeof COLUMNS, "measured">, string | number>;
 
 const rows: Row[] = [];
 const began = Date.now();
@@ -137,24 +138,28 @@ for (const spec of specs) {
     }
   }
 }
-const keys = Object.keys(COLUMNS) as (keyof typeof COLUMNS)[];
-process.stdout.write(`${formatTable(Object.values(COLUMNS), rows.map((row) => keys.map((k) => String(row[k]))))}\n\n${pairs} A/A pairs per cell and runtime, quick profile, in ${Math.round((Date.now() - began) / 60_000)} min.\n`);
+const keys = (Object.keys(COLUMNS) as (keyof typeof COLUMNS)[]).filter((key): key is keyof Row => key !== "measured");
+process.stdout.write(`${formatTable(keys.map((key) => COLUMNS[key]), rows.map((row) => keys.map((k) => String(row[k]))))}\n\n${pairs} A/A pairs per cell and runtime, quick profile, in ${Math.round((Date.now() - began) / 60_000)} min.\n`);
 
 const ran = new Set(rows.map((row) => `${row.cell} ${row.runtime}`));
-const startupRow = (runtime: string, metric: string) => rows.findIndex((row) => row.cell === "startup/hello" && row.runtime === runtime && row.metric === metric);
+// Runs of some suites replace only their own rows, so each row says when it was measured; the
+// entry's when, where and load (the README's figures) stay those of the run that measured startup.
+const here = thisMachine(startLoad);
+const measured = `${here.when} (${here.load.replace(" (1-minute load average)", "")})`;
 recordMeasurement("counts-noise", (old) => {
   const kept = (old?.rows ?? []).filter((row) => !ran.has(`${String(row.cell)} ${String(row.runtime)}`));
-  const all = [...kept, ...rows];
-  const index = (runtime: string, metric: string) => kept.length + startupRow(runtime, metric);
+  const all = [...kept, ...rows.map((row) => ({ ...row, measured }))];
+  const startupRow = (runtime: string, metric: string) => all.findIndex((row) => row.cell === "startup/hello" && row.runtime === runtime && row.metric === metric);
   const summary = ["node", "deno", "bun"].flatMap((runtime) =>
     ["syscalls", "minor_faults"]
       .filter((metric) => startupRow(runtime, metric) >= 0)
-      .map((metric) => ({ measure: `startup/hello on ${runtime}: ${metric} of two copies of one binary in one run (A/A pairs)`, row: index(runtime, metric), figure: "largest spread {largest_spread}; {within} pairs within 0.5 %" })),
+      .map((metric) => ({ measure: `startup/hello on ${runtime}: ${metric} of two copies of one binary in one run (A/A pairs)`, row: startupRow(runtime, metric), figure: "largest spread {largest_spread}; {within} pairs within 0.5 %" })),
   );
+  const measuredStartup = rows.some((row) => row.cell === "startup/hello");
   return {
     title: "Counts: how far identical runs drift apart",
-    benchmark: `scripts/benchmark counts-noise ${pairs}${values.runtime ? values.runtime.map((r) => ` --runtime ${r}`).join("") : ""}${values.shifts ? ` --shifts ${values.shifts}` : ""}${only.length > 0 ? ` ${only.join(" ")}` : ""}`,
-    ...thisMachine(startLoad),
+    benchmark: measuredStartup || old === undefined ? `scripts/benchmark counts-noise ${pairs}${values.runtime ? values.runtime.map((r) => ` --runtime ${r}`).join("") : ""}${values.shifts ? ` --shifts ${values.shifts}` : ""}${only.length > 0 ? ` ${only.join(" ")}` : ""}` : old.benchmark,
+    ...(measuredStartup || old === undefined ? here : { when: old.when, where: old.where, load: old.load }),
     summary,
     columns: COLUMNS,
     rows: all,

@@ -46,10 +46,14 @@ export function formatConfidence(alpha: number): string {
   return `${Number.isInteger(percent) ? percent.toFixed(0) : percent.toFixed(2)} %`;
 }
 
+/** A paired row's pairs: `, 2 pairs`; nothing for a row of separate runs. */
+export function pairCount(row: Pick<CompareRow, "pairs">): string {
+  return row.pairs === undefined ? "" : `, ${row.pairs} pair${row.pairs === 1 ? "" : "s"}`;
+}
+
 /** A paired row's pairs, and the spread it borrowed where it did: `, 2 pairs`, `, 2 pairs, 7.4 df moderated over 40 cells`. */
 function pairsLabel(row: Pick<CompareRow, "pairs" | "df" | "moderated_over">): string {
-  if (row.pairs === undefined) return "";
-  const pairs = `, ${row.pairs} pair${row.pairs === 1 ? "" : "s"}`;
+  const pairs = pairCount(row);
   return row.df === undefined || row.moderated_over === undefined ? pairs : `${pairs}, ${row.df.toFixed(1)} df moderated over ${row.moderated_over} cells`;
 }
 

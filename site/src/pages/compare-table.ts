@@ -1,5 +1,5 @@
 /** The compare page's table: one row per comparison, its interval drawn on a log scale, its rule and confidence stated. */
-import { cellLabel, formatChange, formatConfidence, formatPercent } from "../../../src/compare/format.ts";
+import { cellLabel, formatChange, formatConfidence, formatPercent, pairCount } from "../../../src/compare/format.ts";
 import { formatSyscallDiff, type ExplainedRow } from "../../../src/compare/syscall-diff.ts";
 import type { CompareRow } from "../../../src/compare/types.ts";
 import { DETECTABLE_HELP, detectableLabel } from "../../../src/site/detectable.ts";
@@ -52,7 +52,7 @@ const MODERATED_HELP = "degrees of freedom of the interval: its own pairs' and t
 
 /** The ratio, then its interval with the confidence and the rule that judged it, and what of it the log scale cannot draw. */
 function intervalCell(row: CompareRow, span: number): HTMLElement {
-  const pairs = row.pairs === undefined ? "" : `, ${row.pairs} pair${row.pairs === 1 ? "" : "s"}`;
+  const pairs = pairCount(row);
   // On a line of its own, short: the interval column stays within a 1,280 px screen.
   const moderated = row.df === undefined || row.moderated_over === undefined ? null : h("div", { class: "muted", title: MODERATED_HELP }, `${row.df.toFixed(1)} df, ${row.moderated_over} cells`);
   const why = offScale(row, span);
