@@ -38,7 +38,7 @@ import { installInterruptHandling, interruptCleanup, interruptExitCode, isInterr
 import { readDocuments } from "../src/results/store.ts";
 import { formatDuration } from "../src/ui/duration.ts";
 import { formatTable } from "../src/ui/table.ts";
-import { headlineGaps, lineClock, newestSubject, parseResultsWritten, parseSuiteTimes, parseTestSummary, secondsUntil, toolBuilds, TYPE_CHECKING_LINE, type TimedLine, type ToolBuild } from "./lib/fresh-clone.ts";
+import { failingTests, headlineGaps, lineClock, newestSubject, parseResultsWritten, parseSuiteTimes, parseTestSummary, secondsUntil, toolBuilds, TYPE_CHECKING_LINE, type TimedLine, type ToolBuild } from "./lib/fresh-clone.ts";
 import { loadNow, recordMeasurement, rolledNotes, thisMachine } from "./lib/measurements.ts";
 
 /** Medians this far apart, either way, are a gap every verdict of a paired comparison should call a change. */
@@ -124,6 +124,8 @@ async function testsRow(clone: string, env: NodeJS.ProcessEnv, described: string
   const run = await timed(join(clone, ".ci/run"), [], clone, env);
   const summary = parseTestSummary(run.stdout);
   if (summary === null) throw new Error(`.ci/run ended (exit ${run.code ?? run.signal}) without the test runner's summary:\n${tail(`${run.stdout}\n${run.stderr}`)}`);
+  // The clone goes at the end: a failure not named now is lost with it.
+  for (const name of failingTests(run.stdout)) log(`failed: ${name}`);
   const installs = secondsUntil(run.lines, TYPE_CHECKING_LINE);
   const before = run.seconds - summary.seconds;
   const builds = toolBuilds(run.lines, run.seconds);

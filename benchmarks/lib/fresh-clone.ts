@@ -58,6 +58,21 @@ export function parseTestSummary(output: string): TestSummary | null {
   return { tests, pass, fail, cancelled: cancelled ?? 0, skipped: skipped ?? 0, todo: todo ?? 0, seconds: durationMs / 1000 };
 }
 
+/** The failing tests the spec reporter lists at its end (`✖ failing tests:`), each as "name (file:line)". */
+export function failingTests(output: string): string[] {
+  const start = output.lastIndexOf("✖ failing tests:");
+  if (start < 0) return [];
+  const names: string[] = [];
+  let where = "";
+  for (const line of output.slice(start).split("\n").slice(1)) {
+    const at = /^test at (\S+)/.exec(line);
+    if (at !== null) where = at[1] ?? "";
+    const failed = /^✖ (.+?)(?: \([\d.]+m?s\))?$/.exec(line);
+    if (failed !== null) names.push(where === "" ? failed[1] ?? "" : `${failed[1] ?? ""} (${where})`);
+  }
+  return names;
+}
+
 /** The message scripts/test prints (scripts/lib/common.sh's `say`) when the installs are done and type-checking starts. */
 export const TYPE_CHECKING_LINE = "runtime-bench: type-checking";
 const BUILDING = /^runtime-bench: building (\S+)/;

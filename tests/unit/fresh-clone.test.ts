@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { runProcess, tempDir } from "../../benchmarks/lib/cli.ts";
 import { makeResult, metricOf } from "../../benchmarks/lib/documents.ts";
-import { headlineGaps, lineClock, newestSubject, parseResultsWritten, parseSuiteTimes, parseTestSummary, secondsUntil, toolBuilds, TYPE_CHECKING_LINE } from "../../benchmarks/lib/fresh-clone.ts";
+import { failingTests, headlineGaps, lineClock, newestSubject, parseResultsWritten, parseSuiteTimes, parseTestSummary, secondsUntil, toolBuilds, TYPE_CHECKING_LINE } from "../../benchmarks/lib/fresh-clone.ts";
 import { previousFiguresNote, rolledNotes } from "../../benchmarks/lib/measurements.ts";
 import { comparePaired } from "../../src/compare/paired.ts";
 import type { CompareRow } from "../../src/compare/types.ts";
@@ -36,6 +36,11 @@ test("the test runner's summary: tests, passed, failed and its own duration", ()
   assert.equal(parseTestSummary("runtime-bench: type errors (see above)\n"), null, "no summary: the tests never ran");
 });
 
+test("the failing tests are named with where they are, and none when none failed", () => {
+  assert.deepEqual(failingTests(TEST_OUTPUT), ["b (tests/unit/x.test.ts:3:1)"]);
+  assert.deepEqual(failingTests("ℹ tests 3\nℹ fail 0\n"), []);
+});
+
 test("node's own test runner prints a summary the parser reads", async () => {
   const dir = tempDir("fresh-clone-summary");
   writeFileSync(join(dir, "a.test.mjs"), 'import test from "node:test";\ntest("a", () => {});\ntest("b", () => { throw new Error("x"); });\ntest.skip("c", () => {});\n');
@@ -46,6 +51,7 @@ test("node's own test runner prints a summary the parser reads", async () => {
   assert.ok(summary, run.stdout);
   assert.deepEqual({ ...summary, seconds: 0 }, { tests: 3, pass: 1, fail: 1, cancelled: 0, skipped: 1, todo: 0, seconds: 0 });
   assert.ok(summary.seconds > 0 && summary.seconds < 60);
+  assert.deepEqual(failingTests(run.stdout).map((name) => name.split(" (")[0]), ["b"], run.stdout);
 });
 
 test("lines are stamped when they are complete, whichever stream they come on", () => {
