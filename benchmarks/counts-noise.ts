@@ -34,7 +34,7 @@ import { WORKERS_COUNT_METRICS } from "../src/suites/workers/counts.ts";
 import { formatTable } from "../src/ui/table.ts";
 import { bench, tempDir } from "./lib/cli.ts";
 import { twinArgs, twins } from "./lib/twins.ts";
-import { loadNow, recordMeasurement, thisMachine } from "./lib/measurements.ts";
+import { loadNow, MEASURED_AT_COLUMN, measuredAt, recordMeasurement, thisMachine } from "./lib/measurements.ts";
 import type { ShiftEntry } from "../src/core/measurements.ts";
 
 /** A suite's default cell: what `run` selects of it, and the counts it records. */
@@ -96,9 +96,8 @@ const COLUMNS = {
   median_spread: "median spread",
   largest_spread: "largest spread",
   within: "pairs within 0.5 %",
-  measured: "measured (1-minute load average at the start and the end)",
 } as const;
-type Row = Record<Exclude<keyof typeof COLUMNS, "measured">, string | number>;
+type Row = Record<keyof typeof COLUMNS, string | number>;
 
 const rows: Row[] = [];
 const began = Date.now();
@@ -138,17 +137,17 @@ for (const spec of specs) {
     }
   }
 }
-const keys = (Object.keys(COLUMNS) as (keyof typeof COLUMNS)[]).filter((key): key is keyof Row => key !== "measured");
-process.stdout.write(`${formatTable(keys.map((key) => COLUMNS[key]), rows.map((row) => keys.map((k) => String(row[k]))))}\n\n${pairs} A/A pairs per cell and runtime, quick profile, in ${Math.round((Date.now() - began) / 60_000)} min.\n`);
+const keys = Object.keys(COLUMNS) as (keyof typeof COLUMNS)[];
+process.stdout.write(`${formatTable(Object.values(COLUMNS), rows.map((row) => keys.map((k) => String(row[k]))))}\n\n${pairs} A/A pairs per cell and runtime, quick profile, in ${Math.round((Date.now() - began) / 60_000)} min.\n`);
 
 const ran = new Set(rows.map((row) => `${row.cell} ${row.runtime}`));
 // Runs of some suites replace only their own rows, so each row says when it was measured; the
 // entry's when, where and load (the README's figures) stay those of the run that measured startup.
 const here = thisMachine(startLoad);
-const measured = `${here.when} (${here.load.replace(" (1-minute load average)", "")})`;
+const measured = measuredAt(startLoad);
 recordMeasurement("counts-noise", (old) => {
   const kept = (old?.rows ?? []).filter((row) => !ran.has(`${String(row.cell)} ${String(row.runtime)}`));
-  const all = [...kept, ...rows.map((row) => ({ ...row, measured }))];
+  const all = [...kept, ...rows.map((row) => ({ ...row, measured_at: measured }))];
   const startupRow = (runtime: string, metric: string) => all.findIndex((row) => row.cell === "startup/hello" && row.runtime === runtime && row.metric === metric);
   const summary = ["node", "deno", "bun"].flatMap((runtime) =>
     ["syscalls", "minor_faults"]
@@ -161,7 +160,7 @@ recordMeasurement("counts-noise", (old) => {
     benchmark: measuredStartup || old === undefined ? `scripts/benchmark counts-noise ${pairs}${values.runtime ? values.runtime.map((r) => ` --runtime ${r}`).join("") : ""}${values.shifts ? ` --shifts ${values.shifts}` : ""}${only.length > 0 ? ` ${only.join(" ")}` : ""}` : old.benchmark,
     ...(measuredStartup || old === undefined ? here : { when: old.when, where: old.where, load: old.load }),
     summary,
-    columns: COLUMNS,
+    columns: { ...COLUMNS, measured_at: MEASURED_AT_COLUMN },
     rows: all,
     notes: old?.notes ?? [
       "Each suite's default cell, measured in runs of two copies of one runtime binary (a marker appended to each, so the harness takes them for two builds), quick profile without adaptive trials. A pair's spread is |ln(A'/A)| of the two subjects' medians of a count, as a change; a count the kernel keeps exactly moves only with what the program does, so its spread is its own noise floor. The scheduling calls (futex, epoll waits, sched_yield, sleeps) are outside every total (docs/methodology.md, \"Counts\").",

@@ -36,7 +36,7 @@ import { mean } from "../src/stats/summary.ts";
 import { provision } from "../src/runtimes/provision.ts";
 import { formatTable } from "../src/ui/table.ts";
 import { bench, tempDir } from "./lib/cli.ts";
-import { loadNow, recordMeasurement, thisMachine } from "./lib/measurements.ts";
+import { loadNow, MEASURED_AT_COLUMN, measuredAt, recordMeasurement, thisMachine } from "./lib/measurements.ts";
 
 interface SuiteCase {
   readonly suite: string;
@@ -335,7 +335,8 @@ const isCountRow = (row: Readonly<Record<string, unknown>>) => String(row.step).
 recordMeasurement("injected-steps", (old) => {
   // Rows recorded before they carried their cell named it in "suite" ("startup wall_ms").
   const kept = (old?.rows ?? []).filter((r) => r.cell !== undefined && !ran.has(`${String(r.cell)} ${String(r.metric)}`));
-  const all = [...kept, ...rows];
+  const measured = measuredAt(startLoad);
+  const all = [...kept, ...rows.map((row) => ({ ...row, measured_at: measured }))];
   return {
     title: "Injected steps: what a paired run sees in real runs",
     benchmark: `scripts/benchmark injected-steps ${pairs} ${profileArg ?? "default"}`,
@@ -350,7 +351,7 @@ recordMeasurement("injected-steps", (old) => {
             figure: "B/A {measured} (aimed at {step}): detected in {detected}; A/A false verdicts {aa_false}",
           },
     ),
-    columns: COLUMNS,
+    columns: { ...COLUMNS, measured_at: MEASURED_AT_COLUMN },
     rows: all,
     notes: [
       ...(old?.notes ?? [

@@ -38,7 +38,7 @@ import type { Subject, SuiteScenario } from "../src/suites/suite.ts";
 import { CPU_SETS_VARIABLE, machineAssignment, pinned } from "../src/tools/cpu-split.ts";
 import { RunningServer } from "../src/tools/server.ts";
 import { formatTable } from "../src/ui/table.ts";
-import { loadNow, pairedRow, recordMeasurement, thisMachine } from "./lib/measurements.ts";
+import { loadNow, MEASURED_AT_COLUMN, measuredAt, pairedRow, recordMeasurement, thisMachine } from "./lib/measurements.ts";
 
 const { values } = parseArgs({
   options: { runtime: { type: "string", multiple: true }, rounds: { type: "string" }, unpinned: { type: "boolean" }, "default-run": { type: "string" } },
@@ -156,13 +156,14 @@ try {
   const keys = Object.keys(columns) as (keyof typeof columns)[];
   process.stdout.write(`steady state: http/json native, ${ROUNDS} interleaved rounds, CPUs ${pinning}, ${new Date().toISOString().slice(0, 10)}\n\n`);
   process.stdout.write(`${formatTable(Object.values(columns), [...rows, ...defaultRun].map((row) => keys.map((key) => String(row[key] ?? ""))))}\n`);
+  const measuredAtNow = measuredAt(startLoad);
   recordMeasurement("steady-state", (entry) => ({
     title: "HTTP figures at steady state: the harness against a server warmed up by hand",
     ...thisMachine(startLoad),
     benchmark: `scripts/benchmark steady-state --rounds ${ROUNDS}${values.unpinned ? " --unpinned" : ""}`,
-    columns,
-    // The other pinning's rows stay as they were measured; this run's replace their own.
-    rows: [...(entry?.rows ?? []).filter((row) => row.cpus !== pinning && row.runtime !== "default run bun/node"), ...rows, ...defaultRun],
+    columns: { ...columns, measured_at: MEASURED_AT_COLUMN },
+    // The other pinning's rows stay as they were measured (each row says when); this run's replace their own.
+    rows: [...(entry?.rows ?? []).filter((row) => row.cpus !== pinning && row.runtime !== "default run bun/node"), ...[...rows, ...defaultRun].map((row) => ({ ...row, measured_at: measuredAtNow }))],
     notes: [
       `Per round and runtime, for each profile: one harness trial (the HTTP suite's own \`trial()\`: a fresh server warmed up until steady by the profile's rule, then measured) and oha by hand against a fresh server, ${HAND_WARMUP_S} s of load, then ${HAND_MEASURE_S} s measured, at the profile's connection count; the two in alternating order; ${ROUNDS} rounds. Server on CPU ${split?.server.join(",") ?? "any"}, oha on CPU ${split?.client.join(",") ?? "any"}.`,
     ],

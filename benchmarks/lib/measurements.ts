@@ -180,6 +180,14 @@ export function thisMachine(startLoad: number): { when: string; where: string; l
   };
 }
 
+/** The column of an entry whose runs replace only their own rows: when each row was measured, and the load then. */
+export const MEASURED_AT_COLUMN = "measured (1-minute load average at the start and the end)";
+
+export function measuredAt(startLoad: number): string {
+  const here = thisMachine(startLoad);
+  return `${here.when} (${here.load.replace(" (1-minute load average)", "")})`;
+}
+
 /** Replaces (or adds) one entry of docs/measurements.json, keeping the others and their order, then regenerates the documents. */
 export function recordMeasurement(id: string, update: (entry: MeasurementEntry | undefined) => MeasurementEntry, root = REPO_ROOT): void {
   const measurements = readMeasurements(root);
