@@ -43,6 +43,29 @@ export function exceedsMinEffect(ratio: number, minEffect: number): boolean {
   return Math.abs(Math.log(ratio)) > Math.log1p(minEffect);
 }
 
+/** Whether a side's load generator, not its server, set a metric's figure (the metric's client ran out of CPU in some trial). */
+function clientBound(side: readonly Measurement[]): boolean {
+  return side.some(({ doc, summary }) => {
+    const by = doc.details?.client_bound_by;
+    return summary.client_limited !== undefined && Array.isArray(by) && by.includes(summary.client_limited);
+  });
+}
+
+/**
+ * A side whose client was the bottleneck measured the client's limit: its server is at least that
+ * good, by how much is unknown. So a change stands only where that side is the one found better
+ * (better by at least the ratio); anything else about it, "no significant change" above all
+ * (two servers at one client's ceiling look equal), is inconclusive.
+ */
+export function boundedByClient(judgement: Judgement, base: readonly Measurement[], head: readonly Measurement[]): Judgement {
+  const [baseBound, headBound] = [clientBound(base), clientBound(head)];
+  if (!baseBound && !headBound) return judgement;
+  const tool = (baseBound ? base : head)[0]!.summary.client_limited;
+  if (baseBound && headBound) return { verdict: "inconclusive", reason: `both sides were client-bound (${tool} used its whole CPU): each figure is ${tool}'s limit, not its server's` };
+  if (judgement.verdict === (headBound ? "faster" : "slower")) return judgement;
+  return { verdict: "inconclusive", reason: `${headBound ? "HEAD" : "BASE"} was client-bound (${tool} used its whole CPU): its server may be faster than its figure, which bounds it from below only` };
+}
+
 export interface MeasuredChange extends RatioEstimate, Judgement {}
 
 /** Trials a verdict needs on each side: with one, the spread between trials (the machine's state of the moment) is unknown. */
@@ -69,7 +92,7 @@ export function measureChange(base: readonly Measurement[], head: readonly Measu
   const estimate = ratioOfMedians(base, head);
   const few = tooFewTrials({ BASE: base, HEAD: head });
   if (few !== null) return { ...estimate, verdict: "inconclusive", reason: few };
-  return { ...estimate, ...judge(estimate, base[0]!.summary.better, minEffect) };
+  return { ...estimate, ...boundedByClient(judge(estimate, base[0]!.summary.better, minEffect), base, head) };
 }
 
 /**

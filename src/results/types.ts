@@ -34,6 +34,12 @@ export interface MetricDefinition {
    * between it and the figure, so its spread is the program's own, not the measurement's.
    */
   exact?: boolean;
+  /**
+   * The load generator that runs at full speed while this is measured (oha, wsclient): in a result
+   * whose `details.client_bound_by` names it, the figure is that client's limit, and the server's
+   * own is at least as good.
+   */
+  client_limited?: string;
 }
 
 /** One metric of a result: its definition, its samples and their summary. */

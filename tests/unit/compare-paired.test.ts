@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { copyFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
+import { compareResults } from "../../src/compare/compare.ts";
 import { comparePaired, compareWithPairs } from "../../src/compare/paired.ts";
 import { splitTrials } from "../../src/compare/ratio.ts";
 import { detectRegressions } from "../../src/regressions/detect.ts";
@@ -354,5 +355,61 @@ describe("regressions feed: a release measured beside its predecessor", () => {
     );
     assert.match(changes[0]!.reason, /^canary build paired with release 22\.11\.0 in one run \(4 pairs of trials\)$/);
     assert.ok(series.every((s) => !s.versions.some((v) => v.includes("nightly"))), "the canary's version is in no series");
+  });
+});
+
+describe("a figure set by the load generator, not the server", () => {
+  /** An http/json-like result: rps per trial, measured with oha at full speed, oha out of CPU where `bound`. */
+  function rpsResult(label: string, trials: readonly number[], bound: boolean): ResultDocument {
+    const samples = [...trials];
+    return makeResult({
+      label,
+      run: { trials: samples.length },
+      metrics: { rps: { ...metricOf(samples, "req/s", "higher"), client_limited: "oha", trial_samples: samples.map(() => 1) } },
+      details: { client_bound: bound, client_bound_by: bound ? ["oha"] : [] },
+    });
+  }
+  const verdictOf = (base: ResultDocument, head: ResultDocument) => comparePaired([base], [head])[0]!;
+  const node = [70_000, 71_000, 69_500, 70_500];
+  const bun = [100_000, 101_000, 99_000, 100_500];
+
+  it("two servers at one client's ceiling are not called equal", () => {
+    const row = verdictOf(rpsResult("a", bun, true), rpsResult("b", bun.map((v) => v * 1.001), true));
+    assert.equal(row.verdict, "inconclusive");
+    assert.match(row.reason!, /both sides were client-bound \(oha/);
+    // Unbound, the same figures are no change: the rule, not the figures, made it inconclusive.
+    assert.equal(verdictOf(rpsResult("a", bun, false), rpsResult("b", bun.map((v) => v * 1.001), false)).verdict, "no significant change");
+  });
+
+  it("a bound side found better stays better: its server is at least that fast", () => {
+    assert.equal(verdictOf(rpsResult("node", node, false), rpsResult("bun", bun, true)).verdict, "faster");
+    assert.equal(verdictOf(rpsResult("bun", bun, true), rpsResult("node", node, false)).verdict, "slower");
+  });
+
+  it("a bound side found worse, or equal, decides nothing: its server may be faster than its figure", () => {
+    const row = verdictOf(rpsResult("bun", bun, false), rpsResult("deno", node, true));
+    assert.equal(row.verdict, "inconclusive");
+    assert.match(row.reason!, /^HEAD was client-bound \(oha used its whole CPU\)/);
+    const even = verdictOf(rpsResult("a", bun, true), rpsResult("b", bun, false));
+    assert.equal(even.verdict, "inconclusive");
+    assert.match(even.reason!, /^BASE was client-bound/);
+  });
+
+  it("so are results of separate runs", () => {
+    const inRun = (id: string, trials: readonly number[]) => {
+      const doc = rpsResult("bun-1.4.5", trials, true);
+      return { ...doc, label: undefined, run: { ...doc.run, id } } as ResultDocument;
+    };
+    const [row] = compareResults([inRun("20261101T000000Z-aaaaaa", bun)], [inRun("20261102T000000Z-bbbbbb", bun.map((v) => v * 1.3))]);
+    assert.equal(row!.verdict, "inconclusive", JSON.stringify(row));
+    assert.match(row!.reason!, /both sides were client-bound/);
+  });
+
+  it("a metric the client does not limit, or a client not named by the metric, is judged as usual", () => {
+    const other = (label: string, trials: readonly number[]) => {
+      const doc = rpsResult(label, trials, true);
+      return { ...doc, details: { client_bound: true, client_bound_by: ["k6"] } };
+    };
+    assert.equal(verdictOf(other("a", bun), other("b", bun.map((v) => v * 1.001))).verdict, "no significant change");
   });
 });

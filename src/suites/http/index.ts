@@ -282,7 +282,7 @@ const FULL_WARM_UP: WarmUpProfile = { warmup_window_s: WARM_UP_WINDOW_S, warmup_
 export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly string[] }>({
   name: "http",
   metrics: {
-    rps: { unit: "req/s", better: "higher" },
+    rps: { unit: "req/s", better: "higher", client_limited: "oha" },
     latency_p50_ms: { unit: "ms", better: "lower" },
     latency_p90_ms: { unit: "ms", better: "lower" },
     latency_p99_ms: { unit: "ms", better: "lower" },
@@ -294,12 +294,12 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
     /** CPU time of the PostgreSQL server during the fixed-rate phase, for scenarios with a database. */
     database_cpu_s: { unit: "s", better: "lower", resolution: CPU_RESOLUTION_S },
     /** The highest rate of the profile's rate_ladder delivered with p99 within its p99_bound_ms. */
-    max_sustained_rps: { unit: "req/s", better: "higher" },
+    max_sustained_rps: { unit: "req/s", better: "higher", client_limited: "oha" },
     // How fast a fresh server reaches its speed (src/tools/warm-up.ts): to the end of the first
     // warm-up window at 90 % of its steady level, known to the window's length.
     reach_90_s: { unit: "s", better: "lower", resolution: WARM_UP_WINDOW_S },
     reach_90_requests: { unit: "requests", better: "lower" },
-    first_second_rps: { unit: "req/s", better: "higher" },
+    first_second_rps: { unit: "req/s", better: "higher", client_limited: "oha" },
     ...HTTP_COUNT_METRICS,
   },
   profiles: {
@@ -473,6 +473,7 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
         return {
           details: {
             client_bound: flags.some(Boolean),
+            client_bound_by: flags.some(Boolean) ? ["oha"] : [],
             client_bound_trials: flags.filter(Boolean).length,
             never_steady_trials: unsteady.count(subject),
             ...(db ? { database: { ...db.server.description, restored: "before every server start (verification and each trial), outside the timed region" } } : {}),

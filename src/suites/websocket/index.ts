@@ -285,7 +285,7 @@ async function measure(subject: WebSocketSubject, context: SuiteContext, server:
 export const websocketSuite = defineSuite<WebSocketConfig, WebSocketProfile, { apps: readonly string[] }>({
   name: "websocket",
   metrics: {
-    messages_per_s: { unit: "msg/s", better: "higher" },
+    messages_per_s: { unit: "msg/s", better: "higher", client_limited: "wsclient" },
     rtt_p50_ms: { unit: "ms", better: "lower" },
     rtt_p99_ms: { unit: "ms", better: "lower" },
     // k6 reports whole milliseconds.
@@ -298,7 +298,7 @@ export const websocketSuite = defineSuite<WebSocketConfig, WebSocketProfile, { a
     // How fast a fresh server reaches its speed (src/tools/warm-up.ts), known to a window's length.
     reach_90_s: { unit: "s", better: "lower", resolution: WARM_UP_WINDOW_S },
     reach_90_messages: { unit: "messages", better: "lower" },
-    first_second_msgs_per_s: { unit: "msg/s", better: "higher" },
+    first_second_msgs_per_s: { unit: "msg/s", better: "higher", client_limited: "wsclient" },
     ...WEBSOCKET_COUNT_METRICS,
   },
   profiles: {
