@@ -144,7 +144,7 @@ const ran = new Set(rows.map((row) => `${row.cell} ${row.runtime}`));
 // Runs of some suites replace only their own rows, so each row says when it was measured; the
 // entry's when, where and load (the README's figures) stay those of the run that measured startup.
 const here = thisMachine(startLoad);
-const measured = measuredAt(startLoad);
+const measured = measuredAt(here);
 recordMeasurement("counts-noise", (old) => {
   const kept = (old?.rows ?? []).filter((row) => !ran.has(`${String(row.cell)} ${String(row.runtime)}`));
   const all = [...kept, ...rows.map((row) => ({ ...row, measured_at: measured }))];
@@ -199,7 +199,7 @@ if (values.shifts === "quiet" || values.shifts === "shared") {
       }
       tables[suite] = { ...table, metrics: { ...table.metrics, ...metrics } };
     }
-    const note = `Counts (the count metrics of each suite's table, docs/methodology.md "Counts"): the ${kind} table's from \`scripts/benchmark counts-noise --shifts ${kind}\` (${thisMachine(startLoad).when}), each the largest spread of two copies of one binary in one run, at least ${LEAST_SHIFT * 100} %.`;
+    const note = `Counts (the count metrics of each suite's table, docs/methodology.md "Counts"): the ${kind} table's from \`scripts/benchmark counts-noise --shifts ${kind}\` (${here.when}), each the largest spread of two copies of one binary in one run, at least ${LEAST_SHIFT * 100} %.`;
     const notes = [...(entry.notes ?? []).filter((line) => !line.startsWith(`Counts (the count metrics of each suite's table, docs/methodology.md "Counts"): the ${kind} table's`)), note];
     return { ...entry, shifts: { ...entry.shifts, [kind]: tables }, notes };
   });

@@ -335,12 +335,13 @@ const isCountRow = (row: Readonly<Record<string, unknown>>) => String(row.step).
 recordMeasurement("injected-steps", (old) => {
   // Rows recorded before they carried their cell named it in "suite" ("startup wall_ms").
   const kept = (old?.rows ?? []).filter((r) => r.cell !== undefined && !ran.has(`${String(r.cell)} ${String(r.metric)}`));
-  const measured = measuredAt(startLoad);
+  const here = thisMachine(startLoad);
+  const measured = measuredAt(here);
   const all = [...kept, ...rows.map((row) => ({ ...row, measured_at: measured }))];
   return {
     title: "Injected steps: what a paired run sees in real runs",
     benchmark: `scripts/benchmark injected-steps ${pairs} ${profileArg ?? "default"}`,
-    ...thisMachine(startLoad),
+    ...here,
     summary: all.map((row, i) =>
       isCountRow(row)
         ? { measure: `${row.cell} ${row.metric}: B does ${row.burn}, paired with A in one run (${pairs} A/B and ${pairs} A/A runs)`, row: i, figure: "B/A {measured} ({step}): detected in {detected}; A/A false verdicts {aa_false}" }

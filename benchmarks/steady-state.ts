@@ -156,10 +156,11 @@ try {
   const keys = Object.keys(columns) as (keyof typeof columns)[];
   process.stdout.write(`steady state: http/json native, ${ROUNDS} interleaved rounds, CPUs ${pinning}, ${new Date().toISOString().slice(0, 10)}\n\n`);
   process.stdout.write(`${formatTable(Object.values(columns), [...rows, ...defaultRun].map((row) => keys.map((key) => String(row[key] ?? ""))))}\n`);
-  const measuredAtNow = measuredAt(startLoad);
+  const here = thisMachine(startLoad);
+  const measuredAtNow = measuredAt(here);
   recordMeasurement("steady-state", (entry) => ({
     title: "HTTP figures at steady state: the harness against a server warmed up by hand",
-    ...thisMachine(startLoad),
+    ...here,
     benchmark: `scripts/benchmark steady-state --rounds ${ROUNDS}${values.unpinned ? " --unpinned" : ""}`,
     columns: { ...columns, measured_at: MEASURED_AT_COLUMN },
     // The other pinning's rows stay as they were measured (each row says when); this run's replace their own.

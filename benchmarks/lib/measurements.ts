@@ -183,8 +183,8 @@ export function thisMachine(startLoad: number): { when: string; where: string; l
 /** The column of an entry whose runs replace only their own rows: when each row was measured, and the load then. */
 export const MEASURED_AT_COLUMN = "measured (1-minute load average at the start and the end)";
 
-export function measuredAt(startLoad: number): string {
-  const here = thisMachine(startLoad);
+/** A row's `measured_at`, from the entry's own `thisMachine`, so that the entry and its rows name one time. */
+export function measuredAt(here: { when: string; load: string }): string {
   return `${here.when} (${here.load.replace(" (1-minute load average)", "")})`;
 }
 

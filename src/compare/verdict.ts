@@ -61,9 +61,9 @@ export function boundedByClient(judgement: Judgement, base: readonly Measurement
   const [baseBound, headBound] = [clientBound(base), clientBound(head)];
   if (!baseBound && !headBound) return judgement;
   const tool = (baseBound ? base : head)[0]!.summary.client_limited;
-  if (baseBound && headBound) return { verdict: "inconclusive", reason: `both sides were client-bound (${tool} used its whole CPU): each figure is ${tool}'s limit, not its server's` };
+  if (baseBound && headBound) return { verdict: "inconclusive", reason: `both sides were client-bound (${tool} used all its CPU): each figure is ${tool}'s limit, not its server's` };
   if (judgement.verdict === (headBound ? "faster" : "slower")) return judgement;
-  return { verdict: "inconclusive", reason: `${headBound ? "HEAD" : "BASE"} was client-bound (${tool} used its whole CPU): its server may be faster than its figure, which bounds it from below only` };
+  return { verdict: "inconclusive", reason: `${headBound ? "HEAD" : "BASE"} was client-bound (${tool} used all its CPU): its server may be faster than its figure, which bounds it from below only` };
 }
 
 export interface MeasuredChange extends RatioEstimate, Judgement {}
