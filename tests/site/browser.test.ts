@@ -76,13 +76,14 @@ async function open(path: string, options: { width?: number; height?: number; co
   return { page, problems };
 }
 
-/** Waits until a page has drawn what it draws: its charts, or its static content. */
+/** Waits until a page has drawn what it draws on opening (site/src/main.ts's `data-ready`): its charts, or its static content. */
 async function ready(page: Page): Promise<void> {
+  await page.waitForSelector("body[data-ready]", { timeout: 30_000 });
   const kind = await page.getAttribute("body", "data-page");
+  // A chart page may settle before its chart is drawn: the compare page's rows come from its worker.
   if (kind === "overview" || kind === "scenario" || kind === "compare") {
     await page.waitForSelector("figure[data-drawn], .empty, .error", { timeout: 30_000 });
   }
-  await page.waitForLoadState("networkidle");
 }
 
 /** The markup of the page's first chart of a kind, once drawn. */
