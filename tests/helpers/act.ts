@@ -43,12 +43,16 @@ export async function commitAndPush(scratch: Scratch, message: string, branch = 
   return git(scratch.dir, "rev-parse", "HEAD");
 }
 
-/** This working tree (tracked and new files) as a repository of its own, after `edit`, with a bare origin. */
+/**
+ * This working tree (tracked and new files) as a repository of its own, after `edit`, with a bare
+ * origin. Without the committed history in data/: each test seeds the results it checks, and
+ * every commit, push and site build of a scratch repository would grow with the history.
+ */
 export async function scratchRepository(name: string, edit: (dir: string) => Promise<void> | void): Promise<Scratch> {
   const root = tempDir(`act-${name}`);
   const scratch: Scratch = { root, dir: join(root, "repo"), remote: join(root, "remote.git"), state: join(root, "state") };
   mkdirSync(scratch.dir);
-  const copy = await runProcess("bash", ["-c", 'git ls-files -co --exclude-standard -z | tar --null -T - -cf - | tar -xf - -C "$1"', "copy", scratch.dir], { cwd: REPO_ROOT });
+  const copy = await runProcess("bash", ["-c", 'git ls-files -co --exclude-standard -z -- . ":(exclude)data" | tar --null -T - -cf - | tar -xf - -C "$1"', "copy", scratch.dir], { cwd: REPO_ROOT });
   assert.equal(copy.code, 0, copy.stderr);
   await edit(scratch.dir);
   await git(scratch.dir, "init", "--quiet", "--initial-branch", DEFAULT_BRANCH);
