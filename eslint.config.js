@@ -53,6 +53,7 @@ const BROWSER_SAFE = [
   "src/core/measurements.ts",
   "src/core/params.ts",
   "src/results/reproduce.ts",
+  "src/results/types.ts",
   "src/site/compare-data.ts",
   "src/site/detectable.ts",
   "src/site/downloads.ts",

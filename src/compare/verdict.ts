@@ -1,4 +1,4 @@
-import type { Better } from "../results/types.ts";
+import { clientLimitOf, type Better } from "../results/types.ts";
 import { pooledMedian, ratioOfMedians, type RatioEstimate } from "./ratio.ts";
 import type { Measurement } from "./series-key.ts";
 
@@ -44,12 +44,7 @@ export function exceedsMinEffect(ratio: number, minEffect: number): boolean {
 }
 
 /** Whether a side's load generator, not its server, set a metric's figure (the metric's client ran out of CPU in some trial). */
-function clientBound(side: readonly Measurement[]): boolean {
-  return side.some(({ doc, summary }) => {
-    const by = doc.details?.client_bound_by;
-    return summary.client_limited !== undefined && Array.isArray(by) && by.includes(summary.client_limited);
-  });
-}
+const clientBound = (side: readonly Measurement[]) => side.some(({ doc, summary }) => clientLimitOf(doc, summary) !== null);
 
 /**
  * A side whose client was the bottleneck measured the client's limit: its server is at least that

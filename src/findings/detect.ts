@@ -2,7 +2,7 @@ import type { MeasuredCell } from "../compare/types.ts";
 import { pooledMedian, ratioOfMedians } from "../compare/ratio.ts";
 import { cellOf, compareVersions, environmentKey, groupBy, matchKey, seriesKey, type Measurement } from "../compare/series-key.ts";
 import { syscallDiff, type SyscallDiff } from "../compare/syscall-diff.ts";
-import { excludesOne } from "../compare/verdict.ts";
+import { boundedByClient, excludesOne } from "../compare/verdict.ts";
 import { paramsSlug } from "../core/params.ts";
 import type { ResultDocument } from "../results/types.ts";
 
@@ -103,6 +103,14 @@ function gap(reference: readonly Measurement[], subject: readonly Measurement[])
   return { factor: ratio >= 1 ? ratio : 1 / ratio, direction: worse ? "slower" : "faster" };
 }
 
+/**
+ * Whether a gap in `direction` (the subject's, against the reference) stands where a side's figure
+ * is its load generator's ceiling: only if that side is the better one, whose server is faster
+ * still. A subject found worse while its own client ran out of CPU may not be worse at all.
+ */
+const standsBeside = (reference: readonly Measurement[], subject: readonly Measurement[], direction: Gap["direction"]) =>
+  boundedByClient({ verdict: direction }, reference, subject).verdict === direction;
+
 /** The interval of `subject / reference`, when it excludes 1; the bootstrap runs only for gaps already wide enough. */
 function backedInterval(reference: readonly Measurement[], subject: readonly Measurement[]): [number, number] | null {
   const { ci95 } = ratioOfMedians(reference, subject);
@@ -156,6 +164,7 @@ export function findOutliers(docs: readonly ResultDocument[], thresholds: Findin
       if (runtimes.length === 2 && nearest.gap.direction === "faster") continue;
       const factor = Math.exp(gaps.reduce((sum, g) => sum + Math.log(g.gap.factor), 0) / gaps.length);
       if (factor < thresholds.outlierFactor) continue;
+      if (!others.every((other) => standsBeside(other, subject, nearest.gap.direction))) continue;
       const ci95 = backedInterval(nearest.other, subject);
       if (ci95 === null) continue;
       findings.push({ ...cellFinding("outlier", subject, others, key), direction: nearest.gap.direction, factor, ci95, ...callsBetween(nearest.other, subject) });
@@ -174,7 +183,7 @@ export function findSteps(docs: readonly ResultDocument[], thresholds: FindingTh
     for (let i = 1; i < versions.length; i++) {
       const [before, after] = [versions[i - 1]!, versions[i]!];
       const step = gap(before, after);
-      if (step.factor < thresholds.stepFactor) continue;
+      if (step.factor < thresholds.stepFactor || !standsBeside(before, after, step.direction)) continue;
       const ci95 = backedInterval(before, after);
       if (ci95 === null) continue;
       const base = cellFinding("step", after, [before], key);

@@ -42,6 +42,15 @@ export interface MetricDefinition {
   client_limited?: string;
 }
 
+/**
+ * The load generator whose limit a result's figure is (it ran out of CPU in a trial while
+ * measuring this metric), or null: where it is named, the server's own figure is at least as good.
+ */
+export function clientLimitOf(doc: Pick<ResultDocument, "details">, metric: MetricDefinition): string | null {
+  const by = doc.details?.client_bound_by;
+  return metric.client_limited !== undefined && Array.isArray(by) && by.includes(metric.client_limited) ? metric.client_limited : null;
+}
+
 /** One metric of a result: its definition, its samples and their summary. */
 export interface MetricSummary extends MetricDefinition, SampleSummary {
   samples: number[];

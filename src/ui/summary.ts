@@ -1,5 +1,5 @@
 import { paramsSlug } from "../core/params.ts";
-import type { ResultDocument } from "../results/types.ts";
+import { clientLimitOf, type ResultDocument } from "../results/types.ts";
 import { formatNumber, formatTable } from "./table.ts";
 
 /** Results of one scenario, app and load point: one line of the summary. */
@@ -28,13 +28,32 @@ function groupsOf(docs: readonly ResultDocument[]): Group[] {
   return [...groups].map(([label, members]) => ({ label, docs: members }));
 }
 
+/** Where a figure is its load generator's limit: the side of it the server's own figure lies on. */
+const boundMark = (doc: ResultDocument, metric: string) => {
+  const m = doc.metrics[metric];
+  return m && clientLimitOf(doc, m) !== null ? (m.better === "higher" ? "≥" : "≤") : "";
+};
+
+/**
+ * A ratio to the best where either figure is its client's limit: the best's own is better still
+ * (the gap is at least this), the other's own is better (at most this), both: unknown.
+ */
+function boundedRatio(best: string, other: string, ratio: string): string {
+  if (best && other) return "? (both at their client's limit)";
+  return `${best ? "≥ " : other ? "≤ " : ""}${ratio}`;
+}
+
+const BOUND_NOTE = "≥ / ≤: the load generator used all its CPU in a trial, so the figure is its limit and the server's own lies beyond it; a ratio to it is a bound.";
+
 /**
  * One line per scenario, app and load point: each runtime's median of the scenario's headline
  * metric (its first), side by side, and each runtime's ratio to the best. A ratio is marked `*`
  * where the two medians' 95 % intervals do not overlap: a difference within this run that its own
- * spread cannot explain (it says nothing about run-to-run noise; `compare` judges that).
+ * spread cannot explain (it says nothing about run-to-run noise; `compare` judges that). A figure
+ * its load generator set is marked as the bound it is.
  */
 export function summaryTable(docs: readonly ResultDocument[]): string {
+  let bounded = false;
   const runtimes = [...new Set(docs.map(runtimeLabel))];
   const rows = groupsOf(docs).map(({ label, docs: members }) => {
     const measured = members.filter((d) => d.status === "ok" && Object.keys(d.metrics).length > 0);
@@ -50,7 +69,10 @@ export function summaryTable(docs: readonly ResultDocument[]): string {
       const doc = members.find((d) => runtimeLabel(d) === runtime);
       if (!doc) return "";
       const m = doc.metrics[metric];
-      return doc.status === "ok" && m ? `${formatNumber(m.median)} ${m.unit}` : (interruptedStatus(doc) ?? doc.status);
+      if (doc.status !== "ok" || !m) return interruptedStatus(doc) ?? doc.status;
+      const mark = boundMark(doc, metric);
+      bounded ||= mark !== "";
+      return `${mark && `${mark} `}${formatNumber(m.median)} ${m.unit}`;
     });
     const ratios = ranked
       .filter((d) => d !== best)
@@ -58,13 +80,14 @@ export function summaryTable(docs: readonly ResultDocument[]): string {
         const [m, top] = [d.metrics[metric]!, best!.metrics[metric]!];
         const ratio = better === "lower" ? m.median / top.median : top.median / m.median;
         const apart = m.ci95[0] > top.ci95[1] || m.ci95[1] < top.ci95[0];
-        return `${shortName(d)} ${ratio.toFixed(2)}×${apart ? "*" : ""}`;
+        return `${shortName(d)} ${boundedRatio(boundMark(best!, metric), boundMark(d, metric), `${ratio.toFixed(2)}×${apart ? "*" : ""}`)}`;
       });
     const interrupted = members.some((d) => interruptedStatus(d) !== null);
     const verdict = best ? (ratios.length > 0 ? `${shortName(best)} best; ${ratios.join(", ")}` : `${shortName(best)} only`) : interrupted ? "interrupted" : "nothing measured";
     return [label, metric ? `${metric} (${better})` : "", ...cells, verdict];
   });
-  return formatTable(["scenario", "headline", ...runtimes, "vs best (* = 95 % intervals apart)"], rows);
+  const table = formatTable(["scenario", "headline", ...runtimes, "vs best (* = 95 % intervals apart)"], rows);
+  return bounded ? `${table}\n${BOUND_NOTE}` : table;
 }
 
 /**

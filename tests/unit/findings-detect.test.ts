@@ -40,6 +40,26 @@ test("the gap is measured against the others' level: 4.9× off one and 2.9× off
   assert.deepEqual(findOutliers([compute("node", 12_000), compute("deno", 13_000), compute("bun", 5_000)]), []);
 });
 
+test("a figure its load generator set stands only on the better side of a gap", () => {
+  // rps measured with oha at full speed; `bound`: oha used all its CPU in a trial.
+  const json = (runtime: string, version: string, rps: number, bound: boolean) =>
+    makeResult({
+      runtime: { name: runtime as "node", version },
+      run: { trials: 3 },
+      suite: "http",
+      scenario: "json",
+      metrics: { rps: { ...metricOf(around(rps), "req/s", "higher"), client_limited: "oha" } },
+      details: { client_bound: bound, client_bound_by: bound ? ["oha"] : [] },
+    });
+  // The far-off runtime is the worse one and unbound; the better ones are at least as fast as their figures: it stands.
+  assert.deepEqual(findOutliers([json("node", "26.10.0", 15_000, false), json("bun", "1.4.5", 56_000, true), json("deno", "2.9.6", 50_000, true)]).map((f) => f.runtime), ["node"]);
+  // The far-off runtime is the worse one, and its own figure is only oha's ceiling: no finding.
+  assert.deepEqual(findOutliers([json("node", "26.10.0", 15_000, true), json("bun", "1.4.5", 56_000, false), json("deno", "2.9.6", 50_000, false)]), []);
+  // A release 3× faster than the one before whose figure is oha's ceiling is faster still: the step stands; 3× slower with its ceiling, no.
+  assert.deepEqual(findSteps([json("bun", "1.4.4", 20_000, false), json("bun", "1.4.5", 60_000, true)]).map((f) => f.direction), ["faster"]);
+  assert.deepEqual(findSteps([json("bun", "1.4.4", 60_000, false), json("bun", "1.4.5", 20_000, true)]), []);
+});
+
 test("a gap under the factor, or one only a secondary metric shows, is no finding", () => {
   assert.deepEqual(findOutliers([throughput("node", "26.10.0", 6400), throughput("deno", "2.9.6", 2200)]), []);
   const rss = (runtime: string, mb: number) =>

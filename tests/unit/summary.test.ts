@@ -17,6 +17,24 @@ describe("the run's summary", () => {
     assert.match(lines[3]!, /^startup\/typescript\s+unsupported\s+nothing measured$/);
   });
 
+  it("marks a figure its load generator set as the bound it is, and each ratio to it", () => {
+    const json = (runtime: string, rps: number, bound: boolean) =>
+      makeResult({
+        runtime: { name: runtime as "node", version: "1.0.0" },
+        suite: "http",
+        scenario: "json",
+        metrics: { rps: { ...metricOf([rps, rps * 1.01, rps * 0.99], "req/s", "higher"), client_limited: "oha" } },
+        details: { client_bound: bound, client_bound_by: bound ? ["oha"] : [] },
+      });
+    const [header, , line, note] = summaryTable([json("node", 15_000, false), json("bun", 56_000, true), json("deno", 50_000, true)]).split("\n");
+    assert.match(header!, /node@1\.0\.0\s+bun@1\.0\.0\s+deno@1\.0\.0/);
+    assert.match(line!, /^http\/json\s+rps \(higher\)\s+15000 req\/s\s+≥ 56000 req\/s\s+≥ 50000 req\/s\s+bun best; node ≥ 3\.73×\*?, deno \? \(both at their client's limit\)$/);
+    assert.match(note!, /^≥ \/ ≤: the load generator used all its CPU/);
+    // The best unbound, a slower one bound: at most that far behind.
+    assert.match(summaryTable([json("node", 15_000, true), json("bun", 56_000, false)]), /bun best; node ≤ 3\.73×\*?$/m);
+    assert.equal(summaryTable([json("node", 15_000, false), json("bun", 56_000, false)]).split("\n").length, 3, "no note where no figure is bound");
+  });
+
   it("says a cell was interrupted, with the trials it kept, rather than that nothing was measured", () => {
     const interrupted = makeResult({
       scenario: "typescript",
