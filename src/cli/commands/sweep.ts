@@ -238,6 +238,12 @@ function costModel(request: SweepRequest): (job: Required<SweepJob>) => JobCost 
   };
 }
 
+/**
+ * How long the 1-minute load average takes to fall from every CPU busy to `maxLoad`: the kernel
+ * decays it by e every minute.
+ */
+const loadFadeSeconds = (maxLoad: number) => Math.max(0, 60 * Math.log(cpus().length / maxLoad));
+
 /** What `sweep --plan` prints: each chain, what is left to measure of it, and its cost. */
 function planText(request: SweepRequest, chains: readonly (Chain & { runtime: RuntimeName })[]): string {
   const cost = costModel(request);
@@ -266,6 +272,7 @@ function planText(request: SweepRequest, chains: readonly (Chain & { runtime: Ru
     `Profile ${request.profile}${request.trials === undefined ? "" : ` with --trials ${request.trials}`}, ${count(chains[0]!.scenarios.length, "scenario")} a link${chains.length > 1 ? " (of the first runtime)" : ""}, on ${request.testbed.name}: each link is one run of its two releases beside each other.`,
     "Times are the suites' estimates at each profile's minimum trials, and (in brackets) with every cell at its cap of adaptive trials; --time-limit starts a link only when its time with every cell at its cap (scaled by the sweep's pace) fits in what is left.",
     `Narrowing a confirmed step between releases k apart adds at most ${narrowingRuns(1)}, ${narrowingRuns(3)} or ${narrowingRuns(7)} runs for k = 1, 3 or 7, each of the step's scenario alone (${chains[0]!.scenarios[0]}: about ${formatDuration(hello.seconds)} a run).`,
+    `Before each run the sweep waits for the load of the run before it to leave the 1-minute load average: up to ${formatDuration(loadFadeSeconds(request.maxLoad))} after a run that kept every CPU busy (more than a short narrowing run takes), not in the times above.`,
   ].join("\n");
 }
 
