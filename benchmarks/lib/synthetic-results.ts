@@ -212,7 +212,6 @@ function runId(date: Date, counter: number): string {
   return `${isoDate(date).replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z")}-${counter.toString(16).padStart(6, "0").slice(-6)}`;
 }
 
-/** A metric summary with the harness's own statistics; fewer bootstrap resamples keep 100k documents quick to make. */
 /**
  * A metric's summary. Its interval is the normal approximation of a median's (1.2533 σ/√n either
  * side, times 1.96), clamped to the samples' range, not a bootstrap: the samples are drawn from a
