@@ -73,7 +73,7 @@ const SCENARIO = "startup/hello";
 let runIndex = 100;
 
 /** A sweep on synthetic runs: each run writes a link's paired results to data/, and the clock moves by its cost. */
-function fakeSweep(dataDir: string, options: { interruptAt?: number; loads?: number[] } = {}) {
+function fakeSweep(dataDir: string, options: { interruptAt?: number; loads?: number[]; narrowingShare?: number } = {}) {
   let clock = Date.UTC(2026, 0, 1);
   let measured = 0;
   const log: string[] = [];
@@ -82,8 +82,8 @@ function fakeSweep(dataDir: string, options: { interruptAt?: number; loads?: num
   const hooks: SweepHooks = {
     async measure(job) {
       measured += 1;
-      // Every look taken: a run as long as its estimate at the cell caps.
-      clock += 1_800_000;
+      // Every look taken: a run as long as its estimate at the cell caps (a narrowing run, `narrowingShare` of it).
+      clock += 1_800_000 * (job.purpose === "narrowing" ? (options.narrowingShare ?? 1) : 1);
       if (measured === options.interruptAt) return "interrupted";
       for (const doc of linkRun({ machine: TESTBED_AMD, index: runIndex++, from: job.link.from, to: job.link.to, level: LEVEL })) await writeResult(dataDir, doc);
       runs.push(`${job.link.from}→${job.link.to}`);
@@ -166,6 +166,20 @@ describe("a sweep: each link, then its steps narrowed", () => {
     assert.match(busy.log.find((line) => line.includes("waiting")) ?? "", /waiting: the load average is 3\.00, above 1 \(--max-load\): something else is running/);
     assert.deepEqual([report.stopped, busy.runs], ["time limit", ["22.0.0→22.4.0"]]);
     assert.ok(busy.log.some((line) => /time limit: node 22\.4\.0 → 22\.8\.0 may take up to 30 min 00 s with all its looks/.test(line)), busy.log.join("\n"));
+  });
+
+  it("prices a link at the pace of the links before it, not of the narrowing runs, which miss their estimates by another factor", async () => {
+    const data = tempDir("sweep-pace");
+    const plan: SweepPlan = { ...PLAN, chains: [{ links: chainLinks("node", ["22.5.0", "22.7.0", "22.8.0"]), scenarios: [SCENARIO] }] };
+    const sweep = fakeSweep(data, { narrowingShare: 0.5 });
+    const start = sweep.hooks.now();
+    // The first link (30 min) and its two narrowing runs (15 min each), then 21 min: the second link, at its own
+    // kind's pace (1), needs 30; at the pace of every run so far (60 of 90 min estimated) it would have been given 20.
+    const report = await runSweep(plan, sweep.hooks, { maxLoad: 1, deadline: start + 3_600_000 + 1_260_000 });
+    assert.deepEqual([report.stopped, sweep.runs], ["time limit", ["22.5.0→22.7.0", "22.5.0→22.6.0", "22.6.0→22.7.0"]]);
+    assert.ok(sweep.log.some((line) => /time limit: node 22\.7\.0 → 22\.8\.0 may take up to 30 min 00 s with all its looks/.test(line)), sweep.log.join("\n"));
+    assert.ok(sweep.log.some((line) => /narrowing .*× 1\.00, this sweep's pace so far for a narrowing run/.test(line)), "the first narrowing run at pace 1");
+    assert.ok(sweep.log.some((line) => /× 0\.50, this sweep's pace so far for a narrowing run/.test(line)), "the second at the first's");
   });
 
   it("plans only the scenarios of a link that data/ lacks", async () => {
