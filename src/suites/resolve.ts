@@ -4,6 +4,7 @@ import { checkAgainst } from "../core/schema.ts";
 import { suiteProfileOf, type Profile, type SuiteProfile } from "../results/types.ts";
 import { suiteSchemas, type DescribedScenario, type ProfileParams, type Scenario } from "../scenarios/manifest.ts";
 import type { MetricDefinition } from "../results/types.ts";
+import { smokeWarmUp } from "../tools/warm-up.ts";
 import { suiteFor } from "./index.ts";
 import type { AnySuite, SuiteScenario } from "./suite.ts";
 
@@ -57,12 +58,14 @@ export function describeScenarios(scenarios: readonly Scenario[]): DescribedScen
  * --trials`) in place of its trials when given; a manifest that breaks either is a UserError.
  */
 export function resolveScenarios(scenarios: readonly Scenario[], profile: Profile, trials?: number): ResolvedScenario[] {
-  const trialsOf = (params: ProfileParams) => trials ?? (profile === "smoke" ? 1 : params.trials);
+  // Smoke is the quick profile with one trial and one window of warm-up: does it run at all.
+  const resolved = (params: ProfileParams): ProfileParams =>
+    profile === "smoke" ? smokeWarmUp({ ...params, trials: trials ?? 1 }) : { ...params, trials: trials ?? params.trials };
   return scenarios.map((scenario) => {
     const suite = suiteFor(scenario.suite);
     // Both profiles are checked, so a broken `full` is caught by a quick run and by validate.
     const [described] = describeScenarios([scenario]);
     const params = described!.profiles[suiteProfileOf(profile)];
-    return { suite, scenario: { ...scenario, config: scenario.suiteConfig, profile, profileParams: { ...params, trials: trialsOf(params) }, metrics: described!.metrics } };
+    return { suite, scenario: { ...scenario, config: scenario.suiteConfig, profile, profileParams: resolved(params), metrics: described!.metrics } };
   });
 }

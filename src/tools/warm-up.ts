@@ -101,6 +101,15 @@ export function warmUpRule(profile: WarmUpProfile): WarmUpRule {
 }
 
 /**
+ * The smoke profile's warm-up: one window, then the server is measured as never steady. Smoke asks
+ * only whether a server serves (docs/arm64-smoke.md); under qemu-user none becomes steady, and
+ * each would wait out the quick profile's cap.
+ */
+export function smokeWarmUp<P extends Readonly<Record<string, unknown>>>(params: P): P {
+  return typeof params.warmup_window_s === "number" ? { ...params, warmup_max_s: params.warmup_window_s } : params;
+}
+
+/**
  * What `plan` counts for a warm-up: the two blocks the rule needs at least, and one window more,
  * within the cap (what it took on this project's 2-core machine: docs/measurements.json,
  * "steady-state"); the cap is what it can cost at most.

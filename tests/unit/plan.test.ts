@@ -49,7 +49,13 @@ describe("plan", () => {
     // Each added trial costs at least its load, the warm-up until steady included; the app's checks are paid once.
     const loadS = expectedWarmUpS(profile) + profile.duration_s + profile.rate_duration_s;
     assert.ok(more!.seconds! - plain!.seconds! >= (more!.trials - plain!.trials) * loadS, `${plain!.seconds} s, then ${more!.seconds} s`);
-    assert.equal(resolveScenarios(selectScenarios({ suites: [], scenarios: ["startup/hello"] }), "smoke")[0]!.scenario.profileParams.trials, 1);
+    const smoke = new Map(resolveScenarios(selectScenarios({ suites: [], scenarios: ["startup/hello", "http/json"] }), "smoke").map((s) => [s.suite.name, s.scenario.profileParams]));
+    assert.deepEqual([...smoke.values()].map((params) => params.trials), [1, 1]);
+    // One window of a server's warm-up: under emulation none becomes steady, and each would wait out the cap.
+    const smokeHttp = smoke.get("http") as unknown as WarmUpProfile;
+    assert.equal(smokeHttp.warmup_max_s, smokeHttp.warmup_window_s);
+    assert.ok(profile.warmup_max_s > smokeHttp.warmup_max_s, "the quick profile's cap is longer");
+    assert.equal(smoke.get("startup")!.warmup_max_s, undefined, "a suite without a server warm-up is left as it is");
     for (const bad of ["0", "2.5", "many"]) assert.throws(() => parseTrials(bad, "quick"), /^UserError: --trials must be a whole number of trials, at least 1, not '/);
     assert.throws(() => parseTrials("5", "smoke"), /^UserError: --trials: the smoke profile runs one trial/);
   });

@@ -64,7 +64,7 @@ export const planSubcommand = defineCommand({
   summary: "Show the cells a run would measure and its estimated time per suite, from the profiles' parameters; measures nothing.",
   usage: `plan [--profile quick|full|smoke] [--trials N] [--suite S]... [--scenario X]... [--default-selection] [--runtime SPEC]... [--with-predecessor]${SUITE_OPTIONS.usage}`,
   help: [
-    "  --profile P       quick (default), full, or smoke (quick with one trial)",
+    "  --profile P       quick (default), full, or smoke (quick with one trial and one window of server warm-up)",
     "  --trials N        each scenario's minimum trials, instead of its profile's (as for run)",
     "  --suite S         a suite (repeatable); default: every suite",
     "  --scenario X      a scenario, as NAME or SUITE/NAME (repeatable); default: every scenario of the suites",

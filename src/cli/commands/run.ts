@@ -165,7 +165,7 @@ export const runSubcommand = defineCommand({
     ...DEFAULT_SELECTION_HELP,
     `  --runtime SPEC    node@22.11.0, deno@2.1, bun@latest or NAME@path:/abs/bin (repeatable); default: ${DEFAULT_RUNTIMES.join(" ")}`,
     "                    LABEL=SPEC names the subject (base=node@22.11.0); two builds of one version run side by side",
-    "  --profile P       quick (default) or full: trials, runs and load levels come from each suite and scenario manifest; smoke: quick with one trial, to check that a runtime runs (docs/arm64-smoke.md)",
+    "  --profile P       quick (default) or full: trials, runs and load levels come from each suite and scenario manifest; smoke: quick with one trial and one window of server warm-up, to check that a runtime runs (docs/arm64-smoke.md)",
     "  --trials N        each scenario's minimum trials, instead of its profile's; two builds of one runtime side",
     "                    by side may add up to 3× as many (at least 10) while their verdict is undecided",
     "  --out DIR         where results go (default: data/)",
