@@ -47,28 +47,33 @@ export interface TestSummary {
   readonly seconds: number;
 }
 
-/** The last test runner summary in `output`, or null when it printed none (the command failed before the tests). */
+/**
+ * The test runner's summaries in `output` added up (scripts/test runs the unit tests and then the
+ * others, each run with a summary of its own), or null when it printed none (the command failed
+ * before the tests).
+ */
 export function parseTestSummary(output: string): TestSummary | null {
-  const last = (field: string) => {
-    const found = [...output.matchAll(new RegExp(`^ℹ ${field} (\\d+(?:\\.\\d+)?)\\s*$`, "gm"))].at(-1);
-    return found === undefined ? undefined : Number(found[1]);
+  const total = (field: string) => {
+    const found = [...output.matchAll(new RegExp(`^ℹ ${field} (\\d+(?:\\.\\d+)?)\\s*$`, "gm"))];
+    return found.length === 0 ? undefined : found.reduce((sum, match) => sum + Number(match[1]), 0);
   };
-  const [tests, pass, fail, cancelled, skipped, todo, durationMs] = ["tests", "pass", "fail", "cancelled", "skipped", "todo", "duration_ms"].map(last);
+  const [tests, pass, fail, cancelled, skipped, todo, durationMs] = ["tests", "pass", "fail", "cancelled", "skipped", "todo", "duration_ms"].map(total);
   if (tests === undefined || pass === undefined || fail === undefined || durationMs === undefined) return null;
   return { tests, pass, fail, cancelled: cancelled ?? 0, skipped: skipped ?? 0, todo: todo ?? 0, seconds: durationMs / 1000 };
 }
 
-/** The failing tests the spec reporter lists at its end (`✖ failing tests:`), each as "name (file:line)". */
+/** The failing tests the spec reporter lists at the end of each run (`✖ failing tests:`), each as "name (file:line)". */
 export function failingTests(output: string): string[] {
-  const start = output.lastIndexOf("✖ failing tests:");
-  if (start < 0) return [];
   const names: string[] = [];
-  let where = "";
-  for (const line of output.slice(start).split("\n").slice(1)) {
-    const at = /^test at (\S+)/.exec(line);
-    if (at !== null) where = at[1] ?? "";
-    const failed = /^✖ (.+?)(?: \([\d.]+m?s\))?$/.exec(line);
-    if (failed !== null) names.push(where === "" ? failed[1] ?? "" : `${failed[1] ?? ""} (${where})`);
+  for (const block of output.split("✖ failing tests:").slice(1)) {
+    let where = "";
+    for (const line of block.split("\n").slice(1)) {
+      if (line.startsWith("ℹ ")) break;
+      const at = /^test at (\S+)/.exec(line);
+      if (at !== null) where = at[1] ?? "";
+      const failed = /^✖ (.+?)(?: \([\d.]+m?s\))?$/.exec(line);
+      if (failed !== null) names.push(where === "" ? failed[1] ?? "" : `${failed[1] ?? ""} (${where})`);
+    }
   }
   return names;
 }
@@ -76,22 +81,31 @@ export function failingTests(output: string): string[] {
 /** The message scripts/test prints (scripts/lib/common.sh's `say`) when the installs are done and type-checking starts. */
 export const TYPE_CHECKING_LINE = "runtime-bench: type-checking";
 const BUILDING = /^runtime-bench: building (\S+)/;
+const BUILT = /^runtime-bench: built (\S+) .*\((\d+) s\)$/;
 
 /** Seconds from the start to the first line that begins with `prefix`, or null when none does. */
 export function secondsUntil(lines: readonly TimedLine[], prefix: string): number | null {
   return lines.find((line) => line.text.startsWith(prefix))?.at ?? null;
 }
 
-/** A tool common.sh built (`runtime-bench: building oha …`), and its seconds: until the next line printed (the next step's message), or the end. */
+/**
+ * A tool common.sh built (`runtime-bench: building k6 …`), and its seconds: until the next line
+ * printed (the next step's message), or the end; a build in the background (oha's) says when it
+ * is done and what it took (`runtime-bench: built oha 1.16.0 (212 s)`).
+ */
 export interface ToolBuild {
   readonly tool: string;
   readonly seconds: number;
 }
 
 export function toolBuilds(lines: readonly TimedLine[], endSeconds: number): ToolBuild[] {
+  const builtBeside = new Map(lines.flatMap((line) => {
+    const built = BUILT.exec(line.text);
+    return built === null ? [] : [[built[1]!, Number(built[2])] as const];
+  }));
   return lines.flatMap((line, i) => {
     const tool = BUILDING.exec(line.text)?.[1];
-    return tool === undefined ? [] : [{ tool, seconds: (lines[i + 1]?.at ?? endSeconds) - line.at }];
+    return tool === undefined ? [] : [{ tool, seconds: builtBeside.get(tool) ?? (lines[i + 1]?.at ?? endSeconds) - line.at }];
   });
 }
 

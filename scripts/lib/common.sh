@@ -48,7 +48,7 @@ ensure_tool() {
     hyperfine) command -v hyperfine >/dev/null 2>&1 || apt_install hyperfine ;;
     gnu-time) [ -x /usr/bin/time ] || apt_install time ;;
     taskset) command -v taskset >/dev/null 2>&1 || apt_install util-linux ;;  # pins server and client to separate CPUs
-    oha) ensure_oha ;;
+    oha) start_oha_build; wait_oha_build ;;
     k6) ensure_k6 ;;
     wsclient) ensure_wsclient ;;
     postgres) ensure_postgres ;;
@@ -73,8 +73,10 @@ ensure_suite_tools() {
     printf '%s\n%s\n' "$key" "$tools" >"$remembered.$$" && mv "$remembered.$$" "$remembered"
   fi
   command -v tar >/dev/null 2>&1 || apt_install tar  # runtimes arrive as npm tarballs
+  if grep -qx oha <<<"$tools"; then start_oha_build; fi
   local tool
-  for tool in $tools; do ensure_tool "$tool"; done
+  for tool in $tools; do [ "$tool" = oha ] || ensure_tool "$tool"; done
+  wait_oha_build
 }
 
 # The PostgreSQL server binaries (initdb, postgres, psql) where src/tools/postgres.ts looks for them.
@@ -92,9 +94,10 @@ ensure_postgres() {
   return 0
 }
 
-# Serialises tool builds between concurrent scripts/bench runs; the lock is released on exit.
-lock_tools() {
-  exec 9>"$TOOLS_ROOT/.install.lock"
+# Serialises one tool's build between concurrent scripts/bench runs. The lock is file descriptor 9,
+# released when the next tool's lock replaces it or on exit; oha's, held beside them, has its own.
+lock_tool() {
+  exec 9>"$TOOLS_ROOT/.install-$1.lock"
   flock 9
 }
 
@@ -106,20 +109,41 @@ oha_pinned() {
   [ "$(oha --version 2>/dev/null)" = "oha $OHA_VERSION" ]
 }
 
-ensure_oha() {
-  oha_pinned && return 0
-  lock_tools
-  oha_pinned && return 0
+OHA_BUILD_PID=""
+OHA_BUILD_STARTED=0
+OHA_LOCK_FD=""
+
+# oha's cargo build takes minutes of CPU, so it runs in the background while the other tools
+# install, and wait_oha_build waits for it.
+start_oha_build() {
+  { [ -n "$OHA_BUILD_PID" ] || oha_pinned; } && return 0
+  exec {OHA_LOCK_FD}>"$TOOLS_ROOT/.install-oha.lock"
+  flock "$OHA_LOCK_FD"
+  # Another run may have built it while this one waited for the lock.
+  if oha_pinned; then exec {OHA_LOCK_FD}>&-; return 0; fi
   command -v cargo >/dev/null 2>&1 || die "oha $OHA_VERSION is missing and cargo is not installed to build it (install Rust, or put oha $OHA_VERSION on PATH)"
-  say "building oha $OHA_VERSION with cargo (once; about 5 minutes on two cores, cached in $TOOLS_ROOT)"
-  cargo install oha --version "=$OHA_VERSION" --locked --force --quiet --root "$TOOLS_ROOT" >"$TOOLS_ROOT/oha-build.log" 2>&1 \
-    || die "cargo install oha $OHA_VERSION failed; see $TOOLS_ROOT/oha-build.log"
-  oha_pinned || die "cargo installed an oha that does not report $OHA_VERSION; see $TOOLS_ROOT/oha-build.log"
+  say "building oha $OHA_VERSION with cargo (once; about 5 minutes on two cores, beside the other installs; cached in $TOOLS_ROOT)"
+  OHA_BUILD_STARTED=$SECONDS
+  cargo install oha --version "=$OHA_VERSION" --locked --force --quiet --root "$TOOLS_ROOT" >"$TOOLS_ROOT/oha-build.log" 2>&1 &
+  OHA_BUILD_PID=$!
+  # A failed install elsewhere in the script must not leave the build running.
+  trap 'kill "$OHA_BUILD_PID" 2>/dev/null' EXIT
 }
 
-# Every suite's tools, plus what the tests and benchmarks drive themselves.
+wait_oha_build() {
+  [ -n "$OHA_BUILD_PID" ] || return 0
+  wait "$OHA_BUILD_PID" || die "cargo install oha $OHA_VERSION failed; see $TOOLS_ROOT/oha-build.log"
+  OHA_BUILD_PID=""
+  trap - EXIT
+  exec {OHA_LOCK_FD}>&-
+  oha_pinned || die "cargo installed an oha that does not report $OHA_VERSION; see $TOOLS_ROOT/oha-build.log"
+  say "built oha $OHA_VERSION ($((SECONDS - OHA_BUILD_STARTED)) s)"
+}
+
+# Every suite's tools, plus what the tests and benchmarks drive themselves. oha's build starts
+# first, so that these installs and the suites' other tools go on beside it.
 ensure_test_tools() {
-  ensure_suite_tools
+  start_oha_build
   local missing=()
   [ -x /usr/bin/chromium ] || missing+=(chromium)
   # actionlint checks the workflows' run scripts only when shellcheck is on PATH (CI images have it).
@@ -135,13 +159,14 @@ ensure_test_tools() {
   [ ${#missing[@]} -eq 0 ] || apt_install "${missing[@]}"
   ensure_actionlint
   ensure_act
+  ensure_suite_tools
 }
 
 # A tool built from a Go module into the tools cache: once, under the lock, never rebuilt when present.
 go_install_once() {
   local name="$1" module="$2" duration="$3"
   command -v "$name" >/dev/null 2>&1 && return 0
-  lock_tools
+  lock_tool "$name"
   command -v "$name" >/dev/null 2>&1 && return 0
   command -v go >/dev/null 2>&1 || die "$name is missing and go is not installed to build it (install Go, or put $name on PATH)"
   say "building $name with go (once${duration:+; $duration}, cached in $TOOLS_ROOT)"
@@ -174,7 +199,7 @@ ensure_wsclient() {
   # The websocket suite's compiled load client, from this repository's source.
   local want; want="wsclient $(wsclient_version) "
   case "$("$TOOLS_ROOT/bin/wsclient" -version 2>/dev/null)" in "$want"*) return 0 ;; esac
-  lock_tools
+  lock_tool wsclient
   case "$("$TOOLS_ROOT/bin/wsclient" -version 2>/dev/null)" in "$want"*) return 0 ;; esac
   command -v go >/dev/null 2>&1 || die "wsclient is missing and go is not installed to build it (install Go)"
   say "building wsclient with go (cached in $TOOLS_ROOT)"

@@ -41,6 +41,12 @@ test("the failing tests are named with where they are, and none when none failed
   assert.deepEqual(failingTests("ℹ tests 3\nℹ fail 0\n"), []);
 });
 
+test("scripts/test's two runs, the unit tests and then the others, add up, and each one's failures are named", () => {
+  const measuring = TEST_OUTPUT.replace("tests/unit/x.test.ts:3:1", "tests/site/y.test.ts:9:1").replace("✖ b (", "✖ c (");
+  assert.deepEqual(parseTestSummary(`${TEST_OUTPUT}${measuring}`), { tests: 1328, pass: 1322, fail: 2, cancelled: 0, skipped: 4, todo: 0, seconds: 2590.625 });
+  assert.deepEqual(failingTests(`${TEST_OUTPUT}${measuring}`), ["b (tests/unit/x.test.ts:3:1)", "c (tests/site/y.test.ts:9:1)"]);
+});
+
 test("node's own test runner prints a summary the parser reads", async () => {
   const dir = tempDir("fresh-clone-summary");
   writeFileSync(join(dir, "a.test.mjs"), 'import test from "node:test";\ntest("a", () => {});\ntest("b", () => { throw new Error("x"); });\ntest.skip("c", () => {});\n');
@@ -73,7 +79,7 @@ test("lines are stamped when they are complete, whichever stream they come on", 
   assert.deepEqual(seen, ["runtime-bench: building oha 1.16.0 with cargo", "▶ first", "runtime-bench: type-checking"], "a line is said once it is whole");
 });
 
-test("each tool build runs from its message to the next message; the installs end where type-checking starts", () => {
+test("each tool build runs from its message to the next message, or says what it took; the installs end where type-checking starts", () => {
   const lines = [
     { at: 0.5, text: "runtime-bench: installing harness dependencies" },
     { at: 20, text: "runtime-bench: building oha 1.16.0 with cargo (once; about 5 minutes on two cores, cached in /tmp/t)" },
@@ -91,6 +97,18 @@ test("each tool build runs from its message to the next message; the installs en
   assert.deepEqual(toolBuilds(lines.slice(0, 2), 200), [{ tool: "oha", seconds: 180 }], "the last build ends with the command");
   assert.equal(secondsUntil(lines, TYPE_CHECKING_LINE), 490);
   assert.equal(secondsUntil(lines.slice(0, 2), TYPE_CHECKING_LINE), null);
+  // oha's build in the background: the others go on beside it, and its own line says what it took.
+  const beside = [
+    { at: 1, text: "runtime-bench: building oha 1.16.0 with cargo (once; about 5 minutes on two cores, beside the other installs; cached in /tmp/t)" },
+    { at: 2, text: "runtime-bench: building k6 with go (once; about 1.5 minutes on two cores, cached in /tmp/t)" },
+    { at: 95, text: "runtime-bench: installing chromium" },
+    { at: 214, text: "runtime-bench: built oha 1.16.0 (213 s)" },
+    { at: 215, text: TYPE_CHECKING_LINE },
+  ];
+  assert.deepEqual(toolBuilds(beside, 300), [
+    { tool: "oha", seconds: 213 },
+    { tool: "k6", seconds: 93 },
+  ]);
 });
 
 // The end of `scripts/bench`'s output with no arguments (its summary table cut).

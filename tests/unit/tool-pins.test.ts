@@ -15,10 +15,11 @@ function executable(path: string, body: string): void {
 }
 
 /**
- * ensure_oha in a tools folder of its own, with a cargo that records its arguments and installs an
- * oha reporting the version asked: the real build takes minutes and is the same command.
+ * `ensure_tool oha` in a tools folder of its own, with a cargo that records its arguments and
+ * installs an oha reporting the version asked (or fails, with `failing`): the real build takes
+ * minutes and is the same command.
  */
-function ensureOha(tools: string): { code: number | null; calls: string[] } {
+function ensureOha(tools: string, failing = false): { code: number | null; calls: string[]; stderr: string } {
   const fake = tempDir("fake-cargo");
   const log = join(fake, "calls");
   writeFileSync(log, "");
@@ -26,13 +27,14 @@ function ensureOha(tools: string): { code: number | null; calls: string[] } {
     `echo "$*" >>"${log}"`,
     'version="" root=""',
     'while [ $# -gt 0 ]; do case "$1" in --version) version="${2#=}"; shift ;; --root) root="$2"; shift ;; esac; shift; done',
+    ...(failing ? ["exit 101"] : []),
     'mkdir -p "$root/bin" && printf "#!/usr/bin/env bash\\necho oha %s\\n" "$version" >"$root/bin/oha" && chmod +x "$root/bin/oha"',
   ].join("\n"));
-  const run = spawnSync("bash", ["-c", `source "${COMMON}" && ensure_oha`], {
+  const run = spawnSync("bash", ["-c", `source "${COMMON}" && ensure_tool oha`], {
     env: { PATH: `${fake}:/usr/bin:/bin`, HOME: tempDir("home"), RUNTIME_BENCH_TOOLS: tools },
     encoding: "utf8",
   });
-  return { code: run.status, calls: readFileSync(log, "utf8").split("\n").filter(Boolean) };
+  return { code: run.status, calls: readFileSync(log, "utf8").split("\n").filter(Boolean), stderr: run.stderr };
 }
 
 describe("built tools are pinned", () => {
@@ -44,7 +46,11 @@ describe("built tools are pinned", () => {
     const rebuilt = ensureOha(tools);
     assert.equal(rebuilt.code, 0);
     assert.deepEqual(rebuilt.calls, [`install oha --version =${PINNED} --locked --force --quiet --root ${tools}`]);
+    assert.match(rebuilt.stderr, new RegExp(`^runtime-bench: built oha ${PINNED} \\(\\d+ s\\)$`, "m"), "a build in the background says when it is done");
     const kept = ensureOha(tools);
     assert.deepEqual([kept.code, kept.calls], [0, []], "the pinned build is not built again");
+    const failed = ensureOha(tempDir("tools-failing"), true);
+    assert.equal(failed.code, 2);
+    assert.match(failed.stderr.trim().split("\n").at(-1)!, new RegExp(`^runtime-bench: cargo install oha ${PINNED} failed; see .*/oha-build\\.log$`));
   });
 });
