@@ -9,7 +9,7 @@
  *
  * PAIRS defaults to 20, the runtimes to the newest Node, Deno and Bun, the suites to all seven.
  * Runs use the quick profile with `--trial-budget 0` (the profile's trials, no adaptive ones; startup
- * with `--trials 10`, so that each subject's counts are the median of five counted starts).
+ * with `--trials 10`, so that each subject's counts are the median of five counted trials of three starts each).
  * Prints per suite, runtime and count the median and largest spread over the pairs and how many
  * pairs stayed within 0.5 %, and writes them into the entry "counts-noise" of
  * docs/measurements.json (replacing the rows of the suites and runtimes it ran) with when, where
