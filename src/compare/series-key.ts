@@ -26,9 +26,10 @@ export function cellOf({ doc, metric, summary }: Measurement): MeasuredCell {
 
 /** Every metric of every `ok` result; failed and unsupported results never count. */
 export function measurementsOf(docs: readonly ResultDocument[]): Measurement[] {
-  return docs
-    .filter((doc) => doc.status === "ok")
-    .flatMap((doc) => Object.entries(doc.metrics).map(([metric, summary]) => ({ doc, metric, summary })));
+  // One loop, with no array per result or per metric: the site build measures every series' noise from its results, a million metrics over five years.
+  const measurements: Measurement[] = [];
+  for (const doc of docs) if (doc.status === "ok") for (const metric in doc.metrics) measurements.push({ doc, metric, summary: doc.metrics[metric]! });
+  return measurements;
 }
 
 /**

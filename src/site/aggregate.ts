@@ -4,7 +4,7 @@ import type { MetricDefinition } from "../results/types.ts";
 import { paramsSlug } from "../core/params.ts";
 import type { RuntimeName } from "../runtimes/catalog.ts";
 import { detectableChanges } from "./detectable.ts";
-import type { SiteResult, TestbedFacts } from "./load.ts";
+import { reducedResult, type SiteResult, type TestbedFacts } from "./load.ts";
 import {
   SITE_RUNTIMES,
   type CatalogData,
@@ -64,10 +64,11 @@ function compareSeries(a: SeriesKey, b: SeriesKey): number {
  * Oldest version first, then by start time. Versions are ranked once (semver parsing in a sort of
  * 100,000 results would dominate the build), in the order src/compare/series-key.ts defines.
  */
-function resultOrder(results: readonly SiteResult[]): (a: ReducedResult, b: ReducedResult) => number {
-  const versions = [...new Set(results.map((r) => r.reduced.version))].sort(compareVersions);
+function resultOrder(results: readonly SiteResult[]): (a: SiteResult, b: SiteResult) => number {
+  const versions = [...new Set(results.map((r) => r.doc.runtime.version))].sort(compareVersions);
   const rank = new Map(versions.map((v, i) => [v, i]));
-  return (a, b) => rank.get(a.version)! - rank.get(b.version)! || (a.started_at < b.started_at ? -1 : a.started_at > b.started_at ? 1 : 0);
+  return ({ doc: a }, { doc: b }) =>
+    rank.get(a.runtime.version)! - rank.get(b.runtime.version)! || (a.run.started_at < b.run.started_at ? -1 : a.run.started_at > b.run.started_at ? 1 : 0);
 }
 
 const KIND_RANK = { dedicated: 0, reference: 1, hosted: 2, local: 3 } as const;
@@ -107,7 +108,12 @@ export function scenarioFacts(results: readonly SiteResult[]): ScenarioFacts {
     if (!versions) facts.set(id, (versions = new Map()));
     let metrics = versions.get(r.scenarioVersion);
     if (!metrics) versions.set(r.scenarioVersion, (metrics = new Map()));
-    for (const [name, metric] of Object.entries(r.metrics)) if (!metrics.has(name)) metrics.set(name, metric);
+    // Only a metric's first result makes its definition: one per result cost 7 % of loading them.
+    for (const name in r.doc.metrics) {
+      if (metrics.has(name)) continue;
+      const { unit, better } = r.doc.metrics[name]!;
+      metrics.set(name, { unit, better });
+    }
   }
   return facts;
 }
@@ -157,16 +163,16 @@ function trendOf(
   group: SeriesOnTestbed,
   info: ScenarioInfo,
   changes: ChangeMarker[],
-  order: (a: ReducedResult, b: ReducedResult) => number,
+  order: (a: SiteResult, b: SiteResult) => number,
   generatedAt: string,
 ): TrendData {
   const runtimes: TrendData["runtimes"] = {};
   const detectable: TrendData["detectable"] = {};
   for (const name of SITE_RUNTIMES) {
     // In order once: the detectable change sorts each metric's runs the same way, which then costs nothing.
-    const results = group.results.filter((r) => r.reduced.runtime === name).sort((a, b) => order(a.reduced, b.reduced));
+    const results = group.results.filter((r) => r.doc.runtime.name === name).sort(order);
     if (results.length === 0) continue;
-    runtimes[name] = results.map((r) => r.reduced);
+    runtimes[name] = results.map((r) => reducedResult(r.doc));
     detectable[name] = detectableChanges(results.filter((r) => r.scenarioVersion === info.scenario_version).map((r) => r.doc));
   }
   return {

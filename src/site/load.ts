@@ -4,16 +4,19 @@ import { paramsSlug } from "../core/params.ts";
 import { CANARY_LABEL } from "../compare/paired.ts";
 import { profileOf } from "../compare/syscall-diff.ts";
 import { indexedResults, type IndexedResult } from "../results/run-index.ts";
-import { RESULT_SCHEMA_ID, type MetricDefinition, type ResultDocument } from "../results/types.ts";
+import { RESULT_SCHEMA_ID, type ResultDocument } from "../results/types.ts";
 import { testbedId, type Figure, type ReducedResult, type PoolMembership, type SeriesKey, type TestbedRef } from "./model.ts";
 
-/** One result document as the site keeps it: the chart's view of it, and the document itself for comparisons. */
+/**
+ * One result document as the site keeps it, for its trend and its comparisons. Its chart's view of
+ * it (`reducedResult`) is made when its trend is written, and dies young: kept beside it from the
+ * loading on (an object, its values and an array per metric), it made a part's loading of the
+ * five-year history 0.4 s of CPU slower, in the garbage collector that copies what survives.
+ */
 export interface SiteResult {
   readonly testbed: string;
   readonly series: SeriesKey;
   readonly scenarioVersion: number;
-  readonly reduced: ReducedResult;
-  readonly metrics: Readonly<Record<string, MetricDefinition>>;
   /** The document without what no page reads (tools, verification, details but the calls by name), for comparisons. */
   readonly doc: ResultDocument;
 }
@@ -56,7 +59,8 @@ function firstLine(text: string): string {
   return line.length > 200 ? `${line.slice(0, 199)}…` : line;
 }
 
-function reduceResult(doc: ResultDocument): ReducedResult {
+/** A result as its trend's chart shows it. */
+export function reducedResult(doc: ResultDocument): ReducedResult {
   const values: Record<string, Figure> = {};
   if (doc.status === "ok") {
     for (const [name, metric] of Object.entries(doc.metrics)) {
@@ -122,19 +126,12 @@ class Interner {
   private readonly environments = new Map<string, ResultDocument["environment"]>();
   private readonly runs = new Map<string, ResultDocument["run"]>();
   private readonly runtimes = new Map<string, ResultDocument["runtime"]>();
-  private readonly definitions = new Map<string, MetricDefinition>();
 
   private static shared<T>(map: Map<string, T>, key: string, value: T): T {
     const known = map.get(key);
     if (known) return known;
     map.set(key, value);
     return value;
-  }
-
-  /** A metric's unit and direction, one object for all the metrics that share them. */
-  definition({ unit, better }: MetricDefinition): MetricDefinition {
-    const key = `${unit}\u0000${better}`;
-    return this.definitions.get(key) ?? Interner.shared(this.definitions, key, { unit, better });
   }
 
   /** The document with what comparisons read (no tools, verification or details but the calls by name), its common parts shared. */
@@ -167,14 +164,10 @@ class Interner {
 function toSiteResult(doc: ResultDocument, testbeds: Map<string, TestbedFacts>, interner: Interner, pools: ReadonlyMap<string, PoolMembership>): SiteResult {
   const testbed = testbedId(doc.run.runner, doc.environment.fingerprint);
   noteTestbed(testbeds, testbed, doc, pools);
-  const metrics: Record<string, MetricDefinition> = {};
-  for (const name in doc.metrics) metrics[name] = interner.definition(doc.metrics[name]!);
   return {
     testbed,
     series: { suite: doc.suite, scenario: doc.scenario, app: doc.app, params: paramsSlug(doc.params) },
     scenarioVersion: doc.scenario_version,
-    reduced: reduceResult(doc),
-    metrics,
     doc: interner.compact(doc),
   };
 }

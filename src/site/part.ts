@@ -72,7 +72,7 @@ class FileWriter {
 function writeCompareFiles(writer: FileWriter, testbed: TestbedRef, versions: Partial<Record<RuntimeName, string[]>>, suites: readonly string[], results: readonly SiteResult[]): void {
   for (const [runtime, list] of Object.entries(versions) as [RuntimeName, string[]][]) {
     const bySuite = new Map(suites.map((suite) => [suite, new Map(list.map((v) => [v, [] as ResultDocument[]]))]));
-    for (const r of results) if (r.reduced.runtime === runtime) bySuite.get(r.series.suite)?.get(r.reduced.version)?.push(r.doc);
+    for (const { series, doc } of results) if (doc.runtime.name === runtime) bySuite.get(series.suite)?.get(doc.runtime.version)?.push(doc);
     for (const [suite, byVersion] of bySuite) {
       writer.write(compareHistoryPath(testbed.id, runtime, suite), JSON.stringify(historyOf(testbed, runtime, [...byVersion.values()].flat())));
       for (const [version, docs] of byVersion) writer.write(compareBundlePath(testbed.id, runtime, version, suite), JSON.stringify(bundleOf(testbed.id, runtime, version, docs)));

@@ -46,6 +46,19 @@ describe("the run index", () => {
     assert.deepEqual([...indexedResults(data, "bench-x64-1")], expected);
   });
 
+  it("is written in ASCII and gives back text beyond it as it was", async () => {
+    const data = tempDir("run-index-text");
+    const doc = makeResult({ status: "failed", error: "took 12 µs … then ≥ 3 s, ✓ 🐢", metrics: {} });
+    await writeResult(data, doc);
+    age(join(data, "bench-x64-1"));
+    const expected = fromFiles(data);
+    assert.equal(expected[0]!.doc.error, doc.error);
+    assert.deepEqual(readIndexedResults(data), expected);
+    const [run] = readdirSync(join(data, "bench-x64-1"));
+    assert.match(readFileSync(runIndexPath(data, `bench-x64-1/${run}`), "utf8"), /^[\x00-\x7f]*$/);
+    assert.deepEqual(readIndexedResults(data), expected, "read back from the index");
+  });
+
   it("is hidden from every listing of results", async () => {
     const { data } = await history();
     age(join(data, "bench-x64-1"));

@@ -47,7 +47,7 @@ describe("site data", () => {
     const { results, testbeds } = loadResults(dataDir);
     const x86 = [...testbeds.values()].find((t) => t.ref.arch === "x86_64")!.ref;
     const docsOf = (runtime: string, version?: string) =>
-      results.filter((r) => r.testbed === x86.id && r.reduced.runtime === runtime && (version === undefined || r.reduced.version === version)).map((r) => r.doc);
+      results.filter((r) => r.testbed === x86.id && r.doc.runtime.name === runtime && (version === undefined || r.doc.runtime.version === version)).map((r) => r.doc);
     const nodeVersions = [...new Set(docsOf("node").map((d) => d.runtime.version))];
     const [base, head] = [docsOf("node", nodeVersions[2]), docsOf("node", nodeVersions[4])];
     const bunHead = docsOf("bun", "1.0.3");
@@ -189,7 +189,7 @@ describe("site data", () => {
     for (const trend of whole.trends) assert.deepEqual(read(trendPath(trend.testbed.id, trend.series)), JSON.parse(JSON.stringify(trend)));
     const x86 = whole.catalog.testbeds.find((t) => t.arch === "x86_64")!;
     const version = whole.catalog.versions[x86.id]!.node![2]!;
-    const docs = whole.comparable.get(x86.id)!.filter((r) => r.reduced.runtime === "node" && r.reduced.version === version).map((r) => r.doc);
+    const docs = whole.comparable.get(x86.id)!.filter((r) => r.doc.runtime.name === "node" && r.doc.runtime.version === version).map((r) => r.doc);
     assert.deepEqual(read(compareBundlePath(x86.id, "node", version, "startup")), JSON.parse(JSON.stringify(bundleOf(x86.id, "node", version, docs))));
   });
 
