@@ -18,12 +18,13 @@ import { mean, stddev } from "../stats/summary.ts";
 import type { SyscallProfile } from "../tools/strace.ts";
 import { fileSafe, type CatalogData, type TestbedRef } from "./model.ts";
 
+const DERIVED_FIELDS = ["mean", "stddev", "min", "max"] as const;
 /**
  * A metric as the bundle keeps it: its samples exactly, with the median and interval they were
- * summarised by; the mean, standard deviation and extremes, which follow from the samples, are
- * computed again on the page (a quarter of the bytes of five years of compare files).
+ * summarised by; the mean, standard deviation and extremes (DERIVED_FIELDS), which follow from the
+ * samples, are computed again on the page (a quarter of the bytes of five years of compare files).
  */
-export type BundledMetric = Omit<MetricSummary, "mean" | "stddev" | "min" | "max">;
+export type BundledMetric = Omit<MetricSummary, (typeof DERIVED_FIELDS)[number]>;
 
 /** `data/compare/<testbed>/<runtime>/<version>/<suite>.json`: every ok result of one runtime version in one suite on one testbed. */
 export interface CompareBundle {
@@ -81,8 +82,7 @@ export function compareSuites(catalog: Pick<CatalogData, "scenarios">, testbed: 
   return [...new Set(withSeries.map((s) => s.suite))];
 }
 
-/** The fields of a metric that follow from its samples (what BundledMetric leaves out). */
-const DERIVED = new Set(["mean", "stddev", "min", "max"]);
+const DERIVED = new Set<string>(DERIVED_FIELDS);
 
 /**
  * A result's metrics as the bundle keeps them, their other fields in their order. Copied field by
