@@ -6,7 +6,7 @@ import { runtimeEnv, scriptArgv } from "../../runtimes/command.ts";
 import type { RuntimeName } from "../../runtimes/catalog.ts";
 import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
 import { median, quantile } from "../../stats/summary.ts";
-import { cpusOf, describeAssignment, machineAssignment, pinned, TASKSET_TOOL } from "../../tools/cpu-split.ts";
+import { cpusOf, describeAssignment, machineAssignment, pinned, TASKSET_TOOL, type CpuRole } from "../../tools/cpu-split.ts";
 import { CPU_RESOLUTION_S } from "../../tools/proc-stats.ts";
 import { GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
 import { instructionsDetails } from "../../tools/perf.ts";
@@ -191,11 +191,22 @@ const VERIFICATION_HOW =
   "transferred buffers detached from the sender; every prime count equal to the known value), checked that each worker was still alive at the end, " +
   "closed them and waited until no worker thread was left in the process";
 
+/**
+ * The CPUs a trial's process may use. Counting primes measures how work spreads over cores, so it
+ * gets every core. A channel's messages measure what the runtime does per message, and there two
+ * threads free to move between CPUs made each process land on one of two levels: on this VM a
+ * string's round trip took 3.6–11 µs with both threads on one CPU and 65–78 µs across two (a
+ * virtual CPU woken from idle), chosen by the scheduler once per process. The paired trials of a
+ * quick run then differed 4×, and no two runtimes could be told apart; on one CPU every
+ * process gave the same level (node 26.12.1 6.7–7.6 µs, bun 1.4.5 3.6–3.9 µs, six processes each).
+ */
+export const cpuRoleOf = (config: Pick<WorkersConfig, "kind">): CpuRole => (config.kind === "parallel-primes" ? "parallel" : "server");
+
 /** One app process's request, behind `tracer` where a counted run gives one. */
 function appRequest(context: SuiteContext, app: WorkersApp, subject: WorkersSubject, counts: Pick<InProcessInput, "warmup" | "steady" | "iterations">, tracer: readonly string[] = []): InProcessRequest {
   const config = subject.scenario.config;
   return {
-    argv: [...tracer, ...pinned(cpusOf(machineAssignment(), "parallel")), ...scriptArgv(subject.runtime, subject.flags, entryFile(app, subject.runtime.identity.name))],
+    argv: [...tracer, ...pinned(cpusOf(machineAssignment(), cpuRoleOf(config))), ...scriptArgv(subject.runtime, subject.flags, entryFile(app, subject.runtime.identity.name))],
     cwd: app.dir,
     env: runtimeEnv(subject.runtime, context.workDir),
     input: { params: appParams(config, subject.params), workDir: context.workDir, ...counts },
@@ -316,7 +327,7 @@ export const workersSuite = defineSuite<WorkersConfig, WorkersProfile, { apps: r
             ...(typeof workers === "number" ? { workers_beyond_cpus: workers > cpuCount } : {}),
             warmup: warmUpText(profile),
             iterations: profile.iterations,
-            cpu_split: describeAssignment(machineAssignment(), ["parallel"]),
+            cpu_split: describeAssignment(machineAssignment(), [cpuRoleOf(subject.scenario.config)]),
           },
         };
       },
