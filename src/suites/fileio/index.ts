@@ -55,7 +55,7 @@ const shapeOf = (profile: FileioProfile): DataShape => ({
 });
 
 const PROFILES: Record<SuiteProfile, FileioProfile> = {
-  quick: { trials: 2, warmup: 10, warmup_block: 2, warmup_tolerance: 0.1, iterations: 3, cache: ["warm"], concurrency: ["all"], files: 1000, file_bytes: 1024, large_mib: 32, tree_packages: 300 },
+  quick: { trials: 2, warmup: 10, warmup_block: 2, warmup_tolerance: 0.1, iterations: 5, cache: ["warm"], concurrency: ["all"], files: 1000, file_bytes: 1024, large_mib: 32, tree_packages: 300 },
   full: { trials: 3, warmup: 20, warmup_block: 2, warmup_tolerance: 0.05, iterations: 5, cache: ["warm"], concurrency: [64], files: 10_000, file_bytes: 1024, large_mib: 256, tree_packages: 1200 },
 };
 
