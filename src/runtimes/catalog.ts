@@ -36,6 +36,8 @@ export interface RuntimeDefinition {
   readonly probeArgs: readonly string[];
   /** Environment that keeps a run quiet and repeatable (no update checks, no prompts). */
   readonly env: Readonly<Record<string, string>>;
+  /** The variable naming the folder the runtime keeps its own caches in, where it has one the harness sets (src/runtimes/command.ts). */
+  readonly cacheDirVariable?: string;
   /** The runtime's source repository on GitHub, the tag it gives a release, and its release notes where they are not the tag's GitHub release. */
   readonly upstream: { readonly repository: string; tag(version: string): string; notes?(version: string): string };
 }
@@ -58,6 +60,8 @@ const deno: RuntimeDefinition = {
   scriptArgs: (flags, file) => ["run", ...flags, file],
   probeArgs: ["eval", 'console.log(JSON.stringify({version: Deno.version.deno, engine: "V8 " + Deno.version.v8}))'],
   env: { DENO_NO_UPDATE_CHECK: "1", DENO_NO_PROMPT: "1", NO_COLOR: "1" },
+  // Its SQLite databases of compiled code and module analysis, which every start reads and may write.
+  cacheDirVariable: "DENO_DIR",
   upstream: { repository: "denoland/deno", tag: (version) => `v${version}` },
 };
 

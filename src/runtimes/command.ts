@@ -19,6 +19,13 @@ export function runtimeEnv(runtime: IdentifiedRuntime, workDir: string): NodeJS.
   };
 }
 
+/** The folder a runtime keeps its own caches in under `env` (runtimeEnv's), where it has one. */
+export function cacheDirs(runtime: IdentifiedRuntime, env: NodeJS.ProcessEnv | undefined): string[] {
+  const variable = RUNTIMES[runtime.identity.name].cacheDirVariable;
+  const dir = variable === undefined ? undefined : env?.[variable];
+  return dir === undefined ? [] : [dir];
+}
+
 /** The argv that runs `file` (relative to the working folder) on a runtime with these flags. */
 export function scriptArgv(runtime: IdentifiedRuntime, flags: readonly string[], file: string): string[] {
   const definition = RUNTIMES[runtime.identity.name];

@@ -146,13 +146,18 @@ export function parseStraceSummary(text: string): SyscallCounts | null {
 export interface SplitCounts {
   readonly work: Readonly<Record<string, number>>;
   readonly scheduling: Readonly<Record<string, number>>;
+  /** Calls on the runtime's own cache files, where the caller named them (`runCounted`'s `cacheDirs`), taken out of `work`. */
+  readonly cache?: Readonly<Record<string, number>>;
 }
 
-export function splitScheduling(counts: SyscallCounts): SplitCounts {
+export function splitScheduling(counts: SyscallCounts, cacheCalls?: Readonly<Record<string, number>>): SplitCounts {
   const work: Record<string, number> = {};
   const scheduling: Record<string, number> = {};
-  for (const [name, { calls }] of Object.entries(counts)) (SCHEDULING_SYSCALLS.has(name) ? scheduling : work)[name] = calls;
-  return { work, scheduling };
+  for (const [name, { calls }] of Object.entries(counts)) {
+    if (SCHEDULING_SYSCALLS.has(name)) scheduling[name] = calls;
+    else work[name] = calls - (cacheCalls?.[name] ?? 0);
+  }
+  return cacheCalls === undefined ? { work, scheduling } : { work, scheduling, cache: cacheCalls };
 }
 
 export const sumCalls = (calls: Readonly<Record<string, number>>, only?: ReadonlySet<string>): number =>
@@ -182,6 +187,8 @@ export interface SyscallProfile {
   readonly calls: Readonly<Record<string, readonly number[]>>;
   /** The calls scheduling decides (SCHEDULING_SYSCALLS), kept apart, the same way. */
   readonly scheduling: Readonly<Record<string, readonly number[]>>;
+  /** The calls on the runtime's own cache files, kept apart, the same way (where they were counted: SplitCounts' `cache`). */
+  readonly cache?: Readonly<Record<string, readonly number[]>>;
 }
 
 /** Four decimals: a call in 10,000 units; more digits would be the division's, not the count's. */
@@ -193,7 +200,8 @@ export function syscallProfile(per: string, runs: readonly SplitCounts[]): Sysca
     const names = [...new Set(runs.flatMap((run) => Object.keys(pick(run))))].sort();
     return Object.fromEntries(names.map((name) => [name, runs.map((run) => rounded(pick(run)[name] ?? 0))]).filter(([, values]) => (values as number[]).some((v) => v !== 0)));
   };
-  return { per, calls: byCall((run) => run.work), scheduling: byCall((run) => run.scheduling) };
+  const profile = { per, calls: byCall((run) => run.work), scheduling: byCall((run) => run.scheduling) };
+  return runs.some((run) => run.cache !== undefined) ? { ...profile, cache: byCall((run) => run.cache ?? {}) } : profile;
 }
 
 /** Threads and processes a program started, its first one included: each clone, clone3, fork or vfork that succeeded. */
@@ -233,24 +241,84 @@ export function straceReadiness(): Promise<StraceReadiness> {
 /** The argv prefix that runs a command under `strace -f -c` (every thread and child process), its summary written to `output`. */
 export const straceArgv = (output: string): string[] => ["strace", "-f", "-c", "-o", output, "--"];
 
-/** A program's run under strace: its own result, and its counts, or why there are none. */
-export type CountedRun = { readonly result: CommandResult } & ({ readonly counts: SyscallCounts } | { readonly counts: null; readonly unavailable: string });
+/**
+ * The same, with every call also written before the summary (`-C`), each descriptor followed by
+ * the path it refers to (`-y`), and no attach or exit messages (`-qq`): what `callsOnPaths` reads.
+ */
+const tracingArgv = (output: string): string[] => ["strace", "-f", "-C", "-y", "-qq", "-o", output, "--"];
+
+/** Where the summary begins in a file `tracingArgv` wrote: its header, the last line naming `calls` and `syscall` (a call's arguments may name them too, but no call follows the summary). */
+function summaryStart(lines: readonly string[]): number {
+  for (let i = lines.length - 1; i >= 0; i--) if (/\bcalls\b/.test(lines[i]!) && /\bsyscall\b/.test(lines[i]!)) return i;
+  return lines.length;
+}
+
+/**
+ * Calls by name whose arguments or result name a path under one of `dirs`, as a path
+ * (`"/dir/file"`) or as a descriptor's decoded path (`3</dir/file>`), in the calls `strace -f -y`
+ * wrote, one per line (`PID name(args) = result`). A call another thread interrupted is written
+ * twice, `PID name(args <unfinished ...>` then `PID <... name resumed>rest`, and counted once it
+ * resumed: one still unfinished when the process exited never returned (`= ?`, or no second line
+ * at all), and the summary leaves it out too (deno's last threads, in the middle of a `close`).
+ */
+export function callsOnPaths(trace: string, dirs: readonly string[]): Record<string, number> {
+  const calls: Record<string, number> = {};
+  const marks = dirs.flatMap((dir) => [`"${dir}/`, `"${dir}"`, `<${dir}/`, `<${dir}>`]);
+  const named = (text: string) => marks.some((mark) => text.includes(mark));
+  const returned = (text: string) => !/=\s*\?\s*$/.test(text);
+  const unfinished = new Map<string, { name: string; named: boolean }>();
+  const count = (name: string) => {
+    if (!SCHEDULING_SYSCALLS.has(name)) calls[name] = (calls[name] ?? 0) + 1;
+  };
+  for (const line of trace.split("\n")) {
+    const resumed = /^(\d+\s+)?<\.\.\. ([a-z_0-9]+) resumed>(.*)$/.exec(line);
+    if (resumed !== null) {
+      const begun = unfinished.get(resumed[1] ?? "");
+      unfinished.delete(resumed[1] ?? "");
+      if (begun !== undefined && begun.name === resumed[2] && returned(resumed[3]!) && (begun.named || named(resumed[3]!))) count(begun.name);
+      continue;
+    }
+    const call = /^(\d+\s+)?([a-z_0-9]+)\((.*)$/.exec(line);
+    if (call === null) continue;
+    if (call[3]!.endsWith("<unfinished ...>")) unfinished.set(call[1] ?? "", { name: call[2]!, named: named(call[3]!) });
+    else if (returned(call[3]!) && named(call[3]!)) count(call[2]!);
+  }
+  return calls;
+}
+
+/** What `runCounted` reads of strace's file: the summary's counts, and with `cacheDirs` the calls on them (its lines before the summary). */
+export function parseCounted(text: string, cacheDirs: readonly string[]): { counts: SyscallCounts | null; cacheCalls?: Record<string, number> } {
+  if (cacheDirs.length === 0) return { counts: parseStraceSummary(text) };
+  const lines = text.split("\n");
+  const start = summaryStart(lines);
+  return { counts: parseStraceSummary(lines.slice(start).join("\n")), cacheCalls: callsOnPaths(lines.slice(0, start).join("\n"), cacheDirs) };
+}
+
+/** A program's run under strace: its own result, and its counts, or why there are none; `cacheCalls` where `cacheDirs` were given. */
+export type CountedRun = { readonly result: CommandResult } & (
+  | { readonly counts: SyscallCounts; readonly cacheCalls?: Record<string, number> }
+  | { readonly counts: null; readonly unavailable: string }
+);
 
 /**
  * Runs `argv` to its end under `strace -f -c` (every thread and child process counted), its
- * summary written to a file of `scratchDir`, never mixed with the program's own output.
+ * summary written to a file of `scratchDir`, never mixed with the program's own output. With
+ * `cacheDirs`, every call is written too, and those on a file under one of them are counted apart
+ * (`cacheCalls`): a runtime's own caches, whose writes move with timing (docs/methodology.md, "Counts").
  */
-export async function runCounted(argv: readonly string[], options: CommandOptions, scratchDir: string): Promise<CountedRun> {
+export async function runCounted(argv: readonly string[], options: CommandOptions, scratchDir: string, cacheDirs: readonly string[] = []): Promise<CountedRun> {
   const ready = await straceReadiness();
   const dir = await mkdtemp(join(scratchDir, ".strace-"));
   try {
     const output = join(dir, "summary");
+    const tracer = cacheDirs.length > 0 ? tracingArgv(output) : straceArgv(output);
     // Where strace cannot trace, the program still runs, so what the caller checks of it holds.
-    const [command, ...args] = ready.ok ? [...straceArgv(output), ...argv] : argv;
+    const [command, ...args] = ready.ok ? [...tracer, ...argv] : argv;
     const result = await runCommand(command!, args, options);
     if (!ready.ok) return { result, counts: null, unavailable: ready.unavailable };
-    const counts = parseStraceSummary(await readFile(output, "utf8").catch(() => ""));
-    return counts === null ? { result, counts, unavailable: `strace wrote no summary: ${tail(result.stderr, 2) || `exit code ${result.code}`}` } : { result, counts };
+    const { counts, cacheCalls } = parseCounted(await readFile(output, "utf8").catch(() => ""), cacheDirs);
+    if (counts === null) return { result, counts, unavailable: `strace wrote no summary: ${tail(result.stderr, 2) || `exit code ${result.code}`}` };
+    return cacheCalls === undefined ? { result, counts } : { result, counts, cacheCalls };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

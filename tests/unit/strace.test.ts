@@ -4,8 +4,10 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { REPO_ROOT } from "../../src/core/paths.ts";
 import {
+  callsOnPaths,
   countRuns,
   difference,
+  parseCounted,
   parseStraceSummary,
   PATH_SYSCALLS,
   perUnit,
@@ -19,7 +21,9 @@ import {
 
 // Summaries strace 6.1 wrote on the development machine (tests/fixtures/strace/): node 22.11.0's and
 // deno 2.9.6's `console.log("ready")` under `strace -f -c`, a shell starting two programs, a node
-// 26 server attached with `-p` for 2,000 requests, and two tables of columns chosen with `-U`.
+// 26 server attached with `-p` for 2,000 requests, and two tables of columns chosen with `-U`; and
+// deno 2.9.6's under `strace -f -C -y -qq` (every call, descriptors with their paths, then the
+// summary), its DENO_DIR a folder of earlier starts, paths renamed.
 const recorded = (name: string) => readFileSync(join(REPO_ROOT, "tests/fixtures/strace", name), "utf8");
 const parsed = (name: string) => parseStraceSummary(recorded(name))!;
 
@@ -79,6 +83,45 @@ describe("strace -c summaries", () => {
     const deno = splitScheduling(parsed("deno-2.9.6-hello.txt"));
     for (const name of Object.keys(deno.scheduling)) assert.ok(SCHEDULING_SYSCALLS.has(name));
     assert.ok("futex" in deno.scheduling && !("futex" in deno.work));
+  });
+
+  it("keeps the calls on a runtime's cache folder apart, read from every call strace wrote before its summary", () => {
+    const text = recorded("deno-2.9.6-hello-traced.txt");
+    const dir = "/tmp/runtime-bench-x/deno-dir-2.9.6";
+    const { counts, cacheCalls } = parseCounted(text, [dir]);
+    assert.equal(sums(counts!).calls, totalLine(text).calls, "the summary, not the calls above it");
+    assert.deepEqual(parseCounted(text, []).counts === null, false);
+    // Its SQLite databases: opened, locked, read, written and synced.
+    assert.deepEqual(
+      Object.fromEntries(["openat", "fcntl", "pread64", "pwrite64", "fsync"].map((name) => [name, cacheCalls![name]])),
+      { openat: 12, fcntl: 112, pread64: 69, pwrite64: 24, fsync: 5 },
+    );
+    const split = splitScheduling(counts!, cacheCalls);
+    assert.equal(sumCalls(split.work), 620, "the start's own calls");
+    assert.equal(sumCalls(split.work) + sumCalls(split.cache!) + sumCalls(split.scheduling), totalLine(text).calls);
+    assert.ok(!("futex" in split.cache!), "a wait is scheduling's, whatever it waits on");
+    assert.deepEqual(syscallProfile("start", [split]).cache!.fsync, [5]);
+    assert.equal(syscallProfile("start", [splitScheduling(counts!)]).cache, undefined, "no folder named, nothing kept apart");
+  });
+
+  it("counts a call another thread interrupted once it returned, never one the exit cut short, and a path only where it is the folder's", () => {
+    const trace = [
+      '101 openat(AT_FDCWD</w>, "/c/db-wal", O_RDWR|O_CREAT <unfinished ...>',
+      "102 futex(0x7f, FUTEX_WAKE_PRIVATE, 1) = 1",
+      "101 <... openat resumed>) = 7</c/db-wal>",
+      '102 openat(AT_FDCWD</c>, "db", O_RDONLY <unfinished ...>',
+      "102 <... openat resumed>) = 9</c/db>",
+      '101 pwrite64(7</c/db-wal>, "...", 4096, 0) = 4096',
+      '101 openat(AT_FDCWD</w>, "/cache/x", O_RDONLY) = 8</cache/x>',
+      '101 stat("/c", {st_mode=S_IFDIR|0755, ...}) = 0',
+      "101 futex(0x7e, FUTEX_WAIT_PRIVATE, 0, NULL <unfinished ...>",
+      "--- SIGCHLD {si_signo=SIGCHLD} ---",
+      "103 close(7</c/db-wal> <unfinished ...>",
+      "104 close(9</c/db> <unfinished ...>",
+      "101 exit_group(0) = ?",
+      "103 <... close resumed>) = ?",
+    ].join("\n");
+    assert.deepEqual(callsOnPaths(trace, ["/c"]), { openat: 2, pwrite64: 1, stat: 1 });
   });
 
   it("counts the calls that look up a path", () => {
