@@ -38,7 +38,7 @@ import { installInterruptHandling, interruptCleanup, interruptExitCode, isInterr
 import { readDocuments } from "../src/results/store.ts";
 import { formatDuration } from "../src/ui/duration.ts";
 import { formatTable } from "../src/ui/table.ts";
-import { failingTests, headlineGaps, lineClock, newestSubject, parseResultsWritten, parseSuiteTimes, parseTestSummary, secondsUntil, toolBuilds, TYPE_CHECKING_LINE, type TimedLine, type ToolBuild } from "./lib/fresh-clone.ts";
+import { countingShare, failingTests, headlineGaps, lineClock, newestSubject, parseResultsWritten, parseSuiteTimes, parseTestSummary, secondsUntil, toolBuilds, TYPE_CHECKING_LINE, type TimedLine, type ToolBuild } from "./lib/fresh-clone.ts";
 import { loadNow, recordMeasurement, rolledNotes, thisMachine } from "./lib/measurements.ts";
 
 /** Medians this far apart, either way, are a gap every verdict of a paired comparison should call a change. */
@@ -194,8 +194,10 @@ async function defaultRunRows(clone: string, env: NodeJS.ProcessEnv, fresh: bool
     await cp(written.folder, keepResults, { recursive: true, errorOnExist: true });
     log(`kept the run's results in ${keepResults}`);
   }
-  const versions = [...new Set(readDocuments([written.folder], "the default run").map((doc) => `${doc.runtime.name} ${doc.runtime.version}`))].sort();
-  const empty = { results: null, suites: null, headline_rows: null, gaps: null, change: null, inconclusive: null, no_change: null };
+  const docs = readDocuments([written.folder], "the default run");
+  const versions = [...new Set(docs.map((doc) => `${doc.runtime.name} ${doc.runtime.version}`))].sort();
+  const counting = countingShare(docs, run.seconds);
+  const empty = { results: null, suites: null, counting: null, headline_rows: null, gaps: null, change: null, inconclusive: null, no_change: null };
   return [
     { command: "`scripts/bench setup`", time: formatDuration(setup.seconds), ...empty, note: `the first command on the clone: npm ci, the tools ${toolsInWords(toolBuilds(setup.lines, setup.seconds), fresh)}, runtimes from the shared cache` },
     {
@@ -204,6 +206,7 @@ async function defaultRunRows(clone: string, env: NodeJS.ProcessEnv, fresh: bool
       ...empty,
       results: written.results,
       suites: parseSuiteTimes(run.stdout).map((s) => `${s.suite} ${s.time}`).join(", ") || null,
+      counting: `${formatDuration(counting.seconds)}: +${(counting.added * 100).toFixed(1)} % on the run without it`,
       note: `exit ${run.code ?? run.signal}, the regressions feed, the findings and the site included (the site over the committed history as well); ${versions.join(", ")}`,
     },
     await compareRow(clone, env, written.folder),
@@ -215,6 +218,7 @@ const DEFAULT_RUN_COLUMNS = {
   time: "wall time",
   results: "results",
   suites: "time per suite, as its summary printed it",
+  counting: "the counting pass (its results' `counting_s`)",
   headline_rows: "headline rows compared",
   gaps: `headline gaps of ${GAP_FACTOR}× or more`,
   change: "called a change",
@@ -230,6 +234,7 @@ function defaultRunEntry(old: MeasurementEntry | undefined, rows: Record<string,
     ...thisMachine(startLoad),
     summary: [
       { measure: "`scripts/bench` with no arguments on a fresh clone, after `scripts/bench setup`", row: 1, figure: "{time}, {results} results" },
+      { measure: "the default run's counting pass (system calls, page faults, threads): its time, and what it adds to the run without it (target ≤ 15 %)", row: 1, figure: "{counting}" },
       { measure: `\`scripts/bench compare\` of that run's Node and Bun: headline gaps of ${GAP_FACTOR}× or more called a change`, row: 2, figure: "{change} of {gaps} ({inconclusive} inconclusive, {no_change} no significant change)" },
     ],
     columns: DEFAULT_RUN_COLUMNS,

@@ -125,6 +125,15 @@ export function parseResultsWritten(output: string): { results: number; folder: 
   return found === undefined ? null : { results: Number(found[1]), folder: found[2]! };
 }
 
+/**
+ * What the counting pass added to a run of `runSeconds`: the seconds each counted result's
+ * counting took (`details.counting_s`), in all, and as a share of the run without them.
+ */
+export function countingShare(docs: readonly Pick<ResultDocument, "details">[], runSeconds: number): { seconds: number; added: number } {
+  const seconds = docs.reduce((sum, doc) => sum + (typeof doc.details?.counting_s === "number" ? doc.details.counting_s : 0), 0);
+  return { seconds, added: seconds / (runSeconds - seconds) };
+}
+
 /** The headline gaps of a comparison and what compare called them. */
 export interface GapTally {
   /** Rows of a cell's headline metric. */

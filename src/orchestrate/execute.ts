@@ -285,8 +285,9 @@ async function runTrials(run: Run, selected: ResolvedScenario, cells: readonly C
 
 /**
  * The counting pass, after every trial of the scenario (so it never runs beside a timed one):
- * each measured cell's counts join its samples, one trial per counted run. False when an interrupt
- * stopped it.
+ * each measured cell's counts join its samples, one trial per counted run, and the seconds its
+ * counting took its details (`counting_s`: what counts add to a run, read from its results). False
+ * when an interrupt stopped it.
  */
 async function countCells(run: Run, selected: ResolvedScenario, measuredCells: readonly Cell[]): Promise<boolean> {
   const session = run.sessions.bySuite.get(selected.suite)!;
@@ -296,6 +297,7 @@ async function countCells(run: Run, selected: ResolvedScenario, measuredCells: r
   for (const cell of counted) {
     if (isInterrupted()) return false;
     run.progress.begin(`${selected.scenario.suite}/${selected.scenario.name}${label(cell.subject)} counting`);
+    const started = performance.now();
     try {
       const output = await session.count(cell.subject);
       for (const [metric, values] of Object.entries(output.samples)) {
@@ -304,6 +306,7 @@ async function countCells(run: Run, selected: ResolvedScenario, measuredCells: r
       }
       Object.assign(cell.uncounted, output.unavailable);
       if (output.details) Object.assign(cell.details, output.details);
+      cell.details.counting_s = Math.round((performance.now() - started) / 10) / 100;
     } catch (error) {
       if (isInterrupted()) return false;
       if (!(error instanceof TrialFailure)) throw error;

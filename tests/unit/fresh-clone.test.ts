@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { runProcess, tempDir } from "../../benchmarks/lib/cli.ts";
 import { makeResult, metricOf } from "../../benchmarks/lib/documents.ts";
-import { failingTests, headlineGaps, lineClock, newestSubject, parseResultsWritten, parseSuiteTimes, parseTestSummary, secondsUntil, toolBuilds, TYPE_CHECKING_LINE } from "../../benchmarks/lib/fresh-clone.ts";
+import { countingShare, failingTests, headlineGaps, lineClock, newestSubject, parseResultsWritten, parseSuiteTimes, parseTestSummary, secondsUntil, toolBuilds, TYPE_CHECKING_LINE } from "../../benchmarks/lib/fresh-clone.ts";
 import { previousFiguresNote, rolledNotes } from "../../benchmarks/lib/measurements.ts";
 import { comparePaired } from "../../src/compare/paired.ts";
 import type { CompareRow } from "../../src/compare/types.ts";
@@ -135,6 +135,14 @@ test("scripts/bench's summary: the results it wrote, its run folder and the time
   assert.deepEqual(parseResultsWritten("1 result written below /d/r/1; every metric of every cell: /d/r/1/summary.txt\n"), { results: 1, folder: "/d/r/1" });
   assert.equal(parseResultsWritten("interrupted\n"), null);
   assert.deepEqual(parseSuiteTimes("interrupted\n"), []);
+});
+
+test("the counting pass's share of a run: its results' counting seconds against the rest of the run", () => {
+  const docs = [{ details: { counting_s: 12.5 } }, { details: { counting_s: 7.5, client_bound: true } }, { details: {} }, { details: { counting_s: "n/a" } }];
+  const share = countingShare(docs, 420);
+  assert.equal(share.seconds, 20);
+  assert.equal(share.added, 20 / 400, "20 s on a run of 400 s without it: 5 %");
+  assert.deepEqual(countingShare([{ details: {} }], 60), { seconds: 0, added: 0 });
 });
 
 /** One cell of two runtimes in one run: `trials` per runtime, the second `factor` times the first on the headline metric. */
