@@ -10,24 +10,39 @@
  */
 import type { MeasuredCell } from "../compare/types.ts";
 import type { Environment } from "../env/fingerprint.ts";
-import type { MetricSummary, ParamValue, ResultDocument, RunInfo } from "../results/types.ts";
+import type { MetricDefinition, MetricSummary, ParamValue, ResultDocument, RunInfo } from "../results/types.ts";
 import type { RuntimeName } from "../runtimes/catalog.ts";
 import type { RuntimeIdentity } from "../runtimes/identify.ts";
 import { profileOf } from "../compare/syscall-diff.ts";
-import { mean, stddev } from "../stats/summary.ts";
+import { mean, median, quantileSorted, stddev } from "../stats/summary.ts";
 import type { SyscallProfile } from "../tools/strace.ts";
 import { fileSafe, type CatalogData, type TestbedRef } from "./model.ts";
 
 const DERIVED_FIELDS = ["mean", "stddev", "min", "max"] as const;
+/** Every field of a MetricDefinition: the fields a result's metric shares with its scenario's definition. */
+const DEFINITION_FIELDS = ["unit", "better", "resolution", "exact", "client_limited"] as const satisfies readonly (keyof MetricDefinition)[];
 /**
- * A metric as the bundle keeps it: its samples exactly, with the median and interval they were
- * summarised by; the mean, standard deviation and extremes (DERIVED_FIELDS), which follow from the
- * samples, are computed again on the page (a quarter of the bytes of five years of compare files).
+ * A metric as the bundle keeps it: its samples exactly, with the interval they were summarised by.
+ * The mean, standard deviation and extremes (DERIVED_FIELDS), which follow from the samples, are
+ * computed again on the page (a quarter of the bytes of five years of compare files), and so is the
+ * median where it is the samples' median (every result's, so far: a tenth of the bytes). The
+ * definition (unit, better...) is the bundle's `definitions` entry of its scenario and metric, and
+ * only a metric whose definition differs from that entry keeps its own (unit and better were
+ * another sixth of the bytes, repeated in every result).
  */
-export type BundledMetric = Omit<MetricSummary, (typeof DERIVED_FIELDS)[number]>;
+export type BundledMetric = Omit<MetricSummary, (typeof DERIVED_FIELDS)[number] | (typeof DEFINITION_FIELDS)[number] | "median"> &
+  Partial<MetricDefinition> & { median?: number };
+
+/**
+ * The bundles' format. 1 had no `format` field and every metric kept its definition and median,
+ * which the reader below takes as they are; a newer format than the page knows is refused rather
+ * than misread (a page cached from an earlier build meeting files of a later one).
+ */
+export const COMPARE_BUNDLE_FORMAT = 2;
 
 /** `data/compare/<testbed>/<runtime>/<version>/<suite>.json`: every ok result of one runtime version in one suite on one testbed. */
 export interface CompareBundle {
+  format?: number;
   testbed: string;
   runtime: RuntimeName;
   version: string;
@@ -35,6 +50,8 @@ export interface CompareBundle {
   environments: Environment[];
   identities: RuntimeIdentity[];
   runs: RunInfo[];
+  /** Per scenario and metric, the definition its first result in the bundle records. */
+  definitions?: Record<string, Record<string, MetricDefinition>>;
   results: {
     run: number;
     environment: number;
@@ -82,19 +99,40 @@ export function compareSuites(catalog: Pick<CatalogData, "scenarios">, testbed: 
   return [...new Set(withSeries.map((s) => s.suite))];
 }
 
-const DERIVED = new Set<string>(DERIVED_FIELDS);
+/** Sorting buffers by length: a new typed array per metric (as `median` makes) took four fifths of writing the bundles. */
+const sortBuffers = new Map<number, Float64Array>();
+
+/** Whether `value` is exactly, to the last bit, what `median(samples)` gives on the page. */
+function isSamplesMedian(samples: readonly number[], value: number): boolean {
+  let sorted = sortBuffers.get(samples.length);
+  if (!sorted) sortBuffers.set(samples.length, (sorted = new Float64Array(samples.length)));
+  sorted.set(samples);
+  return quantileSorted(sorted.sort(), 0.5) === value;
+}
+
+const LEFT_OUT = new Set<string>([...DERIVED_FIELDS, ...DEFINITION_FIELDS, "median"]);
+
+function definitionOf(metric: MetricSummary): MetricDefinition {
+  const definition: Record<string, unknown> = {};
+  for (const field of DEFINITION_FIELDS) if (metric[field] !== undefined) definition[field] = metric[field];
+  return definition as unknown as MetricDefinition;
+}
+
+const sameDefinition = (metric: Partial<MetricDefinition>, definition: MetricDefinition) => DEFINITION_FIELDS.every((field) => metric[field] === definition[field]);
 
 /**
  * A result's metrics as the bundle keeps them, their other fields in their order. Copied field by
  * field: rest destructuring (in Object.entries and fromEntries) of the five-year build's million
  * metrics took nearly twice as long.
  */
-function bundledMetrics(metrics: ResultDocument["metrics"]): Record<string, BundledMetric> {
+function bundledMetrics(metrics: ResultDocument["metrics"], definitions: Record<string, MetricDefinition>): Record<string, BundledMetric> {
   const bundled: Record<string, BundledMetric> = {};
   for (const name in metrics) {
     const metric = metrics[name]!;
-    const kept: Record<string, unknown> = {};
-    for (const field in metric) if (!DERIVED.has(field)) kept[field] = metric[field as keyof MetricSummary];
+    const definition = (definitions[name] ??= definitionOf(metric));
+    const kept: Record<string, unknown> = sameDefinition(metric, definition) ? {} : { ...definitionOf(metric) };
+    for (const field in metric) if (!LEFT_OUT.has(field)) kept[field] = metric[field as keyof MetricSummary];
+    if (!isSamplesMedian(metric.samples, metric.median)) kept.median = metric.median;
     bundled[name] = kept as BundledMetric;
   }
   return bundled;
@@ -108,7 +146,8 @@ function indexIn<T>(list: T[], value: T): number {
 
 /** The ok results of one runtime version on one testbed, their shared parts stored once. */
 export function bundleOf(testbed: string, runtime: RuntimeName, version: string, docs: readonly ResultDocument[]): CompareBundle {
-  const bundle: CompareBundle = { testbed, runtime, version, environments: [], identities: [], runs: [], results: [] };
+  const definitions: Record<string, Record<string, MetricDefinition>> = {};
+  const bundle: CompareBundle = { format: COMPARE_BUNDLE_FORMAT, testbed, runtime, version, environments: [], identities: [], runs: [], definitions, results: [] };
   for (const doc of docs) {
     if (doc.status !== "ok") continue;
     const calls = profileOf(doc);
@@ -121,7 +160,7 @@ export function bundleOf(testbed: string, runtime: RuntimeName, version: string,
       scenario_version: doc.scenario_version,
       app: doc.app,
       params: doc.params,
-      metrics: bundledMetrics(doc.metrics),
+      metrics: bundledMetrics(doc.metrics, (definitions[doc.scenario] ??= {})),
       ...(doc.label !== undefined ? { label: doc.label } : {}),
       ...(doc.sequential !== undefined ? { sequential: doc.sequential } : {}),
       ...(calls ? { syscall_counts: calls } : {}),
@@ -130,14 +169,25 @@ export function bundleOf(testbed: string, runtime: RuntimeName, version: string,
   return bundle;
 }
 
-/** A bundled metric with what follows from its samples (no spread: a metric may keep many samples). */
-function summaryOf(metric: BundledMetric): MetricSummary {
+/** A bundled metric with its definition and what follows from its samples (no spread: a metric may keep many samples). */
+function summaryOf(metric: BundledMetric, definition: MetricDefinition | undefined): MetricSummary {
   const { samples } = metric;
-  return { ...metric, mean: mean(samples), stddev: stddev(samples), min: samples.reduce((a, b) => Math.min(a, b)), max: samples.reduce((a, b) => Math.max(a, b)) };
+  const own = metric.unit !== undefined ? {} : definition;
+  return {
+    ...own,
+    ...metric,
+    median: metric.median ?? median(samples),
+    mean: mean(samples),
+    stddev: stddev(samples),
+    min: samples.reduce((a, b) => Math.min(a, b)),
+    max: samples.reduce((a, b) => Math.max(a, b)),
+  } as MetricSummary;
 }
 
 /** The bundle's results as the result documents they were (without tools, verification, the command that reproduces them and details but the calls by name). */
 export function bundleDocuments(bundle: CompareBundle): ResultDocument[] {
+  if ((bundle.format ?? 1) > COMPARE_BUNDLE_FORMAT) throw new Error(`compare files of format ${bundle.format}, newer than this page's ${COMPARE_BUNDLE_FORMAT}: reload the page`);
+  const definitions = bundle.definitions ?? {};
   return bundle.results.map((r) => ({
     schema: "runtime-bench/result/v1",
     run: bundle.runs[r.run]!,
@@ -150,7 +200,7 @@ export function bundleDocuments(bundle: CompareBundle): ResultDocument[] {
     params: r.params,
     status: "ok",
     tools: {},
-    metrics: Object.fromEntries(Object.entries(r.metrics).map(([name, m]) => [name, summaryOf(m)])),
+    metrics: Object.fromEntries(Object.entries(r.metrics).map(([name, m]) => [name, summaryOf(m, definitions[r.scenario]?.[name])])),
     // No comparison reads it, and it is a tenth of five years of compare files: the trend files have it.
     reproduce: "",
     ...(r.label !== undefined ? { label: r.label } : {}),

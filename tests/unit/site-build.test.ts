@@ -96,6 +96,41 @@ describe("site data", () => {
     assert.deepEqual(page!.details, { syscall_counts });
   });
 
+  it("reads back from a compare file every metric its results recorded, definitions and medians that are not the usual ones kept", () => {
+    const hello = makeResult({
+      metrics: {
+        wall_ms: metricOf([10, 11, 12, 13]),
+        cpu_s: { ...metricOf([0.01, 0.02, 0.02]), unit: "s", resolution: 0.01, trial_samples: [1, 2] },
+        syscalls: { ...metricOf([700, 701]), unit: "calls/start", exact: true },
+        rps: { ...metricOf([900, 1000, 1100], "req/s", "higher"), client_limited: "oha" },
+      },
+    });
+    // Another definition of wall_ms than the scenario's first (a later harness's unit), a median that is not its samples' and a metric with no resolution where the first had one.
+    const later = makeResult({
+      run: { id: "20261102T000000Z-abcdef" },
+      metrics: { wall_ms: metricOf([1, 2, 3], "s"), cpu_s: { ...metricOf([0.5, 0.7]), unit: "s", median: 0.6000000001 }, syscalls: { ...metricOf([702, 703]), unit: "calls/start", exact: true } },
+    });
+    const other = makeResult({ scenario: "fs", metrics: { wall_ms: metricOf([20, 21], "us") } });
+    const docs = [hello, later, other];
+    const bundle = JSON.parse(JSON.stringify(bundleOf("t", "node", hello.runtime.version, docs))) as ReturnType<typeof bundleOf>;
+    assert.deepEqual(bundleDocuments(bundle).map((d) => d.metrics), docs.map((d) => d.metrics));
+    // Stored once per scenario and metric, and a median only where the samples do not give it.
+    const [first, second] = bundle.results;
+    assert.deepEqual(bundle.definitions?.hello?.cpu_s, { unit: "s", better: "lower", resolution: 0.01 });
+    assert.deepEqual([first!.metrics.wall_ms!.unit, first!.metrics.wall_ms!.median, second!.metrics.wall_ms!.unit], [undefined, undefined, "s"]);
+    assert.deepEqual([second!.metrics.cpu_s!.median, second!.metrics.cpu_s!.resolution], [0.6000000001, undefined]);
+  });
+
+  it("reads compare files of the first format, and refuses a format newer than the page", () => {
+    const doc = makeResult({ metrics: { wall_ms: metricOf([10, 11, 12]) } });
+    const bundle = bundleOf("t", "node", doc.runtime.version, [doc]);
+    const { format, definitions, ...first } = bundle;
+    assert.equal(format, 2);
+    const firstFormat = { ...first, results: first.results.map((r) => ({ ...r, metrics: { wall_ms: { ...definitions!.hello!.wall_ms!, ...r.metrics.wall_ms!, median: 11 } } })) };
+    assert.deepEqual(bundleDocuments(firstFormat)[0]!.metrics, doc.metrics);
+    assert.throws(() => bundleDocuments({ ...bundle, format: 3 }), /format 3, newer than this page's 2/);
+  });
+
   it("shows the newest version of each runtime per architecture, from benchmark machines before local ones", () => {
     const loaded = loadResults(dataDir);
     const { overview } = aggregate(loaded, new Map(), null, new Map(), "2026-01-02T00:00:00.000Z");
