@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { UserError } from "../core/errors.ts";
 import { readResultFile, runFolderContents, runFolderNames, runIndexPath } from "./store.ts";
@@ -68,11 +68,36 @@ const folderTime = (path: string): string | null => {
  */
 const asciiJson = (value: unknown) => JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 
+/** The buffer every index is read into, kept from one index to the next. */
+let readBuffer = Buffer.allocUnsafe(0);
+
+/**
+ * An index's text, read as Latin-1 into the one buffer: readFileSync's fresh buffer for each
+ * index, its pages faulted in anew, made reading and decoding the five-year history's indexes of
+ * one runner take 128-222 ms of CPU against 110-142 ms (five alternated rounds, load 2).
+ */
+function readIndexText(path: string): string {
+  const fd = openSync(path, "r");
+  try {
+    const size = fstatSync(fd).size;
+    if (size > readBuffer.length) readBuffer = Buffer.allocUnsafe(Math.max(size, 2 * readBuffer.length));
+    let length = 0;
+    while (length < size) {
+      const read = readSync(fd, readBuffer, length, size - length, null);
+      if (read === 0) break;
+      length += read;
+    }
+    return readBuffer.toString("latin1", 0, length);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function loadIndex(path: string, runDir: string): RunIndex | null {
   let index: RunIndex;
   try {
     // An index of an older format (UTF-8) still parses as Latin-1, well enough to be found older and rebuilt.
-    index = JSON.parse(readFileSync(path, "latin1")) as RunIndex;
+    index = JSON.parse(readIndexText(path)) as RunIndex;
   } catch {
     return null;
   }
