@@ -1,7 +1,6 @@
-import { existsSync, readFileSync, readdirSync } from "node:fs";
-import { copyFile, cp, mkdir, rm, writeFile } from "node:fs/promises";
+import { existsSync, readFileSync } from "node:fs";
+import { copyFile, cp, mkdir, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import { UserError } from "../core/errors.ts";
 import { FEED_ATOM_FILE } from "../regressions/feed-atom.ts";
 import { FEED_JSON_FILE } from "../regressions/feed-json.ts";
 import { writeChainFiles } from "./chains.ts";
@@ -9,11 +8,12 @@ import type { DescribedScenario } from "../scenarios/manifest.ts";
 import { pagesData, preferredFirst, scenarioInfos, type ManifestFacts } from "./aggregate.ts";
 import { bundleAssets, SITE_SOURCE_DIR } from "./bundle.ts";
 import { html } from "./html.ts";
-import { checkDataDir, type TestbedFacts } from "./load.ts";
+import { prepareOutDir } from "./folders.ts";
+import { placeInPools, type TestbedFacts } from "./load.ts";
 import { methodologyBody } from "./methodology.ts";
 import { overviewCardPath, type CatalogData, type OverviewData, type PoolMembership } from "./model.ts";
 import type { PartFacts, PartSummary } from "./part.ts";
-import { startParts } from "./parts.ts";
+import { startSiteBuild, type SiteStart } from "./parts.ts";
 import { compareBody, overviewBody, renderPage, scenarioBody, type PageFrame } from "./pages.ts";
 import { readFeed, regressionsBody } from "./regressions.ts";
 import { findingsBody, profilesPath, reproductionPath } from "./findings.ts";
@@ -23,9 +23,6 @@ import type { Finding } from "../findings/detect.ts";
 import type { ResultDocument } from "../results/types.ts";
 import { findingAnchor } from "../findings/format.ts";
 import { groupFindings, type FindingGroup } from "../findings/group.ts";
-
-/** Marks a folder as a built site, so a rebuild may empty it and nothing else ever is. */
-const SITE_MARKER = ".runtime-bench-site";
 
 export interface SiteBuildOptions {
   readonly dataDir: string;
@@ -61,20 +58,6 @@ export interface SiteBuildSummary {
   /** Files below the data folder that are not result documents. */
   readonly skipped: readonly string[];
   readonly seconds: number;
-}
-
-/** Refuses an output folder that holds anything but an earlier build. */
-function checkOutDir(outDir: string): void {
-  const entries = existsSync(outDir) ? readdirSync(outDir) : [];
-  if (entries.length > 0 && !entries.includes(SITE_MARKER)) throw new UserError(`${outDir}: not empty and not a site built by runtime-bench; choose another --out`);
-}
-
-/** Empties the output folder (checked by `checkOutDir`). */
-async function prepareOutDir(outDir: string): Promise<void> {
-  await rm(outDir, { recursive: true, force: true });
-  await mkdir(outDir, { recursive: true });
-  // GitHub Pages would otherwise run Jekyll, which drops files whose names start with "_".
-  await Promise.all([writeFile(join(outDir, SITE_MARKER), ""), writeFile(join(outDir, ".nojekyll"), "")]);
 }
 
 /** Writes files below `outDir`, creating folders as needed; returns how many. */
@@ -120,13 +103,15 @@ async function writeReproductions(outDir: string, cells: PartSummary["findings"]
   return written;
 }
 
-/** The parts' facts merged: how many results, which were skipped, each scenario at its newest version, every testbed. */
-function mergeFacts(facts: readonly PartFacts[], manifests: ReadonlyMap<string, ManifestFacts>) {
+/** The parts' facts merged: how many results, which were skipped, each scenario at its newest version, every testbed (in its pool). */
+function mergeFacts(facts: readonly PartFacts[], manifests: ReadonlyMap<string, ManifestFacts>, pools: ReadonlyMap<string, PoolMembership>) {
+  const testbeds = new Map(facts.flatMap((f) => [...f.testbeds]));
+  placeInPools(testbeds, pools);
   return {
     results: facts.reduce((n, f) => n + f.results, 0),
     skipped: facts.flatMap((f) => f.skipped),
     infos: scenarioInfos(facts.map((f) => f.scenarios), manifests),
-    testbeds: new Map(facts.flatMap((f) => [...f.testbeds])),
+    testbeds,
   };
 }
 
@@ -134,16 +119,14 @@ function mergeFacts(facts: readonly PartFacts[], manifests: ReadonlyMap<string, 
  * Builds the static site from the results in `dataDir` into `outDir`. The parts of the build
  * (src/site/parts.ts) load the results, one part per core, and write each testbed's trend and
  * compare files; this thread meanwhile empties the output folder and bundles the assets, then
- * writes what needs every part: the overview, the catalog and the pages.
+ * writes what needs every part: the overview, the catalog and the pages. The parts may have been
+ * started already (`startSiteBuild`, with the same folders), before this module was loaded.
  */
-export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildSummary> {
-  const started = performance.now();
-  const dataDir = resolve(options.dataDir);
-  const outDir = resolve(options.outDir);
+export async function buildSite(options: SiteBuildOptions, start: SiteStart = startSiteBuild(options)): Promise<SiteBuildSummary> {
+  const { outDir } = start;
   const generatedAt = (options.now ?? new Date()).toISOString();
-  checkDataDir(dataDir);
-  checkOutDir(outDir);
-  const parts = await startParts({ dataDir, outDir, pools: options.pools ?? new Map() });
+  const pools = options.pools ?? new Map<string, PoolMembership>();
+  const parts = await start.parts;
   try {
     // While the parts load: the output folder emptied, the assets bundled (esbuild works in a process of its own).
     const assetsReady = prepareOutDir(outDir).then(() => bundleAssets(outDir));
@@ -152,10 +135,10 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildSum
     const manifests = new Map<string, ManifestFacts>(
       scenarios.map(({ scenario, metrics }) => [`${scenario.suite}/${scenario.name}`, { description: scenario.manifest.description, metrics }]),
     );
-    const facts = mergeFacts(await Promise.all(parts.map((p) => p.facts)), manifests);
+    const facts = mergeFacts(await Promise.all(parts.map((p) => p.facts)), manifests, pools);
     const feed = options.feedDir === undefined ? null : readFeed(resolve(options.feedDir));
     const assets = await assetsReady;
-    const summaries = await Promise.all(parts.map((p) => p.build({ infos: facts.infos, report: feed?.report ?? null, generatedAt })));
+    const summaries = await Promise.all(parts.map((p) => p.build({ infos: facts.infos, pools, report: feed?.report ?? null, generatedAt })));
     const { overview, catalog } = pagesData(summaries.flatMap((s) => s.trends), facts.testbeds, facts.infos, generatedAt);
     const cells = summaries.flatMap((s) => s.findings).sort((a, b) => b.cell.factor - a.cell.factor || a.cell.id.localeCompare(b.cell.id));
     const pages = await writePages({ ...options, scenarios }, outDir, { overview, catalog, testbeds: facts.testbeds, results: facts.results, feed, assetVersion: assets.version, generatedAt, cells });
@@ -168,7 +151,7 @@ export async function buildSite(options: SiteBuildOptions): Promise<SiteBuildSum
       files: pages.files + assets.files + chainFiles + summaries.reduce((n, s) => n + s.files, 0),
       feed: feed !== null,
       skipped: facts.skipped,
-      seconds: (performance.now() - started) / 1000,
+      seconds: (performance.now() - start.began) / 1000,
     };
   } finally {
     for (const part of parts) part.stop();

@@ -15,14 +15,13 @@ import type { ResultDocument } from "../results/types.ts";
 import type { RuntimeName } from "../runtimes/catalog.ts";
 import { measuredVersions, scenarioFacts, testbedTrends, trendSummary, type ScenarioFacts, type TrendSummary } from "./aggregate.ts";
 import { bundleOf, compareBundlePath, compareHistoryPath, historyOf } from "./compare-data.ts";
-import { loadResults, type LoadedData, type SiteResult, type TestbedFacts } from "./load.ts";
+import { loadResults, placeInPools, type LoadedData, type SiteResult, type TestbedFacts } from "./load.ts";
 import { trendPath, type PoolMembership, type ScenarioInfo, type TestbedRef } from "./model.ts";
 
 export interface PartInput {
   readonly dataDir: string;
   readonly outDir: string;
   readonly runners: readonly string[];
-  readonly pools: ReadonlyMap<string, PoolMembership>;
 }
 
 /** What a loaded part tells the build before anything is written. */
@@ -37,6 +36,8 @@ export interface PartFacts {
 export interface PartPlan {
   /** Each scenario's newest version and metrics over every part. */
   readonly infos: ReadonlyMap<string, ScenarioInfo>;
+  /** The pool of each dedicated runner in one, by runner name (`placeInPools`). */
+  readonly pools: ReadonlyMap<string, PoolMembership>;
   readonly report: RegressionReport | null;
   readonly generatedAt: string;
 }
@@ -87,7 +88,7 @@ export class BuildPart {
   ) {}
 
   static load(input: PartInput): BuildPart {
-    return new BuildPart(input, loadResults(input.dataDir, input.pools, input.runners));
+    return new BuildPart(input, loadResults(input.dataDir, input.runners));
   }
 
   facts(): PartFacts {
@@ -98,6 +99,7 @@ export class BuildPart {
   /** Writes the part's trend and compare files, and finds its findings. */
   build(plan: PartPlan): PartSummary {
     const { loaded } = this;
+    placeInPools(loaded.testbeds, plan.pools);
     const writer = new FileWriter(this.input.outDir);
     const environmentKeys = new Map<string, string>();
     for (const r of loaded.results) if (!environmentKeys.has(r.testbed)) environmentKeys.set(r.testbed, environmentKey(r.doc));

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { before, describe, it } from "node:test";
-import { allScenarios } from "../../src/cli/commands/site.ts";
+import { allScenarios } from "../../src/cli/site-inputs.ts";
 import { findFindings } from "../../src/findings/detect.ts";
 import { findingAnchor, groupAnchor } from "../../src/findings/format.ts";
 import { groupFindings } from "../../src/findings/group.ts";

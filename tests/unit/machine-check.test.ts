@@ -12,7 +12,7 @@ import { checkAgainst } from "../../src/core/schema.ts";
 import { readEnvironment } from "../../src/env/fingerprint.ts";
 import { checkMachine, describeMachine, meminfoBytes, unmetSettings, type MachineCheck, type MachineReadings } from "../../src/env/machine-check.ts";
 import { writeResult } from "../../src/results/store.ts";
-import { allScenarios } from "../../src/cli/commands/site.ts";
+import { allScenarios } from "../../src/cli/site-inputs.ts";
 import { buildSite } from "../../src/site/build.ts";
 import { declaredMetrics } from "../../src/cli/commands/validate.ts";
 

@@ -46,6 +46,16 @@ describe("the run index", () => {
     assert.deepEqual([...indexedResults(data, "bench-x64-1")], expected);
   });
 
+  it("holds what a run's results share once, and gives each document back with its keys in their order", async () => {
+    const { data } = await history();
+    age(join(data, "bench-x64-1"));
+    const expected = fromFiles(data);
+    readIndexedResults(data);
+    const text = readFileSync(runIndexPath(data, RUN), "utf8");
+    assert.equal(text.split(`"fingerprint":"${expected[0]!.doc.environment.fingerprint}"`).length, 2, "the environment once");
+    assert.equal(JSON.stringify(readIndexedResults(data)), JSON.stringify(expected));
+  });
+
   it("is written in ASCII and gives back text beyond it as it was", async () => {
     const data = tempDir("run-index-text");
     const doc = makeResult({ status: "failed", error: "took 12 µs … then ≥ 3 s, ✓ 🐢", metrics: {} });

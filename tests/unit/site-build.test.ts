@@ -10,13 +10,13 @@ import { UserError } from "../../src/core/errors.ts";
 import { writeResult } from "../../src/results/store.ts";
 import { aggregate } from "../../src/site/aggregate.ts";
 import { buildSite } from "../../src/site/build.ts";
-import { allScenarios, benchPools } from "../../src/cli/commands/site.ts";
+import { allScenarios, benchPools } from "../../src/cli/site-inputs.ts";
 import { poolMemberships } from "../../src/releases/pools.ts";
 import { bundleDocuments, bundleOf, compareBundlePath, historyDocuments, historyOf } from "../../src/site/compare-data.ts";
 import { shareRunners, workerExecArgv } from "../../src/site/parts.ts";
 import { trendCsv } from "../../src/site/downloads.ts";
 import { html } from "../../src/site/html.ts";
-import { loadResults } from "../../src/site/load.ts";
+import { loadResults, placeInPools } from "../../src/site/load.ts";
 import { machineLabel, runsScenario, scenarioTestbeds, trendPath, type CatalogData, type OverviewData, type TrendData } from "../../src/site/model.ts";
 import { serveSite } from "../../src/site/server.ts";
 import { tempDir } from "../../benchmarks/lib/cli.ts";
@@ -295,7 +295,9 @@ describe("site over a pool of two machines", () => {
       ["bench-x64-b", { name: "bench-x64", runs: ["startup/hello"] }],
     ]);
     const shownFor = (withPools: boolean) => {
-      const { overview, catalog } = aggregate(loadResults(dataDir, withPools ? pools : new Map()), new Map(), null, new Map(), "2026-11-04T00:00:00.000Z");
+      const loaded = loadResults(dataDir);
+      placeInPools(loaded.testbeds, withPools ? pools : new Map());
+      const { overview, catalog } = aggregate(loaded, new Map(), null, new Map(), "2026-11-04T00:00:00.000Z");
       const hello = catalog.scenarios.find((s) => s.scenario === "hello")!;
       return {
         card: overview.scenarios.find((s) => s.scenario === "hello")!.groups[0]!.testbed.runner,

@@ -13,7 +13,8 @@ import { defineCommand } from "../command.ts";
 import { DEFAULT_RUNTIMES } from "../../runtimes/prepare.ts";
 import { exitCodeOf, runBenchmarks } from "./run.ts";
 import { setupAll } from "./setup.ts";
-import { DEFAULT_FEED_DIR, DEFAULT_SITE_DIR, allScenarios, benchPools, describeBuild, openHint } from "./site.ts";
+import { allScenarios, benchPools } from "../site-inputs.ts";
+import { DEFAULT_FEED_DIR, DEFAULT_SITE_DIR, describeBuild, openHint } from "./site.ts";
 
 export const allSubcommand = defineCommand({
   name: "all",
