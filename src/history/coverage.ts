@@ -38,10 +38,14 @@ export class RunnerCoverage {
     return new RunnerCoverage(readIndexedResults(dataDir, runner).flatMap(({ doc }) => (doc === null ? [] : [doc])));
   }
 
-  /** The newest run that measured both releases of the link in the scenario, to the end: its results of the two. */
-  pairRun(link: ChainLink, scenario: string): { from: ResultDocument[]; to: ResultDocument[] } | undefined {
+  /**
+   * The newest run that measured both releases of the link in the scenario, to the end: its results
+   * of the two; with `version`, the newest at that version of the scenario.
+   */
+  pairRun(link: ChainLink, scenario: string, version?: number): { from: ResultDocument[]; to: ResultDocument[] } | undefined {
     const runs = this.runs.get(`${link.runtime} ${scenario}`) ?? [];
     for (const run of [...runs].reverse()) {
+      if (version !== undefined && run[0]!.scenario_version !== version) continue;
       const from = run.filter((doc) => doc.runtime.version === link.from);
       const to = run.filter((doc) => doc.runtime.version === link.to);
       if (from.length > 0 && to.length > 0) return { from, to };
@@ -49,8 +53,8 @@ export class RunnerCoverage {
     return undefined;
   }
 
-  measured(link: ChainLink, scenario: string): boolean {
-    return this.pairRun(link, scenario) !== undefined;
+  measured(link: ChainLink, scenario: string, version?: number): boolean {
+    return this.pairRun(link, scenario, version) !== undefined;
   }
 }
 
@@ -74,12 +78,15 @@ const headline = (docs: readonly ResultDocument[]) => new Set(docs.map((doc) => 
  * its predecessor (the sequential rule of two unlabelled releases of one runtime), on the headline
  * metric; undefined when the link is not measured there.
  */
-export function linkRows(coverage: RunnerCoverage, link: ChainLink, scenario: string): CompareRow[] | undefined {
-  const pair = coverage.pairRun(link, scenario);
+export function linkRows(coverage: RunnerCoverage, link: ChainLink, scenario: string, version?: number): CompareRow[] | undefined {
+  const pair = coverage.pairRun(link, scenario, version);
   if (pair === undefined) return undefined;
   const headlines = headline([...pair.from, ...pair.to]);
   return comparePaired(pair.from, pair.to).filter((row) => headlines.has(row.metric));
 }
+
+/** The version of its scenario a step was seen at (its rows share one: they come from one run). */
+export const stepVersion = (step: LinkStep): number => step.rows[0]!.scenario_version;
 
 /** The steps a link shows in a scenario: faster and slower cells of its headline metric, one step per direction. */
 export function linkSteps(coverage: RunnerCoverage, link: ChainLink, scenario: string): LinkStep[] {
@@ -90,9 +97,12 @@ export function linkSteps(coverage: RunnerCoverage, link: ChainLink, scenario: s
   });
 }
 
-/** Whether a pair of releases shows a step: any of its cells changed the same way; unknown when the pair has no verdict on any of them. */
+/**
+ * Whether a pair of releases shows a step: any of its cells changed the same way, in a run of the
+ * scenario's version the step was seen at; unknown when the pair has no verdict on any of them.
+ */
 export function showsStep(coverage: RunnerCoverage, link: ChainLink, step: LinkStep): "step" | "none" | "unknown" {
-  const rows = (linkRows(coverage, link, step.scenario) ?? []).filter((row) => step.cells.includes(stepCell(row)));
+  const rows = (linkRows(coverage, link, step.scenario, stepVersion(step)) ?? []).filter((row) => step.cells.includes(stepCell(row)));
   if (rows.some((row) => row.verdict === step.verdict)) return "step";
   return rows.length === 0 ? "unknown" : "none";
 }

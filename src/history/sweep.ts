@@ -6,7 +6,7 @@
  */
 import { missingCells } from "../releases/cells.ts";
 import { formatDuration } from "../ui/duration.ts";
-import { linkSteps, showsStep, type LinkStep, type RunnerCoverage } from "./coverage.ts";
+import { linkSteps, showsStep, stepVersion, type LinkStep, type RunnerCoverage } from "./coverage.ts";
 import { narrowStep, type NarrowedStep } from "./narrow.ts";
 import { linkLabel, type ChainLink } from "./select.ts";
 
@@ -162,6 +162,8 @@ export interface SweepPlan {
   readonly between: (link: ChainLink) => readonly string[];
   /** Narrow each confirmed step of a link to its release. */
   readonly narrow: boolean;
+  /** The version a scenario (`suite/name`) is at in this checkout: what a run measures today. */
+  readonly scenarioVersion: (scenario: string) => number;
 }
 
 /** The chains' runs that data/ does not hold yet: each link on its missing scenarios. */
@@ -205,9 +207,13 @@ async function linkStepsNarrowed(link: ChainLink, scenarios: readonly string[], 
     for (const step of linkSteps(hooks.coverage(), link, scenario)) {
       const between = plan.narrow ? plan.between(link) : [];
       if (between.length > 0) hooks.log(`sweep: ${linkLabel(link)} is ${step.verdict} on ${scenario}; narrowing it over the ${between.length} releases between`);
+      // A run today measures the scenario at today's version, which is not what the step was seen with.
+      const outdated = stepVersion(step) !== plan.scenarioVersion(scenario);
+      if (outdated && between.length > 0) hooks.log(`sweep: that step was measured at version ${stepVersion(step)} of ${scenario}, which is at version ${plan.scenarioVersion(scenario)} now: only its halves measured at version ${stepVersion(step)} are judged, none measured anew`);
       const judge = async (from: string, to: string) => {
         const pair = { runtime: link.runtime, from, to };
-        if (!hooks.coverage().measured(pair, scenario)) {
+        if (!hooks.coverage().measured(pair, scenario, stepVersion(step))) {
+          if (outdated) return "unknown";
           const job = { link: pair, scenarios: [scenario], purpose: "narrowing" as const };
           if (!(await sweep.run(job, [job], `narrowing ${linkLabel(link)} on ${scenario}`))) throw new Stopped();
         }

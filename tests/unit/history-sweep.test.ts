@@ -104,6 +104,7 @@ const PLAN: SweepPlan = {
   chains: [{ links: chainLinks("node", ["22.0.0", "22.4.0", "22.8.0"]), scenarios: [SCENARIO] }],
   between: (link) => releasesBetween(RELEASES, link),
   narrow: true,
+  scenarioVersion: () => 1,
 };
 
 describe("a sweep: each link, then its steps narrowed", () => {
@@ -120,6 +121,16 @@ describe("a sweep: each link, then its steps narrowed", () => {
     const second = await runSweep(PLAN, again.hooks, { maxLoad: 1 });
     assert.deepEqual([again.runs, second.measured, second.skipped], [[], 0, 2], "nothing measured twice");
     assert.deepEqual(second.steps.map((s) => s.narrowed), report.steps.map((s) => s.narrowed));
+  });
+
+  it("never narrows a step with runs of another version of its scenario: halves not measured at the step's version are left unjudged", async () => {
+    const data = tempDir("sweep-version");
+    await runSweep({ ...PLAN, narrow: false }, fakeSweep(data).hooks, { maxLoad: 1 });
+    const later = fakeSweep(data);
+    const report = await runSweep({ ...PLAN, scenarioVersion: () => 2 }, later.hooks, { maxLoad: 1 });
+    assert.deepEqual(later.runs, [], "no narrowing run: today's would measure version 2");
+    assert.deepEqual(report.steps.map((s) => s.narrowed), [[{ from: "22.4.0", to: "22.8.0", adjacent: false }]]);
+    assert.ok(later.log.some((line) => /measured at version 1 of startup\/hello, which is at version 2 now/.test(line)), later.log.join("\n"));
   });
 
   it("leaves the regressions feed one confirmed step, at the release that brought it, with its notes, its commits and its paired comparison", async () => {

@@ -159,6 +159,16 @@ function parseRequest(values: ParsedValues<typeof SWEEP_OPTIONS>): SweepRequest 
   };
 }
 
+/** Each scenario's version in this checkout, by `suite/name`. */
+function scenarioVersions(): (scenario: string) => number {
+  const versions = new Map(selectScenarios({ suites: [], scenarios: [] }).map((s) => [`${s.suite}/${s.name}`, s.manifest.version]));
+  return (scenario) => {
+    const version = versions.get(scenario);
+    if (version === undefined) throw new Error(`sweep: no scenario ${scenario} in this checkout`);
+    return version;
+  };
+}
+
 type ResolvedChains = { chains: (Chain & { runtime: RuntimeName })[]; releases: Map<RuntimeName, Release[]> };
 
 /**
@@ -396,7 +406,7 @@ export const sweepSubcommand = defineCommand({
     const between = (link: { runtime: RuntimeName; from: string; to: string }) => releasesBetween(releases.get(link.runtime) ?? [], link);
     let report: SweepReport;
     try {
-      report = await runSweep({ chains, between, narrow: request.narrow }, hooks, { maxLoad: request.maxLoad, ...(deadline !== undefined ? { deadline } : {}) });
+      report = await runSweep({ chains, between, narrow: request.narrow, scenarioVersion: scenarioVersions() }, hooks, { maxLoad: request.maxLoad, ...(deadline !== undefined ? { deadline } : {}) });
     } catch (error) {
       if (hooks.refused.length === 0) throw error;
       for (const problem of hooks.refused) process.stderr.write(`${problem}\n`);
