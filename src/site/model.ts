@@ -48,10 +48,19 @@ export function scenarioTestbeds(catalog: CatalogData, scenario: CatalogData["sc
   return catalog.testbeds.filter((t) => withData.has(t.id)).sort((a, b) => runs(a) - runs(b));
 }
 
-/** How a picker names a machine, with its pool and what it runs there. */
+/**
+ * The first of `testbeds` with figures of the app and load point (of any, where undefined): a runner's new machine
+ * may not yet have measured every series its old one did, so a view opens on one that has, unless a machine is asked for.
+ */
+export function testbedWithFigures(scenario: CatalogData["scenarios"][number], testbeds: TestbedRef[], app: string | null | undefined, params: string | undefined): TestbedRef {
+  const hasFigures = (t: TestbedRef) => scenario.series.some((s) => s.measured.includes(t.id) && (app === undefined || s.app === app) && (params === undefined || s.params === params));
+  return testbeds.find(hasFigures) ?? testbeds[0]!;
+}
+
+/** How a picker names a machine, with its CPU (a runner's machines differ by it), its pool and what it runs there. */
 export function machineLabel(testbed: TestbedRef): string {
   const pool = testbed.pool ? `, pool ${testbed.pool.name}: ${testbed.pool.runs.join(", ")}` : "";
-  return `${testbed.runner} (${testbed.kind}, ${testbed.arch}${pool})`;
+  return `${testbed.runner} (${testbed.kind}, ${testbed.arch}, ${testbed.cpu_model}${pool})`;
 }
 
 /** What one line of a chart measures: a scenario, and the app and load point that tell its series apart. */

@@ -17,7 +17,7 @@ import { shareRunners, workerExecArgv } from "../../src/site/parts.ts";
 import { trendCsv } from "../../src/site/downloads.ts";
 import { html } from "../../src/site/html.ts";
 import { loadResults, placeInPools } from "../../src/site/load.ts";
-import { machineLabel, runsScenario, scenarioTestbeds, trendPath, type CatalogData, type OverviewData, type TrendData } from "../../src/site/model.ts";
+import { machineLabel, runsScenario, scenarioTestbeds, testbedWithFigures, trendPath, type CatalogData, type OverviewData, type TestbedRef, type TrendData } from "../../src/site/model.ts";
 import { serveSite } from "../../src/site/server.ts";
 import { tempDir } from "../../benchmarks/lib/cli.ts";
 import { makeResult, metricOf } from "../../benchmarks/lib/documents.ts";
@@ -315,7 +315,7 @@ describe("site over a pool of two machines", () => {
     const b = pooled.testbeds.find((t) => t.runner === "bench-x64-b")!;
     assert.deepEqual(b.pool, { name: "bench-x64", runs: ["startup/hello"] });
     assert.ok(runsScenario(b, "startup", "hello") && !runsScenario(b, "startup", "cold") && !runsScenario(b, "http", "json"));
-    assert.equal(machineLabel(b), "bench-x64-b (dedicated, x86_64, pool bench-x64: startup/hello)");
+    assert.equal(machineLabel(b), `bench-x64-b (dedicated, x86_64, ${b.cpu_model}, pool bench-x64: startup/hello)`, "the CPU tells a runner's machines apart");
     const out = tempDir("site-pool-out");
     await buildSite({ dataDir, outDir: out, scenarios, pools });
     assert.match(readFileSync(join(out, "methodology.html"), "utf8"), /Pool<\/dt><dd>bench-x64: this machine runs startup\/hello;/);
@@ -329,6 +329,27 @@ describe("site over a pool of two machines", () => {
     assert.deepEqual(memberships.get("bench-x64-a"), { name: "bench-x64", runs: ["startup", "http/json"] });
     assert.deepEqual(memberships.get("bench-x64-b"), { name: "bench-x64", runs: ["http/crud"] });
     assert.equal(memberships.has("bench-arm64-1"), false);
+  });
+});
+
+describe("the machine a trend page opens on", () => {
+  const machine = (id: string, cpu: string): TestbedRef => ({ id, runner: "reference-x64", kind: "reference", arch: "x86_64", fingerprint: id, cpu_model: cpu, pool: null });
+  const [intel, amd] = [machine("reference-x64-11111111", "Intel"), machine("reference-x64-22222222", "AMD")];
+  // The runner's new machine has measured node's series; bun's app is measured only on the old one, where bun ran.
+  const scenario = {
+    suite: "database", scenario: "insert-batch", description: null, scenario_version: 1, metrics: {}, primary: "wall_ms",
+    series: [
+      { app: "bun-sqlite", params: "concurrency=1", testbeds: [intel.id, amd.id], measured: [amd.id] },
+      { app: "node-sqlite", params: "concurrency=1", testbeds: [intel.id, amd.id], measured: [intel.id, amd.id] },
+      { app: "node-sqlite", params: "concurrency=8", testbeds: [intel.id], measured: [] },
+    ],
+  };
+  it("is the first with figures of the asked app and load point, and the first of all where none has them", () => {
+    assert.equal(testbedWithFigures(scenario, [intel, amd], "bun-sqlite", "concurrency=1"), amd, "bun's figures are on the old machine");
+    assert.equal(testbedWithFigures(scenario, [intel, amd], "node-sqlite", undefined), intel);
+    assert.equal(testbedWithFigures(scenario, [intel, amd], undefined, undefined), intel);
+    assert.equal(testbedWithFigures(scenario, [intel, amd], "node-sqlite", "concurrency=8"), intel, "no figures anywhere: the first");
+    assert.notEqual(machineLabel(intel), machineLabel(amd), "the picker tells them apart");
   });
 });
 

@@ -1,4 +1,4 @@
-import { CHAIN_INDEX_PATH, SITE_RUNTIMES, chainPath, machineLabel, scenarioTestbeds, trendPath, type CatalogData, type ChainData, type ChainIndex, type ReducedResult, type TestbedRef, type TrendData } from "../../../src/site/model.ts";
+import { CHAIN_INDEX_PATH, SITE_RUNTIMES, chainPath, machineLabel, scenarioTestbeds, testbedWithFigures, trendPath, type CatalogData, type ChainData, type ChainIndex, type ReducedResult, type TestbedRef, type TrendData } from "../../../src/site/model.ts";
 import { MIN_ZOOM_SPAN, drawTrend, type TrendAxis, type TrendLine, type TrendModel, type TrendPoint, type TrendZoom } from "../charts/trend.ts";
 import { DETECTABLE_HELP, detectableLabel } from "../../../src/site/detectable.ts";
 import { chainCsv, trendCsv } from "../../../src/site/downloads.ts";
@@ -53,8 +53,9 @@ function resolveView(query: Record<string, string>, catalog: CatalogData): View 
   const testbeds = scenarioTestbeds(catalog, scenario);
   // `runner` is a testbed id, or a runner's name (as the regressions feed links it).
   const asked = testbeds.find((t) => t.id === query.runner) ?? testbeds.find((t) => t.runner === query.runner);
-  const arch = query.arch && testbeds.some((t) => t.arch === query.arch) ? query.arch : (asked ?? testbeds[0]!).arch;
-  const testbed = asked && asked.arch === arch ? asked : testbeds.find((t) => t.arch === arch)!;
+  const preferred = (among: TestbedRef[]) => testbedWithFigures(scenario, among, query.app === undefined ? undefined : query.app || null, query.params);
+  const arch = query.arch && testbeds.some((t) => t.arch === query.arch) ? query.arch : (asked ?? preferred(testbeds)).arch;
+  const testbed = asked && asked.arch === arch ? asked : preferred(testbeds.filter((t) => t.arch === arch));
   const series = scenario.series.filter((s) => s.testbeds.includes(testbed.id));
   // Unless asked for, a view opens on a series with figures, not one where every result failed or is unsupported.
   const withFigures = series.filter((s) => s.measured.includes(testbed.id));
@@ -71,11 +72,11 @@ function resolveView(query: Record<string, string>, catalog: CatalogData): View 
 }
 
 function writeView(view: View): void {
-  const preferredOfArch = view.testbeds.find((t) => t.arch === view.testbed.arch);
+  const preferredOfArch = testbedWithFigures(view.scenario, view.testbeds.filter((t) => t.arch === view.testbed.arch), view.app, view.params);
   writeState({
     scenario: scenarioId(view.scenario),
     arch: view.testbed.arch,
-    runner: preferredOfArch?.id === view.testbed.id ? "" : view.testbed.id,
+    runner: preferredOfArch.id === view.testbed.id ? "" : view.testbed.id,
     app: appValue(view.app),
     params: view.params,
     metric: view.metric,
