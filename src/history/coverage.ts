@@ -88,9 +88,9 @@ export function linkRows(coverage: RunnerCoverage, link: ChainLink, scenario: st
 /** The version of its scenario a step was seen at (its rows share one: they come from one run). */
 export const stepVersion = (step: LinkStep): number => step.rows[0]!.scenario_version;
 
-/** The steps a link shows in a scenario: faster and slower cells of its headline metric, one step per direction. */
-export function linkSteps(coverage: RunnerCoverage, link: ChainLink, scenario: string): LinkStep[] {
-  const rows = linkRows(coverage, link, scenario) ?? [];
+/** The steps a link shows in a scenario at a version of it: faster and slower cells of its headline metric, one step per direction. */
+export function linkSteps(coverage: RunnerCoverage, link: ChainLink, scenario: string, version: number): LinkStep[] {
+  const rows = linkRows(coverage, link, scenario, version) ?? [];
   return (["slower", "faster"] as const).flatMap((verdict) => {
     const showing = rows.filter((row) => row.verdict === verdict);
     return showing.length === 0 ? [] : [{ scenario, verdict, cells: showing.map(stepCell), rows: showing }];

@@ -6,7 +6,7 @@
  */
 import { missingCells } from "../releases/cells.ts";
 import { formatDuration } from "../ui/duration.ts";
-import { linkSteps, showsStep, stepVersion, type LinkStep, type RunnerCoverage } from "./coverage.ts";
+import { linkSteps, showsStep, type LinkStep, type RunnerCoverage } from "./coverage.ts";
 import { narrowStep, type NarrowedStep } from "./narrow.ts";
 import { linkLabel, type ChainLink } from "./select.ts";
 
@@ -166,11 +166,14 @@ export interface SweepPlan {
   readonly scenarioVersion: (scenario: string) => number;
 }
 
-/** The chains' runs that data/ does not hold yet: each link on its missing scenarios. */
-export function pendingJobs(chains: readonly Chain[], coverage: RunnerCoverage): Required<SweepJob>[] {
+/**
+ * The chains' runs that data/ does not hold yet: each link on its scenarios not measured at their version in this
+ * checkout (a run of another version measured something else: docs/running.md).
+ */
+export function pendingJobs(chains: readonly Chain[], coverage: RunnerCoverage, scenarioVersion: SweepPlan["scenarioVersion"]): Required<SweepJob>[] {
   return chains.flatMap((chain) => {
     const jobs = chain.links.map((link): SweepJob => ({ link, purpose: "chain" }));
-    return missingCells(jobs, () => chain.scenarios, (job, scenario) => coverage.measured(job.link, scenario)).map((job) => ({ ...job, scenarios: job.scenarios! }));
+    return missingCells(jobs, () => chain.scenarios, (job, scenario) => coverage.measured(job.link, scenario, scenarioVersion(scenario))).map((job) => ({ ...job, scenarios: job.scenarios! }));
   });
 }
 
@@ -181,10 +184,10 @@ export function pendingJobs(chains: readonly Chain[], coverage: RunnerCoverage):
  */
 export async function runSweep(plan: SweepPlan, hooks: SweepHooks, limits: SweepLimits): Promise<SweepReport> {
   const sweep = new SweepRun(hooks, limits);
-  const jobs = pendingJobs(plan.chains, hooks.coverage());
+  const jobs = pendingJobs(plan.chains, hooks.coverage(), plan.scenarioVersion);
   const links = plan.chains.reduce((n, chain) => n + chain.links.length, 0);
   const skipped = links - jobs.length;
-  if (skipped > 0) hooks.log(`sweep: ${skipped} of ${links} links are in data/ already, each on every scenario: skipped`);
+  if (skipped > 0) hooks.log(`sweep: ${skipped} of ${links} links are in data/ already, each on every scenario at its version: skipped`);
   const steps: SweepStep[] = [];
   try {
     for (const chain of plan.chains) {
@@ -200,20 +203,20 @@ export async function runSweep(plan: SweepPlan, hooks: SweepHooks, limits: Sweep
   return { measured: sweep.measured, skipped, steps, stopped: sweep.stopped };
 }
 
-/** A link's confirmed steps in every scenario, each narrowed to its release where releases lie between. */
+/**
+ * A link's confirmed steps in every scenario, each narrowed to its release where releases lie between: all at the
+ * scenario's version in this checkout, the one a narrowing run measures.
+ */
 async function linkStepsNarrowed(link: ChainLink, scenarios: readonly string[], plan: SweepPlan, hooks: SweepHooks, sweep: SweepRun): Promise<SweepStep[]> {
   const found: SweepStep[] = [];
   for (const scenario of scenarios) {
-    for (const step of linkSteps(hooks.coverage(), link, scenario)) {
+    const version = plan.scenarioVersion(scenario);
+    for (const step of linkSteps(hooks.coverage(), link, scenario, version)) {
       const between = plan.narrow ? plan.between(link) : [];
       if (between.length > 0) hooks.log(`sweep: ${linkLabel(link)} is ${step.verdict} on ${scenario}; narrowing it over the ${between.length} releases between`);
-      // A run today measures the scenario at today's version, which is not what the step was seen with.
-      const outdated = stepVersion(step) !== plan.scenarioVersion(scenario);
-      if (outdated && between.length > 0) hooks.log(`sweep: that step was measured at version ${stepVersion(step)} of ${scenario}, which is at version ${plan.scenarioVersion(scenario)} now: only its halves measured at version ${stepVersion(step)} are judged, none measured anew`);
       const judge = async (from: string, to: string) => {
         const pair = { runtime: link.runtime, from, to };
-        if (!hooks.coverage().measured(pair, scenario, stepVersion(step))) {
-          if (outdated) return "unknown";
+        if (!hooks.coverage().measured(pair, scenario, version)) {
           const job = { link: pair, scenarios: [scenario], purpose: "narrowing" as const };
           if (!(await sweep.run(job, [job], `narrowing ${linkLabel(link)} on ${scenario}`))) throw new Stopped();
         }

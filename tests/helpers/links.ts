@@ -32,6 +32,8 @@ export interface LinkRun {
   readonly profile?: Profile;
   /** Each side's own relative noise per trial. */
   readonly noise?: number;
+  /** The scenario's version the run measured (default: this checkout's). */
+  readonly scenarioVersion?: number;
 }
 
 const SAMPLES_PER_TRIAL = 3;
@@ -59,6 +61,7 @@ export function linkRun(run: LinkRun): ResultDocument[] {
       environment: { cpu_model: machine.cpu, fingerprint: machine.fingerprint },
       runtime: { version, spec: `node@${version}` },
       scenario: run.scenario ?? "hello",
+      ...(run.scenarioVersion !== undefined ? { scenario_version: run.scenarioVersion } : {}),
       metrics: { wall_ms: { ...metricOf(samples), trial_samples: Array.from({ length: trials }, () => SAMPLES_PER_TRIAL) } },
       reproduce: `scripts/bench run --scenario startup/${run.scenario ?? "hello"} --runtime node@${from} --runtime node@${to}`,
     });

@@ -73,7 +73,7 @@ const SCENARIO = "startup/hello";
 let runIndex = 100;
 
 /** A sweep on synthetic runs: each run writes a link's paired results to data/, and the clock moves by its cost. */
-function fakeSweep(dataDir: string, options: { interruptAt?: number; loads?: number[]; narrowingShare?: number } = {}) {
+function fakeSweep(dataDir: string, options: { interruptAt?: number; loads?: number[]; narrowingShare?: number; scenarioVersion?: number } = {}) {
   let clock = Date.UTC(2026, 0, 1);
   let measured = 0;
   const log: string[] = [];
@@ -85,7 +85,8 @@ function fakeSweep(dataDir: string, options: { interruptAt?: number; loads?: num
       // Every look taken: a run as long as its estimate at the cell caps (a narrowing run, `narrowingShare` of it).
       clock += 1_800_000 * (job.purpose === "narrowing" ? (options.narrowingShare ?? 1) : 1);
       if (measured === options.interruptAt) return "interrupted";
-      for (const doc of linkRun({ machine: TESTBED_AMD, index: runIndex++, from: job.link.from, to: job.link.to, level: LEVEL })) await writeResult(dataDir, doc);
+      const version = options.scenarioVersion !== undefined ? { scenarioVersion: options.scenarioVersion } : {};
+      for (const doc of linkRun({ machine: TESTBED_AMD, index: runIndex++, from: job.link.from, to: job.link.to, level: LEVEL, ...version })) await writeResult(dataDir, doc);
       runs.push(`${job.link.from}→${job.link.to}`);
       return "measured";
     },
@@ -123,14 +124,16 @@ describe("a sweep: each link, then its steps narrowed", () => {
     assert.deepEqual(second.steps.map((s) => s.narrowed), report.steps.map((s) => s.narrowed));
   });
 
-  it("never narrows a step with runs of another version of its scenario: halves not measured at the step's version are left unjudged", async () => {
+  it("after its scenario's version changes, measures every link again and narrows with runs of the new version only", async () => {
     const data = tempDir("sweep-version");
-    await runSweep({ ...PLAN, narrow: false }, fakeSweep(data).hooks, { maxLoad: 1 });
-    const later = fakeSweep(data);
+    const first = fakeSweep(data);
+    await runSweep(PLAN, first.hooks, { maxLoad: 1 });
+    const later = fakeSweep(data, { scenarioVersion: 2 });
     const report = await runSweep({ ...PLAN, scenarioVersion: () => 2 }, later.hooks, { maxLoad: 1 });
-    assert.deepEqual(later.runs, [], "no narrowing run: today's would measure version 2");
-    assert.deepEqual(report.steps.map((s) => s.narrowed), [[{ from: "22.4.0", to: "22.8.0", adjacent: false }]]);
-    assert.ok(later.log.some((line) => /measured at version 1 of startup\/hello, which is at version 2 now/.test(line)), later.log.join("\n"));
+    assert.deepEqual(later.runs, first.runs, "version 1's runs stand in for none of version 2's");
+    assert.deepEqual(report.steps.map((s) => [s.step.rows[0]!.scenario_version, s.narrowed]), [[2, [{ from: "22.5.0", to: "22.6.0", adjacent: true }]]]);
+    const again = fakeSweep(data, { scenarioVersion: 2 });
+    assert.deepEqual([again.runs, (await runSweep({ ...PLAN, scenarioVersion: () => 2 }, again.hooks, { maxLoad: 1 })).skipped], [[], 2]);
   });
 
   it("leaves the regressions feed one confirmed step, at the release that brought it, with its notes, its commits and its paired comparison", async () => {
@@ -197,11 +200,15 @@ describe("a sweep: each link, then its steps narrowed", () => {
     const data = tempDir("sweep-pending");
     for (const doc of linkRun({ machine: TESTBED_AMD, index: 1, from: "22.0.0", to: "22.4.0", level: LEVEL })) await writeResult(data, doc);
     const chains = [{ links: chainLinks("node", ["22.0.0", "22.4.0", "22.8.0"]), scenarios: [SCENARIO, "startup/typescript"] }];
-    const pending = pendingJobs(chains, RunnerCoverage.read(data, TESTBED_AMD.runner));
+    const coverage = RunnerCoverage.read(data, TESTBED_AMD.runner);
+    const pending = pendingJobs(chains, coverage, () => 1);
     assert.deepEqual(pending.map((job: Required<SweepJob>) => [job.link.from, job.scenarios]), [
       ["22.0.0", ["startup/typescript"]],
       ["22.4.0", [SCENARIO, "startup/typescript"]],
     ]);
+    // At another version of hello, its run of the first link measured something else.
+    const later = pendingJobs(chains, coverage, (scenario) => (scenario === SCENARIO ? 2 : 1));
+    assert.deepEqual(later[0]!.scenarios, [SCENARIO, "startup/typescript"]);
   });
 });
 

@@ -159,17 +159,12 @@ function parseRequest(values: ParsedValues<typeof SWEEP_OPTIONS>): SweepRequest 
   };
 }
 
-/** Each scenario's version in this checkout, by `suite/name`. */
-function scenarioVersions(): (scenario: string) => number {
-  const versions = new Map(selectScenarios({ suites: [], scenarios: [] }).map((s) => [`${s.suite}/${s.name}`, s.manifest.version]));
-  return (scenario) => {
-    const version = versions.get(scenario);
-    if (version === undefined) throw new Error(`sweep: no scenario ${scenario} in this checkout`);
-    return version;
-  };
-}
-
-type ResolvedChains = { chains: (Chain & { runtime: RuntimeName })[]; releases: Map<RuntimeName, Release[]> };
+type ResolvedChains = {
+  chains: (Chain & { runtime: RuntimeName })[];
+  releases: Map<RuntimeName, Release[]>;
+  /** Each chosen scenario's version in this checkout, by `suite/name`: what a run measures today. */
+  scenarioVersion: (scenario: string) => number;
+};
 
 /**
  * Each runtime's chain, with its published releases (for the releases between a link's two).
@@ -192,7 +187,8 @@ async function resolveChains(request: SweepRequest, leftOut: ReadonlyMap<string,
     if (scenarios.length === 0) throw new UserError(`sweep: ${choice.runtime}: none of the chosen scenarios runs on it`);
     chains.push({ runtime: choice.runtime, links: chainLinks(choice.runtime, versions), scenarios });
   }
-  return { chains, releases };
+  const versions = new Map(selected.map((s) => [`${s.suite}/${s.name}`, s.manifest.version]));
+  return { chains, releases, scenarioVersion: (scenario) => versions.get(scenario)! };
 }
 
 /**
@@ -255,11 +251,11 @@ function costModel(request: SweepRequest): (job: Required<SweepJob>) => JobCost 
 const loadFadeSeconds = (maxLoad: number) => Math.max(0, 60 * Math.log(cpus().length / maxLoad));
 
 /** What `sweep --plan` prints: each chain, what is left to measure of it, and its cost. */
-function planText(request: SweepRequest, chains: readonly (Chain & { runtime: RuntimeName })[]): string {
+function planText(request: SweepRequest, { chains, scenarioVersion }: ResolvedChains): string {
   const cost = costModel(request);
   const coverage = RunnerCoverage.read(request.dataDir, request.testbed.name);
   const rows = chains.map((chain) => {
-    const pending = pendingJobs([chain], coverage);
+    const pending = pendingJobs([chain], coverage, scenarioVersion);
     const perLink = chain.links.length === 0 ? { seconds: 0, maxSeconds: 0 } : cost({ link: chain.links.at(-1)!, scenarios: chain.scenarios, purpose: "chain" });
     const left = pending.map(cost);
     const versions = [chain.links[0]!.from, ...chain.links.map((link) => link.to)];
@@ -387,11 +383,11 @@ export const sweepSubcommand = defineCommand({
   async run(values) {
     const request = parseRequest(values);
     if (values.plan) {
-      process.stdout.write(`${planText(request, (await resolveChains(request)).chains)}\n`);
+      process.stdout.write(`${planText(request, await resolveChains(request))}\n`);
       return 0;
     }
     checkOnTestbed(request.testbed);
-    const { chains, releases } = await provisionedChains(request);
+    const { chains, releases, scenarioVersion } = await provisionedChains(request);
     const workDir = sweepWorkDir(request.dataDir);
     const leftover = await collectStaged(workDir, request.dataDir, { runners: request.machines, declared: declaredMetrics() });
     if (leftover !== null) {
@@ -406,7 +402,7 @@ export const sweepSubcommand = defineCommand({
     const between = (link: { runtime: RuntimeName; from: string; to: string }) => releasesBetween(releases.get(link.runtime) ?? [], link);
     let report: SweepReport;
     try {
-      report = await runSweep({ chains, between, narrow: request.narrow, scenarioVersion: scenarioVersions() }, hooks, { maxLoad: request.maxLoad, ...(deadline !== undefined ? { deadline } : {}) });
+      report = await runSweep({ chains, between, narrow: request.narrow, scenarioVersion }, hooks, { maxLoad: request.maxLoad, ...(deadline !== undefined ? { deadline } : {}) });
     } catch (error) {
       if (hooks.refused.length === 0) throw error;
       for (const problem of hooks.refused) process.stderr.write(`${problem}\n`);
