@@ -514,7 +514,7 @@ for (const set of DATA_SETS) {
       await page.close();
     });
 
-    if (set.versions === 1) it("lists Deno's worker byte messages once on the Findings page, with its cells and its reproduction (or why it has none) in view at 1,280 px", async () => {
+    if (set.versions === 1) it("lists Deno's worker byte messages once on the Findings page, with its cells and its reproduction in view at 1,280 px", async () => {
       const { page, problems } = await open("findings.html", { site });
       const rows = await page.$$eval("table.findings tbody tr[id]", (trs) =>
         trs.map((tr) => ({
@@ -528,9 +528,7 @@ for (const set of DATA_SETS) {
       assert.equal(deno.length, 1, rows.map((r) => r.text).join("\n"));
       assert.ok(deno[0]!.cells >= 2, `its cells are listed: ${deno[0]!.text}`);
       assert.match(deno[0]!.text, /\d+–\d+× slower/);
-      // The run measured the scenario's version 1; a reproduction runs this checkout's version, so a later one has none, and says why.
-      const version = (JSON.parse(readFileSync(join(REPO_ROOT, "suites", "workers", "throughput", "scenario.json"), "utf8")) as { version: number }).version;
-      assert.equal(deno[0]!.reproduction, version === 1 ? "reproduction" : `workers/throughput is at version ${version} here, the results measured version 1`);
+      assert.equal(deno[0]!.reproduction, "reproduction");
       const width = await page.evaluate(() => document.documentElement.clientWidth);
       assert.ok(deno[0]!.right <= width, `its cells and reproduction end at ${deno[0]!.right}px, past the ${width}px screen`);
       await page.screenshot({ path: join(ARTIFACTS, "findings-real-default-run.png"), fullPage: true });

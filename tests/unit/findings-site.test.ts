@@ -17,7 +17,7 @@ const around = (value: number) => [value * 0.98, value * 1.01, value, value * 1.
 const POINT = { payload: "bytes", size: 65536, batch: 64, transfer: false };
 
 /** A synthetic history of workers/throughput on Node: steady, then halved at 22.11.0 (a 2× regression). */
-function history() {
+function history(scenarioVersion?: number) {
   const versions: [string, number][] = [
     ["22.8.0", 900],
     ["22.9.0", 910],
@@ -31,6 +31,7 @@ function history() {
       runtime: { version, spec: `node@${version}` },
       suite: "workers",
       scenario: "throughput",
+      ...(scenarioVersion !== undefined ? { scenario_version: scenarioVersion } : {}),
       app: "worker-threads",
       params: POINT,
       tools: {},
@@ -95,5 +96,14 @@ describe("findings on the site", () => {
     const files = readdirSync(join(unpacked, folder!)).sort();
     assert.deepEqual(files, ["README.md", "apps", "figure.mjs", "input.json", "run-node-22.10.0.sh", "run-node-22.11.0.sh", "scenario.json"]);
     assert.match(readFileSync(join(unpacked, folder!, "README.md"), "utf8"), /\| node 22\.11\.0 \| 451\.1 MB\/s \|/);
+  });
+
+  it("says in its place why a finding measured at another version of its scenario has no reproduction", async () => {
+    const [older, olderSite] = [tempDir("findings-data-older"), tempDir("findings-site-older")];
+    for (const doc of history(99)) await writeResult(older, doc);
+    await buildSite({ dataDir: older, outDir: olderSite, scenarios: allScenarios(), reproductionArchive, now: new Date("2026-11-25T00:00:00Z") });
+    const page = readFileSync(join(olderSite, "findings.html"), "utf8");
+    assert.match(page, /<td data-label="reproduce"><div><span class="muted">workers\/throughput is at version \d+ here, the results measured version 99<\/span>/);
+    assert.doesNotMatch(page, /-repro\.tar\.gz/);
   });
 });
