@@ -49,7 +49,7 @@ describe("a sweep interrupted during a link, run again", () => {
 
     const second = await bench(args, env);
     assert.equal(second.code, 0, second.stderr);
-    assert.match(second.stderr, /sweep: 1 of 2 links are in data\/ already, each on every scenario: skipped/);
+    assert.match(second.stderr, /sweep: 1 of 2 links are in data\/ already, each on every scenario at its version: skipped/);
     assert.match(second.stderr, /sweep 1\/1: node 22\.11\.0 → 22\.13\.1/);
     assert.doesNotMatch(second.stderr, /node 22\.10\.0 → 22\.11\.0 on/, "the first link is not measured again");
 
