@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { SUITES_DIR } from "../../src/core/paths.ts";
+import { MANIFEST_FILE } from "../../src/scenarios/manifest.ts";
 import { summarize } from "../../src/stats/summary.ts";
 import type { MetricSummary, ResultDocument } from "../../src/results/types.ts";
 
@@ -15,10 +16,21 @@ type Overrides = Partial<Omit<ResultDocument, "run" | "runtime" | "environment">
   environment?: Partial<ResultDocument["environment"]>;
 };
 
-/** The scenario's version in this checkout, as a run today would record it; 1 for a scenario it has no folder of. */
+const versions = new Map<string, number>();
+
+/**
+ * The scenario's version in this checkout, as a run today would record it; 1 for a scenario it has no folder of.
+ * Read once per scenario: synthetic histories make thousands of documents.
+ */
 function currentVersion(suite: string, scenario: string): number {
-  const manifest = join(SUITES_DIR, suite, scenario, "scenario.json");
-  return existsSync(manifest) ? (JSON.parse(readFileSync(manifest, "utf8")) as { version: number }).version : 1;
+  const key = `${suite}/${scenario}`;
+  let version = versions.get(key);
+  if (version === undefined) {
+    const manifest = join(SUITES_DIR, suite, scenario, MANIFEST_FILE);
+    version = existsSync(manifest) ? (JSON.parse(readFileSync(manifest, "utf8")) as { version: number }).version : 1;
+    versions.set(key, version);
+  }
+  return version;
 }
 
 /** A schema-valid result document, at its scenario's version in this checkout; tests override what they are about. */
