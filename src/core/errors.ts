@@ -7,6 +7,20 @@ export class UserError extends Error {
 }
 
 /**
+ * A cell with no standalone reproduction (a scenario this checkout lacks or has at another
+ * version, one that needs PostgreSQL): `reason` without the command, which the site shows in the
+ * reproduction's place.
+ */
+export class NoReproduction extends UserError {
+  constructor(
+    readonly reason: string,
+    command = "repro",
+  ) {
+    super(`${command}: ${reason}`);
+  }
+}
+
+/**
  * A trial that failed: the subject is recorded as failed with this message and not measured again.
  * Here rather than in src/suites/ because shared tools (src/tools/server.ts) raise it too.
  */

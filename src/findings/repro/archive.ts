@@ -3,13 +3,10 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { runCommand, tail } from "../../process/children.ts";
 import type { ResultDocument } from "../../results/types.ts";
-import { UserError } from "../../core/errors.ts";
+import { NoReproduction } from "../../core/errors.ts";
 import { SUITES } from "../../suites/index.ts";
 import { reproducedCell } from "./select.ts";
 import { writeReproduction } from "./write.ts";
-
-/** Why a cell has no reproduction: a UserError's message without the command it names. */
-const why = (error: UserError) => error.message.replace(/^[a-z]+: /, "");
 
 /**
  * A cell's reproduction packed as `file` (.tar.gz, one folder named after the file), for the site
@@ -22,7 +19,7 @@ export async function reproductionArchive(docs: readonly ResultDocument[], file:
     cell = reproducedCell(docs, "site");
   } catch (error) {
     // Results of a scenario this checkout no longer has (or has at another version): no reproduction, not a broken site.
-    if (error instanceof UserError) return { written: false, why: why(error) };
+    if (error instanceof NoReproduction) return { written: false, why: error.reason };
     throw error;
   }
   const scratch = await mkdtemp(join(tmpdir(), "runtime-bench-repro-"));
@@ -32,7 +29,7 @@ export async function reproductionArchive(docs: readonly ResultDocument[], file:
       writeReproduction(cell.selected, cell.docs, join(scratch, name));
     } catch (error) {
       // A cell its suite cannot reproduce alone (one that needs PostgreSQL): no reproduction, not a broken site.
-      if (error instanceof UserError) return { written: false, why: why(error) };
+      if (error instanceof NoReproduction) return { written: false, why: error.reason };
       throw error;
     }
     const packed = await runCommand("tar", ["-czf", file, "-C", scratch, name]);

@@ -1,6 +1,6 @@
 import { cellLabel } from "../../compare/format.ts";
 import { paramsSlug } from "../../core/params.ts";
-import { UserError } from "../../core/errors.ts";
+import { NoReproduction, UserError } from "../../core/errors.ts";
 import type { ResultDocument } from "../../results/types.ts";
 import { selectScenarios } from "../../scenarios/select.ts";
 import { resolveScenarios, type ResolvedScenario } from "../../suites/resolve.ts";
@@ -20,9 +20,9 @@ export function reproducedCell(docs: readonly ResultDocument[], command: string)
   if (failed) throw new UserError(`${command}: the ${failed.runtime.name}@${failed.runtime.version} result of ${cellLabel(failed)} is ${failed.status}, not a measurement`);
   const byVersion = new Map(docs.map((doc) => [`${doc.runtime.name}@${doc.runtime.version}`, doc]));
   const [selected] = resolveScenarios(selectScenarios({ suites: [first.suite], scenarios: [`${first.suite}/${first.scenario}`] }), first.run.profile);
-  if (!selected) throw new UserError(`${command}: this checkout has no scenario ${first.suite}/${first.scenario}`);
+  if (!selected) throw new NoReproduction(`this checkout has no scenario ${first.suite}/${first.scenario}`, command);
   if (selected.scenario.manifest.version !== first.scenario_version) {
-    throw new UserError(`${command}: ${first.suite}/${first.scenario} is at version ${selected.scenario.manifest.version} here, the results measured version ${first.scenario_version}`);
+    throw new NoReproduction(`${first.suite}/${first.scenario} is at version ${selected.scenario.manifest.version} here, the results measured version ${first.scenario_version}`, command);
   }
   return { selected, docs: [...byVersion.values()] };
 }

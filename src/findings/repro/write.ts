@@ -2,7 +2,7 @@ import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, writeFileSync }
 import { basename, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { cellLabel } from "../../compare/format.ts";
-import { UserError } from "../../core/errors.ts";
+import { NoReproduction } from "../../core/errors.ts";
 import { escapeMarkdown, shellComment } from "../../core/markup.ts";
 import { REPO_ROOT } from "../../core/paths.ts";
 import type { ResultDocument } from "../../results/types.ts";
@@ -238,7 +238,7 @@ function scriptOf(doc: ResultDocument, repro: Reproduction, cell: string): strin
  */
 export function writeReproduction(selected: ResolvedScenario, docs: readonly ResultDocument[], outDir: string): ReproFolder {
   const { suite, scenario } = selected;
-  if (!suite.reproduction) throw new UserError(`repro: the ${suite.name} suite has no standalone reproduction yet`);
+  if (!suite.reproduction) throw new NoReproduction(`the ${suite.name} suite has no standalone reproduction yet`);
   const cell = cellLabel(docs[0]!);
   const repros = docs.map((doc) => suite.reproduction!(scenario, doc));
   mkdirSync(outDir, { recursive: true });

@@ -1,6 +1,6 @@
 import * as sharedData from "../../../apps/database/shared/data.js";
 import { loadApps } from "../../apps/manifest.ts";
-import { UserError } from "../../core/errors.ts";
+import { NoReproduction } from "../../core/errors.ts";
 import type { ResultDocument } from "../../results/types.ts";
 import { loadScript, SQLITE_PRAGMAS } from "../../tools/database-data.ts";
 import { warmUpInput } from "../../tools/in-process.ts";
@@ -16,9 +16,9 @@ import { inProcessApp } from "../in-process-app.ts";
  */
 export function databaseReproduction(scenario: DatabaseScenario, doc: ResultDocument): InProcessReproduction {
   const app = loadApps<DatabaseAppFields>("database").find((candidate) => candidate.name === doc.app);
-  if (!app) throw new UserError(`repro: the database suite has no app '${doc.app}'`);
+  if (!app) throw new NoReproduction(`the database suite has no app '${doc.app}'`);
   if (app.manifest.engine !== "sqlite") {
-    throw new UserError(`repro: database/${scenario.name} on ${app.name} needs a PostgreSQL server, which a standalone reproduction does not start (its SQLite apps have one)`);
+    throw new NoReproduction(`database/${scenario.name} on ${app.name} needs a PostgreSQL server, which a standalone reproduction does not start (its SQLite apps have one)`);
   }
   const runtime = doc.runtime.name;
   const workload = workloadOf(scenario);

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync } from "node:fs";
 import { join, relative } from "node:path";
 import { inputPath } from "../../../apps/fileio/shared/data.js";
 import { appOption, appsOption, entryFile, loadApps, selectApps, type App, unsupportedApp } from "../../apps/manifest.ts";
-import { UserError } from "../../core/errors.ts";
+import { NoReproduction, UserError } from "../../core/errors.ts";
 import { cacheDir, REPO_ROOT } from "../../core/paths.ts";
 import { suiteProfileOf, type ParamValue, type Profile, type SuiteProfile } from "../../results/types.ts";
 import { runtimeEnv, scriptArgv } from "../../runtimes/command.ts";
@@ -213,7 +213,7 @@ export const fileioSuite = defineSuite<FileioConfig, FileioProfile, { apps: read
 
   reproduction(scenario, doc) {
     const app = loadApps<{ synchronous: boolean }>("fileio").find((candidate) => candidate.name === doc.app);
-    if (!app) throw new UserError(`repro: the fileio suite has no app '${doc.app}'`);
+    if (!app) throw new NoReproduction(`the fileio suite has no app '${doc.app}'`);
     const { operation } = scenario.config;
     const shape = shapeOf(scenario.profileParams);
     const runtime = doc.runtime.name;

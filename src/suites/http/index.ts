@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { UserError } from "../../core/errors.ts";
+import { NoReproduction, UserError } from "../../core/errors.ts";
 import { once } from "../../core/once.ts";
 import { appOption, appsOption, dependencyVersions, entryFile, installApp, loadApps, selectApps, type App, unsupportedApp } from "../../apps/manifest.ts";
 import type { ParamValue } from "../../results/types.ts";
@@ -348,8 +348,8 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
 
   reproduction(scenario, doc) {
     const app = loadApps<HttpAppFields>("http").find((candidate) => candidate.name === doc.app);
-    if (!app) throw new UserError(`repro: the http suite has no app '${doc.app}'`);
-    if (scenario.config.database) throw new UserError(`repro: http/${scenario.name} needs its PostgreSQL database, which a standalone reproduction does not start`);
+    if (!app) throw new NoReproduction(`the http suite has no app '${doc.app}'`);
+    if (scenario.config.database) throw new NoReproduction(`http/${scenario.name} needs its PostgreSQL database, which a standalone reproduction does not start`);
     const operation = operationOf(scenario.config, doc.params);
     const body = requestBody(operation.request);
     const runtime = doc.runtime.name;

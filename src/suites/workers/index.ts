@@ -1,6 +1,6 @@
 import { availableParallelism, cpus } from "node:os";
 import { appOption, appsOption, dependencyVersions, entryFile, installApp, loadApps, selectApps, unsupportedApp, type App } from "../../apps/manifest.ts";
-import { UserError } from "../../core/errors.ts";
+import { NoReproduction, UserError } from "../../core/errors.ts";
 import type { ParamValue } from "../../results/types.ts";
 import { runtimeEnv, scriptArgv } from "../../runtimes/command.ts";
 import type { RuntimeName } from "../../runtimes/catalog.ts";
@@ -272,7 +272,7 @@ export const workersSuite = defineSuite<WorkersConfig, WorkersProfile, { apps: r
 
   reproduction(scenario, doc) {
     const app = loadApps<WorkersAppFields>("workers").find((candidate) => candidate.name === doc.app);
-    if (!app) throw new UserError(`repro: the workers suite has no app '${doc.app}'`);
+    if (!app) throw new NoReproduction(`the workers suite has no app '${doc.app}'`);
     const runtime = doc.runtime.name;
     const { iterations } = scenario.profileParams;
     return {
