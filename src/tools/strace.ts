@@ -166,14 +166,16 @@ export const sumCalls = (calls: Readonly<Record<string, number>>, only?: Readonl
 /** Counts per unit of work (a start, a request, a file read): each divided by `units`. */
 export function perUnit(split: SplitCounts, units: number): SplitCounts {
   const divide = (calls: Readonly<Record<string, number>>) => Object.fromEntries(Object.entries(calls).map(([name, n]) => [name, n / units]));
-  return { work: divide(split.work), scheduling: divide(split.scheduling) };
+  const divided = { work: divide(split.work), scheduling: divide(split.scheduling) };
+  return split.cache === undefined ? divided : { ...divided, cache: divide(split.cache) };
 }
 
 /** Two counts' difference, call by call: what the second run did beyond the first. */
 export function difference(more: SplitCounts, less: SplitCounts): SplitCounts {
   const minus = (a: Readonly<Record<string, number>>, b: Readonly<Record<string, number>>) =>
     Object.fromEntries([...new Set([...Object.keys(a), ...Object.keys(b)])].map((name) => [name, (a[name] ?? 0) - (b[name] ?? 0)]));
-  return { work: minus(more.work, less.work), scheduling: minus(more.scheduling, less.scheduling) };
+  const both = { work: minus(more.work, less.work), scheduling: minus(more.scheduling, less.scheduling) };
+  return more.cache === undefined && less.cache === undefined ? both : { ...both, cache: minus(more.cache ?? {}, less.cache ?? {}) };
 }
 
 /**

@@ -137,6 +137,8 @@ describe("strace -c summaries", () => {
     const profile = syscallProfile("file", [perUnit(difference(b, a), 4), perUnit(difference(b, a), 2)]);
     assert.deepEqual(profile, { per: "file", calls: { mmap: [0.25, 0.5], read: [1, 2], statx: [0.25, 0.5] }, scheduling: { futex: [-0.75, -1.5] } });
     assert.deepEqual(syscallProfile("start", [{ work: { read: 1 }, scheduling: {} }, { work: {}, scheduling: {} }]).calls, { read: [1, 0] }, "a run that made no such call counts 0");
+    const cached = { ...b, cache: { openat: 6 } };
+    assert.deepEqual(perUnit(difference(cached, a), 2).cache, { openat: 3 }, "the calls on a runtime's cache stay apart through both");
   });
 
   it("counts half the trials, at least one and at most five", () => {
