@@ -52,7 +52,7 @@ import {
   type ReplayProfile,
   type Tally,
 } from "./lib/known-changes.ts";
-import { loadNow, recordMeasurement, thisMachine } from "./lib/measurements.ts";
+import { loadNow, MEASURED_AT_COLUMN, measuredAt, recordMeasurement, thisMachine } from "./lib/measurements.ts";
 
 const log = (line: string): void => {
   process.stderr.write(`${line}\n`);
@@ -178,27 +178,50 @@ const percent = (part: number, whole: number) => (whole === 0 ? "—" : `${Math.
 const measured = (row?: CompareRow) => (row?.ratio == null ? "—" : `${row.ratio.toFixed(3)}${row.ci95 ? ` [${row.ci95[0].toFixed(3)}, ${row.ci95[1].toFixed(3)}]` : ""}`);
 const documented = (entry: KnownChange) => (entry.documented.factor === undefined ? "no change" : `${entry.documented.direction} ×${entry.documented.factor}`);
 
-function printReplays(replays: readonly (Replay & { repro?: string | null; reason?: string })[]): void {
-  const rows = replays.map((r) => [
-    r.profile,
-    r.entry.id,
-    pairName(r.entry),
-    `${cellName(r.entry)} ${r.entry.cell.metric}`,
-    documented(r.entry),
-    measured(r.row),
-    r.row?.pairs === undefined ? "—" : String(r.row.pairs),
-    r.row?.verdict ?? "—",
-    r.outcome,
-    r.profile === "full" ? (inReleaseSelection(r.entry) ? "release day" : "weekly run") : "",
-    r.repro ?? r.reason ?? "",
-  ]);
-  process.stdout.write(
-    `${formatTable(["profile", "entry", "pair", "cell and metric", "documented", "head/base measured", "pairs", "verdict", "outcome", "release job measures it on", "reproduction or reason"], rows)}\n\n`,
-  );
+type Replayed = Replay & { repro?: string | null; reason?: string };
+
+/** The quick and full rows may come from different days and hosts (a VM's host changes between days). */
+const MEASURED_WHERE = `${MEASURED_AT_COLUMN}, where`;
+
+const REPLAY_COLUMNS = {
+  profile: "profile",
+  entry: "entry",
+  pair: "pair",
+  cell: "cell and metric",
+  documented: "documented",
+  measured: "head/base measured",
+  pairs: "pairs",
+  verdict: "verdict",
+  outcome: "outcome",
+  release_job: "release job measures it on",
+  measured_at: MEASURED_WHERE,
+} as const;
+
+/** One row per replay: what docs/known-changes.md reads each entry's recorded figures from. */
+function replayRows(replays: readonly Replayed[], at: string): Record<string, string | number>[] {
+  return replays.map((r) => ({
+    profile: r.profile,
+    entry: r.entry.id,
+    pair: pairName(r.entry),
+    cell: `${cellName(r.entry)} ${r.entry.cell.metric}`,
+    documented: documented(r.entry),
+    measured: measured(r.row),
+    pairs: r.row?.pairs === undefined ? "—" : r.row.pairs,
+    verdict: r.row?.verdict ?? "—",
+    outcome: r.outcome,
+    release_job: r.profile === "full" ? (inReleaseSelection(r.entry) ? "release day" : "weekly run") : "—",
+    measured_at: at,
+  }));
+}
+
+function printTable(columns: Readonly<Record<string, string>>, rows: readonly Record<string, string | number>[], extra?: readonly string[]): void {
+  const keys = Object.keys(columns);
+  const heads = [...Object.values(columns), ...(extra ? ["reproduction or reason"] : [])];
+  process.stdout.write(`${formatTable(heads, rows.map((row, i) => [...keys.map((key) => String(row[key])), ...(extra ? [extra[i] ?? ""] : [])]))}\n\n`);
 }
 
 /** Rows of the summary: per profile, each suite, then the total. */
-function tallyRows(replays: readonly Replay[], profiles: readonly ReplayProfile[]): Record<string, string | number>[] {
+function tallyRows(replays: readonly Replay[], profiles: readonly ReplayProfile[], at: string): Record<string, string | number>[] {
   const row = (profile: ReplayProfile, suite: string, t: Tally, missed: readonly Replay[]) => ({
     profile,
     suite,
@@ -209,6 +232,7 @@ function tallyRows(replays: readonly Replay[], profiles: readonly ReplayProfile[
     alarmed: t.alarmed,
     unmeasured: t.unmeasured,
     not_as_documented: missed.map((r) => `${r.entry.id} (${r.outcome})`).join(", ") || "—",
+    measured_at: at,
   });
   return profiles.flatMap((profile) => {
     const ofProfile = replays.filter((r) => r.profile === profile);
@@ -234,36 +258,58 @@ const COLUMNS = {
   alarmed: "controls called a change",
   unmeasured: "not measured",
   not_as_documented: "not as documented (see docs/known-changes.md)",
+  measured_at: MEASURED_WHERE,
 } as const;
 
-function measurementEntry(rows: readonly Record<string, string | number>[], old: MeasurementEntry | undefined, profiles: readonly ReplayProfile[], startLoad: number): MeasurementEntry {
-  // A profile not replayed this time keeps its rows from before.
-  const kept = (old?.rows ?? []).filter((r) => !profiles.includes(r.profile as ReplayProfile));
-  const all = [...kept, ...rows];
-  const profileNames: Record<string, string> = { full: "the release job's profile (full, adaptive trials)", quick: "the quick profile" };
+const PROFILE_NAMES: Readonly<Record<ReplayProfile, string>> = { full: "the release job's profile (full, adaptive trials)", quick: "the quick profile" };
+
+/** A profile not replayed this time keeps its rows (and their times) from before. */
+function keptRows(old: MeasurementEntry | undefined, profiles: readonly ReplayProfile[]) {
+  return (old?.rows ?? []).filter((r) => !profiles.includes(r.profile as ReplayProfile));
+}
+
+function tallyEntry(rows: readonly Record<string, string | number>[], old: MeasurementEntry | undefined, profiles: readonly ReplayProfile[], here: Here): MeasurementEntry {
+  const all = [...keptRows(old, profiles), ...rows];
   return {
     title: "Known changes: the runtime teams' documented changes, replayed",
     benchmark: `scripts/benchmark known-changes --profile ${profiles.length === 2 ? "both" : profiles[0]}`,
-    ...thisMachine(startLoad),
+    ...here,
+    load: "per row",
     summary: all.flatMap((r, i) =>
       r.suite === "total"
-        ? [{ measure: `documented changes of docs/known-changes.json called in their direction, ${profileNames[String(r.profile)]}; controls called a change`, row: i, figure: "{detected} of {changes} ({rate}); controls: {alarmed} of {controls}" }]
+        ? [{ measure: `documented changes of docs/known-changes.json called in their direction, ${PROFILE_NAMES[r.profile as ReplayProfile]}; controls called a change`, row: i, figure: "{detected} of {changes} ({rate}); controls: {alarmed} of {controls}" }]
         : [],
     ),
     columns: COLUMNS,
     rows: all,
     notes: [
-      "Each entry of [docs/known-changes.json](known-changes.json) measured as one paired run of its two releases, its cell's headline metric judged by `scripts/bench compare RUN --base base --head head --rule sequential` (the release job's rule). The entries, their sources, and the explanation of each change not called as documented: [known changes](known-changes.md).",
+      "Each entry of [docs/known-changes.json](known-changes.json) measured as one paired run of its two releases, its cell's headline metric judged by `scripts/bench compare RUN --base base --head head --rule sequential` (the release job's rule). Each replay's figures: [known changes, replay by replay](#known-changes-replays); the entries, their sources, and the explanation of each change not called as documented: [known changes](known-changes.md).",
     ],
   };
 }
+
+function replaysEntry(rows: readonly Record<string, string | number>[], old: MeasurementEntry | undefined, profiles: readonly ReplayProfile[], here: Here): MeasurementEntry {
+  return {
+    title: "Known changes, replay by replay",
+    benchmark: `scripts/benchmark known-changes --profile ${profiles.length === 2 ? "both" : profiles[0]}`,
+    ...here,
+    load: "per row",
+    columns: REPLAY_COLUMNS,
+    rows: [...keptRows(old, profiles), ...rows],
+    notes: [
+      "Each replay of [known changes](#known-changes): the cell's headline metric, head over base (the ratio of medians of the trial pairs), with the interval `compare` printed at the sequential rule's level, its pairs and verdict, and the outcome: a documented change `detected` (called in its direction), `missed` or `reversed`; a control `held` or `alarmed`. In the full profile, whether the release job measures the cell on release day (its default selection) or only the weekly run does. [docs/known-changes.md](known-changes.md) explains every outcome that is not as documented.",
+    ],
+  };
+}
+
+type Here = ReturnType<typeof thisMachine>;
 
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
   if (options.plan) return printPlan(options);
   const startLoad = loadNow();
   const work = options.work ?? tempDir("known-changes");
-  const replays: (Replay & { repro?: string | null; reason?: string })[] = [];
+  const replays: Replayed[] = [];
   for (const profile of options.profiles) {
     for (const entry of options.entries) {
       const replayed = await replay(entry, profile, work);
@@ -272,17 +318,21 @@ async function main(): Promise<void> {
       replays.push({ ...replayed, repro });
     }
   }
-  printReplays(replays);
-  const rows = tallyRows(replays, options.profiles);
-  const keys = Object.keys(COLUMNS) as (keyof typeof COLUMNS)[];
-  process.stdout.write(`${formatTable(Object.values(COLUMNS), rows.map((row) => keys.map((key) => String(row[key]))))}\n`);
+  const here = thisMachine(startLoad);
+  const at = `${measuredAt(here)}, ${here.where}`;
+  const perReplay = replayRows(replays, at);
+  printTable(REPLAY_COLUMNS, perReplay, replays.map((r) => r.repro ?? r.reason ?? ""));
+  const tallies = tallyRows(replays, options.profiles, at);
+  printTable(COLUMNS, tallies);
   if (!options.record) {
-    process.stdout.write(`\nthe entry "known-changes" --no-record left unwritten:\n${JSON.stringify(measurementEntry(rows, undefined, options.profiles, startLoad), null, 2)}\n`);
+    const entries = { "known-changes": tallyEntry(tallies, undefined, options.profiles, here), "known-changes-replays": replaysEntry(perReplay, undefined, options.profiles, here) };
+    process.stdout.write(`the entries --no-record left unwritten:\n${JSON.stringify(entries, null, 2)}\n`);
     return;
   }
   // A part of the corpus would stand in the README for the whole of it.
-  if (!options.whole) return log("a part of the corpus (--only) is never recorded; --no-record prints its entry");
-  recordMeasurement("known-changes", (old) => measurementEntry(rows, old, options.profiles, startLoad));
+  if (!options.whole) return log("a part of the corpus (--only) is never recorded; --no-record prints its entries");
+  recordMeasurement("known-changes", (old) => tallyEntry(tallies, old, options.profiles, here));
+  recordMeasurement("known-changes-replays", (old) => replaysEntry(perReplay, old, options.profiles, here));
 }
 
 await main();
