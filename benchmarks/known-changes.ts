@@ -19,8 +19,9 @@
  * gets a reproduction folder (`scripts/bench repro`) in the work folder, to measure the size our
  * workload shows (docs/known-changes.md). `--work DIR` keeps the runs there and resumes: a replay
  * whose run finished is judged again, not measured again. Without it the runs go to a temporary
- * folder removed at exit. A whole corpus (no `--only`) is written as the entry "known-changes" of
- * docs/measurements.json unless `--no-record`, which prints the entry instead.
+ * folder removed at exit. A whole corpus (no `--only`) is written as the entries "known-changes"
+ * (the tallies) and "known-changes-replays" (each replay) of docs/measurements.json unless
+ * `--no-record`, which prints them instead.
  * `--plan` prints each replay's estimated time (`scripts/bench plan`'s) and measures nothing.
  */
 import { existsSync, rmSync } from "node:fs";
@@ -52,7 +53,7 @@ import {
   type ReplayProfile,
   type Tally,
 } from "./lib/known-changes.ts";
-import { loadNow, MEASURED_AT_COLUMN, measuredAt, recordMeasurement, thisMachine } from "./lib/measurements.ts";
+import { loadNow, recordMeasurement, thisMachine } from "./lib/measurements.ts";
 
 const log = (line: string): void => {
   process.stderr.write(`${line}\n`);
@@ -178,10 +179,31 @@ const percent = (part: number, whole: number) => (whole === 0 ? "—" : `${Math.
 const measured = (row?: CompareRow) => (row?.ratio == null ? "—" : `${row.ratio.toFixed(3)}${row.ci95 ? ` [${row.ci95[0].toFixed(3)}, ${row.ci95[1].toFixed(3)}]` : ""}`);
 const documented = (entry: KnownChange) => (entry.documented.factor === undefined ? "no change" : `${entry.documented.direction} ×${entry.documented.factor}`);
 
-type Replayed = Replay & { repro?: string | null; reason?: string };
+type Replayed = Replay & { repro?: string | null; reason?: string; runDir?: string };
+
+/** When and where a replay's run was measured, from its own results (a replay judged again keeps its run's time and load), or null when it has none. */
+function runMeasuredAt(runDir: string | undefined): { at: string; load: number | undefined; machine: string; label: string } | null {
+  const [file] = runDir === undefined ? [] : listResultFiles([runDir]);
+  if (file === undefined) return null;
+  const { run, environment } = readResultFile(file);
+  const at = run.started_at.slice(0, 16).replace("T", " ");
+  const load = environment.machine?.load_average?.[0];
+  const machine = `${environment.cpus} logical CPUs (${environment.cpu_model})`;
+  return { at, load, machine, label: `${at} (${load === undefined ? "load unknown" : `load ${load.toFixed(1)}`} at the run's start), ${machine}` };
+}
+
+/** The span of the replays' run times and loads, for a tally of several. */
+function spanOf(replays: readonly Replayed[]): string {
+  const runs = replays.flatMap((r) => runMeasuredAt(r.runDir) ?? []);
+  const ats = runs.map((t) => t.at).sort();
+  if (ats.length === 0) return "not measured";
+  const loads = runs.flatMap((t) => t.load ?? []);
+  const load = loads.length === 0 ? "load unknown" : `load ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} at the runs' starts`;
+  return `${ats[0]} to ${ats.at(-1)} (${load}), ${[...new Set(runs.map((t) => t.machine))].join("; ")}`;
+}
 
 /** The quick and full rows may come from different days and hosts (a VM's host changes between days). */
-const MEASURED_WHERE = `${MEASURED_AT_COLUMN}, where`;
+const MEASURED_WHERE = "measured (the run's start, and the 1-minute load average then), where";
 
 const REPLAY_COLUMNS = {
   profile: "profile",
@@ -198,7 +220,7 @@ const REPLAY_COLUMNS = {
 } as const;
 
 /** One row per replay: what docs/known-changes.md reads each entry's recorded figures from. */
-function replayRows(replays: readonly Replayed[], at: string): Record<string, string | number>[] {
+function replayRows(replays: readonly Replayed[]): Record<string, string | number>[] {
   return replays.map((r) => ({
     profile: r.profile,
     entry: r.entry.id,
@@ -210,7 +232,7 @@ function replayRows(replays: readonly Replayed[], at: string): Record<string, st
     verdict: r.row?.verdict ?? "—",
     outcome: r.outcome,
     release_job: r.profile === "full" ? (inReleaseSelection(r.entry) ? "release day" : "weekly run") : "—",
-    measured_at: at,
+    measured_at: runMeasuredAt(r.runDir)?.label ?? "not measured",
   }));
 }
 
@@ -221,30 +243,27 @@ function printTable(columns: Readonly<Record<string, string>>, rows: readonly Re
 }
 
 /** Rows of the summary: per profile, each suite, then the total. */
-function tallyRows(replays: readonly Replay[], profiles: readonly ReplayProfile[], at: string): Record<string, string | number>[] {
-  const row = (profile: ReplayProfile, suite: string, t: Tally, missed: readonly Replay[]) => ({
-    profile,
-    suite,
-    changes: t.changes,
-    detected: t.detected,
-    rate: percent(t.detected, t.changes),
-    controls: t.controls,
-    alarmed: t.alarmed,
-    unmeasured: t.unmeasured,
-    not_as_documented: missed.map((r) => `${r.entry.id} (${r.outcome})`).join(", ") || "—",
-    measured_at: at,
-  });
+function tallyRows(replays: readonly Replayed[], profiles: readonly ReplayProfile[]): Record<string, string | number>[] {
+  const wrong = (rs: readonly Replayed[]) => rs.filter((r) => r.outcome !== "detected" && r.outcome !== "held");
+  const row = (profile: ReplayProfile, suite: string, of: readonly Replayed[]) => {
+    const t: Tally = tally(of);
+    return {
+      profile,
+      suite,
+      changes: t.changes,
+      detected: t.detected,
+      rate: percent(t.detected, t.changes),
+      controls: t.controls,
+      alarmed: t.alarmed,
+      unmeasured: t.unmeasured,
+      not_as_documented: wrong(of).map((r) => `${r.entry.id} (${r.outcome})`).join(", ") || "—",
+      measured_at: spanOf(of),
+    };
+  };
   return profiles.flatMap((profile) => {
     const ofProfile = replays.filter((r) => r.profile === profile);
-    const wrong = (rs: readonly Replay[]) => rs.filter((r) => r.outcome !== "detected" && r.outcome !== "held");
     const suites = [...new Set(ofProfile.map((r) => r.entry.cell.suite))].sort();
-    return [
-      ...suites.map((suite) => {
-        const of = ofProfile.filter((r) => r.entry.cell.suite === suite);
-        return row(profile, suite, tally(of), wrong(of));
-      }),
-      row(profile, "total", tally(ofProfile), wrong(ofProfile)),
-    ];
+    return [...suites.map((suite) => row(profile, suite, ofProfile.filter((r) => r.entry.cell.suite === suite))), row(profile, "total", ofProfile)];
   });
 }
 
@@ -277,7 +296,16 @@ function tallyEntry(rows: readonly Record<string, string | number>[], old: Measu
     load: "per row",
     summary: all.flatMap((r, i) =>
       r.suite === "total"
-        ? [{ measure: `documented changes of docs/known-changes.json called in their direction, ${PROFILE_NAMES[r.profile as ReplayProfile]}; controls called a change`, row: i, figure: "{detected} of {changes} ({rate}); controls: {alarmed} of {controls}" }]
+        ? [
+            {
+              measure: `documented changes of docs/known-changes.json called in their direction, ${PROFILE_NAMES[r.profile as ReplayProfile]}; controls called a change`,
+              row: i,
+              figure: "{detected} of {changes} ({rate}); controls: {alarmed} of {controls}",
+              // The two profiles' rows may come from different days: each headline says its own.
+              when: String(r.measured_at).slice(0, 16),
+              load: /\(([^)]*)\)/.exec(String(r.measured_at))?.[1] ?? "unknown",
+            },
+          ]
         : [],
     ),
     columns: COLUMNS,
@@ -318,11 +346,12 @@ async function main(): Promise<void> {
       replays.push({ ...replayed, repro });
     }
   }
-  const here = thisMachine(startLoad);
-  const at = `${measuredAt(here)}, ${here.where}`;
-  const perReplay = replayRows(replays, at);
+  // A replay judged again was measured when its run was, not now.
+  const latest = replays.flatMap((r) => runMeasuredAt(r.runDir)?.at ?? []).sort().at(-1);
+  const here = { ...thisMachine(startLoad), ...(latest === undefined ? {} : { when: latest }) };
+  const perReplay = replayRows(replays);
   printTable(REPLAY_COLUMNS, perReplay, replays.map((r) => r.repro ?? r.reason ?? ""));
-  const tallies = tallyRows(replays, options.profiles, at);
+  const tallies = tallyRows(replays, options.profiles);
   printTable(COLUMNS, tallies);
   if (!options.record) {
     const entries = { "known-changes": tallyEntry(tallies, undefined, options.profiles, here), "known-changes-replays": replaysEntry(perReplay, undefined, options.profiles, here) };

@@ -66,6 +66,7 @@ interface Headline {
   readonly measure: string;
   readonly figure: string;
   readonly load?: string;
+  readonly when?: string;
 }
 
 /** An entry's headline figures, their templates filled from its rows. */
@@ -77,7 +78,7 @@ export function headlines(id: string, entry: MeasurementEntry): Headline[] {
       if (row[key] === undefined || row[key] === null) throw new Error(`${MEASUREMENTS_FILE}: ${id}: the summary "${s.measure}" names column ${key}, empty in row ${s.row}`);
       return String(row[key]);
     });
-    return { measure: s.measure, figure, ...(s.load ? { load: s.load } : {}) };
+    return { measure: s.measure, figure, ...(s.load ? { load: s.load } : {}), ...(s.when ? { when: s.when } : {}) };
   });
 }
 
@@ -141,7 +142,7 @@ function derivedSummary(measurements: Measurements): Record<string, Headline[]> 
 export function readmeFiguresTable(measurements: Measurements): string {
   const derived = derivedSummary(measurements);
   const rows = Object.entries(measurements.entries).flatMap(([id, entry]) =>
-    [...(derived[id] ?? []), ...headlines(id, entry)].map((s) => [s.measure, `**${s.figure}**`, `[${entry.when.slice(0, 10)}](${MEASUREMENTS_MD}#${id})`, s.load ?? entry.load]),
+    [...(derived[id] ?? []), ...headlines(id, entry)].map((s) => [s.measure, `**${s.figure}**`, `[${(s.when ?? entry.when).slice(0, 10)}](${MEASUREMENTS_MD}#${id})`, s.load ?? entry.load]),
   );
   return `${BEGIN}\n${table(["measure", "figure", "measured", "load average"], rows)}\n${END}`;
 }

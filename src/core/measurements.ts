@@ -40,6 +40,8 @@ export interface MeasurementEntry {
     readonly figure: string;
     /** Where this figure's load differs from the entry's. */
     readonly load?: string;
+    /** Where this figure was measured at another time than the entry's (a part the last run kept). */
+    readonly when?: string;
   }[];
   /** A table: column keys to headings, rows keyed the same. */
   readonly columns?: Readonly<Record<string, string>>;
