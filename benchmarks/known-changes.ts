@@ -179,31 +179,37 @@ const percent = (part: number, whole: number) => (whole === 0 ? "—" : `${Math.
 const measured = (row?: CompareRow) => (row?.ratio == null ? "—" : `${row.ratio.toFixed(3)}${row.ci95 ? ` [${row.ci95[0].toFixed(3)}, ${row.ci95[1].toFixed(3)}]` : ""}`);
 const documented = (entry: KnownChange) => (entry.documented.factor === undefined ? "no change" : `${entry.documented.direction} ×${entry.documented.factor}`);
 
-type Replayed = Replay & { repro?: string | null; reason?: string; runDir?: string };
+/** When a replay's run was measured, the 1-minute load at its start, and on which machine: from the run's own results, so a replay judged again keeps them. */
+interface RunMeasured {
+  readonly at: string;
+  readonly load: number | undefined;
+  readonly machine: string;
+}
 
-/** When and where a replay's run was measured, from its own results (a replay judged again keeps its run's time and load), or null when it has none. */
-function runMeasuredAt(runDir: string | undefined): { at: string; load: number | undefined; machine: string; label: string } | null {
+type Replayed = Replay & { repro?: string | null; reason?: string; run: RunMeasured | null };
+
+function runMeasured(runDir: string | undefined): RunMeasured | null {
   const [file] = runDir === undefined ? [] : listResultFiles([runDir]);
   if (file === undefined) return null;
   const { run, environment } = readResultFile(file);
-  const at = run.started_at.slice(0, 16).replace("T", " ");
-  const load = environment.machine?.load_average?.[0];
-  const machine = `${environment.cpus} logical CPUs (${environment.cpu_model})`;
-  return { at, load, machine, label: `${at} (${load === undefined ? "load unknown" : `load ${load.toFixed(1)}`} at the run's start), ${machine}` };
+  return { at: run.started_at.slice(0, 16).replace("T", " "), load: environment.machine?.load_average?.[0], machine: `${environment.cpus} logical CPUs (${environment.cpu_model})` };
 }
 
-/** The span of the replays' run times and loads, for a tally of several. */
-function spanOf(replays: readonly Replayed[]): string {
-  const runs = replays.flatMap((r) => runMeasuredAt(r.runDir) ?? []);
-  const ats = runs.map((t) => t.at).sort();
-  if (ats.length === 0) return "not measured";
-  const loads = runs.flatMap((t) => t.load ?? []);
-  const load = loads.length === 0 ? "load unknown" : `load ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} at the runs' starts`;
-  return `${ats[0]} to ${ats.at(-1)} (${load}), ${[...new Set(runs.map((t) => t.machine))].join("; ")}`;
+/** The measured columns of a row of one or more replays: the span of their runs' times and loads, and their machines. */
+function measuredColumns(replays: readonly Replayed[]): { measured_at: string; load: string; machine: string } {
+  const runs = replays.flatMap((r) => r.run ?? []);
+  const ats = runs.map((run) => run.at).sort();
+  const loads = runs.flatMap((run) => run.load ?? []);
+  const [low, high] = [Math.min(...loads).toFixed(1), Math.max(...loads).toFixed(1)];
+  return {
+    measured_at: ats.length === 0 ? "not measured" : ats[0] === ats.at(-1) ? ats[0]! : `${ats[0]} to ${ats.at(-1)}`,
+    load: loads.length === 0 ? "unknown" : `${low === high ? low : `${low}–${high}`} at the ${runs.length === 1 ? "run's start" : "runs' starts"}`,
+    machine: [...new Set(runs.map((run) => run.machine))].join("; ") || "—",
+  };
 }
 
 /** The quick and full rows may come from different days and hosts (a VM's host changes between days). */
-const MEASURED_WHERE = "measured (the run's start, and the 1-minute load average then), where";
+const MEASURED_COLUMNS = { measured_at: "measured (each run's start)", load: "1-minute load average", machine: "machine" } as const;
 
 const REPLAY_COLUMNS = {
   profile: "profile",
@@ -216,7 +222,7 @@ const REPLAY_COLUMNS = {
   verdict: "verdict",
   outcome: "outcome",
   release_job: "release job measures it on",
-  measured_at: MEASURED_WHERE,
+  ...MEASURED_COLUMNS,
 } as const;
 
 /** One row per replay: what docs/known-changes.md reads each entry's recorded figures from. */
@@ -232,14 +238,13 @@ function replayRows(replays: readonly Replayed[]): Record<string, string | numbe
     verdict: r.row?.verdict ?? "—",
     outcome: r.outcome,
     release_job: r.profile === "full" ? (inReleaseSelection(r.entry) ? "release day" : "weekly run") : "—",
-    measured_at: runMeasuredAt(r.runDir)?.label ?? "not measured",
+    ...measuredColumns([r]),
   }));
 }
 
-function printTable(columns: Readonly<Record<string, string>>, rows: readonly Record<string, string | number>[], extra?: readonly string[]): void {
+function printTable(columns: Readonly<Record<string, string>>, rows: readonly Record<string, string | number>[]): void {
   const keys = Object.keys(columns);
-  const heads = [...Object.values(columns), ...(extra ? ["reproduction or reason"] : [])];
-  process.stdout.write(`${formatTable(heads, rows.map((row, i) => [...keys.map((key) => String(row[key])), ...(extra ? [extra[i] ?? ""] : [])]))}\n\n`);
+  process.stdout.write(`${formatTable(Object.values(columns), rows.map((row) => keys.map((key) => String(row[key]))))}\n\n`);
 }
 
 /** Rows of the summary: per profile, each suite, then the total. */
@@ -257,7 +262,7 @@ function tallyRows(replays: readonly Replayed[], profiles: readonly ReplayProfil
       alarmed: t.alarmed,
       unmeasured: t.unmeasured,
       not_as_documented: wrong(of).map((r) => `${r.entry.id} (${r.outcome})`).join(", ") || "—",
-      measured_at: spanOf(of),
+      ...measuredColumns(of),
     };
   };
   return profiles.flatMap((profile) => {
@@ -277,7 +282,7 @@ const COLUMNS = {
   alarmed: "controls called a change",
   unmeasured: "not measured",
   not_as_documented: "not as documented (see docs/known-changes.md)",
-  measured_at: MEASURED_WHERE,
+  ...MEASURED_COLUMNS,
 } as const;
 
 const PROFILE_NAMES: Readonly<Record<ReplayProfile, string>> = { full: "the release job's profile (full, adaptive trials)", quick: "the quick profile" };
@@ -303,7 +308,7 @@ function tallyEntry(rows: readonly Record<string, string | number>[], old: Measu
               figure: "{detected} of {changes} ({rate}); controls: {alarmed} of {controls}",
               // The two profiles' rows may come from different days: each headline says its own.
               when: String(r.measured_at).slice(0, 16),
-              load: /\(([^)]*)\)/.exec(String(r.measured_at))?.[1] ?? "unknown",
+              load: String(r.load),
             },
           ]
         : [],
@@ -343,14 +348,14 @@ async function main(): Promise<void> {
       const replayed = await replay(entry, profile, work);
       const repro = await writeRepro(replayed, work);
       log(`${profile} ${entry.id}: ${replayed.row?.verdict ?? replayed.reason ?? "not measured"} → ${replayed.outcome}`);
-      replays.push({ ...replayed, repro });
+      replays.push({ ...replayed, repro, run: runMeasured(replayed.runDir) });
     }
   }
   // A replay judged again was measured when its run was, not now.
-  const latest = replays.flatMap((r) => runMeasuredAt(r.runDir)?.at ?? []).sort().at(-1);
+  const latest = replays.flatMap((r) => r.run?.at ?? []).sort().at(-1);
   const here = { ...thisMachine(startLoad), ...(latest === undefined ? {} : { when: latest }) };
   const perReplay = replayRows(replays);
-  printTable(REPLAY_COLUMNS, perReplay, replays.map((r) => r.repro ?? r.reason ?? ""));
+  printTable({ ...REPLAY_COLUMNS, repro: "reproduction or reason" }, perReplay.map((row, i) => ({ ...row, repro: replays[i]!.repro ?? replays[i]!.reason ?? "" })));
   const tallies = tallyRows(replays, options.profiles);
   printTable(COLUMNS, tallies);
   if (!options.record) {
