@@ -44,12 +44,16 @@ export interface TimedCommand {
   readonly usage: ResourceUsage | null;
 }
 
-/** Runs a command under GNU time; its stdout and stderr are the command's own. */
-export async function runWithUsage(argv: readonly string[], options: CommandOptions, reportDir: string): Promise<TimedCommand> {
+/**
+ * Runs a command under GNU time; its stdout and stderr are the command's own. `under` is what runs
+ * GNU time itself (`setarch -R`: src/tools/fixed-layout.ts), so that its own work is not counted.
+ */
+export async function runWithUsage(argv: readonly string[], options: CommandOptions, reportDir: string, under: readonly string[] = []): Promise<TimedCommand> {
   const dir = await mkdtemp(join(reportDir, ".usage-"));
   try {
     const report = join(dir, "usage");
-    const result = await runCommand(GNU_TIME, ["-f", "%U %S %e %M %R %F %w %c", "-o", report, ...argv], options);
+    const [command, ...args] = [...under, GNU_TIME, "-f", "%U %S %e %M %R %F %w %c", "-o", report, ...argv];
+    const result = await runCommand(command!, args, options);
     // A command that exits non-zero gets a "Command exited with ..." line first: the figures are last.
     const fields = (await readFile(report, "utf8").catch(() => "")).trim().split("\n").pop()?.split(" ").map(Number) ?? [];
     const [userS, systemS, elapsedS, kib, minorFaults, majorFaults, voluntarySwitches, involuntarySwitches] = fields;

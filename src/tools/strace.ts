@@ -307,15 +307,16 @@ export type CountedRun = { readonly result: CommandResult } & (
  * summary written to a file of `scratchDir`, never mixed with the program's own output. With
  * `cacheDirs`, every call is written too, and those on a file under one of them are counted apart
  * (`cacheCalls`): a runtime's own caches, whose writes move with timing (docs/methodology.md, "Counts").
+ * `under` is what runs strace itself (`setarch -R`: src/tools/fixed-layout.ts).
  */
-export async function runCounted(argv: readonly string[], options: CommandOptions, scratchDir: string, cacheDirs: readonly string[] = []): Promise<CountedRun> {
+export async function runCounted(argv: readonly string[], options: CommandOptions, scratchDir: string, cacheDirs: readonly string[] = [], under: readonly string[] = []): Promise<CountedRun> {
   const ready = await straceReadiness();
   const dir = await mkdtemp(join(scratchDir, ".strace-"));
   try {
     const output = join(dir, "summary");
     const tracer = cacheDirs.length > 0 ? tracingArgv(output) : straceArgv(output);
     // Where strace cannot trace, the program still runs, so what the caller checks of it holds.
-    const [command, ...args] = ready.ok ? [...tracer, ...argv] : argv;
+    const [command, ...args] = ready.ok ? [...under, ...tracer, ...argv] : [...under, ...argv];
     const result = await runCommand(command!, args, options);
     if (!ready.ok) return { result, counts: null, unavailable: ready.unavailable };
     const { counts, cacheCalls } = parseCounted(await readFile(output, "utf8").catch(() => ""), cacheDirs);

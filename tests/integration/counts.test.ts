@@ -74,6 +74,7 @@ describe("counts", () => {
       assert.ok(!Object.keys(profile.calls).some((name) => SCHEDULING_SYSCALLS.has(name)), `${where}: scheduling calls apart`);
       if (doc.suite === "startup") {
         assert.equal(profile.per, "start");
+        assert.equal(doc.details?.counted_layout, "fixed (setarch -R)", `${where}: counted starts lay out memory as a tuned runner does`);
         const calls = counted(doc, "syscalls", 3);
         // Quick's three trials: two trials of counts, each three starts under strace, checked like timed ones.
         assert.equal(calls.length, 6, where);

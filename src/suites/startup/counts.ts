@@ -4,6 +4,7 @@ import type { MetricDefinition } from "../../results/types.ts";
 import { RUNTIMES } from "../../runtimes/catalog.ts";
 import { cacheDirs } from "../../runtimes/command.ts";
 import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
+import { countedLayout } from "../../tools/fixed-layout.ts";
 import { runWithUsage } from "../../tools/gnu-time.ts";
 import { folderSize } from "../../tools/sizes.ts";
 import { countRuns, emulatedCounts, PATH_SYSCALLS, runCounted, splitScheduling, sumCalls, syscallProfile, tasksStarted, type SplitCounts } from "../../tools/strace.ts";
@@ -115,12 +116,14 @@ export async function countStarts(runtime: IdentifiedRuntime, scenario: SuiteSce
     const unavailable = Object.fromEntries([...SYSCALL_METRICS, ...USAGE_METRICS].map((metric) => [metric, emulated]));
     return { samples: size.samples, unavailable: { ...unavailable, ...size.unavailable } };
   }
+  const layout = await countedLayout();
+  const under = layout.fixed ? layout.prefix : [];
   const usage: Record<(typeof USAGE_METRICS)[number], number[]> = { minor_faults: [], major_faults: [], voluntary_switches: [], involuntary_switches: [] };
   const traced: { split: SplitCounts; tasks: number }[] = [];
   let straceMissing: string | null = null;
   for (let run = 0; run < runs; run++) {
     for (let start = 0; start < COUNTED_STARTS; start++) {
-      const timed = await runWithUsage(command.argv, command.options, workDir);
+      const timed = await runWithUsage(command.argv, command.options, workDir, under);
       checkPrinted(`counted start ${run + 1} under GNU time`, timed.result, command.expected);
       if (timed.usage === null) throw new TrialFailure(`counted start ${run + 1}: GNU time wrote no report`);
       usage.minor_faults.push(timed.usage.minorFaults);
@@ -129,21 +132,22 @@ export async function countStarts(runtime: IdentifiedRuntime, scenario: SuiteSce
       usage.involuntary_switches.push(timed.usage.involuntarySwitches);
     }
     for (let start = 0; start < COUNTED_STARTS; start++) {
-      const counted = await runCounted(command.argv, command.options, workDir, cacheDirs(runtime, command.options.env));
+      const counted = await runCounted(command.argv, command.options, workDir, cacheDirs(runtime, command.options.env), under);
       checkPrinted(`counted start ${run + 1} under strace`, counted.result, command.expected);
       if (counted.counts === null) straceMissing = counted.unavailable;
       else traced.push({ split: splitScheduling(counted.counts, counted.cacheCalls), tasks: tasksStarted(counted.counts) });
     }
   }
   const samples: Record<string, number[]> = { ...usage, ...size.samples };
+  const counted_layout = layout.fixed ? "fixed (setarch -R)" : layout.reason;
   if (straceMissing !== null) {
-    return { samples, unavailable: { ...Object.fromEntries(SYSCALL_METRICS.map((metric) => [metric, straceMissing])), ...size.unavailable } };
+    return { samples, unavailable: { ...Object.fromEntries(SYSCALL_METRICS.map((metric) => [metric, straceMissing])), ...size.unavailable }, details: { counted_layout } };
   }
   samples.syscalls = traced.map(({ split }) => sumCalls(split.work));
   samples.path_syscalls = traced.map(({ split }) => sumCalls(split.work, PATH_SYSCALLS));
   samples.threads = traced.map(({ tasks }) => tasks);
   const perTrial = Array.from({ length: runs }, () => COUNTED_STARTS);
   const trialSamples = Object.fromEntries([...SYSCALL_METRICS, ...USAGE_METRICS].map((metric) => [metric, perTrial]));
-  return { samples, trialSamples, unavailable: size.unavailable, details: { syscall_counts: syscallProfile("start", traced.map(({ split }) => split)) } };
+  return { samples, trialSamples, unavailable: size.unavailable, details: { counted_layout, syscall_counts: syscallProfile("start", traced.map(({ split }) => split)) } };
 }
 
