@@ -14,19 +14,35 @@ import type { ChainLink } from "./select.ts";
 /** A result that says what it measured, or could not: a cell cut short by Ctrl-C says neither, and is measured again. */
 const completed = (doc: ResultDocument) => !(doc.status === "failed" && doc.details?.interrupted_after_trials !== undefined);
 
+/**
+ * A cell whose adaptive trials stopped for budget before their last look: judged on two or three
+ * pairs at the strictest alpha, it decides nothing (docs/history.md, "Running and resuming").
+ */
+const cutShort = (doc: ResultDocument) => doc.sequential?.stopped === "budget";
+
+export interface CoverageOptions {
+  /**
+   * Whether a run with a cell cut short by its budget counts as measured: where the sweep caps the
+   * trials itself (`--trial-budget`), such runs are what it asks for; otherwise a link is measured
+   * with all its looks or not yet, and that scenario of the run is measured again.
+   */
+  readonly acceptCutShort: boolean;
+}
+
 const scenarioOf = (doc: Pick<ResultDocument, "suite" | "scenario">) => `${doc.suite}/${doc.scenario}`;
 
 export class RunnerCoverage {
   /** `runtime scenario` → the runs that measured it, each as its completed results of that scenario, oldest run first. */
   private readonly runs = new Map<string, ResultDocument[][]>();
 
-  constructor(docs: readonly ResultDocument[]) {
+  constructor(docs: readonly ResultDocument[], options: CoverageOptions) {
     const byRun = new Map<string, ResultDocument[]>();
     for (const doc of docs.filter(completed)) {
       const key = `${doc.runtime.name} ${scenarioOf(doc)} ${doc.run.id}`;
       byRun.set(key, [...(byRun.get(key) ?? []), doc]);
     }
-    const ordered = [...byRun.values()].sort((a, b) => a[0]!.run.started_at.localeCompare(b[0]!.run.started_at));
+    const kept = [...byRun.values()].filter((run) => options.acceptCutShort || !run.some(cutShort));
+    const ordered = kept.sort((a, b) => a[0]!.run.started_at.localeCompare(b[0]!.run.started_at));
     for (const run of ordered) {
       const key = `${run[0]!.runtime.name} ${scenarioOf(run[0]!)}`;
       this.runs.set(key, [...(this.runs.get(key) ?? []), run]);
@@ -34,8 +50,8 @@ export class RunnerCoverage {
   }
 
   /** One runner's results in a data folder, through the run index. */
-  static read(dataDir: string, runner: string): RunnerCoverage {
-    return new RunnerCoverage(readIndexedResults(dataDir, runner).flatMap(({ doc }) => (doc === null ? [] : [doc])));
+  static read(dataDir: string, runner: string, options: CoverageOptions): RunnerCoverage {
+    return new RunnerCoverage(readIndexedResults(dataDir, runner).flatMap(({ doc }) => (doc === null ? [] : [doc])), options);
   }
 
   /**

@@ -91,7 +91,7 @@ function fakeSweep(dataDir: string, options: { interruptAt?: number; loads?: num
       return "measured";
     },
     cost: () => ({ seconds: 600, maxSeconds: 1800 }),
-    coverage: () => RunnerCoverage.read(dataDir, TESTBED_AMD.runner),
+    coverage: () => RunnerCoverage.read(dataDir, TESTBED_AMD.runner, { acceptCutShort: false }),
     load: () => loads.shift() ?? 0.1,
     sleep: async (ms) => void (clock += ms),
     now: () => clock,
@@ -200,7 +200,7 @@ describe("a sweep: each link, then its steps narrowed", () => {
     const data = tempDir("sweep-pending");
     for (const doc of linkRun({ machine: TESTBED_AMD, index: 1, from: "22.0.0", to: "22.4.0", level: LEVEL })) await writeResult(data, doc);
     const chains = [{ links: chainLinks("node", ["22.0.0", "22.4.0", "22.8.0"]), scenarios: [SCENARIO, "startup/typescript"] }];
-    const coverage = RunnerCoverage.read(data, TESTBED_AMD.runner);
+    const coverage = RunnerCoverage.read(data, TESTBED_AMD.runner, { acceptCutShort: false });
     const pending = pendingJobs(chains, coverage, () => 1);
     assert.deepEqual(pending.map((job: Required<SweepJob>) => [job.link.from, job.scenarios]), [
       ["22.0.0", ["startup/typescript"]],
@@ -209,6 +209,18 @@ describe("a sweep: each link, then its steps narrowed", () => {
     // At another version of hello, its run of the first link measured something else.
     const later = pendingJobs(chains, coverage, (scenario) => (scenario === SCENARIO ? 2 : 1));
     assert.deepEqual(later[0]!.scenarios, [SCENARIO, "startup/typescript"]);
+  });
+
+  it("measures again a link whose run stopped a cell for budget, unless the sweep caps the trials itself", async () => {
+    const data = tempDir("sweep-cut-short");
+    const [from, to] = linkRun({ machine: TESTBED_AMD, index: 1, from: "22.0.0", to: "22.4.0", level: LEVEL });
+    // Bun's first chain: each run given a share of a time limit, so each cell stopped at its first look.
+    await writeResult(data, from!);
+    await writeResult(data, { ...to!, sequential: { looks: [3, 7, 10], alpha: 0.0008, stopped: "budget" } });
+    const chains = [{ links: chainLinks("node", ["22.0.0", "22.4.0"]), scenarios: [SCENARIO] }];
+    const pending = (acceptCutShort: boolean) => pendingJobs(chains, RunnerCoverage.read(data, TESTBED_AMD.runner, { acceptCutShort }), () => 1);
+    assert.deepEqual(pending(false).map((job: Required<SweepJob>) => [job.link.from, job.scenarios]), [["22.0.0", [SCENARIO]]]);
+    assert.deepEqual(pending(true), []);
   });
 });
 
