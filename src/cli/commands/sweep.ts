@@ -250,10 +250,13 @@ function costModel(request: SweepRequest): (job: Required<SweepJob>) => JobCost 
  */
 const loadFadeSeconds = (maxLoad: number) => Math.max(0, 60 * Math.log(cpus().length / maxLoad));
 
+/** What data/ holds of the testbed's links; runs cut short by a budget count only where the sweep asks for one itself. */
+const readCoverage = (request: SweepRequest) => RunnerCoverage.read(request.dataDir, request.testbed.name, { acceptCutShort: request.trialBudget !== undefined });
+
 /** What `sweep --plan` prints: each chain, what is left to measure of it, and its cost. */
 function planText(request: SweepRequest, { chains, scenarioVersion }: ResolvedChains): string {
   const cost = costModel(request);
-  const coverage = RunnerCoverage.read(request.dataDir, request.testbed.name, { acceptCutShort: request.trialBudget !== undefined });
+  const coverage = readCoverage(request);
   const rows = chains.map((chain) => {
     const pending = pendingJobs([chain], coverage, scenarioVersion);
     const perLink = chain.links.length === 0 ? { seconds: 0, maxSeconds: 0 } : cost({ link: chain.links.at(-1)!, scenarios: chain.scenarios, purpose: "chain" });
@@ -290,7 +293,7 @@ function realHooks(request: SweepRequest, workDir: string): SweepHooks & { refus
   return {
     refused,
     cost: costModel(request),
-    coverage: () => (coverage ??= RunnerCoverage.read(request.dataDir, request.testbed.name, { acceptCutShort: request.trialBudget !== undefined })),
+    coverage: () => (coverage ??= readCoverage(request)),
     load: () => loadAverages()[0],
     sleep: (ms) => new Promise((done) => setTimeout(done, ms)),
     now: () => Date.now(),
