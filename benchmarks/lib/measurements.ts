@@ -78,8 +78,21 @@ export function headlines(id: string, entry: MeasurementEntry): Headline[] {
       if (row[key] === undefined || row[key] === null) throw new Error(`${MEASUREMENTS_FILE}: ${id}: the summary "${s.measure}" names column ${key}, empty in row ${s.row}`);
       return String(row[key]);
     });
-    return { measure: s.measure, figure, ...(s.load ? { load: s.load } : {}), ...(s.when ? { when: s.when } : {}) };
+    const own = rowMeasuredAt(row);
+    const load = s.load ?? own?.load;
+    const when = s.when ?? own?.when;
+    return { measure: s.measure, figure, ...(load ? { load } : {}), ...(when ? { when } : {}) };
   });
+}
+
+/**
+ * A row's own time and load, from its `measured_at` ("YYYY-MM-DD HH:MM (load)", see `measuredAt`):
+ * an entry whose runs replace only their own rows was measured at several times, and a headline
+ * of one row must carry that row's time, not the entry's last run's.
+ */
+function rowMeasuredAt(row: Readonly<Record<string, Figure>>): { when: string; load: string } | null {
+  const match = typeof row["measured_at"] === "string" ? /^(\d{4}-\d{2}-\d{2} \d{2}:\d{2}) \((.+)\)$/.exec(row["measured_at"]) : null;
+  return match ? { when: match[1]!, load: `${match[2]!} (1-minute load average)` } : null;
 }
 
 /** The harness against the same tool run by hand, per runtime: figures paired round by round. */

@@ -10,7 +10,12 @@ import { runCommand, tail } from "../process/children.ts";
  * mappings fall (docs/methodology.md, "Counts", gives the figures). It wraps the counting tool
  * (GNU time, strace), never the program, so setarch's own faults and calls are counted nowhere.
  */
-export type Layout = { readonly fixed: true; readonly prefix: readonly string[] } | { readonly fixed: false; readonly reason: string };
+export interface Layout {
+  /** What runs the counting tool: empty where the layout cannot be fixed. */
+  readonly prefix: readonly string[];
+  /** How the counted runs were laid out, for the result's details. */
+  readonly detail: string;
+}
 
 const probes = new Map<string, Promise<Layout>>();
 
@@ -19,8 +24,8 @@ export function countedLayout(): Promise<Layout> {
   return once(probes, "setarch", async () => {
     const prefix = ["setarch", machine(), "-R"];
     const probe = await runCommand(prefix[0]!, [...prefix.slice(1), "true"], { timeoutMs: 10_000 });
-    if (probe.code === 0) return { fixed: true, prefix };
+    if (probe.code === 0) return { prefix, detail: "fixed (setarch -R)" };
     const said = probe.spawnError ?? (tail(probe.stderr, 1) || `exit code ${probe.code}`);
-    return { fixed: false, reason: `setarch -R failed (${said}): counted with the address layout random` };
+    return { prefix: [], detail: `setarch -R failed (${said}): counted with the address layout random` };
   });
 }

@@ -3,7 +3,7 @@ import { cpSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs"
 import { join, relative } from "node:path";
 import { test } from "node:test";
 import { tempDir } from "../../benchmarks/lib/cli.ts";
-import { loadNow, measurementsMarkdown, MEASUREMENTS_MD, readMeasurements, readmeFiguresTable, recordMeasurement, thisMachine } from "../../benchmarks/lib/measurements.ts";
+import { headlines, loadNow, measurementsMarkdown, MEASUREMENTS_MD, readMeasurements, readmeFiguresTable, recordMeasurement, thisMachine } from "../../benchmarks/lib/measurements.ts";
 import { RUN_TO_RUN_SHIFT, shiftTableRows } from "../../src/compare/noise.ts";
 import { MEASUREMENTS } from "../../src/core/measurements.ts";
 import { REPO_ROOT } from "../../src/core/paths.ts";
@@ -91,6 +91,30 @@ test("a benchmark's entry replaces the old one in the JSON, and the generated do
   assert.equal(readFileSync(join(root, MEASUREMENTS_MD), "utf8"), measurementsMarkdown(after));
   const readme = readFileSync(join(root, "README.md"), "utf8");
   assert.ok(readme.includes(readmeFiguresTable(after)) && readme.includes("startup 9.9 % (1 of 1)"), "the README's table shows the new figure");
+});
+
+test("a headline of an entry measured in parts carries its own row's time and load, unless it names its own", () => {
+  const entry = {
+    title: "t",
+    benchmark: "scripts/benchmark t",
+    when: "2026-11-28 01:43",
+    where: "here",
+    load: "per row",
+    columns: { runtime: "runtime", spread: "spread", measured_at: "measured" },
+    rows: [
+      { runtime: "node", spread: "0.1 %", measured_at: "2026-11-27 23:27 (0.8 at the start, 1.4 at the end)" },
+      { runtime: "deno", spread: "0.5 %", measured_at: "2026-11-28 01:24 (1.1 at the start, 1.6 at the end)" },
+    ],
+    summary: [
+      { measure: "node", row: 0, figure: "{spread}" },
+      { measure: "deno", row: 1, figure: "{spread}" },
+      { measure: "deno, by hand", row: 1, figure: "{spread}", when: "2026-11-20 10:00", load: "0.3 (1-minute load average)" },
+    ],
+  };
+  const [node, deno, byHand] = headlines("t", entry);
+  assert.deepEqual(node, { measure: "node", figure: "0.1 %", when: "2026-11-27 23:27", load: "0.8 at the start, 1.4 at the end (1-minute load average)" });
+  assert.deepEqual(deno, { measure: "deno", figure: "0.5 %", when: "2026-11-28 01:24", load: "1.1 at the start, 1.6 at the end (1-minute load average)" });
+  assert.deepEqual(byHand, { measure: "deno, by hand", figure: "0.5 %", when: "2026-11-20 10:00", load: "0.3 (1-minute load average)" });
 });
 
 test("the browser bundle holds the run-to-run shifts from the JSON, and none of its prose", async () => {

@@ -117,13 +117,12 @@ export async function countStarts(runtime: IdentifiedRuntime, scenario: SuiteSce
     return { samples: size.samples, unavailable: { ...unavailable, ...size.unavailable } };
   }
   const layout = await countedLayout();
-  const under = layout.fixed ? layout.prefix : [];
   const usage: Record<(typeof USAGE_METRICS)[number], number[]> = { minor_faults: [], major_faults: [], voluntary_switches: [], involuntary_switches: [] };
   const traced: { split: SplitCounts; tasks: number }[] = [];
   let straceMissing: string | null = null;
   for (let run = 0; run < runs; run++) {
     for (let start = 0; start < COUNTED_STARTS; start++) {
-      const timed = await runWithUsage(command.argv, command.options, workDir, under);
+      const timed = await runWithUsage(command.argv, command.options, workDir, layout.prefix);
       checkPrinted(`counted start ${run + 1} under GNU time`, timed.result, command.expected);
       if (timed.usage === null) throw new TrialFailure(`counted start ${run + 1}: GNU time wrote no report`);
       usage.minor_faults.push(timed.usage.minorFaults);
@@ -132,14 +131,14 @@ export async function countStarts(runtime: IdentifiedRuntime, scenario: SuiteSce
       usage.involuntary_switches.push(timed.usage.involuntarySwitches);
     }
     for (let start = 0; start < COUNTED_STARTS; start++) {
-      const counted = await runCounted(command.argv, command.options, workDir, cacheDirs(runtime, command.options.env), under);
+      const counted = await runCounted(command.argv, command.options, workDir, cacheDirs(runtime, command.options.env), layout.prefix);
       checkPrinted(`counted start ${run + 1} under strace`, counted.result, command.expected);
       if (counted.counts === null) straceMissing = counted.unavailable;
       else traced.push({ split: splitScheduling(counted.counts, counted.cacheCalls), tasks: tasksStarted(counted.counts) });
     }
   }
   const samples: Record<string, number[]> = { ...usage, ...size.samples };
-  const counted_layout = layout.fixed ? "fixed (setarch -R)" : layout.reason;
+  const counted_layout = layout.detail;
   if (straceMissing !== null) {
     return { samples, unavailable: { ...Object.fromEntries(SYSCALL_METRICS.map((metric) => [metric, straceMissing])), ...size.unavailable }, details: { counted_layout } };
   }
