@@ -85,16 +85,6 @@ export function headlines(id: string, entry: MeasurementEntry): Headline[] {
   });
 }
 
-/**
- * A row's own time and load, from its `measured_at` ("YYYY-MM-DD HH:MM (load)", see `measuredAt`):
- * an entry whose runs replace only their own rows was measured at several times, and a headline
- * of one row must carry that row's time, not the entry's last run's.
- */
-function rowMeasuredAt(row: Readonly<Record<string, Figure>>): { when: string; load: string } | null {
-  const match = typeof row["measured_at"] === "string" ? /^(\d{4}-\d{2}-\d{2} \d{2}:\d{2}) \((.+)\)$/.exec(row["measured_at"]) : null;
-  return match ? { when: match[1]!, load: `${match[2]!} (1-minute load average)` } : null;
-}
-
 /** The harness against the same tool run by hand, per runtime: figures paired round by round. */
 export function pairedRow(runtime: string, ours: readonly number[], theirs: readonly number[], digits: number): Record<string, Figure> {
   const paired = pairedRatio(ours, theirs);
@@ -181,6 +171,9 @@ export function writeGeneratedDocs(root = REPO_ROOT, measurements: Measurements 
   writeFileSync(join(root, README), readmeWithFigures(read(root, README), measurements));
 }
 
+/** What an entry's load says it is, after its figures; a row's `measured_at` leaves it out. */
+const LOAD_UNIT = " (1-minute load average)";
+
 /** The 1-minute load average now: a benchmark takes it when it starts, for `thisMachine`. */
 export const loadNow = () => loadavg()[0]!;
 
@@ -190,7 +183,7 @@ export function thisMachine(startLoad: number): { when: string; where: string; l
   return {
     when: new Date().toISOString().slice(0, 16).replace("T", " "),
     where: `${cpu.length} logical CPUs (${cpu[0]?.model.trim() ?? "unknown CPU"}), ${Math.round(totalmem() / 2 ** 30)} GiB of memory`,
-    load: `${startLoad.toFixed(1)} at the start, ${loadNow().toFixed(1)} at the end (1-minute load average)`,
+    load: `${startLoad.toFixed(1)} at the start, ${loadNow().toFixed(1)} at the end${LOAD_UNIT}`,
   };
 }
 
@@ -199,7 +192,17 @@ export const MEASURED_AT_COLUMN = "measured (1-minute load average at the start 
 
 /** A row's `measured_at`, from the entry's own `thisMachine`, so that the entry and its rows name one time. */
 export function measuredAt(here: { when: string; load: string }): string {
-  return `${here.when} (${here.load.replace(" (1-minute load average)", "")})`;
+  return `${here.when} (${here.load.replace(LOAD_UNIT, "")})`;
+}
+
+/**
+ * A row's own time and load, from its `measured_at` ("YYYY-MM-DD HH:MM (load)", the inverse of `measuredAt`):
+ * an entry whose runs replace only their own rows was measured at several times, and a headline
+ * of one row must carry that row's time, not the entry's last run's.
+ */
+function rowMeasuredAt(row: Readonly<Record<string, Figure>>): { when: string; load: string } | null {
+  const match = typeof row["measured_at"] === "string" ? /^(\d{4}-\d{2}-\d{2} \d{2}:\d{2}) \((.+)\)$/.exec(row["measured_at"]) : null;
+  return match ? { when: match[1]!, load: `${match[2]!}${LOAD_UNIT}` } : null;
 }
 
 /** Replaces (or adds) one entry of docs/measurements.json, keeping the others and their order, then regenerates the documents. */
