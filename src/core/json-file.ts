@@ -1,5 +1,5 @@
-import { existsSync, readFileSync } from "node:fs";
-import { relative } from "node:path";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { dirname, relative } from "node:path";
 import { UserError, errorMessage } from "./errors.ts";
 import { REPO_ROOT } from "./paths.ts";
 
@@ -33,4 +33,12 @@ export function readDerivedFile<T extends { schema: string }>(path: string, sche
   }
   if (parsed?.schema !== schema) throw new UserError(`${displayPath(path)}: not a ${schema} file (run ${writtenBy} again)`);
   return parsed;
+}
+
+/** Writes a file through a rename, its folder created, so that a reader never sees half of it. */
+export function replaceFile(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const partial = `${path}.${process.pid}.tmp`;
+  writeFileSync(partial, text);
+  renameSync(partial, path);
 }

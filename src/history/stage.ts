@@ -3,17 +3,20 @@
  * benchmark.yml names a job's artifact, beside the job it measured. Collect takes each as it takes a
  * workflow's artifacts (the same checks against .github/bench-runners.json and the job), never a
  * copy of files. A staged link that was never collected (the harness killed between the run and its
- * collect) is collected by the next sweep before it measures anything.
+ * collect) is collected by the next sweep before it measures anything. Beside the stage, which goes
+ * once its links are collected, a sweep keeps its latest runs' times for the next sweep's pace.
  */
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { artifactName, collectResults, type CollectOutcome, type CollectTrust } from "../collect/collect.ts";
+import { replaceFile } from "../core/json-file.ts";
 import { cacheDir } from "../core/paths.ts";
 import type { MatrixEntry } from "../releases/matrix.ts";
 import type { ReferenceTestbed } from "../releases/runners.ts";
 import type { ChainLink } from "./select.ts";
+import type { TimedRun } from "./sweep.ts";
 
 /** The call a sweep's jobs belong to: part of each staged artifact's name. */
 export const SWEEP_CALL = "sweep";
@@ -25,6 +28,33 @@ const jobFile = (workDir: string, job: MatrixEntry) => join(workDir, "jobs", `${
 /** A sweep's staging folder for a data folder: below the per-user cache, one per data folder. */
 export function sweepWorkDir(dataDir: string): string {
   return join(cacheDir(), "sweep", createHash("sha256").update(resolve(dataDir)).digest("hex").slice(0, 16));
+}
+
+/** Beside the staging folder, which goes once its links are collected: the latest runs' times, for the next sweep's pace. */
+const paceFile = (dataDir: string) => `${sweepWorkDir(dataDir)}.pace.json`;
+
+const isTimedRun = (run: unknown): run is TimedRun => {
+  const { purpose, measured, estimated } = (run ?? {}) as Record<string, unknown>;
+  return (purpose === "chain" || purpose === "narrowing") && [measured, estimated].every((n) => typeof n === "number" && Number.isFinite(n) && n >= 0);
+};
+
+/** The runs earlier sweeps of a data folder kept; none, saying why, when their file is not one this harness wrote. */
+export function earlierRuns(dataDir: string, log: (line: string) => void): TimedRun[] {
+  const path = paceFile(dataDir);
+  if (!existsSync(path)) return [];
+  let runs: unknown;
+  try {
+    runs = JSON.parse(readFileSync(path, "utf8"));
+  } catch {
+    runs = null;
+  }
+  if (Array.isArray(runs) && runs.every(isTimedRun)) return runs;
+  log(`sweep: ${path} does not hold the times of earlier runs; starting at the estimates' own pace (the file is written again after the first run)`);
+  return [];
+}
+
+export function keepRuns(dataDir: string, runs: readonly TimedRun[]): void {
+  replaceFile(paceFile(dataDir), `${JSON.stringify(runs)}\n`);
 }
 
 /** A link as collect's plan holds a job: the newer release, measured beside the older one on the testbed. */

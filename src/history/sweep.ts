@@ -41,6 +41,17 @@ export interface SweepHooks {
   now(): number;
   log(line: string): void;
   interrupted(): boolean;
+  /** The latest runs of earlier sweeps of the same data folder, oldest first: the pace a sweep starts at. */
+  earlierRuns(): readonly TimedRun[];
+  /** Keeps the latest runs for the next sweep. */
+  keepRuns(runs: readonly TimedRun[]): void;
+}
+
+/** How long one run of a sweep took, beside its estimate with every cell at its cap. */
+export interface TimedRun {
+  readonly purpose: SweepJob["purpose"];
+  readonly measured: number;
+  readonly estimated: number;
 }
 
 export interface SweepLimits {
@@ -72,28 +83,52 @@ class Stopped extends Error {}
 
 const WAIT_POLL_MS = 1000;
 const WAIT_SAY_EVERY_MS = 60_000;
+/** The runs of each purpose the pace is taken over. */
+const PACE_RUNS = 5;
 
 /** The machinery of one sweep: the queue's pace, the gate before each run, and its progress lines. */
 class SweepRun {
   stopped: SweepReport["stopped"] = null;
   measured = 0;
   /**
-   * Measured and estimated seconds so far, by purpose: a narrowing run of one scenario and a link
-   * of every suite miss their estimates by different factors (on the testbed, narrowing runs took
-   * 0.6 of theirs and a Node link 0.9), and a link priced at the narrowing runs' pace started
-   * where it did not fit.
+   * The latest runs of each purpose, this sweep's and earlier ones': a narrowing run of one scenario
+   * and a link of every suite miss their estimates by different factors (on the testbed, narrowing
+   * runs took 0.6 of theirs and a Node link 0.9), and a link priced at the narrowing runs' pace
+   * started where it did not fit. Earlier sweeps' runs count, so that a sweep run again in chunks does
+   * not start at 1 and refuse a link that fits; only the latest few, since the host (and its pace)
+   * can change between two days.
    */
-  private readonly spent: Record<SweepJob["purpose"], { measured: number; estimated: number }> = { chain: { measured: 0, estimated: 0 }, narrowing: { measured: 0, estimated: 0 } };
+  private readonly recent: TimedRun[];
 
   constructor(
     private readonly hooks: SweepHooks,
     private readonly limits: SweepLimits,
-  ) {}
+  ) {
+    this.recent = [...hooks.earlierRuns()];
+  }
 
-  /** Actual over estimated time of the runs of that purpose so far (1 before the first): what the estimates of the rest are scaled by. */
+  private latest(purpose: SweepJob["purpose"]): TimedRun[] {
+    return this.recent.filter((run) => run.purpose === purpose).slice(-PACE_RUNS);
+  }
+
+  /** Actual over estimated time of the latest runs of that purpose (1 before the first): what the estimates of the rest are scaled by. */
   private pace(purpose: SweepJob["purpose"]): number {
-    const { measured, estimated } = this.spent[purpose];
-    return estimated > 0 ? measured / estimated : 1;
+    const runs = this.latest(purpose);
+    const estimated = runs.reduce((sum, run) => sum + run.estimated, 0);
+    return estimated > 0 ? runs.reduce((sum, run) => sum + run.measured, 0) / estimated : 1;
+  }
+
+  private paceText(purpose: SweepJob["purpose"]): string {
+    const n = this.latest(purpose).length;
+    const kind = purpose === "chain" ? "link" : "narrowing run";
+    return n === 0 ? `no ${kind} measured yet` : `the pace of the latest ${n === 1 ? kind : `${n} ${kind}s`}`;
+  }
+
+  private record(run: TimedRun): void {
+    this.recent.push(run);
+    const kept = [...this.latest("chain"), ...this.latest("narrowing")];
+    this.recent.splice(0, this.recent.length, ...this.recent.filter((r) => kept.includes(r)));
+    this.hooks.keepRuns(this.recent);
   }
 
   /** Waits while the machine is busy; false when the sweep stopped meanwhile. */
@@ -139,13 +174,12 @@ class SweepRun {
     }
     const queued = queue.reduce((sum, next) => sum + this.hooks.cost(next).maxSeconds * this.pace(next.purpose), 0);
     const what = `${linkLabel(job.link)} on ${job.scenarios.length === 1 ? job.scenarios[0] : `${job.scenarios.length} scenarios`}`;
-    this.hooks.log(`sweep ${position}: ${what}: up to ${formatDuration(full * pace)}; up to ${formatDuration(queued)} for what is queued (the estimate at every look × ${pace.toFixed(2)}, this sweep's pace so far for a ${job.purpose === "chain" ? "link" : "narrowing run"})`);
+    this.hooks.log(`sweep ${position}: ${what}: up to ${formatDuration(full * pace)}; up to ${formatDuration(queued)} for what is queued (the estimate at every look × ${pace.toFixed(2)}, ${this.paceText(job.purpose)})`);
     const started = this.hooks.now();
     const outcome = await this.hooks.measure(job, left);
     if (outcome === "interrupted") return this.stop("interrupted");
     this.measured += 1;
-    this.spent[job.purpose].measured += (this.hooks.now() - started) / 1000;
-    this.spent[job.purpose].estimated += full;
+    this.record({ purpose: job.purpose, measured: (this.hooks.now() - started) / 1000, estimated: full });
     return true;
   }
 }

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { readFileSync, readdirSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { replaceFile } from "../core/json-file.ts";
 import { cacheDir } from "../core/paths.ts";
 import type { SeriesChange, SeriesSummary } from "./types.ts";
 
@@ -94,10 +95,7 @@ export class FileSeriesCache implements SeriesCache {
 
   /** Writes the entries of this detection; a rename, so a reader never sees half a file. */
   save(): void {
-    mkdirSync(dirname(this.path), { recursive: true });
     const file: CacheFile = { format: CACHE_FORMAT, entries: Object.fromEntries(this.used) };
-    const partial = `${this.path}.${process.pid}.tmp`;
-    writeFileSync(partial, JSON.stringify(file));
-    renameSync(partial, this.path);
+    replaceFile(this.path, JSON.stringify(file));
   }
 }

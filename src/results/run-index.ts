@@ -1,6 +1,7 @@
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, renameSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { closeSync, existsSync, fstatSync, openSync, readSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { UserError } from "../core/errors.ts";
+import { replaceFile } from "../core/json-file.ts";
 import { readResultFile, runFolderContents, runFolderNames, runIndexPath } from "./store.ts";
 import type { ResultDocument } from "./types.ts";
 
@@ -125,10 +126,7 @@ function indexRun(runDir: string, path: string): RunIndex {
   const settled = times.every(([, time]) => time !== null && BigInt(time) < settledBefore);
   if (settled) {
     try {
-      mkdirSync(dirname(path), { recursive: true });
-      const partial = `${path}.${process.pid}.tmp`;
-      writeFileSync(partial, asciiJson({ ...index, ...sharedOnce(whole) }));
-      renameSync(partial, path);
+      replaceFile(path, asciiJson({ ...index, ...sharedOnce(whole) }));
     } catch {
       // The index only saves time: a data folder that cannot hold one is read from its files.
     }

@@ -4,7 +4,7 @@ import { bench, tempDir } from "../../benchmarks/lib/cli.ts";
 import { RunnerCoverage } from "../../src/history/coverage.ts";
 import { narrowingRuns, narrowStep, type StepJudgement } from "../../src/history/narrow.ts";
 import { chainLinks, releasesBetween, selectReleases } from "../../src/history/select.ts";
-import { pendingJobs, runSweep, type SweepHooks, type SweepJob, type SweepPlan } from "../../src/history/sweep.ts";
+import { pendingJobs, runSweep, type SweepHooks, type SweepJob, type SweepPlan, type TimedRun } from "../../src/history/sweep.ts";
 import type { Release } from "../../src/releases/published.ts";
 import { detectRegressions } from "../../src/regressions/detect.ts";
 import { readIndexedDocuments } from "../../src/results/run-index.ts";
@@ -73,7 +73,7 @@ const SCENARIO = "startup/hello";
 let runIndex = 100;
 
 /** A sweep on synthetic runs: each run writes a link's paired results to data/, and the clock moves by its cost. */
-function fakeSweep(dataDir: string, options: { interruptAt?: number; loads?: number[]; narrowingShare?: number; scenarioVersion?: number } = {}) {
+function fakeSweep(dataDir: string, options: { interruptAt?: number; loads?: number[]; chainShare?: number; narrowingShare?: number; scenarioVersion?: number; kept?: TimedRun[] } = {}) {
   let clock = Date.UTC(2026, 0, 1);
   let measured = 0;
   const log: string[] = [];
@@ -83,7 +83,7 @@ function fakeSweep(dataDir: string, options: { interruptAt?: number; loads?: num
     async measure(job) {
       measured += 1;
       // Every look taken: a run as long as its estimate at the cell caps (a narrowing run, `narrowingShare` of it).
-      clock += 1_800_000 * (job.purpose === "narrowing" ? (options.narrowingShare ?? 1) : 1);
+      clock += 1_800_000 * (job.purpose === "narrowing" ? (options.narrowingShare ?? 1) : (options.chainShare ?? 1));
       if (measured === options.interruptAt) return "interrupted";
       const version = options.scenarioVersion !== undefined ? { scenarioVersion: options.scenarioVersion } : {};
       for (const doc of linkRun({ machine: TESTBED_AMD, index: runIndex++, from: job.link.from, to: job.link.to, level: LEVEL, ...version })) await writeResult(dataDir, doc);
@@ -97,6 +97,8 @@ function fakeSweep(dataDir: string, options: { interruptAt?: number; loads?: num
     now: () => clock,
     log: (line) => void log.push(line),
     interrupted: () => false,
+    earlierRuns: () => options.kept ?? [],
+    keepRuns: (kept) => void options.kept?.splice(0, options.kept.length, ...kept),
   };
   return { hooks, log, runs };
 }
@@ -192,8 +194,37 @@ describe("a sweep: each link, then its steps narrowed", () => {
     const report = await runSweep(plan, sweep.hooks, { maxLoad: 1, deadline: start + 3_600_000 + 1_260_000 });
     assert.deepEqual([report.stopped, sweep.runs], ["time limit", ["22.5.0→22.7.0", "22.5.0→22.6.0", "22.6.0→22.7.0"]]);
     assert.ok(sweep.log.some((line) => /time limit: node 22\.7\.0 → 22\.8\.0 may take up to 30 min 00 s with all its looks/.test(line)), sweep.log.join("\n"));
-    assert.ok(sweep.log.some((line) => /narrowing .*× 1\.00, this sweep's pace so far for a narrowing run/.test(line)), "the first narrowing run at pace 1");
-    assert.ok(sweep.log.some((line) => /× 0\.50, this sweep's pace so far for a narrowing run/.test(line)), "the second at the first's");
+    assert.ok(sweep.log.some((line) => /narrowing .*× 1\.00, no narrowing run measured yet/.test(line)), "the first narrowing run at pace 1");
+    assert.ok(sweep.log.some((line) => /× 0\.50, the pace of the latest narrowing run\)/.test(line)), "the second at the first's");
+  });
+
+  it("starts at the pace of the latest links of earlier sweeps, so that a sweep run again in chunks takes a link that fits", async () => {
+    const data = tempDir("sweep-pace-kept");
+    const kept: TimedRun[] = [];
+    const plan: SweepPlan = { ...PLAN, narrow: false };
+    const first = fakeSweep(data, { chainShare: 0.5, kept });
+    await runSweep({ ...plan, chains: [{ links: chainLinks("node", ["22.0.0", "22.4.0"]), scenarios: [SCENARIO] }] }, first.hooks, { maxLoad: 1 });
+    assert.deepEqual([first.runs, kept], [["22.0.0→22.4.0"], [{ purpose: "chain", measured: 900, estimated: 1800 }]]);
+    // 20 min: too little for a link at its estimate, enough at the pace the first sweep kept.
+    const second = fakeSweep(data, { chainShare: 0.5, kept });
+    const report = await runSweep(plan, second.hooks, { maxLoad: 1, deadline: second.hooks.now() + 1_200_000 });
+    assert.deepEqual([report.stopped, second.runs], [null, ["22.4.0→22.8.0"]]);
+    assert.ok(second.log.some((line) => /up to 15 min 00 s; .*× 0\.50, the pace of the latest link\)/.test(line)), second.log.join("\n"));
+    const fresh = fakeSweep(tempDir("sweep-pace-none"), { chainShare: 0.5 });
+    const refused = await runSweep(plan, fresh.hooks, { maxLoad: 1, deadline: fresh.hooks.now() + 1_200_000 });
+    assert.deepEqual([refused.stopped, fresh.runs], ["time limit", []], "without earlier runs, the estimate's own pace");
+  });
+
+  it("keeps the latest five runs of each purpose, so that a new host's pace replaces the old one's within five links", async () => {
+    const data = tempDir("sweep-pace-latest");
+    const kept: TimedRun[] = Array.from({ length: 7 }, () => ({ purpose: "chain" as const, measured: 3600, estimated: 1800 }));
+    const plan: SweepPlan = { ...PLAN, narrow: false, chains: [{ links: chainLinks("node", RELEASES.slice(0, 7).map((r) => r.version)), scenarios: [SCENARIO] }] };
+    const sweep = fakeSweep(data, { chainShare: 0.5, kept });
+    await runSweep(plan, sweep.hooks, { maxLoad: 1 });
+    const paces = sweep.log.filter((line) => line.includes("up to")).map((line) => /× (\d\.\d\d)/.exec(line)![1]);
+    // 5 kept links at ×2, then each run at ×0.5 replaces one: (4×2 + 0.5)/5, …
+    assert.deepEqual(paces, ["2.00", "1.70", "1.40", "1.10", "0.80", "0.50"]);
+    assert.equal(kept.length, 5);
   });
 
   it("plans only the scenarios of a link that data/ lacks", async () => {

@@ -9,7 +9,7 @@ import { RunnerCoverage } from "../../history/coverage.ts";
 import { narrowingRuns } from "../../history/narrow.ts";
 import { chainLinks, linkLabel, parseGranularity, releasesBetween, selectReleases, type Granularity } from "../../history/select.ts";
 import { declaredMetrics } from "./validate.ts";
-import { collectStaged, linkJob, stageLink, sweepWorkDir } from "../../history/stage.ts";
+import { collectStaged, earlierRuns, keepRuns, linkJob, stageLink, sweepWorkDir } from "../../history/stage.ts";
 import { pendingJobs, runSweep, type Chain, type JobCost, type SweepHooks, type SweepJob, type SweepReport } from "../../history/sweep.ts";
 import { planRun } from "../../orchestrate/estimate.ts";
 import { isInterrupted } from "../../process/children.ts";
@@ -290,6 +290,7 @@ function realHooks(request: SweepRequest, workDir: string): SweepHooks & { refus
   let coverage: RunnerCoverage | undefined;
   const refused: string[] = [];
   const identity = { runner: request.testbed.name, runner_kind: "reference" as const };
+  const say = (line: string) => void process.stderr.write(`${line}\n`);
   return {
     refused,
     cost: costModel(request),
@@ -297,8 +298,10 @@ function realHooks(request: SweepRequest, workDir: string): SweepHooks & { refus
     load: () => loadAverages()[0],
     sleep: (ms) => new Promise((done) => setTimeout(done, ms)),
     now: () => Date.now(),
-    log: (line) => process.stderr.write(`${line}\n`),
+    log: say,
     interrupted: isInterrupted,
+    earlierRuns: () => earlierRuns(request.dataDir, say),
+    keepRuns: (runs) => keepRuns(request.dataDir, runs),
     async measure(job, timeLimit) {
       const outDir = await stageLink(workDir, linkJob(job.link, request.testbed, job.scenarios));
       const specs = [job.link.from, job.link.to].map((version) => `${job.link.runtime}@${version}`);
