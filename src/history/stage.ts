@@ -31,7 +31,7 @@ export function sweepWorkDir(dataDir: string): string {
 }
 
 /** Beside the staging folder, which goes once its links are collected: the latest runs' times, for the next sweep's pace. */
-const paceFile = (dataDir: string) => `${sweepWorkDir(dataDir)}.pace.json`;
+export const sweepPaceFile = (dataDir: string) => `${sweepWorkDir(dataDir)}.pace.json`;
 
 const isTimedRun = (run: unknown): run is TimedRun => {
   const { purpose, measured, estimated } = (run ?? {}) as Record<string, unknown>;
@@ -40,7 +40,7 @@ const isTimedRun = (run: unknown): run is TimedRun => {
 
 /** The runs earlier sweeps of a data folder kept; none, saying why, when their file is not one this harness wrote. */
 export function earlierRuns(dataDir: string, log: (line: string) => void): TimedRun[] {
-  const path = paceFile(dataDir);
+  const path = sweepPaceFile(dataDir);
   if (!existsSync(path)) return [];
   let runs: unknown;
   try {
@@ -54,7 +54,7 @@ export function earlierRuns(dataDir: string, log: (line: string) => void): Timed
 }
 
 export function keepRuns(dataDir: string, runs: readonly TimedRun[]): void {
-  replaceFile(paceFile(dataDir), `${JSON.stringify(runs)}\n`);
+  replaceFile(sweepPaceFile(dataDir), `${JSON.stringify(runs)}\n`);
 }
 
 /** A link as collect's plan holds a job: the newer release, measured beside the older one on the testbed. */

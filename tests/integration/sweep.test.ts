@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { bench, startBench, tempDir } from "../../benchmarks/lib/cli.ts";
 import { REPO_ROOT } from "../../src/core/paths.ts";
 import { readEnvironment } from "../../src/env/fingerprint.ts";
-import { sweepWorkDir } from "../../src/history/stage.ts";
+import { sweepPaceFile, sweepWorkDir } from "../../src/history/stage.ts";
 import { listResultFiles, readResultFile } from "../../src/results/store.ts";
 import type { ResultDocument } from "../../src/results/types.ts";
 
@@ -52,6 +52,9 @@ describe("a sweep interrupted during a link, run again", () => {
     assert.match(second.stderr, /sweep: 1 of 2 links are in data\/ already, each on every scenario at its version: skipped/);
     assert.match(second.stderr, /sweep 1\/1: node 22\.11\.0 → 22\.13\.1/);
     assert.doesNotMatch(second.stderr, /node 22\.10\.0 → 22\.11\.0 on/, "the first link is not measured again");
+    assert.match(second.stderr, /× \d\.\d\d, the pace of the latest link\)/, "priced at the pace of the first sweep's link");
+    assert.equal((JSON.parse(readFileSync(sweepPaceFile(data), "utf8")) as unknown[]).length, 2, "both links kept for the next sweep");
+    rmSync(sweepPaceFile(data));
 
     const final = results(data);
     for (const [file, doc] of afterFirst) assert.deepEqual(final.get(file), doc, `${file} is still there, unchanged`);

@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { bench, tempDir } from "../../benchmarks/lib/cli.ts";
 import { RunnerCoverage } from "../../src/history/coverage.ts";
+import { earlierRuns, keepRuns, sweepPaceFile } from "../../src/history/stage.ts";
 import { narrowingRuns, narrowStep, type StepJudgement } from "../../src/history/narrow.ts";
 import { chainLinks, releasesBetween, selectReleases } from "../../src/history/select.ts";
 import { pendingJobs, runSweep, type SweepHooks, type SweepJob, type SweepPlan, type TimedRun } from "../../src/history/sweep.ts";
@@ -213,6 +215,29 @@ describe("a sweep: each link, then its steps narrowed", () => {
     const fresh = fakeSweep(tempDir("sweep-pace-none"), { chainShare: 0.5 });
     const refused = await runSweep(plan, fresh.hooks, { maxLoad: 1, deadline: fresh.hooks.now() + 1_200_000 });
     assert.deepEqual([refused.stopped, fresh.runs], ["time limit", []], "without earlier runs, the estimate's own pace");
+  });
+
+  it("reads back the runs it kept, and says in one line when the file holds anything else, starting at the estimates' own pace", () => {
+    const saved = process.env.RUNTIME_BENCH_CACHE;
+    process.env.RUNTIME_BENCH_CACHE = tempDir("sweep-pace-cache");
+    try {
+      const data = tempDir("sweep-pace-file");
+      const lines: string[] = [];
+      assert.deepEqual(earlierRuns(data, (line) => lines.push(line)), [], "none before the first sweep");
+      const runs: TimedRun[] = [{ purpose: "chain", measured: 1500, estimated: 1800 }, { purpose: "narrowing", measured: 60, estimated: 100 }];
+      keepRuns(data, runs);
+      assert.deepEqual(earlierRuns(data, (line) => lines.push(line)), runs);
+      assert.equal(lines.length, 0);
+      for (const forged of ["{", '[{"purpose":"chain","measured":1e999,"estimated":1}]', '[{"purpose":"rm -rf","measured":1,"estimated":1}]']) {
+        writeFileSync(sweepPaceFile(data), forged);
+        assert.deepEqual(earlierRuns(data, (line) => lines.push(line)), [], forged);
+      }
+      assert.equal(lines.length, 3);
+      assert.match(lines[0]!, /^sweep: .*\.pace\.json does not hold the times of earlier runs; starting at the estimates' own pace/);
+    } finally {
+      if (saved === undefined) delete process.env.RUNTIME_BENCH_CACHE;
+      else process.env.RUNTIME_BENCH_CACHE = saved;
+    }
   });
 
   it("keeps the latest five runs of each purpose, so that a new host's pace replaces the old one's within five links", async () => {
