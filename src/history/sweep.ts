@@ -98,7 +98,7 @@ class SweepRun {
    * not start at 1 and refuse a link that fits; only the latest few, since the host (and its pace)
    * can change between two days.
    */
-  private readonly recent: TimedRun[];
+  private recent: TimedRun[];
 
   constructor(
     private readonly hooks: SweepHooks,
@@ -126,8 +126,7 @@ class SweepRun {
 
   private record(run: TimedRun): void {
     this.recent.push(run);
-    const kept = [...this.latest("chain"), ...this.latest("narrowing")];
-    this.recent.splice(0, this.recent.length, ...this.recent.filter((r) => kept.includes(r)));
+    this.recent = [...this.latest("chain"), ...this.latest("narrowing")];
     this.hooks.keepRuns(this.recent);
   }
 
