@@ -19,9 +19,13 @@
  * gets a reproduction folder (`scripts/bench repro`) in the work folder, to measure the size our
  * workload shows (docs/known-changes.md). `--work DIR` keeps the runs there and resumes: a replay
  * whose run finished is judged again, not measured again. Without it the runs go to a temporary
- * folder removed at exit. A whole corpus (no `--only`) is written as the entries "known-changes"
- * (the tallies) and "known-changes-replays" (each replay) of docs/measurements.json unless
- * `--no-record`, which prints them instead.
+ * folder removed at exit. Unless `--no-record` (which prints them instead), the entries
+ * "known-changes-replays" (each replay) and "known-changes" (the tallies) of docs/measurements.json
+ * are written: a replay replaces its entry's row of its profile, the other entries keep theirs
+ * (with their own times) while their pair and cell are still the corpus's, and the tallies of the
+ * profiles replayed are counted again over every entry's row (another profile's stay as they were). So an entry moved to a better cell is replayed alone
+ * (`--only`), not with the whole corpus; an entry whose recorded row no longer matches counts as
+ * not measured until it is replayed.
  * `--plan` prints each replay's estimated time (`scripts/bench plan`'s) and measures nothing.
  */
 import { existsSync, rmSync } from "node:fs";
@@ -29,7 +33,7 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { CompareRow } from "../src/compare/types.ts";
 import { UserError } from "../src/core/errors.ts";
-import type { MeasurementEntry } from "../src/core/measurements.ts";
+import type { Figure, MeasurementEntry } from "../src/core/measurements.ts";
 import { planRun } from "../src/orchestrate/estimate.ts";
 import { listResultFiles, readResultFile, runFolderNames } from "../src/results/store.ts";
 import { parseSpec } from "../src/runtimes/spec.ts";
@@ -42,13 +46,18 @@ import { bench, tempDir } from "./lib/cli.ts";
 import {
   BASE_LABEL,
   HEAD_LABEL,
+  cellAndMetric,
+  cellName,
   cellParams,
   cellRow,
   loadKnownChanges,
   outcomeOf,
+  pairName,
   runArgs,
+  standingRow,
   tally,
   type KnownChange,
+  type Outcome,
   type Replay,
   type ReplayProfile,
   type Tally,
@@ -62,7 +71,6 @@ const log = (line: string): void => {
 interface Options {
   readonly profiles: readonly ReplayProfile[];
   readonly entries: readonly KnownChange[];
-  readonly whole: boolean;
   /** Where runs go: kept and resumed when given, else a temporary folder. */
   readonly work: string | undefined;
   readonly record: boolean;
@@ -83,15 +91,12 @@ function parseOptions(argv: readonly string[]): Options {
   return {
     profiles: profile === "both" ? ["quick", "full"] : [profile as ReplayProfile],
     entries: only.length === 0 ? corpus : corpus.filter((entry) => only.includes(entry.id)),
-    whole: only.length === 0,
     work: values.work === undefined ? undefined : resolve(values.work),
     record: !values["no-record"],
     plan: values.plan ?? false,
   };
 }
 
-const cellName = (entry: KnownChange) => [entry.cell.suite, entry.cell.scenario, entry.cell.app].filter(Boolean).join("/");
-const pairName = (entry: KnownChange) => `${entry.runtime} ${entry.base} → ${entry.head}`;
 
 /** Whether the release job measures the cell on release day: its suite's default selection holds the scenario and the app. */
 function inReleaseSelection(entry: KnownChange): boolean {
@@ -186,7 +191,8 @@ interface RunMeasured {
   readonly machine: string;
 }
 
-type Replayed = Replay & { repro?: string | null; reason?: string; run: RunMeasured | null };
+/** A replay of now, or one recorded before (`recordedRow`: its row as it was written). */
+type Replayed = Replay & { repro?: string | null; reason?: string; run: RunMeasured | null; recordedRow?: Row };
 
 function runMeasured(runDir: string | undefined): RunMeasured | null {
   const [file] = runDir === undefined ? [] : listResultFiles([runDir]);
@@ -226,12 +232,12 @@ const REPLAY_COLUMNS = {
 } as const;
 
 /** One row per replay: what docs/known-changes.md reads each entry's recorded figures from. */
-function replayRows(replays: readonly Replayed[]): Record<string, string | number>[] {
-  return replays.map((r) => ({
+function replayRows(replays: readonly Replayed[]): Row[] {
+  return replays.map((r) => r.recordedRow ?? {
     profile: r.profile,
     entry: r.entry.id,
     pair: pairName(r.entry),
-    cell: `${cellName(r.entry)} ${r.entry.cell.metric}`,
+    cell: cellAndMetric(r.entry),
     documented: documented(r.entry),
     measured: measured(r.row),
     pairs: r.row?.pairs === undefined ? "—" : r.row.pairs,
@@ -239,7 +245,7 @@ function replayRows(replays: readonly Replayed[]): Record<string, string | numbe
     outcome: r.outcome,
     release_job: r.profile === "full" ? (inReleaseSelection(r.entry) ? "release day" : "weekly run") : "—",
     ...measuredColumns([r]),
-  }));
+  });
 }
 
 function printTable(columns: Readonly<Record<string, string>>, rows: readonly Record<string, string | number>[]): void {
@@ -287,16 +293,42 @@ const COLUMNS = {
 
 const PROFILE_NAMES: Readonly<Record<ReplayProfile, string>> = { full: "the release job's profile (full, adaptive trials)", quick: "the quick profile" };
 
-/** A profile not replayed this time keeps its rows (and their times) from before. */
-function keptRows(old: MeasurementEntry | undefined, profiles: readonly ReplayProfile[]) {
-  return (old?.rows ?? []).filter((r) => !profiles.includes(r.profile as ReplayProfile));
+type Row = Record<string, string | number>;
+
+/** A replay recorded before, read back from its row: what the tallies count of it. */
+function recordedReplay(entry: KnownChange, profile: ReplayProfile, row: Row): Replayed {
+  const load = Number.parseFloat(String(row.load));
+  const run = row.measured_at === "not measured" ? null : { at: String(row.measured_at), load: Number.isNaN(load) ? undefined : load, machine: String(row.machine) };
+  return { entry, profile, outcome: row.outcome as Outcome, run, recordedRow: row };
 }
 
-function tallyEntry(rows: readonly Record<string, string | number>[], old: MeasurementEntry | undefined, profiles: readonly ReplayProfile[], here: Here): MeasurementEntry {
-  const all = [...keptRows(old, profiles), ...rows];
+/**
+ * The recorded replays once this time's are in: for each profile recorded before or replayed now,
+ * each corpus entry's replay of now, else its recorded row if that row is still of the entry's
+ * pair and cell, else the entry not measured.
+ */
+function mergedReplays(old: MeasurementEntry | undefined, now: readonly Replayed[]): Replayed[] {
+  const recorded = old?.rows ?? [];
+  const profiles = (["quick", "full"] as const).filter((profile) => [...now, ...recorded].some((r) => r.profile === profile));
+  return profiles.flatMap((profile) =>
+    loadKnownChanges().map((entry): Replayed => {
+      const fresh = now.find((r) => r.profile === profile && r.entry.id === entry.id);
+      if (fresh) return fresh;
+      const row = standingRow(recorded, entry, profile);
+      return row ? recordedReplay(entry, profile, row as Row) : { entry, profile, outcome: "not measured", run: null };
+    }),
+  );
+}
+
+const profilesOf = (replays: readonly Replayed[]) => [...new Set(replays.map((r) => r.profile))];
+
+/** The command behind a recorded entry: its rows may come from several invocations, each row says when. */
+const BENCHMARK = "scripts/benchmark known-changes [--profile quick|full|both] [--only ID]... (each row: when its runs started)";
+
+function tallyEntry(all: readonly Readonly<Record<string, Figure>>[], here: Here): MeasurementEntry {
   return {
     title: "Known changes: the runtime teams' documented changes, replayed",
-    benchmark: `scripts/benchmark known-changes --profile ${profiles.length === 2 ? "both" : profiles[0]}`,
+    benchmark: BENCHMARK,
     ...here,
     load: "per row",
     summary: all.flatMap((r, i) =>
@@ -321,14 +353,14 @@ function tallyEntry(rows: readonly Record<string, string | number>[], old: Measu
   };
 }
 
-function replaysEntry(rows: readonly Record<string, string | number>[], old: MeasurementEntry | undefined, profiles: readonly ReplayProfile[], here: Here): MeasurementEntry {
+function replaysEntry(rows: readonly Row[], here: Here): MeasurementEntry {
   return {
     title: "Known changes, replay by replay",
-    benchmark: `scripts/benchmark known-changes --profile ${profiles.length === 2 ? "both" : profiles[0]}`,
+    benchmark: BENCHMARK,
     ...here,
     load: "per row",
     columns: REPLAY_COLUMNS,
-    rows: [...keptRows(old, profiles), ...rows],
+    rows,
     notes: [
       "Each replay of [known changes](#known-changes): the cell's headline metric, head over base (the ratio of medians of the trial pairs), with the interval `compare` printed at the sequential rule's level, its pairs and verdict, and the outcome: a documented change `detected` (called in its direction), `missed` or `reversed`; a control `held` or `alarmed`. In the full profile, whether the release job measures the cell on release day (its default selection) or only the weekly run does. [docs/known-changes.md](known-changes.md) explains every outcome that is not as documented.",
     ],
@@ -359,14 +391,22 @@ async function main(): Promise<void> {
   const tallies = tallyRows(replays, options.profiles);
   printTable(COLUMNS, tallies);
   if (!options.record) {
-    const entries = { "known-changes": tallyEntry(tallies, undefined, options.profiles, here), "known-changes-replays": replaysEntry(perReplay, undefined, options.profiles, here) };
+    const entries = { "known-changes": tallyEntry(tallies, here), "known-changes-replays": replaysEntry(perReplay, here) };
     process.stdout.write(`the entries --no-record left unwritten:\n${JSON.stringify(entries, null, 2)}\n`);
     return;
   }
-  // A part of the corpus would stand in the README for the whole of it.
-  if (!options.whole) return log("a part of the corpus (--only) is never recorded; --no-record prints its entries");
-  recordMeasurement("known-changes", (old) => tallyEntry(tallies, old, options.profiles, here));
-  recordMeasurement("known-changes-replays", (old) => replaysEntry(perReplay, old, options.profiles, here));
+  let merged: Replayed[] = [];
+  recordMeasurement("known-changes-replays", (old) => {
+    merged = mergedReplays(old, replays);
+    return replaysEntry(replayRows(merged), here);
+  });
+  // A profile not replayed now keeps its tallies as they were: they may predate the per-replay rows.
+  const replayed = profilesOf(replays);
+  recordMeasurement("known-changes", (old) =>
+    tallyEntry([...(old?.rows ?? []).filter((row) => !replayed.includes(row.profile as ReplayProfile)), ...tallyRows(merged.filter((r) => replayed.includes(r.profile)), replayed)], here),
+  );
+  const stale = merged.filter((r) => r.run === null && !replays.includes(r)).map((r) => `${r.profile} ${r.entry.id}`);
+  if (stale.length > 0) log(`not measured since its pair or cell changed (replay it with --only): ${stale.join(", ")}`);
 }
 
 await main();

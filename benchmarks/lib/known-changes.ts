@@ -69,6 +69,19 @@ export function loadKnownChanges(file = join(REPO_ROOT, KNOWN_CHANGES_FILE)): Kn
   return entries;
 }
 
+export const pairName = (entry: KnownChange) => `${entry.runtime} ${entry.base} → ${entry.head}`;
+export const cellName = (entry: KnownChange) => [entry.cell.suite, entry.cell.scenario, entry.cell.app].filter(Boolean).join("/");
+export const cellAndMetric = (entry: KnownChange) => `${cellName(entry)} ${entry.cell.metric}`;
+
+/**
+ * The recorded row of a replay that still stands for the entry in that profile: its id, and the
+ * pair and cell the entry names now (a row of the cell it had before it moved to another is not
+ * the entry's replay).
+ */
+export function standingRow<Row extends Readonly<Record<string, unknown>>>(rows: readonly Row[], entry: KnownChange, profile: ReplayProfile): Row | undefined {
+  return rows.find((row) => row.profile === profile && row.entry === entry.id && row.pair === pairName(entry) && row.cell === cellAndMetric(entry));
+}
+
 /** The labels the two builds carry in a replay's run, so that compare reads HEAD against BASE. */
 export const BASE_LABEL = "base";
 export const HEAD_LABEL = "head";

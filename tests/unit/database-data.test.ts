@@ -6,6 +6,7 @@ import * as sharedData from "../../apps/database/shared/data.js";
 import { canonicalRow, sequence, sha256, USERS, userRow, WORLD, worldRow } from "../../apps/database/shared/data.js";
 import { UserError } from "../../src/core/errors.ts";
 import { expectedRun } from "../../src/suites/database/expected.ts";
+import { levelsOf, poolSizeOf, type DatabaseConfig, type DatabaseSubject } from "../../src/suites/database/manifest.ts";
 import { checkTable, firstDifference, initialWorld, loadScript } from "../../src/tools/database-data.ts";
 import { parsePostgresUrl, postgresBinDir, redactUrl, withDatabase } from "../../src/tools/postgres.ts";
 import { tempDir } from "../../benchmarks/lib/cli.ts";
@@ -36,7 +37,7 @@ test("sha256 is the standard digest on the harness's side too", async () => {
 test("update-tx's expected world applies every run's updates after its reads, last write winning", async () => {
   const ops = 3;
   const rows = 20;
-  const expected = await expectedRun({ scenario: "update-tx", ops, rows }, 2);
+  const expected = await expectedRun({ scenario: "update-tx", ops, rows, prepare: "once" }, 2);
   assert.equal(expected.lines.length, ops * rows, "the digest covers the verification run only");
   // Replay the draws: two runs of three transactions of 20 ids then 20 numbers.
   const draw = sequence();
@@ -52,13 +53,13 @@ test("update-tx's expected world applies every run's updates after its reads, la
 });
 
 test("insert-batch expects the initial users plus each batch, and reads expect the seeded rows", async () => {
-  const inserted = await expectedRun({ scenario: "insert-batch", ops: 2, rows: 1000 }, 5);
+  const inserted = await expectedRun({ scenario: "insert-batch", ops: 2, rows: 1000, prepare: "once" }, 5);
   assert.equal(inserted.tables.users?.length, USERS + 2000);
   assert.deepEqual(inserted.tables.users?.at(-1), userRow(USERS + 2000));
-  const page = await expectedRun({ scenario: "select-1000", ops: 2, rows: 1 }, 1);
+  const page = await expectedRun({ scenario: "select-1000", ops: 2, rows: 1, prepare: "once" }, 1);
   assert.equal(page.lines.length, 2000);
   assert.equal(page.lines[999], canonicalRow(userRow(1000)));
-  const point = await expectedRun({ scenario: "point-select", ops: 4, rows: 1 }, 1);
+  const point = await expectedRun({ scenario: "point-select", ops: 4, rows: 1, prepare: "once" }, 1);
   const draw = sequence();
   assert.deepEqual(point.lines, Array.from({ length: 4 }, () => canonicalRow(userRow(draw.id()))));
 });
@@ -107,4 +108,14 @@ test("--postgres-url is checked for its form, and a password never reaches a mes
   assert.equal(redactUrl("postgres://u:secret@h:1/d"), "postgres://u:***@h:1/d");
   assert.throws(() => parsePostgresUrl("postgres://u:secret@/d"), (e: Error) => !e.message.includes("secret"));
   assert.equal(withDatabase("postgres://u@h:1/postgres?sslmode=disable", "runtime_bench"), "postgres://u@h:1/runtime_bench?sslmode=disable");
+});
+
+test("a scenario names the engines it is for and a pool smaller than its queries in flight", () => {
+  const pipelined: DatabaseConfig = { workload: "point-select", concurrency: [10], connections: 1, engines: ["postgres"] };
+  assert.deepEqual(levelsOf(pipelined, "postgres"), [10]);
+  assert.deepEqual(levelsOf(pipelined, "sqlite"), [], "an engine the scenario is not for has no cell");
+  assert.deepEqual(levelsOf({ workload: "point-select", concurrency: [1, 10] }, "sqlite"), [1], "SQLite answers one query at a time");
+  const subject = (config: DatabaseConfig) => ({ scenario: { config }, params: { concurrency: 10 } }) as unknown as DatabaseSubject;
+  assert.equal(poolSizeOf(subject(pipelined)), 1);
+  assert.equal(poolSizeOf(subject({ workload: "point-select", concurrency: [10] })), 10, "one connection per query in flight by default");
 });

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import semver from "semver";
 import { tempDir } from "../../benchmarks/lib/cli.ts";
-import { KNOWN_CHANGES_FILE, cellRow, loadKnownChanges, outcomeOf, runArgs, tally, type KnownChange } from "../../benchmarks/lib/known-changes.ts";
+import { KNOWN_CHANGES_FILE, cellRow, loadKnownChanges, outcomeOf, runArgs, standingRow, tally, type KnownChange } from "../../benchmarks/lib/known-changes.ts";
 import type { CompareRow, Verdict } from "../../src/compare/types.ts";
 import { UserError } from "../../src/core/errors.ts";
 import { REPO_ROOT } from "../../src/core/paths.ts";
@@ -139,6 +139,22 @@ describe("judging a replay", () => {
       { entry: control, profile: "quick", outcome: "not measured" },
     ]);
     assert.deepEqual(counts, { changes: 2, detected: 1, controls: 2, alarmed: 1, unmeasured: 1 });
+  });
+});
+
+describe("a replay recorded before", () => {
+  const recorded = { profile: "full", entry: entry.id, pair: "deno 2.7.13 → 2.7.14", cell: "workers/round-trip/worker-threads rtt_us", outcome: "missed" };
+
+  it("stands for its entry in its profile while the entry names the same pair and cell", () => {
+    assert.equal(standingRow([recorded], entry, "full"), recorded);
+    assert.equal(standingRow([recorded], entry, "quick"), undefined);
+    assert.equal(standingRow([recorded], control, "full"), undefined);
+  });
+
+  it("no longer stands once the entry moved to another cell, metric or pair", () => {
+    assert.equal(standingRow([recorded], { ...entry, cell: { ...entry.cell, scenario: "throughput" } }, "full"), undefined);
+    assert.equal(standingRow([recorded], { ...entry, cell: { ...entry.cell, metric: "rtt_p99_us" } }, "full"), undefined);
+    assert.equal(standingRow([recorded], { ...entry, head: "2.7.15" }, "full"), undefined);
   });
 });
 

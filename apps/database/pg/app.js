@@ -26,8 +26,8 @@ await runDatabaseApp(async () => {
 
 function postgresDriver(pg) {
   return {
-    async open({ connection, concurrency }) {
-      return new pg.Pool({ connectionString: connection.url, max: concurrency });
+    async open({ connection, connections }) {
+      return new pg.Pool({ connectionString: connection.url, max: connections });
     },
     async selectUser(pool, id) {
       return (await query(pool, "selectUser", [id])).rows[0];

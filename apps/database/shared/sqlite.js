@@ -1,13 +1,16 @@
 // node:sqlite and bun:sqlite share this shape (exec, prepare, and get/all/run on a statement), so
-// both run the same code: prepared once at open, transactions with BEGIN and COMMIT.
+// both run the same code: prepared once at open, transactions with BEGIN and COMMIT. A scenario
+// with `prepare: "each"` has every row's INSERT prepared anew, as a program without a statement
+// cache does: parsing and planning each statement is where SQLite's own allocations are.
 
 export function sqliteDriver(openDatabase, sql) {
   return {
-    async open({ connection }) {
+    async open({ connection, prepare }) {
       const db = openDatabase(connection.file);
       for (const pragma of connection.pragmas) db.exec(`PRAGMA ${pragma}`);
       const prepared = Object.fromEntries(Object.entries(sql).map(([name, text]) => [name, db.prepare(text)]));
-      return { db, prepared };
+      const insertUser = prepare === "each" ? () => db.prepare(sql.insertUser) : () => prepared.insertUser;
+      return { db, prepared, insertUser };
     },
     async selectUser({ prepared }, id) {
       return prepared.selectUser.get(id);
@@ -15,10 +18,10 @@ export function sqliteDriver(openDatabase, sql) {
     async selectUsers({ prepared }) {
       return prepared.selectUsers.all();
     },
-    async insertUsers({ db, prepared }, rows) {
+    async insertUsers({ db, insertUser }, rows) {
       return transaction(db, () => {
         let written = 0;
-        for (const row of rows) written += prepared.insertUser.run(row.id, row.name, row.email, row.created_at, row.score).changes;
+        for (const row of rows) written += insertUser().run(row.id, row.name, row.email, row.created_at, row.score).changes;
         return written;
       });
     },

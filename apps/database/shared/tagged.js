@@ -4,8 +4,8 @@
 
 export function taggedDriver(connect) {
   return {
-    async open({ connection, concurrency }) {
-      return connect(connection.url, concurrency);
+    async open({ connection, connections }) {
+      return connect(connection.url, connections);
     },
     async selectUser(sql, id) {
       return (await sql`SELECT * FROM users WHERE id = ${id}`)[0];

@@ -3,10 +3,12 @@
 // the seeded sequence outside the timed region, times every query or transaction, and takes the
 // digest the harness compares with its own.
 //
-// params (from the harness): { scenario, engine, connection, ops, rows, concurrency, stall_s }
+// params (from the harness): { scenario, engine, connection, ops, rows, prepare, concurrency, connections, stall_s }
 //   connection: { url } on PostgreSQL, { file, pragmas } on SQLite
 //   ops: queries (point-select, select-1000), batches (insert-batch) or transactions (update-tx) per iteration
 //   rows: rows per batch or per transaction
+//   prepare: "once", or "each" where an SQLite app prepares every row's INSERT anew
+//   concurrency: queries in flight; connections: the pool's size on PostgreSQL
 
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";

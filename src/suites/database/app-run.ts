@@ -8,7 +8,7 @@ import { checkTable, firstDifference, type TableCheck } from "../../tools/databa
 import { runInProcessTrial, type InProcessInput, type InProcessOutcome } from "../../tools/in-process.ts";
 import { expectedRun } from "./expected.ts";
 import { databaseOf, postgresEngine } from "./engines.ts";
-import { appOf, WRITES, workloadOf, type DatabaseSubject } from "./manifest.ts";
+import { appOf, poolSizeOf, WRITES, workloadOf, type DatabaseSubject } from "./manifest.ts";
 import type { DatabaseSession } from "./session.ts";
 
 // What the apps' shared workload writes beside its digest (apps/database/shared/workload.js).
@@ -47,7 +47,9 @@ export async function runApp(session: DatabaseSession, subject: DatabaseSubject,
         connection: database.connection,
         ops: workload.ops,
         rows: workload.rows,
+        prepare: workload.prepare,
         concurrency: subject.params.concurrency,
+        connections: poolSizeOf(subject),
         stall_s: STALL_S,
       },
       workDir: dir,

@@ -12,6 +12,8 @@ export interface WorkloadParams {
   readonly ops: number;
   /** Rows per batch (insert-batch) or per transaction (update-tx). */
   readonly rows: number;
+  /** Whether the app prepares its statements once or an SQLite app prepares one anew for every row it writes. */
+  readonly prepare: "once" | "each";
 }
 
 /** What the harness expects from a run, computed from the same generator and sequence as the apps. */

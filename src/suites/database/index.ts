@@ -67,8 +67,8 @@ export const databaseSuite = defineSuite<DatabaseConfig, DatabaseProfile, Databa
     engine: { help: "a database engine: sqlite or postgres (repeatable); default: both", values: () => [...ENGINES] },
     "postgres-url": { help: "measure on this PostgreSQL server instead of starting one (postgres://user@host:port/database)" },
   },
-  // Each runtime's built-in SQLite and node-postgres on a real server: the other drivers are measured by `run` and the profiles.
-  defaultRun: { options: { app: ["node-sqlite", "bun-sqlite", "pg"] } },
+  // Each runtime's built-in SQLite and node-postgres on a real server, in the four scenarios every driver is compared on: the other drivers and the scenarios of one path (a statement prepared per row, queries pipelined on one connection) are measured by `run` and the weekly run.
+  defaultRun: { scenarios: ["point-select", "select-1000", "insert-batch", "update-tx"], options: { app: ["node-sqlite", "bun-sqlite", "pg"] } },
   parseOptions(raw) {
     const urls = raw["postgres-url"] ?? [];
     if (urls.length > 1) throw new UserError("--postgres-url: give it once");

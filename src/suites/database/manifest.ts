@@ -11,6 +11,9 @@ export interface DatabaseConfig {
   workload: Workload;
   rows?: number;
   concurrency?: number[];
+  connections?: number;
+  prepare?: "once" | "each";
+  engines?: Engine[];
 }
 
 /** A profile of a database scenario (schemas/suites/database.schema.json#/$defs/profile). */
@@ -41,7 +44,8 @@ export const ENGINES: readonly Engine[] = ["sqlite", "postgres"];
 export const WRITES: readonly Workload[] = ["insert-batch", "update-tx"];
 
 export function workloadOf(scenario: DatabaseScenario): WorkloadParams {
-  return { scenario: scenario.config.workload, ops: scenario.profileParams.ops, rows: scenario.config.rows ?? 1 };
+  const { workload, rows, prepare } = scenario.config;
+  return { scenario: workload, ops: scenario.profileParams.ops, rows: rows ?? 1, prepare: prepare ?? "once" };
 }
 
 /** The runtime's flags for a scenario and app: the scenario's, then the app's. */
@@ -60,7 +64,16 @@ export function appsOf(apps: readonly DatabaseApp[], options: DatabaseOptions): 
   return selectApps(apps, options.apps).filter((app) => engines.includes(app.manifest.engine));
 }
 
-/** An app's concurrency levels, one result each: an embedded engine answers one query at a time on one connection, so concurrency is a server's. */
+/**
+ * An app's concurrency levels, one result each, none on an engine the scenario is not for: an
+ * embedded engine answers one query at a time on one connection, so concurrency is a server's.
+ */
 export function levelsOf(config: DatabaseConfig, engine: Engine): number[] {
+  if (config.engines && !config.engines.includes(engine)) return [];
   return engine === "postgres" ? (config.concurrency ?? [1]) : [1];
+}
+
+/** The pool a cell opens on an engine with a server: `connections`, else one connection per query in flight. */
+export function poolSizeOf(subject: DatabaseSubject): number {
+  return subject.scenario.config.connections ?? Number(subject.params.concurrency);
 }
