@@ -23,9 +23,10 @@
  * "known-changes-replays" (each replay) and "known-changes" (the tallies) of docs/measurements.json
  * are written: a replay replaces its entry's row of its profile, the other entries keep theirs
  * (with their own times) while their pair and cell are still the corpus's, and the tallies of the
- * profiles replayed are counted again over every entry's row (another profile's stay as they were). So an entry moved to a better cell is replayed alone
- * (`--only`), not with the whole corpus; an entry whose recorded row no longer matches counts as
- * not measured until it is replayed.
+ * profiles replayed are counted again over every entry's row (another profile's stay as they
+ * were). So an entry moved to a better cell is replayed alone (`--only`), not with the whole
+ * corpus; an entry whose recorded row no longer matches counts as not measured until it is
+ * replayed.
  * `--plan` prints each replay's estimated time (`scripts/bench plan`'s) and measures nothing.
  */
 import { existsSync, rmSync } from "node:fs";
@@ -96,7 +97,6 @@ function parseOptions(argv: readonly string[]): Options {
     plan: values.plan ?? false,
   };
 }
-
 
 /** Whether the release job measures the cell on release day: its suite's default selection holds the scenario and the app. */
 function inReleaseSelection(entry: KnownChange): boolean {
