@@ -71,6 +71,8 @@ const log = (line: string): void => {
 
 interface Options {
   readonly profiles: readonly ReplayProfile[];
+  /** The whole corpus, and the entries to replay (all of it, or those of --only). */
+  readonly corpus: readonly KnownChange[];
   readonly entries: readonly KnownChange[];
   /** Where runs go: kept and resumed when given, else a temporary folder. */
   readonly work: string | undefined;
@@ -91,6 +93,7 @@ function parseOptions(argv: readonly string[]): Options {
   if (unknown.length > 0) throw new UserError(`--only: no entry '${unknown[0]}' in the corpus (ids: ${corpus.map((entry) => entry.id).join(", ")})`);
   return {
     profiles: profile === "both" ? ["quick", "full"] : [profile as ReplayProfile],
+    corpus,
     entries: only.length === 0 ? corpus : corpus.filter((entry) => only.includes(entry.id)),
     work: values.work === undefined ? undefined : resolve(values.work),
     record: !values["no-record"],
@@ -307,11 +310,11 @@ function recordedReplay(entry: KnownChange, profile: ReplayProfile, row: Row): R
  * each corpus entry's replay of now, else its recorded row if that row is still of the entry's
  * pair and cell, else the entry not measured.
  */
-function mergedReplays(old: MeasurementEntry | undefined, now: readonly Replayed[]): Replayed[] {
+function mergedReplays(corpus: readonly KnownChange[], old: MeasurementEntry | undefined, now: readonly Replayed[]): Replayed[] {
   const recorded = old?.rows ?? [];
   const profiles = (["quick", "full"] as const).filter((profile) => [...now, ...recorded].some((r) => r.profile === profile));
   return profiles.flatMap((profile) =>
-    loadKnownChanges().map((entry): Replayed => {
+    corpus.map((entry): Replayed => {
       const fresh = now.find((r) => r.profile === profile && r.entry.id === entry.id);
       if (fresh) return fresh;
       const row = standingRow(recorded, entry, profile);
@@ -397,7 +400,7 @@ async function main(): Promise<void> {
   }
   let merged: Replayed[] = [];
   recordMeasurement("known-changes-replays", (old) => {
-    merged = mergedReplays(old, replays);
+    merged = mergedReplays(options.corpus, old, replays);
     return replaysEntry(replayRows(merged), here);
   });
   // A profile not replayed now keeps its tallies as they were: they may predate the per-replay rows.
@@ -406,7 +409,7 @@ async function main(): Promise<void> {
     tallyEntry([...(old?.rows ?? []).filter((row) => !replayed.includes(row.profile as ReplayProfile)), ...tallyRows(merged.filter((r) => replayed.includes(r.profile)), replayed)], here),
   );
   const stale = merged.filter((r) => r.run === null && !replays.includes(r)).map((r) => `${r.profile} ${r.entry.id}`);
-  if (stale.length > 0) log(`not measured since its pair or cell changed (replay it with --only): ${stale.join(", ")}`);
+  if (stale.length > 0) log(`no replay recorded of its pair and cell as the corpus names them now (replay it with --only): ${stale.join(", ")}`);
 }
 
 await main();
