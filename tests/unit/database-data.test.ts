@@ -5,6 +5,8 @@ import { test } from "node:test";
 import * as sharedData from "../../apps/database/shared/data.js";
 import { canonicalRow, sequence, sha256, USERS, userRow, WORLD, worldRow } from "../../apps/database/shared/data.js";
 import { UserError } from "../../src/core/errors.ts";
+import { checkAgainst } from "../../src/core/schema.ts";
+import { suiteSchemas } from "../../src/scenarios/manifest.ts";
 import { expectedRun } from "../../src/suites/database/expected.ts";
 import { levelsOf, poolSizeOf, type DatabaseConfig, type DatabaseSubject } from "../../src/suites/database/manifest.ts";
 import { checkTable, firstDifference, initialWorld, loadScript } from "../../src/tools/database-data.ts";
@@ -118,4 +120,13 @@ test("a scenario names the engines it is for and a pool smaller than its queries
   const subject = (config: DatabaseConfig) => ({ scenario: { config }, params: { concurrency: 10 } }) as unknown as DatabaseSubject;
   assert.equal(poolSizeOf(subject(pipelined)), 1);
   assert.equal(poolSizeOf(subject({ workload: "point-select", concurrency: [10] })), 10, "one connection per query in flight by default");
+});
+
+test("a statement prepared per row is asked only of insert-batch on SQLite, where an app has that path", () => {
+  const problems = (config: DatabaseConfig) => checkAgainst(suiteSchemas("database").config, config, "/database");
+  assert.deepEqual(problems({ workload: "insert-batch", rows: 1000, prepare: "each", engines: ["sqlite"] }), []);
+  assert.deepEqual(problems({ workload: "point-select", prepare: "once" }), [], "once is the default, asked of anything");
+  assert.match(problems({ workload: "insert-batch", prepare: "each" }).join("\n"), /\/database\/: must have required property 'engines'/);
+  assert.match(problems({ workload: "insert-batch", prepare: "each", engines: ["sqlite", "postgres"] }).join("\n"), /\/database\/engines\/1: must be equal to constant/);
+  assert.match(problems({ workload: "update-tx", prepare: "each", engines: ["sqlite"] }).join("\n"), /\/database\/workload: must be equal to constant/);
 });
