@@ -69,4 +69,12 @@ describe("scripts/bench validate", () => {
     assert.match(result.stderr, /tests\/fixtures\/apps-malformed\/database\/no-prepared-statements\/app\.json: \/: must have required property 'prepared_statements'/);
     assert.match((await bench(["validate", "--help"])).stdout, /1 when a manifest or a result is not/);
   });
+
+  it("takes suites/ or apps/ for what they are, manifests and their packages, not a pile of bad results", async () => {
+    for (const path of ["suites", "apps/database"]) {
+      const result = await bench(["validate", path]);
+      assert.equal(result.code, 2, result.stdout);
+      assert.equal(result.stderr, `runtime-bench: ${path}: scenario or app manifests (and their packages), not results: validate checks every manifest without being asked; give it result files or folders\n`);
+    }
+  });
 });

@@ -1,6 +1,7 @@
 import { existsSync, statSync } from "node:fs";
+import { relative, resolve } from "node:path";
 import { errorMessage, UserError } from "../../core/errors.ts";
-import { DEFAULT_DATA_DIR, SUITES_DIR } from "../../core/paths.ts";
+import { APPS_DIR, DEFAULT_DATA_DIR, SUITES_DIR } from "../../core/paths.ts";
 import { checkAgainst } from "../../core/schema.ts";
 import { shapeProblems, sizeProblem, undeclaredMetrics, type DeclaredMetrics } from "../../results/limits.ts";
 import { listResultFiles, readResultFile } from "../../results/store.ts";
@@ -90,6 +91,11 @@ export function validateManifests(): { scenarios: number; apps: number; problems
   return { scenarios, apps, problems, notes };
 }
 
+/** Whether a PATH is in suites/ or apps/: their JSON files are manifests and packages, which as results would each be a problem. */
+function holdsManifests(path: string): boolean {
+  return [SUITES_DIR, APPS_DIR].some((dir) => !relative(dir, resolve(path)).startsWith(".."));
+}
+
 export const validateSubcommand = defineCommand({
   name: "validate",
   summary: "Check result files against schemas/result.schema.json and the suites' metrics, and every scenario and app manifest against its schemas.",
@@ -97,7 +103,7 @@ export const validateSubcommand = defineCommand({
   help: [
     "  PATH   result files or folders (default: data/, which may not exist yet: then no results are checked)",
     "",
-    "Exit status: 0 when all is valid, 1 when a manifest or a result is not, 2 when a PATH given does not exist.",
+    "Exit status: 0 when all is valid, 1 when a manifest or a result is not, 2 when a PATH given does not exist or is in suites/ or apps/ (manifests, not results).",
   ],
   options: {},
   allowPositionals: true,
@@ -105,6 +111,8 @@ export const validateSubcommand = defineCommand({
     warnStrayFolders();
     const manifests = validateManifests();
     const paths = positionals.length > 0 ? positionals : existsSync(DEFAULT_DATA_DIR) ? [DEFAULT_DATA_DIR] : [];
+    const manifestPath = paths.find(holdsManifests);
+    if (manifestPath !== undefined) throw new UserError(`${manifestPath}: scenario or app manifests (and their packages), not results: validate checks every manifest without being asked; give it result files or folders`);
     if (paths.length === 0) process.stdout.write("no data/ folder: no results to check yet\n");
     const results = validateResultFiles(paths);
     for (const note of manifests.notes) process.stdout.write(`note: ${note}\n`);
