@@ -341,8 +341,8 @@ function tallyEntry(all: readonly Readonly<Record<string, Figure>>[], here: Here
               measure: `documented changes of docs/known-changes.json called in their direction, ${PROFILE_NAMES[r.profile as ReplayProfile]}; controls called a change`,
               row: i,
               figure: "{detected} of {changes} ({rate}); controls: {alarmed} of {controls}",
-              // The two profiles' rows may come from different days: each headline says its own.
-              when: String(r.measured_at).slice(0, 16),
+              // The two profiles' rows may come from different days: each headline says its own span.
+              when: String(r.measured_at),
               load: String(r.load),
             },
           ]

@@ -141,11 +141,17 @@ function derivedSummary(measurements: Measurements): Record<string, Headline[]> 
   };
 }
 
+/** The days a figure's `when` spans, for the README's table: one date, or the first and last of figures measured over several days. */
+export function datesOf(when: string): string {
+  const dates = (when.match(/\d{4}-\d{2}-\d{2}/g) ?? [when.slice(0, 10)]).sort();
+  return dates[0] === dates.at(-1) ? dates[0]! : `${dates[0]} to ${dates.at(-1)}`;
+}
+
 /** The README's figures table: each entry's headline figures, linked to its section of docs/measurements.md. */
 export function readmeFiguresTable(measurements: Measurements): string {
   const derived = derivedSummary(measurements);
   const rows = Object.entries(measurements.entries).flatMap(([id, entry]) =>
-    [...(derived[id] ?? []), ...headlines(id, entry)].map((s) => [s.measure, `**${s.figure}**`, `[${(s.when ?? entry.when).slice(0, 10)}](${MEASUREMENTS_MD}#${id})`, s.load ?? entry.load]),
+    [...(derived[id] ?? []), ...headlines(id, entry)].map((s) => [s.measure, `**${s.figure}**`, `[${datesOf(s.when ?? entry.when)}](${MEASUREMENTS_MD}#${id})`, s.load ?? entry.load]),
   );
   return `${BEGIN}\n${table(["measure", "figure", "measured", "load average"], rows)}\n${END}`;
 }

@@ -3,7 +3,7 @@ import { cpSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs"
 import { join, relative } from "node:path";
 import { test } from "node:test";
 import { tempDir } from "../../benchmarks/lib/cli.ts";
-import { headlines, loadNow, measurementsMarkdown, MEASUREMENTS_MD, readMeasurements, readmeFiguresTable, recordMeasurement, thisMachine } from "../../benchmarks/lib/measurements.ts";
+import { datesOf, headlines, loadNow, measurementsMarkdown, MEASUREMENTS_MD, readMeasurements, readmeFiguresTable, recordMeasurement, thisMachine } from "../../benchmarks/lib/measurements.ts";
 import { RUN_TO_RUN_SHIFT, shiftTableRows } from "../../src/compare/noise.ts";
 import { MEASUREMENTS } from "../../src/core/measurements.ts";
 import { REPO_ROOT } from "../../src/core/paths.ts";
@@ -115,6 +115,12 @@ test("a headline of an entry measured in parts carries its own row's time and lo
   assert.deepEqual(node, { measure: "node", figure: "0.1 %", when: "2026-11-27 23:27", load: "0.8 at the start, 1.4 at the end (1-minute load average)" });
   assert.deepEqual(deno, { measure: "deno", figure: "0.5 %", when: "2026-11-28 01:24", load: "1.1 at the start, 1.6 at the end (1-minute load average)" });
   assert.deepEqual(byHand, { measure: "deno, by hand", figure: "0.5 %", when: "2026-11-20 10:00", load: "0.3 (1-minute load average)" });
+});
+
+test("the README names every day a figure measured over several days spans", () => {
+  assert.equal(datesOf("2026-11-28 01:43"), "2026-11-28");
+  assert.equal(datesOf("2026-11-26 09:12 to 2026-11-26 17:40"), "2026-11-26");
+  assert.equal(datesOf("2026-11-27 18:17 to 2026-11-28 08:50"), "2026-11-27 to 2026-11-28");
 });
 
 test("the browser bundle holds the run-to-run shifts from the JSON, and none of its prose", async () => {
