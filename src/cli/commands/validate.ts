@@ -108,11 +108,11 @@ export const validateSubcommand = defineCommand({
   options: {},
   allowPositionals: true,
   async run(_values, positionals) {
-    warnStrayFolders();
-    const manifests = validateManifests();
     const paths = positionals.length > 0 ? positionals : existsSync(DEFAULT_DATA_DIR) ? [DEFAULT_DATA_DIR] : [];
     const manifestPath = paths.find(holdsManifests);
     if (manifestPath !== undefined) throw new UserError(`${manifestPath}: scenario or app manifests (and their packages), not results: validate checks every manifest without being asked; give it result files or folders`);
+    warnStrayFolders();
+    const manifests = validateManifests();
     if (paths.length === 0) process.stdout.write("no data/ folder: no results to check yet\n");
     const results = validateResultFiles(paths);
     for (const note of manifests.notes) process.stdout.write(`note: ${note}\n`);
