@@ -36,11 +36,16 @@ export interface App<Extra = unknown> {
 const COMMON_FIELDS = new Set(["$schema", "description", "runtimes"]);
 
 /**
- * Where a suite's apps live: apps/<suite>, or <RUNTIME_BENCH_APPS_DIR>/<suite> (tests point it at
- * fixtures, so a deliberately broken app is never part of a default run).
+ * Where the apps live: apps/, or RUNTIME_BENCH_APPS_DIR (tests point it at fixtures, so a
+ * deliberately broken app is never part of a default run).
  */
+export function appsRoot(env: NodeJS.ProcessEnv = process.env): string {
+  return env.RUNTIME_BENCH_APPS_DIR ? resolve(env.RUNTIME_BENCH_APPS_DIR) : APPS_DIR;
+}
+
+/** Where a suite's apps live: its folder of the apps' root. */
 export function appsDir(suite: string, env: NodeJS.ProcessEnv = process.env): string {
-  return join(env.RUNTIME_BENCH_APPS_DIR ? resolve(env.RUNTIME_BENCH_APPS_DIR) : APPS_DIR, suite);
+  return join(appsRoot(env), suite);
 }
 
 export function loadApp<Extra>(dir: string, suite: string): App<Extra> {

@@ -1,7 +1,8 @@
 import { existsSync, statSync } from "node:fs";
 import { relative, resolve } from "node:path";
+import { appsRoot } from "../../apps/manifest.ts";
 import { errorMessage, UserError } from "../../core/errors.ts";
-import { APPS_DIR, DEFAULT_DATA_DIR, SUITES_DIR } from "../../core/paths.ts";
+import { DEFAULT_DATA_DIR, SUITES_DIR } from "../../core/paths.ts";
 import { checkAgainst } from "../../core/schema.ts";
 import { shapeProblems, sizeProblem, undeclaredMetrics, type DeclaredMetrics } from "../../results/limits.ts";
 import { listResultFiles, readResultFile } from "../../results/store.ts";
@@ -91,9 +92,9 @@ export function validateManifests(): { scenarios: number; apps: number; problems
   return { scenarios, apps, problems, notes };
 }
 
-/** Whether a PATH is in suites/ or apps/: their JSON files are manifests and packages, which as results would each be a problem. */
+/** Whether a PATH is in the suites' or the apps' folder in use: their JSON files are manifests and packages, which as results would each be a problem. */
 function holdsManifests(path: string): boolean {
-  return [SUITES_DIR, APPS_DIR].some((dir) => !relative(dir, resolve(path)).startsWith(".."));
+  return [SUITES_DIR, appsRoot()].some((dir) => !relative(dir, resolve(path)).startsWith(".."));
 }
 
 export const validateSubcommand = defineCommand({
