@@ -15,8 +15,13 @@ export type JudgePair = (from: string, to: string) => Promise<StepJudgement>;
 export interface NarrowedStep {
   readonly from: string;
   readonly to: string;
-  /** No release lies between the two: the step is a release's. False where neither half showed the step alone. */
+  /** No release that runs here lies between the two: the step is a release's. False where neither half showed the step alone. */
   readonly adjacent: boolean;
+  /**
+   * Releases between the two that cannot be measured here (a package whose binary reports another
+   * version, or does not run), oldest first: the step may be any of them or `to`.
+   */
+  readonly unmeasurable: readonly string[];
 }
 
 /** The release in the middle of those between (the lower middle of an even count). */
@@ -25,19 +30,32 @@ const middle = (between: readonly string[]) => between[Math.floor((between.lengt
 /**
  * The narrowest pairs of releases that show the step of `from` → `to`: `between` holds the releases
  * strictly between the two, oldest first. Measures 2⌈log2(k + 1)⌉ pairs for k releases between and
- * one step; more when it lies in both halves.
+ * one step; more when it lies in both halves. A middle release that `runs` refuses is left out of
+ * the bisection (a pair that holds it cannot be measured) and named in the step it lies within.
  */
-export async function narrowStep(from: string, to: string, between: readonly string[], judge: JudgePair): Promise<NarrowedStep[]> {
-  if (between.length === 0) return [{ from, to, adjacent: true }];
-  const mid = middle(between);
-  const at = between.indexOf(mid);
-  const left = await judge(from, mid);
-  const right = await judge(mid, to);
-  const found = [
-    ...(left === "step" ? await narrowStep(from, mid, between.slice(0, at), judge) : []),
-    ...(right === "step" ? await narrowStep(mid, to, between.slice(at + 1), judge) : []),
-  ];
-  return found.length > 0 ? found : [{ from, to, adjacent: false }];
+export async function narrowStep(from: string, to: string, between: readonly string[], judge: JudgePair, runs: (version: string) => Promise<boolean> = async () => true): Promise<NarrowedStep[]> {
+  const refused: string[] = [];
+  const bisect = async (low: string, high: string, inside: readonly string[]): Promise<Omit<NarrowedStep, "unmeasurable">[]> => {
+    let candidates = inside;
+    while (candidates.length > 0 && !(await runs(middle(candidates)))) {
+      const mid = middle(candidates);
+      refused.push(mid);
+      candidates = candidates.filter((version) => version !== mid);
+    }
+    if (candidates.length === 0) return [{ from: low, to: high, adjacent: true }];
+    const mid = middle(candidates);
+    const at = candidates.indexOf(mid);
+    const left = await judge(low, mid);
+    const right = await judge(mid, high);
+    const found = [
+      ...(left === "step" ? await bisect(low, mid, candidates.slice(0, at)) : []),
+      ...(right === "step" ? await bisect(mid, high, candidates.slice(at + 1)) : []),
+    ];
+    return found.length > 0 ? found : [{ from: low, to: high, adjacent: false }];
+  };
+  const order = [from, ...between, to];
+  const within = (step: { from: string; to: string }, version: string) => order.indexOf(step.from) < order.indexOf(version) && order.indexOf(version) < order.indexOf(step.to);
+  return (await bisect(from, to, between)).map((step) => ({ ...step, unmeasurable: between.filter((version) => refused.includes(version) && within(step, version)) }));
 }
 
 /** How many paired runs narrowing a single step over `between` releases takes at most: two per level. */

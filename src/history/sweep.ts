@@ -45,6 +45,8 @@ export interface SweepHooks {
   earlierRuns(): readonly TimedRun[];
   /** Keeps the latest runs for the next sweep. */
   keepRuns(runs: readonly TimedRun[]): void;
+  /** Whether a release's binary runs here as itself: a narrowing leaves out a release between that does not. */
+  runs(runtime: ChainLink["runtime"], version: string): Promise<boolean>;
 }
 
 /** How long one run of a sweep took, beside its estimate with every cell at its cap. */
@@ -255,7 +257,7 @@ async function linkStepsNarrowed(link: ChainLink, scenarios: readonly string[], 
         }
         return showsStep(hooks.coverage(), pair, step);
       };
-      found.push({ link, step, narrowed: await narrowStep(link.from, link.to, between, judge) });
+      found.push({ link, step, narrowed: await narrowStep(link.from, link.to, between, judge, (version) => hooks.runs(link.runtime, version)) });
     }
   }
   return found;

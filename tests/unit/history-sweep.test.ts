@@ -54,16 +54,24 @@ describe("narrowing a step by bisection", () => {
   it("narrows a step planted between non-adjacent releases to the release that brought it, in 2 runs a level", async () => {
     const calls: string[] = [];
     const narrowed = await narrowStep("22.0.0", "22.8.0", between, judgeOf(["22.6.0"], calls));
-    assert.deepEqual(narrowed, [{ from: "22.5.0", to: "22.6.0", adjacent: true }]);
+    assert.deepEqual(narrowed, [{ from: "22.5.0", to: "22.6.0", adjacent: true, unmeasurable: [] }]);
     assert.equal(calls.length, narrowingRuns(between.length));
   });
 
   it("finds a step spread over two releases in both halves, and says when neither half shows it alone", async () => {
     assert.deepEqual(await narrowStep("22.0.0", "22.8.0", between, judgeOf(["22.2.0", "22.7.0"], [])), [
-      { from: "22.1.0", to: "22.2.0", adjacent: true },
-      { from: "22.6.0", to: "22.7.0", adjacent: true },
+      { from: "22.1.0", to: "22.2.0", adjacent: true, unmeasurable: [] },
+      { from: "22.6.0", to: "22.7.0", adjacent: true, unmeasurable: [] },
     ]);
-    assert.deepEqual(await narrowStep("22.0.0", "22.8.0", between, async () => "none"), [{ from: "22.0.0", to: "22.8.0", adjacent: false }]);
+    assert.deepEqual(await narrowStep("22.0.0", "22.8.0", between, async () => "none"), [{ from: "22.0.0", to: "22.8.0", adjacent: false, unmeasurable: [] }]);
+  });
+
+  it("leaves out a release between whose binary does not run, measures no pair that holds it, and names it in the step it lies within", async () => {
+    const calls: string[] = [];
+    const refused = new Set(["22.4.0", "22.5.0"]);
+    const narrowed = await narrowStep("22.0.0", "22.8.0", between, judgeOf(["22.5.0"], calls), async (version) => !refused.has(version));
+    assert.deepEqual(narrowed, [{ from: "22.3.0", to: "22.6.0", adjacent: true, unmeasurable: ["22.4.0", "22.5.0"] }]);
+    assert.ok(calls.every((pair) => ![...refused].some((version) => pair.includes(version))), calls.join(" "));
   });
 });
 
@@ -75,7 +83,7 @@ const SCENARIO = "startup/hello";
 let runIndex = 100;
 
 /** A sweep on synthetic runs: each run writes a link's paired results to data/, and the clock moves by its cost. */
-function fakeSweep(dataDir: string, options: { interruptAt?: number; loads?: number[]; chainShare?: number; narrowingShare?: number; scenarioVersion?: number; kept?: TimedRun[] } = {}) {
+function fakeSweep(dataDir: string, options: { refused?: string[]; interruptAt?: number; loads?: number[]; chainShare?: number; narrowingShare?: number; scenarioVersion?: number; kept?: TimedRun[] } = {}) {
   let clock = Date.UTC(2026, 0, 1);
   let measured = 0;
   const log: string[] = [];
@@ -101,6 +109,7 @@ function fakeSweep(dataDir: string, options: { interruptAt?: number; loads?: num
     interrupted: () => false,
     earlierRuns: () => options.kept ?? [],
     keepRuns: (kept) => void options.kept?.splice(0, options.kept.length, ...kept),
+    runs: async (_runtime, version) => !(options.refused ?? []).includes(version),
   };
   return { hooks, log, runs };
 }
@@ -120,7 +129,7 @@ describe("a sweep: each link, then its steps narrowed", () => {
     assert.deepEqual(first.runs, ["22.0.0→22.4.0", "22.4.0→22.8.0", "22.4.0→22.6.0", "22.6.0→22.8.0", "22.4.0→22.5.0", "22.5.0→22.6.0"]);
     assert.equal(report.stopped, null);
     assert.deepEqual(report.steps.map((s) => [s.link.from, s.link.to, s.step.scenario, s.step.verdict, s.narrowed]), [
-      ["22.4.0", "22.8.0", SCENARIO, "slower", [{ from: "22.5.0", to: "22.6.0", adjacent: true }]],
+      ["22.4.0", "22.8.0", SCENARIO, "slower", [{ from: "22.5.0", to: "22.6.0", adjacent: true, unmeasurable: [] }]],
     ]);
     const again = fakeSweep(data);
     const second = await runSweep(PLAN, again.hooks, { maxLoad: 1 });
@@ -135,7 +144,7 @@ describe("a sweep: each link, then its steps narrowed", () => {
     const later = fakeSweep(data, { scenarioVersion: 2 });
     const report = await runSweep({ ...PLAN, scenarioVersion: () => 2 }, later.hooks, { maxLoad: 1 });
     assert.deepEqual(later.runs, first.runs, "version 1's runs stand in for none of version 2's");
-    assert.deepEqual(report.steps.map((s) => [s.step.rows[0]!.scenario_version, s.narrowed]), [[2, [{ from: "22.5.0", to: "22.6.0", adjacent: true }]]]);
+    assert.deepEqual(report.steps.map((s) => [s.step.rows[0]!.scenario_version, s.narrowed]), [[2, [{ from: "22.5.0", to: "22.6.0", adjacent: true, unmeasurable: [] }]]]);
     const again = fakeSweep(data, { scenarioVersion: 2 });
     assert.deepEqual([again.runs, (await runSweep({ ...PLAN, scenarioVersion: () => 2 }, again.hooks, { maxLoad: 1 })).skipped], [[], 2]);
   });
@@ -160,7 +169,16 @@ describe("a sweep: each link, then its steps narrowed", () => {
     const report = await runSweep(plan, sweep.hooks, { maxLoad: 1, deadline: start + 4 * 1_800_000 - 1 });
     assert.deepEqual(sweep.runs, ["22.5.0→22.7.0", "22.5.0→22.6.0", "22.6.0→22.7.0"]);
     assert.equal(report.stopped, "time limit");
-    assert.deepEqual(report.steps.map((s) => s.narrowed), [[{ from: "22.5.0", to: "22.6.0", adjacent: true }]]);
+    assert.deepEqual(report.steps.map((s) => s.narrowed), [[{ from: "22.5.0", to: "22.6.0", adjacent: true, unmeasurable: [] }]]);
+  });
+
+  it("leaves out of the narrowing a release whose binary does not run, and names it beside the step", async () => {
+    const data = tempDir("sweep-narrow-refused");
+    const plan: SweepPlan = { ...PLAN, chains: [{ links: chainLinks("node", ["22.4.0", "22.8.0"]), scenarios: [SCENARIO] }] };
+    const sweep = fakeSweep(data, { refused: ["22.6.0"] });
+    const report = await runSweep(plan, sweep.hooks, { maxLoad: 1 });
+    assert.ok(sweep.runs.every((pair) => !pair.includes("22.6.0")), sweep.runs.join(" "));
+    assert.deepEqual(report.steps.map((s) => s.narrowed), [[{ from: "22.5.0", to: "22.7.0", adjacent: true, unmeasurable: ["22.6.0"] }]]);
   });
 
   it("stops at Ctrl-C, and measured again goes on with what is missing, measuring no link twice", async () => {
@@ -173,7 +191,7 @@ describe("a sweep: each link, then its steps narrowed", () => {
     assert.equal(resumed.runs[0], "22.4.0→22.8.0", "the interrupted link first, and the measured one not again");
     assert.ok(!resumed.runs.includes("22.0.0→22.4.0"));
     assert.equal(done.skipped, 1);
-    assert.deepEqual(done.steps[0]!.narrowed, [{ from: "22.5.0", to: "22.6.0", adjacent: true }]);
+    assert.deepEqual(done.steps[0]!.narrowed, [{ from: "22.5.0", to: "22.6.0", adjacent: true, unmeasurable: [] }]);
   });
 
   it("waits, saying why, while the load is too high, and stops at the time limit before a run that would not fit with all its looks", async () => {

@@ -291,6 +291,7 @@ function realHooks(request: SweepRequest, workDir: string): SweepHooks & { refus
   const refused: string[] = [];
   const identity = { runner: request.testbed.name, runner_kind: "reference" as const };
   const say = (line: string) => void process.stderr.write(`${line}\n`);
+  const verified = new Set<string>();
   return {
     refused,
     cost: costModel(request),
@@ -302,6 +303,11 @@ function realHooks(request: SweepRequest, workDir: string): SweepHooks & { refus
     interrupted: isInterrupted,
     earlierRuns: () => earlierRuns(request.dataDir, say),
     keepRuns: (runs) => keepRuns(request.dataDir, runs),
+    async runs(runtime, version) {
+      const refused = await firstRefused([`${runtime}@${version}`], verified, (line) => say(`sweep: ${line}`));
+      if (refused !== null) say(`sweep: left out ${runtime} ${version} of the narrowing: ${refused.why}`);
+      return refused === null;
+    },
     async measure(job, timeLimit) {
       const outDir = await stageLink(workDir, linkJob(job.link, request.testbed, job.scenarios));
       const specs = [job.link.from, job.link.to].map((version) => `${job.link.runtime}@${version}`);
@@ -342,7 +348,8 @@ function reportText(report: SweepReport): string {
     narrowed.map((n) => {
       const row = step.rows[0]!;
       const notes = n.adjacent ? (releaseNotes(link.runtime, n.from, n.to)?.changelog ?? "") : "not narrowed to one release";
-      return [link.runtime, step.scenario, `${row.metric} ${step.verdict} ×${row.ratio!.toFixed(3)}`, `${link.from} → ${link.to}`, `${n.from} → ${n.to}`, notes];
+      const unmeasurable = n.unmeasurable.length === 0 ? "" : ` (${n.unmeasurable.join(", ")} between cannot be measured here)`;
+      return [link.runtime, step.scenario, `${row.metric} ${step.verdict} ×${row.ratio!.toFixed(3)}`, `${link.from} → ${link.to}`, `${n.from} → ${n.to}${unmeasurable}`, notes];
     }),
   );
   const lines = [`sweep: ${count(report.measured, "run")} measured, ${count(report.skipped, "link")} already in data/`];
