@@ -291,7 +291,8 @@ function realHooks(request: SweepRequest, workDir: string): SweepHooks & { refus
   const refused: string[] = [];
   const identity = { runner: request.testbed.name, runner_kind: "reference" as const };
   const say = (line: string) => void process.stderr.write(`${line}\n`);
-  const verified = new Set<string>();
+  // A release asked again (another step of the link) is neither verified nor reported again.
+  const runsHere = new Map<string, Promise<boolean>>();
   return {
     refused,
     cost: costModel(request),
@@ -303,10 +304,17 @@ function realHooks(request: SweepRequest, workDir: string): SweepHooks & { refus
     interrupted: isInterrupted,
     earlierRuns: () => earlierRuns(request.dataDir, say),
     keepRuns: (runs) => keepRuns(request.dataDir, runs),
-    async runs(runtime, version) {
-      const refused = await firstRefused([`${runtime}@${version}`], verified, (line) => say(`sweep: ${line}`));
-      if (refused !== null) say(`sweep: left out ${runtime} ${version} of the narrowing: ${refused.why}`);
-      return refused === null;
+    runs(runtime, version) {
+      const spec = `${runtime}@${version}`;
+      let answer = runsHere.get(spec);
+      if (answer === undefined) {
+        answer = firstRefused([spec], new Set(), (line) => say(`sweep: ${line}`)).then((refusal) => {
+          if (refusal !== null) say(`sweep: left out ${runtime} ${version} of the narrowing: ${refusal.why}`);
+          return refusal === null;
+        });
+        runsHere.set(spec, answer);
+      }
+      return answer;
     },
     async measure(job, timeLimit) {
       const outDir = await stageLink(workDir, linkJob(job.link, request.testbed, job.scenarios));
