@@ -4,7 +4,7 @@
  * the cell's path) replayed as one paired run of its two releases, its cell's headline metric
  * judged by `scripts/bench compare RUN --base base --head head --rule sequential` (the release job's rule), against the documented direction.
  *
- *   scripts/benchmark known-changes [--profile quick|full|both] [--only ID]... [--work DIR] [--no-record]
+ *   scripts/benchmark known-changes [--profile quick|full|both] [--only ID]... [--work DIR] [--max-load L] [--no-record]
  *   scripts/benchmark known-changes --plan [--profile ...] [--only ID]...
  *
  * `full` is the release job's profile (docs/release-job.md): the full profile's parameters, the
@@ -27,6 +27,9 @@
  * were). So an entry moved to a better cell is replayed alone (`--only`), not with the whole
  * corpus; an entry whose recorded row no longer matches counts as not measured until it is
  * replayed.
+ * Each replay that measures waits first, as a sweep's run does, while the 1-minute load average is
+ * above `--max-load` (half the CPUs by default): the replay before it leaves its own load for about a
+ * minute, and a replay must not start beside anything else.
  * `--plan` prints each replay's estimated time (`scripts/bench plan`'s) and measures nothing.
  */
 import { existsSync, rmSync } from "node:fs";
@@ -34,6 +37,7 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { CompareRow } from "../src/compare/types.ts";
 import { UserError } from "../src/core/errors.ts";
+import { loadAverages, parseMaxLoad, waitForQuiet } from "../src/env/machine-check.ts";
 import type { Figure, MeasurementEntry } from "../src/core/measurements.ts";
 import { planRun } from "../src/orchestrate/estimate.ts";
 import { listResultFiles, readResultFile, runFolderNames } from "../src/results/store.ts";
@@ -78,12 +82,14 @@ interface Options {
   readonly work: string | undefined;
   readonly record: boolean;
   readonly plan: boolean;
+  /** No replay starts to measure while the 1-minute load average is above this. */
+  readonly maxLoad: number;
 }
 
 function parseOptions(argv: readonly string[]): Options {
   const { values } = parseArgs({
     args: [...argv],
-    options: { profile: { type: "string" }, only: { type: "string", multiple: true }, work: { type: "string" }, "no-record": { type: "boolean" }, plan: { type: "boolean" } },
+    options: { profile: { type: "string" }, only: { type: "string", multiple: true }, work: { type: "string" }, "max-load": { type: "string" }, "no-record": { type: "boolean" }, plan: { type: "boolean" } },
   });
   const profile = values.profile ?? "both";
   if (!["quick", "full", "both"].includes(profile)) throw new UserError(`--profile must be quick, full or both, not '${profile}'`);
@@ -98,6 +104,7 @@ function parseOptions(argv: readonly string[]): Options {
     work: values.work === undefined ? undefined : resolve(values.work),
     record: !values["no-record"],
     plan: values.plan ?? false,
+    maxLoad: parseMaxLoad(values["max-load"], "known-changes"),
   };
 }
 
@@ -146,10 +153,11 @@ function finishedRun(out: string, entry: KnownChange): string | null {
 }
 
 /** Measures the entry's pair (or finds the finished run in the work folder), then judges the cell with compare. */
-async function replay(entry: KnownChange, profile: ReplayProfile, work: string): Promise<Replay & { runDir?: string; reason?: string }> {
+async function replay(entry: KnownChange, profile: ReplayProfile, work: string, maxLoad: number): Promise<Replay & { runDir?: string; reason?: string }> {
   const out = join(work, profile, entry.id);
   let runDir = finishedRun(out, entry);
   if (runDir === null) {
+    await waitForQuiet("known-changes", maxLoad, { load: () => loadAverages()[0], now: () => Date.now(), sleep: (ms) => new Promise((done) => setTimeout(done, ms)), log, stop: () => null });
     rmSync(out, { recursive: true, force: true });
     const started = Date.now();
     const run = await bench(runArgs(entry, profile, out));
@@ -380,7 +388,7 @@ async function main(): Promise<void> {
   const replays: Replayed[] = [];
   for (const profile of options.profiles) {
     for (const entry of options.entries) {
-      const replayed = await replay(entry, profile, work);
+      const replayed = await replay(entry, profile, work, options.maxLoad);
       const repro = await writeRepro(replayed, work);
       log(`${profile} ${entry.id}: ${replayed.row?.verdict ?? replayed.reason ?? "not measured"} → ${replayed.outcome}`);
       replays.push({ ...replayed, repro, run: runMeasured(replayed.runDir) });

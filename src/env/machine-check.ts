@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
-import { loadavg } from "node:os";
+import { cpus, loadavg } from "node:os";
+import { UserError } from "../core/errors.ts";
 import { formatCpuList, parseCpuList } from "../tools/cpu-split.ts";
 import { instructionsReadable } from "../tools/perf.ts";
 import type { Environment } from "./fingerprint.ts";
@@ -84,6 +85,49 @@ export function loadAverages(): [number, number, number] {
   // Rounded before it is judged, so that the result's figure and its verdict agree.
   const [one = 0, five = 0, fifteen = 0] = loadavg().map((load) => Math.round(load * 100) / 100);
   return [one, five, fifteen];
+}
+
+/**
+ * The 1-minute load above which a measurement waits (`--max-load`): half the CPUs unless given.
+ * Something else holds a whole CPU of a 2-vCPU testbed above it; the 1-minute average also carries
+ * the previous run's own work for about a minute, which the wait lets fade.
+ */
+export function parseMaxLoad(text: string | undefined, command: string): number {
+  if (text === undefined) return cpus().length / 2;
+  const load = Number(text);
+  if (!Number.isFinite(load) || load <= 0) throw new UserError(`${command}: --max-load must be a positive number, not '${text}'`);
+  return load;
+}
+
+/** What waiting for a quiet machine reads and does, so that a test can drive it with a clock of its own. */
+export interface QuietWait<Stop> {
+  load(): number;
+  now(): number;
+  sleep(ms: number): Promise<void>;
+  log(line: string): void;
+  /** Why to give up waiting now (Ctrl-C, a deadline), or null to go on. */
+  stop(): Stop | null;
+}
+
+const QUIET_POLL_MS = 1000;
+const QUIET_SAY_EVERY_MS = 60_000;
+
+/**
+ * Waits while the 1-minute load average is above `maxLoad`, saying why once a minute: null once the
+ * machine is quiet, or the reason `stop` gave to end the wait.
+ */
+export async function waitForQuiet<Stop>(command: string, maxLoad: number, wait: QuietWait<Stop>): Promise<Stop | null> {
+  let said = -Infinity;
+  for (let load = wait.load(); load > maxLoad; load = wait.load()) {
+    const stop = wait.stop();
+    if (stop !== null) return stop;
+    if (wait.now() - said >= QUIET_SAY_EVERY_MS) {
+      said = wait.now();
+      wait.log(`${command}: waiting: the load average is ${load.toFixed(2)}, above ${maxLoad} (--max-load): something else is running, and a run beside it would carry its noise`);
+    }
+    await wait.sleep(QUIET_POLL_MS);
+  }
+  return null;
 }
 
 /** Reads the machine's settings now (the perf probe is asked once per process). */

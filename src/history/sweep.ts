@@ -4,6 +4,7 @@
  * the machine comes in through `SweepHooks`, so the loop (resuming, the load it waits out, the time
  * limit, the estimate of what is left) is the same for a test's synthetic runs and a real sweep.
  */
+import { waitForQuiet } from "../env/machine-check.ts";
 import { missingCells } from "../releases/cells.ts";
 import { formatDuration } from "../ui/duration.ts";
 import { linkSteps, showsStep, type LinkStep, type RunnerCoverage } from "./coverage.ts";
@@ -83,8 +84,6 @@ export interface SweepReport {
 /** Thrown through the narrowing when the sweep stops, so that no half is judged without its run. */
 class Stopped extends Error {}
 
-const WAIT_POLL_MS = 1000;
-const WAIT_SAY_EVERY_MS = 60_000;
 /** The runs of each purpose the pace is taken over. */
 const PACE_RUNS = 5;
 
@@ -134,19 +133,15 @@ class SweepRun {
 
   /** Waits while the machine is busy; false when the sweep stopped meanwhile. */
   private async quiet(): Promise<boolean> {
-    let said = -Infinity;
-    for (let load = this.hooks.load(); load > this.limits.maxLoad; load = this.hooks.load()) {
-      if (this.hooks.interrupted()) return this.stop("interrupted");
-      if (this.limits.deadline !== undefined && this.hooks.now() >= this.limits.deadline) return this.stop("time limit");
-      if (this.hooks.now() - said >= WAIT_SAY_EVERY_MS) {
-        said = this.hooks.now();
-        this.hooks.log(
-          `sweep: waiting: the load average is ${load.toFixed(2)}, above ${this.limits.maxLoad} (--max-load): something else is running, and a run beside it would carry its noise`,
-        );
-      }
-      await this.hooks.sleep(WAIT_POLL_MS);
-    }
-    return true;
+    const { hooks, limits } = this;
+    const stopped = await waitForQuiet<NonNullable<SweepReport["stopped"]>>("sweep", limits.maxLoad, {
+      load: () => hooks.load(),
+      now: () => hooks.now(),
+      sleep: (ms) => hooks.sleep(ms),
+      log: (line) => hooks.log(line),
+      stop: () => (hooks.interrupted() ? "interrupted" : limits.deadline !== undefined && hooks.now() >= limits.deadline ? "time limit" : null),
+    });
+    return stopped === null || this.stop(stopped);
   }
 
   private stop(reason: NonNullable<SweepReport["stopped"]>): false {

@@ -10,7 +10,7 @@ import { REPO_ROOT } from "../../src/core/paths.ts";
 import { loadBenchRunners } from "../../src/releases/runners.ts";
 import { checkAgainst } from "../../src/core/schema.ts";
 import { readEnvironment } from "../../src/env/fingerprint.ts";
-import { checkMachine, describeMachine, meminfoBytes, unmetSettings, type MachineCheck, type MachineReadings } from "../../src/env/machine-check.ts";
+import { checkMachine, describeMachine, meminfoBytes, parseMaxLoad, unmetSettings, waitForQuiet, type MachineCheck, type MachineReadings } from "../../src/env/machine-check.ts";
 import { writeResult } from "../../src/results/store.ts";
 import { allScenarios } from "../../src/cli/site-inputs.ts";
 import { buildSite } from "../../src/site/build.ts";
@@ -146,4 +146,26 @@ test("the methodology page shows each testbed's settings as its latest run found
   await buildSite({ dataDir, outDir: out, scenarios: allScenarios(), pools: new Map() });
   const page = readFileSync(join(out, "methodology.html"), "utf8");
   assert.match(page, /Machine check<\/dt><dd>isolated CPUs 2-7; nohz_full 2-7; ASLR 0; swap in use 0\.0 GiB; load 0\.05 0\.1 0\.2; hardware counters readable\. <strong>meets docs\/machine-tuning\.md<\/strong> <span class="muted">\(run of 2026-11-02\)/);
+});
+
+test("waitForQuiet waits out a busy machine, says why once a minute, and gives up when told to", async () => {
+  let clock = 0;
+  const loads = [2.5, 2.5, ...Array<number>(120).fill(1.4), 0.9];
+  const said: string[] = [];
+  const wait = (stop: () => string | null) => ({
+    load: () => loads.shift() ?? 0,
+    now: () => clock,
+    sleep: async (ms: number) => void (clock += ms),
+    log: (line: string) => void said.push(line),
+    stop,
+  });
+  assert.equal(await waitForQuiet("known-changes", 1, wait(() => null)), null);
+  assert.equal(loads.length, 0, "it reads the load until it falls to the limit");
+  assert.equal(said.length, 3, "one line a minute over two minutes of waiting");
+  assert.match(said[0]!, /^known-changes: waiting: the load average is 2\.50, above 1 \(--max-load\)/);
+  loads.push(3, 3, 3);
+  assert.equal(await waitForQuiet("sweep", 1, wait(() => (clock >= 2_000 + 122_000 ? "time limit" : null))), "time limit");
+  assert.equal(await waitForQuiet("sweep", 5, wait(() => "interrupted")), null, "a quiet machine is not waited for, whatever stop says");
+  assert.equal(parseMaxLoad("0.8", "known-changes"), 0.8);
+  assert.throws(() => parseMaxLoad("-1", "known-changes"), /known-changes: --max-load must be a positive number, not '-1'/);
 });

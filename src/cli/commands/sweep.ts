@@ -4,7 +4,7 @@ import semver from "semver";
 import { UserError } from "../../core/errors.ts";
 import { DEFAULT_DATA_DIR } from "../../core/paths.ts";
 import { readEnvironment } from "../../env/fingerprint.ts";
-import { loadAverages } from "../../env/machine-check.ts";
+import { loadAverages, parseMaxLoad } from "../../env/machine-check.ts";
 import { RunnerCoverage } from "../../history/coverage.ts";
 import { narrowingRuns } from "../../history/narrow.ts";
 import { chainLinks, linkLabel, parseGranularity, releasesBetween, selectReleases, type Granularity } from "../../history/select.ts";
@@ -97,15 +97,6 @@ function parseSince(text: string | undefined): Date | undefined {
   return date;
 }
 
-function parseMaxLoad(text: string | undefined): number {
-  // Half the CPUs: something else holds a whole CPU of a 2-vCPU testbed. The 1-minute average
-  // also carries the previous run's own work for about a minute, which this waits out.
-  if (text === undefined) return cpus().length / 2;
-  const load = Number(text);
-  if (!Number.isFinite(load) || load <= 0) throw new UserError(`sweep: --max-load must be a positive number, not '${text}'`);
-  return load;
-}
-
 const SWEEP_OPTIONS = {
   plan: { type: "boolean" },
   runtime: { type: "string", multiple: true },
@@ -154,7 +145,7 @@ function parseRequest(values: ParsedValues<typeof SWEEP_OPTIONS>): SweepRequest 
     testbed: chooseTestbed(config.testbeds, values.testbed),
     machines: [...config.runners, ...config.testbeds],
     ...(values["time-limit"] !== undefined ? { timeLimit: parseDuration(values["time-limit"], "--time-limit") } : {}),
-    maxLoad: parseMaxLoad(values["max-load"]),
+    maxLoad: parseMaxLoad(values["max-load"], "sweep"),
     narrow: !values["no-narrow"],
   };
 }
