@@ -60,6 +60,20 @@ export function plainText(text: string): string {
   return text.replace(/\r\n?/g, "\n").replace(CONTROL_BUT_LINES, "");
 }
 
+/** A URL's scheme and authority (user, host, port), up to the path. */
+const URL_AUTHORITY = /\b([a-z][a-z0-9+.-]*:\/\/)([^/\s"'<>]+)/gi;
+const LOOPBACK = /^(?:[^@]*@)?(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])(?::\d+)?$/i;
+
+/**
+ * A failure's reason as a result keeps it, with the host of every URL but the machine's own
+ * (`127.0.0.1`, `localhost`) replaced: a runtime's error can name the package registry it tried to
+ * reach (`error sending request for url (https://<host>/pg)`), and results are published as they
+ * are; what failed and the path stay.
+ */
+export function remoteHostsHidden(text: string): string {
+  return text.replace(URL_AUTHORITY, (url, scheme: string, authority: string) => (LOOPBACK.test(authority) ? url : `${scheme}[remote host]`));
+}
+
 /** `plainText` for every string in a value of lists and objects (a result's details), keys included. */
 export function plainValue(value: unknown): unknown {
   if (typeof value === "string") return plainText(value);

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import semver from "semver";
 import { errorMessage } from "../core/errors.ts";
-import { plainText, plainValue } from "../core/markup.ts";
+import { plainText, plainValue, remoteHostsHidden } from "../core/markup.ts";
 import type { Environment } from "../env/fingerprint.ts";
 import { cleanupsSettled, isInterrupted, leavesUntilCleaned, setInterruptHandler } from "../process/children.ts";
 import type { IdentifiedRuntime } from "../runtimes/identify.ts";
@@ -447,7 +447,7 @@ function toDocument(plan: RunPlan, selected: ResolvedScenario, cell: Cell, tools
     params: { ...cell.subject.params },
     status,
     // A process's output can hold a terminal's escape sequences; a result holds plain text only.
-    ...(status !== "ok" ? { error: plainText(error ?? "unknown failure") } : {}),
+    ...(status !== "ok" ? { error: remoteHostsHidden(plainText(error ?? "unknown failure")) } : {}),
     tools,
     metrics,
     ...(cell.verification ? { verification: plainValue(cell.verification) as typeof cell.verification } : {}),

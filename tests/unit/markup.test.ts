@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { describe, it } from "node:test";
-import { csvField, escapeMarkdown, escapeMarkup, plainText, plainValue, shellComment } from "../../src/core/markup.ts";
+import { csvField, escapeMarkdown, escapeMarkup, plainText, plainValue, remoteHostsHidden, shellComment } from "../../src/core/markup.ts";
 import { checkAgainst } from "../../src/core/schema.ts";
 import type { ResultDocument } from "../../src/results/types.ts";
 import { gabEntries } from "../../src/export/gab.ts";
@@ -60,6 +60,16 @@ describe("strings from results, where they reach Markdown, HTML and Atom", () =>
     }
     const plain = makeResult({ status: "failed", metrics: {}, error: "exited 1:\n\tat main (x.js:1)", details: { stderr: "line 1\nline 2", facts: [{ n: 1, ok: true, none: null }] } });
     assert.deepEqual(checkAgainst("result.schema.json", plain), [], "free text keeps its line breaks and tabs");
+  });
+
+  it("a failure's reason names no remote host, only the machine's own", () => {
+    assert.equal(
+      remoteHostsHidden("pg cannot be loaded here: Error getting response at https://packages.example.org/pg for package \"pg\": error sending request for url (https://packages.example.org/pg)"),
+      'pg cannot be loaded here: Error getting response at https://[remote host]/pg for package "pg": error sending request for url (https://[remote host]/pg)',
+    );
+    assert.equal(remoteHostsHidden("GET http://user:secret@mirror.example.com:8080/cors - 403"), "GET http://[remote host]/cors - 403");
+    const local = "refused: http://127.0.0.1:4873/cors, http://localhost:8080/, ws://[::1]:9000/echo, postgres://bench@127.0.0.1:5432/db";
+    assert.equal(remoteHostsHidden(local), local);
   });
 
   it("a process's output becomes plain text before a result keeps it; a comment or a CSV field stays what it is", () => {
