@@ -37,7 +37,7 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { CompareRow } from "../src/compare/types.ts";
 import { UserError } from "../src/core/errors.ts";
-import { loadAverages, parseMaxLoad, waitForQuiet } from "../src/env/machine-check.ts";
+import { liveMachine, parseMaxLoad, waitForQuiet } from "../src/env/machine-check.ts";
 import type { Figure, MeasurementEntry } from "../src/core/measurements.ts";
 import { planRun } from "../src/orchestrate/estimate.ts";
 import { listResultFiles, readResultFile, runFolderNames } from "../src/results/store.ts";
@@ -157,7 +157,7 @@ async function replay(entry: KnownChange, profile: ReplayProfile, work: string, 
   const out = join(work, profile, entry.id);
   let runDir = finishedRun(out, entry);
   if (runDir === null) {
-    await waitForQuiet("known-changes", maxLoad, { load: () => loadAverages()[0], now: () => Date.now(), sleep: (ms) => new Promise((done) => setTimeout(done, ms)), log, stop: () => null });
+    await waitForQuiet("known-changes", maxLoad, { ...liveMachine, log, stop: () => null });
     rmSync(out, { recursive: true, force: true });
     const started = Date.now();
     const run = await bench(runArgs(entry, profile, out));

@@ -65,20 +65,24 @@ const URL_AUTHORITY = /\b([a-z][a-z0-9+.-]*:\/\/)([^/\s"'<>]+)/gi;
 const LOOPBACK = /^(?:[^@]*@)?(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])(?::\d+)?$/i;
 
 /**
- * A failure's reason as a result keeps it, with the host of every URL but the machine's own
- * (`127.0.0.1`, `localhost`) replaced: a runtime's error can name the package registry it tried to
- * reach (`error sending request for url (https://<host>/pg)`), and results are published as they
- * are; what failed and the path stay.
+ * Text with the host of every URL but the machine's own (`127.0.0.1`, `localhost`) replaced: a
+ * runtime's error can name the package registry it tried to reach (`error sending request for url
+ * (https://<host>/pg)`), and results are published as they are; what failed and the path stay.
  */
 export function remoteHostsHidden(text: string): string {
   return text.replace(URL_AUTHORITY, (url, scheme: string, authority: string) => (LOOPBACK.test(authority) ? url : `${scheme}[remote host]`));
 }
 
-/** `plainText` for every string in a value of lists and objects (a result's details), keys included. */
-export function plainValue(value: unknown): unknown {
-  if (typeof value === "string") return plainText(value);
-  if (Array.isArray(value)) return value.map(plainValue);
-  if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, inner]) => [oneLine(key), plainValue(inner)]));
+/** Free text as a published result keeps it (a failure's reason): plain text, naming no remote host. */
+export function publishedText(text: string): string {
+  return remoteHostsHidden(plainText(text));
+}
+
+/** `publishedText` for every string in a value of lists and objects (a result's details), keys made one line. */
+export function publishedValue(value: unknown): unknown {
+  if (typeof value === "string") return publishedText(value);
+  if (Array.isArray(value)) return value.map(publishedValue);
+  if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, inner]) => [oneLine(key), publishedValue(inner)]));
   return value;
 }
 

@@ -109,6 +109,13 @@ export interface QuietWait<Stop> {
   stop(): Stop | null;
 }
 
+/** What waiting for a quiet machine reads and does on this machine: its load, its clock, a real sleep. */
+export const liveMachine: Pick<QuietWait<never>, "load" | "now" | "sleep"> = {
+  load: () => loadAverages()[0],
+  now: () => Date.now(),
+  sleep: (ms) => new Promise((done) => setTimeout(done, ms)),
+};
+
 const QUIET_POLL_MS = 1000;
 const QUIET_SAY_EVERY_MS = 60_000;
 

@@ -27,6 +27,11 @@ export interface CoverageOptions {
    * with all its looks or not yet, and that scenario of the run is measured again.
    */
   readonly acceptCutShort: boolean;
+  /**
+   * Runs started before it do not count (`sweep --again-before`): a fix to the harness made what
+   * they measured wrong, so it is measured again, and every judgement reads the newer run.
+   */
+  readonly countedFrom?: Date;
 }
 
 const scenarioOf = (doc: Pick<ResultDocument, "suite" | "scenario">) => `${doc.suite}/${doc.scenario}`;
@@ -41,7 +46,8 @@ export class RunnerCoverage {
       const key = `${doc.runtime.name} ${scenarioOf(doc)} ${doc.run.id}`;
       byRun.set(key, [...(byRun.get(key) ?? []), doc]);
     }
-    const kept = [...byRun.values()].filter((run) => options.acceptCutShort || !run.some(cutShort));
+    const counted = (run: ResultDocument[]) => options.countedFrom === undefined || Date.parse(run[0]!.run.started_at) >= options.countedFrom.getTime();
+    const kept = [...byRun.values()].filter((run) => (options.acceptCutShort || !run.some(cutShort)) && counted(run));
     const ordered = kept.sort((a, b) => a[0]!.run.started_at.localeCompare(b[0]!.run.started_at));
     for (const run of ordered) {
       const key = `${run[0]!.runtime.name} ${scenarioOf(run[0]!)}`;

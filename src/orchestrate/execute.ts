@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import semver from "semver";
 import { errorMessage } from "../core/errors.ts";
-import { plainText, plainValue, remoteHostsHidden } from "../core/markup.ts";
+import { publishedText, publishedValue } from "../core/markup.ts";
 import type { Environment } from "../env/fingerprint.ts";
 import { cleanupsSettled, isInterrupted, leavesUntilCleaned, setInterruptHandler } from "../process/children.ts";
 import type { IdentifiedRuntime } from "../runtimes/identify.ts";
@@ -446,13 +446,13 @@ function toDocument(plan: RunPlan, selected: ResolvedScenario, cell: Cell, tools
     app: cell.subject.app,
     params: { ...cell.subject.params },
     status,
-    // A process's output can hold a terminal's escape sequences; a result holds plain text only.
-    ...(status !== "ok" ? { error: remoteHostsHidden(plainText(error ?? "unknown failure")) } : {}),
+    // A process's output can hold a terminal's escape sequences and the hosts it reached; a result is published as it is.
+    ...(status !== "ok" ? { error: publishedText(error ?? "unknown failure") } : {}),
     tools,
     metrics,
-    ...(cell.verification ? { verification: plainValue(cell.verification) as typeof cell.verification } : {}),
+    ...(cell.verification ? { verification: publishedValue(cell.verification) as typeof cell.verification } : {}),
     ...(Object.keys(cell.details).length > 0 || Object.keys(cell.uncounted).length > 0
-      ? { details: plainValue({ ...cell.details, ...(Object.keys(cell.uncounted).length > 0 ? { counts_unavailable: cell.uncounted } : {}) }) as Record<string, unknown> }
+      ? { details: publishedValue({ ...cell.details, ...(Object.keys(cell.uncounted).length > 0 ? { counts_unavailable: cell.uncounted } : {}) }) as Record<string, unknown> }
       : {}),
     reproduce,
   };

@@ -296,6 +296,21 @@ describe("a sweep: each link, then its steps narrowed", () => {
     assert.deepEqual(pending(false).map((job: Required<SweepJob>) => [job.link.from, job.scenarios]), [["22.0.0", [SCENARIO]]]);
     assert.deepEqual(pending(true), []);
   });
+
+  it("measures again a link whose run started before --again-before, and counts the newer run", async () => {
+    const data = tempDir("sweep-again");
+    // linkRun's run 1 starts on 2026-01-02, run 3 on 2026-01-04.
+    for (const doc of linkRun({ machine: TESTBED_AMD, index: 1, from: "22.0.0", to: "22.4.0", level: LEVEL })) await writeResult(data, doc);
+    const chains = [{ links: chainLinks("node", ["22.0.0", "22.4.0"]), scenarios: [SCENARIO] }];
+    const pending = (countedFrom?: Date) => pendingJobs(chains, RunnerCoverage.read(data, TESTBED_AMD.runner, { acceptCutShort: false, ...(countedFrom ? { countedFrom } : {}) }), () => 1);
+    const fix = new Date("2026-01-03T00:00Z");
+    assert.deepEqual(pending(), []);
+    assert.deepEqual(pending(fix).map((job: Required<SweepJob>) => [job.link.from, job.scenarios]), [["22.0.0", [SCENARIO]]]);
+    for (const doc of linkRun({ machine: TESTBED_AMD, index: 3, from: "22.0.0", to: "22.4.0", level: LEVEL })) await writeResult(data, doc);
+    assert.deepEqual(pending(fix), []);
+    const counted = RunnerCoverage.read(data, TESTBED_AMD.runner, { acceptCutShort: false, countedFrom: fix }).pairRun(chains[0]!.links[0]!, SCENARIO);
+    assert.equal(counted?.from[0]?.run.started_at, "2026-01-04T00:00:00.000Z");
+  });
 });
 
 describe("scripts/bench sweep, given bad input", () => {
@@ -313,5 +328,7 @@ describe("scripts/bench sweep, given bad input", () => {
     await refused(["--from", "node@20.0.0", "--runtime", "node", "--every", "weekly"], /--every 'weekly': use major, minor or patch/);
     await refused(["--runtime", "node@22.10.0", "--runtime", "node@22.11.0", "--profile", "smoke"], /a link's paired verdict needs two/);
     await refused(["--runtime", "node@22.10.0", "--runtime", "node@22.11.0", "--testbed", "nope"], /unknown reference testbed 'nope'/);
+    await refused(["--runtime", "node@22.10.0", "--runtime", "node@22.11.0", "--again-before", "yesterday"], /--again-before 'yesterday': expected a date or a time in UTC/);
+    await refused(["--runtime", "node@22.10.0", "--runtime", "node@22.11.0", "--again-before", "2999-01-01"], /--again-before '2999-01-01' is later than now/);
   });
 });

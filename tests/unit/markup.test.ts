@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { describe, it } from "node:test";
-import { csvField, escapeMarkdown, escapeMarkup, plainText, plainValue, remoteHostsHidden, shellComment } from "../../src/core/markup.ts";
+import { csvField, escapeMarkdown, escapeMarkup, plainText, publishedText, publishedValue, remoteHostsHidden, shellComment } from "../../src/core/markup.ts";
 import { checkAgainst } from "../../src/core/schema.ts";
 import type { ResultDocument } from "../../src/results/types.ts";
 import { gabEntries } from "../../src/export/gab.ts";
@@ -74,7 +74,9 @@ describe("strings from results, where they reach Markdown, HTML and Atom", () =>
 
   it("a process's output becomes plain text before a result keeps it; a comment or a CSV field stays what it is", () => {
     assert.equal(plainText("\u001b[31mred\u001b[0m\r\nnext\rlast\t!"), "[31mred[0m\nnext\nlast\t!");
-    assert.deepEqual(plainValue({ "a\nb": ["\u0007x", 1, null, { c: "\u202ey" }] }), { "a b": ["x", 1, null, { c: "y" }] });
+    assert.deepEqual(publishedValue({ "a\nb": ["\u0007x", 1, null, { c: "\u202ey" }] }), { "a b": ["x", 1, null, { c: "y" }] });
+    assert.deepEqual(publishedValue({ install: ["GET https://mirror.example.com/pg - 403", "http://127.0.0.1:4873/pg"] }), { install: ["GET https://[remote host]/pg - 403", "http://127.0.0.1:4873/pg"] });
+    assert.equal(publishedText("\u001b[31mfailed\u001b[0m at https://mirror.example.com/x"), "[31mfailed[0m at https://[remote host]/x");
     assert.equal(shellComment("startup/hello mode=a\ntouch /tmp/pwned\r\u2028b"), "# startup/hello mode=a touch /tmp/pwned  b");
     assert.equal(csvField("=1+1"), "'=1+1");
     assert.equal(csvField("a,b"), '"a,b"');

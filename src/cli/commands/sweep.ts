@@ -4,7 +4,7 @@ import semver from "semver";
 import { UserError } from "../../core/errors.ts";
 import { DEFAULT_DATA_DIR } from "../../core/paths.ts";
 import { readEnvironment } from "../../env/fingerprint.ts";
-import { loadAverages, parseMaxLoad } from "../../env/machine-check.ts";
+import { liveMachine, parseMaxLoad } from "../../env/machine-check.ts";
 import { RunnerCoverage } from "../../history/coverage.ts";
 import { narrowingRuns } from "../../history/narrow.ts";
 import { chainLinks, linkLabel, parseGranularity, releasesBetween, selectReleases, type Granularity } from "../../history/select.ts";
@@ -60,6 +60,7 @@ interface SweepRequest {
   readonly timeLimit?: number;
   readonly maxLoad: number;
   readonly narrow: boolean;
+  readonly againBefore?: Date;
 }
 
 /** `--runtime node` (the window's releases) or `--runtime node@22.11.0`, repeated: those releases. */
@@ -90,6 +91,15 @@ function parseBounds(texts: readonly string[] | undefined, option: string): Map<
   );
 }
 
+/** `--again-before`: a time already past, or every run this sweep measures would count as before it and be measured again on resuming. */
+function parseAgainBefore(text: string | undefined, now: number): Date | undefined {
+  if (text === undefined) return undefined;
+  const time = /^\d{4}-\d{2}-\d{2}/.test(text) ? Date.parse(text) : Number.NaN;
+  if (Number.isNaN(time)) throw new UserError(`sweep: --again-before '${text}': expected a date or a time in UTC, such as 2026-11-29 or 2026-11-29T00:20Z`);
+  if (time > now) throw new UserError(`sweep: --again-before '${text}' is later than now: this sweep's own runs would count as earlier and be measured again each time it resumed`);
+  return new Date(time);
+}
+
 function parseSince(text: string | undefined): Date | undefined {
   if (text === undefined) return undefined;
   const date = new Date(text.length === 7 ? `${text}-01` : text);
@@ -115,6 +125,7 @@ const SWEEP_OPTIONS = {
   "time-limit": { type: "string" },
   "max-load": { type: "string" },
   "no-narrow": { type: "boolean" },
+  "again-before": { type: "string" },
 } as const;
 
 function parseRequest(values: ParsedValues<typeof SWEEP_OPTIONS>): SweepRequest {
@@ -147,6 +158,7 @@ function parseRequest(values: ParsedValues<typeof SWEEP_OPTIONS>): SweepRequest 
     ...(values["time-limit"] !== undefined ? { timeLimit: parseDuration(values["time-limit"], "--time-limit") } : {}),
     maxLoad: parseMaxLoad(values["max-load"], "sweep"),
     narrow: !values["no-narrow"],
+    ...(values["again-before"] !== undefined ? { againBefore: parseAgainBefore(values["again-before"], Date.now()) } : {}),
   };
 }
 
@@ -242,7 +254,8 @@ function costModel(request: SweepRequest): (job: Required<SweepJob>) => JobCost 
 const loadFadeSeconds = (maxLoad: number) => Math.max(0, 60 * Math.log(cpus().length / maxLoad));
 
 /** What data/ holds of the testbed's links; runs cut short by a budget count only where the sweep asks for one itself. */
-const readCoverage = (request: SweepRequest) => RunnerCoverage.read(request.dataDir, request.testbed.name, { acceptCutShort: request.trialBudget !== undefined });
+const readCoverage = (request: SweepRequest) =>
+  RunnerCoverage.read(request.dataDir, request.testbed.name, { acceptCutShort: request.trialBudget !== undefined, ...(request.againBefore ? { countedFrom: request.againBefore } : {}) });
 
 /** What `sweep --plan` prints: each chain, what is left to measure of it, and its cost. */
 function planText(request: SweepRequest, { chains, scenarioVersion }: ResolvedChains): string {
@@ -288,9 +301,7 @@ function realHooks(request: SweepRequest, workDir: string): SweepHooks & { refus
     refused,
     cost: costModel(request),
     coverage: () => (coverage ??= readCoverage(request)),
-    load: () => loadAverages()[0],
-    sleep: (ms) => new Promise((done) => setTimeout(done, ms)),
-    now: () => Date.now(),
+    ...liveMachine,
     log: say,
     interrupted: isInterrupted,
     earlierRuns: () => earlierRuns(request.dataDir, say),
@@ -362,7 +373,7 @@ export const sweepSubcommand = defineCommand({
   name: "sweep",
   summary: "Measure a history of releases on the reference testbed: each selected release beside the one before it, one run per link, each confirmed step narrowed to its release (docs/history.md).",
   usage:
-    "sweep [--plan] [--runtime NAME|SPEC]... [--since DATE] [--from SPEC]... [--to SPEC]... [--every major|minor|patch] [--profile quick|full] [--trials N] [--trial-budget N] [--suite S]... [--scenario X]... [--data DIR] [--testbed NAME] [--runners FILE] [--time-limit T] [--max-load L] [--no-narrow]",
+    "sweep [--plan] [--runtime NAME|SPEC]... [--since DATE] [--from SPEC]... [--to SPEC]... [--every major|minor|patch] [--profile quick|full] [--trials N] [--trial-budget N] [--suite S]... [--scenario X]... [--data DIR] [--testbed NAME] [--runners FILE] [--time-limit T] [--max-load L] [--no-narrow] [--again-before TIME]",
   help: [
     "  --plan            price the sweep (its chains, the links data/ lacks, the time per link) and measure nothing",
     `  --runtime NAME    node, deno or bun: a chain of its releases in the window (repeatable; default: ${RUNTIME_NAMES.join(", ")});`,
@@ -384,6 +395,9 @@ export const sweepSubcommand = defineCommand({
     "                    cell at its cap of adaptive trials; a link is measured with all its looks or left for the next sweep",
     "  --max-load L      wait while the 1-minute load average is above L (default: half the CPUs)",
     "  --no-narrow       measure the chain only; leave each step between the releases of its link",
+    "  --again-before T  runs of DIR started before T (2026-11-29, 2026-11-29T00:20Z) count as not measured: their links",
+    "                    are measured again after a fix to the harness, and the newer run is the one judged. Name the",
+    "                    scenarios (--scenario) and releases it concerns; a resumed sweep takes the same T",
     "",
     "Each link runs its two releases beside each other in one run of the default selection, as the release job runs",
     "a release beside its predecessor; its results go into DIR through collect, checked against the testbed and the",

@@ -151,7 +151,8 @@ export function prepareScript(state: InstallState, manager: Manager, paths: Inst
   if (state !== "repeat") {
     const projectState = manager.manifest.project_state.map((p) => q(join(paths.project, p)));
     steps.push(
-      `rm -rf ${q(join(paths.project, "node_modules"))} ${q(join(paths.project, manager.manifest.lockfile))} ${projectState.join(" ")} ${q(paths.cache)}`,
+      // HOME goes too: a manager that ignores the cache folder it is given keeps its cache there, and a clean install would find it warm.
+      `rm -rf ${q(join(paths.project, "node_modules"))} ${q(join(paths.project, manager.manifest.lockfile))} ${projectState.join(" ")} ${q(paths.cache)} ${q(paths.home)}`,
       `mkdir -p ${q(paths.project)} ${q(join(paths.home, "tmp"))}`,
       `cp ${q(fixture.packageJson)} ${q(join(paths.project, "package.json"))}`,
     );

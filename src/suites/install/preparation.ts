@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { once } from "../../core/once.ts";
 import { pathsIn } from "./managers.ts";
@@ -49,6 +49,7 @@ export function prepare(session: InstallSession, subject: InstallSubject): Promi
       const problem = treeProblem(tree);
       if (problem) return fail(`priming install ${step}: ${problem}`);
       if (staged) {
+        if ((await readdir(paths.cache)).length === 0) return fail(`${manager.name} left nothing in the cache folder it was given (${paths.cache}): its cache is elsewhere, so no state of the cache can be set up`);
         await rm(warmCache, { recursive: true, force: true });
         await rename(paths.cache, warmCache);
         await rm(paths.project, { recursive: true, force: true });

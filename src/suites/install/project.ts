@@ -18,10 +18,11 @@ export async function installUntimed(command: InstallCommand, cwd: string): Prom
   return `${why}: ${first && !last.includes(first) ? `${first.trim()} … ` : ""}${last}`;
 }
 
-/** Empties a subject's folders and puts the fixture's package.json (and, if given, a lockfile) in the project. */
+/** Empties a subject's folders (HOME too) and puts the fixture's package.json (and, if given, a lockfile) in the project. */
 export async function freshProject(manager: Manager, paths: InstallPaths, packageJson: string, lockfile: string | null): Promise<void> {
   await rm(paths.project, { recursive: true, force: true });
   await rm(paths.cache, { recursive: true, force: true });
+  await rm(paths.home, { recursive: true, force: true });
   await mkdir(paths.project, { recursive: true });
   await mkdir(paths.cache, { recursive: true });
   await mkdir(join(paths.home, "tmp"), { recursive: true });
