@@ -115,31 +115,36 @@ function newestLinks(links: readonly ChainLinkEstimate[]): ChainLinkEstimate[] {
 
 const halfWidth = (link: ChainLinkEstimate) => (Math.log(link.ci95[1]) - Math.log(link.ci95[0])) / 2;
 
-/** The points reached from `first`, by the fewest links (the narrowest interval), each release once. */
+/**
+ * The points reached from `first`, each release once, each by the links whose intervals compound
+ * narrowest (Dijkstra over the summed variances): a release reached both by one link cut at its
+ * first look and by two measured with all their looks takes the two, whose interval is narrower.
+ */
 function chainFrom(first: string, links: readonly ChainLinkEstimate[], taken: Set<string>): ChainedPoint[] {
+  type Reached = { log: number; variance: number; point: ChainedPoint };
   const out = groupBy(links, (link) => link.from);
-  const state = new Map<string, { log: number; variance: number; point: ChainedPoint }>();
-  state.set(first, { log: 0, variance: 0, point: { version: first, ratio: 1, ci95: [1, 1], link: null, links: 0, machine_changed: false } });
-  taken.add(first);
-  const queue = [first];
-  while (queue.length > 0) {
-    const from = state.get(queue.shift()!)!;
-    for (const link of (out.get(from.point.version) ?? []).sort((a, b) => semver.compare(a.to, b.to))) {
+  const frontier = new Map<string, Reached>([[first, { log: 0, variance: 0, point: { version: first, ratio: 1, ci95: [1, 1], link: null, links: 0, machine_changed: false } }]]);
+  const settled: ChainedPoint[] = [];
+  while (frontier.size > 0) {
+    const [version, from] = [...frontier].reduce((best, next) => (next[1].variance < best[1].variance || (next[1].variance === best[1].variance && semver.lt(next[0], best[0])) ? next : best));
+    frontier.delete(version);
+    taken.add(version);
+    settled.push(from.point);
+    for (const link of out.get(version) ?? []) {
       if (taken.has(link.to)) continue;
-      const log = from.log + Math.log(link.ratio);
       const variance = from.variance + halfWidth(link) ** 2;
+      if ((frontier.get(link.to)?.variance ?? Infinity) <= variance) continue;
+      const log = from.log + Math.log(link.ratio);
       const half = Math.sqrt(variance);
       const before = from.point.link?.machine.fingerprint;
-      state.set(link.to, {
+      frontier.set(link.to, {
         log,
         variance,
         point: { version: link.to, ratio: Math.exp(log), ci95: [Math.exp(log - half), Math.exp(log + half)], link, links: from.point.links + 1, machine_changed: before !== undefined && before !== link.machine.fingerprint },
       });
-      taken.add(link.to);
-      queue.push(link.to);
     }
   }
-  return [...state.values()].map((s) => s.point).sort((a, b) => semver.compare(a.version, b.version));
+  return settled.sort((a, b) => semver.compare(a.version, b.version));
 }
 
 /** The chains of one runner × runtime × cell: from its oldest linked release, then from each release no chain reached. */

@@ -53,6 +53,17 @@ describe("chained trends across a change of machine", () => {
     assert.ok(widths.every((w, i) => i === 0 || w > widths[i - 1]!), "the interval widens link by link");
   });
 
+  it("reaches a release by the links whose intervals compound narrowest, not by the fewest", () => {
+    // A coarse link over three releases, cut at two trials with much noise (Bun's first chain beside its later links).
+    const coarse = linkRun({ machine: TESTBED_AMD, index: 70, from: "22.0.0", to: "22.3.0", level: levelOn(TESTBED_AMD), noise: 0.05, trials: 2 });
+    const [chain] = chainedTrends([...docs, ...coarse]).chains;
+    const point = chain!.points.find((p) => p.version === "22.3.0")!;
+    assert.equal(point.link!.from, "22.2.0");
+    assert.equal(point.links, 3);
+    const direct = chainedTrends(coarse).chains[0]!.points.find((p) => p.version === "22.3.0")!;
+    assert.ok(Math.log(point.ci95[1] / point.ci95[0]) < Math.log(direct.ci95[1] / direct.ci95[0]), "three narrow links are narrower than the coarse one");
+  });
+
   it("records each link's profile, its run's", () => {
     const full = linkRun({ machine: TESTBED_AMD, index: 60, from: "22.8.0", to: "22.9.0", level: levelOn(TESTBED_AMD), profile: "full" });
     const [chain] = chainedTrends([...docs, ...full]).chains;
