@@ -10,7 +10,8 @@
  * --tests: `.ci/run` in the clone: its tests, passed and failed (node's test runner summary), its
  * wall time, the test runner's own time and what came before it (npm ci and the tools up to
  * scripts/test's "type-checking" message, then type-checking and linting), and each tool build
- * (from its "building" message to the next message). --default-run: the results `scripts/bench`
+ * (from its "building" message to the next message), and the slowest suites at the top of the
+ * test files, each with its time (the spec reporter's). --default-run: the results `scripts/bench`
  * wrote, its time per suite as it printed it, and `scripts/bench compare RUN --base NODE --head BUN
  * --json`'s rows on each cell's headline metric (its first) whose medians are 1.5× or more apart,
  * by verdict. --fresh-tools points RUNTIME_BENCH_TOOLS at an empty folder (and takes the shared
@@ -38,9 +39,11 @@ import { installInterruptHandling, interruptCleanup, interruptExitCode, isInterr
 import { readDocuments } from "../src/results/store.ts";
 import { formatDuration } from "../src/ui/duration.ts";
 import { formatTable } from "../src/ui/table.ts";
-import { countingShare, failingTests, headlineGaps, lineClock, newestSubject, parseResultsWritten, parseSuiteTimes, parseTestSummary, secondsUntil, toolBuilds, TYPE_CHECKING_LINE, type TimedLine, type ToolBuild } from "./lib/fresh-clone.ts";
+import { countingShare, failingTests, headlineGaps, lineClock, newestSubject, parseResultsWritten, parseSuiteTimes, parseTestSummary, secondsUntil, slowestSuites, toolBuilds, TYPE_CHECKING_LINE, type TimedLine, type ToolBuild } from "./lib/fresh-clone.ts";
 import { loadNow, recordMeasurement, rolledNotes, thisMachine } from "./lib/measurements.ts";
 
+/** How many of the slowest suites a test run's row names. */
+const SLOWEST = 6;
 /** Medians this far apart, either way, are a gap every verdict of a paired comparison should call a change. */
 const GAP_FACTOR = 1.5;
 const OWN_NOTE = "Measured by `scripts/benchmark fresh-clone";
@@ -138,10 +141,11 @@ async function testsRow(clone: string, env: NodeJS.ProcessEnv, described: string
     testing: formatDuration(summary.seconds),
     before: installs === null ? formatDuration(before) : `${formatDuration(before)}: npm ci and the tools ${formatDuration(installs)}, type-checking and linting ${formatDuration(before - installs)}`,
     tools: toolsInWords(builds, fresh),
+    slowest: slowestSuites(run.stdout, SLOWEST).map((suite) => `${suite.name} ${formatDuration(suite.seconds)}`).join("; "),
   };
 }
 
-const TESTS_COLUMNS = { run: "run", tests: "tests", passed: "passed", failed: "failed", time: "wall time", testing: "of which the tests", before: "before the tests", tools: "tool builds" };
+const TESTS_COLUMNS = { run: "run", tests: "tests", passed: "passed", failed: "failed", time: "wall time", testing: "of which the tests", before: "before the tests", tools: "tool builds", slowest: `the ${SLOWEST} slowest suites` };
 
 function testsEntry(old: MeasurementEntry | undefined, row: Record<string, Figure>, command: string, startLoad: number): MeasurementEntry {
   const tools = String(row.tools);

@@ -78,6 +78,27 @@ export function failingTests(output: string): string[] {
   return names;
 }
 
+/** A suite at the top of a test file (`▶ name (1234.5ms)`, or a test outside any suite), and its seconds. */
+export interface SuiteTime {
+  readonly name: string;
+  readonly seconds: number;
+}
+
+/**
+ * The `count` slowest of the suites at the top of the test files, slowest first, from the spec
+ * reporter's lines at column 0 that end in a duration: where the test run's time goes, without
+ * which a test run that grows past its budget cannot be cut back.
+ */
+export function slowestSuites(output: string, count: number): SuiteTime[] {
+  // A run's list of failing tests repeats each one at column 0: kept out, it is not counted twice.
+  const [first, ...rest] = output.split("✖ failing tests:");
+  const reported = [first, ...rest.map((block) => block.slice(Math.max(0, block.search(/^ℹ /m))))].join("\n");
+  return [...reported.matchAll(/^[▶✔✖] (.+) \(([\d.]+)ms\)$/gm)]
+    .map((match) => ({ name: match[1]!, seconds: Number(match[2]) / 1000 }))
+    .sort((a, b) => b.seconds - a.seconds)
+    .slice(0, count);
+}
+
 /** The message scripts/test prints (scripts/lib/common.sh's `say`) when the installs are done and type-checking starts. */
 export const TYPE_CHECKING_LINE = "runtime-bench: type-checking";
 const BUILDING = /^runtime-bench: building (\S+)/;

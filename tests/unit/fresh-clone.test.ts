@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { runProcess, tempDir } from "../../benchmarks/lib/cli.ts";
 import { makeResult, metricOf } from "../../benchmarks/lib/documents.ts";
-import { countingShare, failingTests, headlineGaps, lineClock, newestSubject, parseResultsWritten, parseSuiteTimes, parseTestSummary, secondsUntil, toolBuilds, TYPE_CHECKING_LINE } from "../../benchmarks/lib/fresh-clone.ts";
+import { countingShare, failingTests, headlineGaps, lineClock, newestSubject, parseResultsWritten, parseSuiteTimes, parseTestSummary, secondsUntil, slowestSuites, toolBuilds, TYPE_CHECKING_LINE } from "../../benchmarks/lib/fresh-clone.ts";
 import { previousFiguresNote, rolledNotes } from "../../benchmarks/lib/measurements.ts";
 import { comparePaired } from "../../src/compare/paired.ts";
 import type { CompareRow } from "../../src/compare/types.ts";
@@ -39,6 +39,12 @@ test("the test runner's summary: tests, passed, failed and its own duration", ()
 test("the failing tests are named with where they are, and none when none failed", () => {
   assert.deepEqual(failingTests(TEST_OUTPUT), ["b (tests/unit/x.test.ts:3:1)"]);
   assert.deepEqual(failingTests("ℹ tests 3\nℹ fail 0\n"), []);
+});
+
+test("the slowest suites at the top of the test files, slowest first, a failing test not counted again from the list of failures", () => {
+  const measuring = "▶ the site in Chromium\n  ✔ loads (2.5ms)\n▶ the site in Chromium (297692.9ms)\n▶ act\n▶ act (61000ms)\n";
+  assert.deepEqual(slowestSuites(`${TEST_OUTPUT}${measuring}`, 2), [{ name: "the site in Chromium", seconds: 297692.9 / 1000 }, { name: "act", seconds: 61 }]);
+  assert.deepEqual(slowestSuites(TEST_OUTPUT, 5), [{ name: "compare", seconds: 4.2 / 1000 }], "b is at column 0 only in the list of failures, which is not counted");
 });
 
 test("scripts/test's two runs, the unit tests and then the others, add up, and each one's failures are named", () => {
