@@ -62,13 +62,26 @@ export function parseTestSummary(output: string): TestSummary | null {
   return { tests, pass, fail, cancelled: cancelled ?? 0, skipped: skipped ?? 0, todo: todo ?? 0, seconds: durationMs / 1000 };
 }
 
+/**
+ * A test run's output split in two: what the spec reporter printed as the tests ran, and its lists
+ * of failing tests, each from a run's `✖ failing tests:` to that run's summary (its first `ℹ `
+ * line), which repeat each failure at column 0.
+ */
+function splitFailureLists(output: string): { reported: string; lists: string[] } {
+  const [first, ...rest] = output.split("✖ failing tests:");
+  const parts = rest.map((block) => {
+    const summary = block.search(/^ℹ /m);
+    return summary === -1 ? { list: block, after: "" } : { list: block.slice(0, summary), after: block.slice(summary) };
+  });
+  return { reported: [first ?? "", ...parts.map((part) => part.after)].join("\n"), lists: parts.map((part) => part.list) };
+}
+
 /** The failing tests the spec reporter lists at the end of each run (`✖ failing tests:`), each as "name (file:line)". */
 export function failingTests(output: string): string[] {
   const names: string[] = [];
-  for (const block of output.split("✖ failing tests:").slice(1)) {
+  for (const list of splitFailureLists(output).lists) {
     let where = "";
-    for (const line of block.split("\n").slice(1)) {
-      if (line.startsWith("ℹ ")) break;
+    for (const line of list.split("\n").slice(1)) {
       const at = /^test at (\S+)/.exec(line);
       if (at !== null) where = at[1] ?? "";
       const failed = /^✖ (.+?)(?: \([\d.]+m?s\))?$/.exec(line);
@@ -86,14 +99,12 @@ export interface SuiteTime {
 
 /**
  * The `count` slowest of the suites at the top of the test files, slowest first, from the spec
- * reporter's lines at column 0 that end in a duration: where the test run's time goes, without
- * which a test run that grows past its budget cannot be cut back.
+ * reporter's lines at column 0 that end in a duration, the lists of failing tests left out (a
+ * failure is not counted twice): where the test run's time goes, without which a test run that
+ * grows past its budget cannot be cut back.
  */
 export function slowestSuites(output: string, count: number): SuiteTime[] {
-  // A run's list of failing tests repeats each one at column 0: kept out, it is not counted twice.
-  const [first, ...rest] = output.split("✖ failing tests:");
-  const reported = [first, ...rest.map((block) => block.slice(Math.max(0, block.search(/^ℹ /m))))].join("\n");
-  return [...reported.matchAll(/^[▶✔✖] (.+) \(([\d.]+)ms\)$/gm)]
+  return [...splitFailureLists(output).reported.matchAll(/^[▶✔✖] (.+) \(([\d.]+)ms\)$/gm)]
     .map((match) => ({ name: match[1]!, seconds: Number(match[2]) / 1000 }))
     .sort((a, b) => b.seconds - a.seconds)
     .slice(0, count);
