@@ -15,6 +15,7 @@ import { prepareScenario } from "../scenarios/prepare.ts";
 import type { ResolvedScenario } from "../suites/resolve.ts";
 import { TrialFailure, type AnySuite, type Subject, type SuiteSession } from "../suites/suite.ts";
 import type { Progress } from "../ui/progress.ts";
+import { firstLine } from "../ui/words.ts";
 import { TrialSchedule, cellKey, type TrialBudget } from "./adaptive.ts";
 import { inSuiteOrder, pairedOrder } from "./order.ts";
 import { cellTrialTimeout, trialTimeoutFloor, withinTimeout, type TrialTimeout } from "./timeout.ts";
@@ -381,7 +382,7 @@ async function checkedCells(
       if (before.verification) cell.verification = before.verification;
       if (before.status !== "ok") {
         endCell(cell, before.status, before.error, before.details);
-        progress.log(`${selected.scenario.suite}/${selected.scenario.name}${label(subject)}: ${before.status}: ${before.error}`);
+        progress.log(`${selected.scenario.suite}/${selected.scenario.name}${label(subject)}: ${before.status}: ${firstLine(before.error ?? "")}`);
       } else if (before.details) {
         Object.assign(cell.details, before.details);
       }
@@ -404,7 +405,7 @@ async function runTrial(session: SuiteSession, cell: Cell, trialIndex: number, p
     if (isInterrupted()) return;
     if (!(error instanceof TrialFailure)) throw error;
     endCell(cell, "failed", `trial ${trialIndex + 1}: ${error.message}`, error.details);
-    progress.log(`${cell.subject.scenario.suite}/${cell.subject.scenario.name}${label(cell.subject)}: failed: ${error.message}`);
+    progress.log(`${cell.subject.scenario.suite}/${cell.subject.scenario.name}${label(cell.subject)}: failed: ${firstLine(error.message)}`);
   }
 }
 

@@ -37,6 +37,10 @@ describe("fileio suite: wrong digests, crashes, skipped writes and interrupts", 
     assert.equal(crashed.status, "failed");
     assert.match(crashed.error!, /trial 1: crashed \(exit code 137\) without a report: crashes: dying on purpose/);
     assert.match(String(crashed.details?.stderr), /dying on purpose/);
+    assert.match(crashed.error!, /frame 3 \[0x1003\]$/, "the result keeps the stderr's last lines");
+    const crashLines = result.stderr.split("\n").filter((line) => /dying on purpose|frame \d/.test(line));
+    assert.equal(crashLines.length, 1, `the console gives the crash one line:\n${crashLines.join("\n")}`);
+    assert.match(crashLines[0]!, /read-many.*: failed: crashed \(exit code 137\) without a report: crashes: dying on purpose … \(\d more lines in the result's error\)$/);
 
     const skipped = docs.get("write-many/skips-writes")!;
     assert.equal(skipped.status, "failed");
