@@ -2,13 +2,12 @@ import { mkdir } from "node:fs/promises";
 import { errorMessage } from "../../core/errors.ts";
 import { unsupportedApp } from "../../apps/manifest.ts";
 import { once } from "../../core/once.ts";
-import { runCommand, tail } from "../../process/children.ts";
 import { describeAssignment, machineAssignment } from "../../tools/cpu-split.ts";
 import type { CheckOutcome } from "../suite.ts";
 import { commandLine, installManagers, managerVersion, pathsIn, prepareScript, type InstallState } from "./managers.ts";
 import type { InstallSubject } from "./manifest.ts";
 import { prepare } from "./preparation.ts";
-import { INSTALL_TIMEOUT_MS, installUntimed } from "./project.ts";
+import { installUntimed, putInState } from "./project.ts";
 import { verdaccioVersion, type LocalRegistry } from "./registry.ts";
 import { commandOf, endpoint, fixtureOf, managerOf, subjectDir, upstreamUrl, type InstallSession } from "./session.ts";
 import type { InstalledTree } from "./tree.ts";
@@ -48,8 +47,8 @@ export async function check(session: InstallSession, subject: InstallSubject): P
   const script = prepareScript(state, manager, paths, fixtureOf(subject, preparation));
   if (state === "repeat") {
     // Everything present: one install from the lockfile with the warm cache, untimed.
-    const setup = await runCommand("/bin/sh", ["-c", prepareScript("cache+lockfile", manager, paths, fixtureOf(subject, preparation))], { timeoutMs: INSTALL_TIMEOUT_MS });
-    if (setup.code !== 0) return { status: "failed", error: `preparing the repeat state failed: ${tail(setup.stderr, 3)}` };
+    const setup = await putInState("cache+lockfile", manager, paths, fixtureOf(subject, preparation));
+    if (setup) return { status: "failed", error: `before the repeat state: ${setup}` };
     const error = await installUntimed(command, paths.project);
     if (error) return { status: "failed", error: `the install before the repeat state failed: ${error}` };
   } else {

@@ -56,9 +56,9 @@ async function main(argv: readonly string[]): Promise<void> {
         if (!binary) throw new UserError(`${manager.name} runs on ${runtimeName}: give a --runtime for it`);
         note(`${scenario.name}: ${manager.name} on ${runtimeName}`);
         const paths = pathsIn(join(work, manager.name));
-        await freshProject(manager, paths, packageJson, null);
+        const emptied = await freshProject(manager, paths, packageJson, null);
         const command = installCommand(manager, { name: runtimeName, binary }, registry.url, paths, registry.gate.url);
-        const error = await installUntimed(command, paths.project);
+        const error = emptied ?? (await installUntimed(command, paths.project));
         const problem = error ? `install failed: ${error}` : treeProblem(readInstalledTree(paths.project));
         if (problem) {
           // The other managers' lockfiles are still worth writing; this one keeps its old lockfile, if any.

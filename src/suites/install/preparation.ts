@@ -41,7 +41,8 @@ export function prepare(session: InstallSession, subject: InstallSubject): Promi
     await writeFile(lockfile, withRegistry(await readFile(committed, "utf8"), CANONICAL_REGISTRY, url));
     for (const [step, staged] of [["with no lockfile", null], ["from the lockfile", lockfile]] as const) {
       const paths = pathsIn(join(base, "priming"));
-      await freshProject(manager, paths, packageJson, staged);
+      const emptied = await freshProject(manager, paths, packageJson, staged);
+      if (emptied) return fail(`priming install ${step}: ${emptied}`);
       const command = await commandOf(session, subject, paths);
       const error = await installUntimed(command, paths.project);
       if (error) return fail(`priming install ${step} failed: ${error}`);

@@ -1,7 +1,5 @@
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { runCommand, tail } from "../../process/children.ts";
-import type { InstallCommand, InstallPaths, Manager } from "./managers.ts";
+import { prepareScript, type InstallCommand, type InstallPaths, type InstallState, type Manager } from "./managers.ts";
 
 export const INSTALL_TIMEOUT_MS = 15 * 60_000;
 
@@ -18,14 +16,16 @@ export async function installUntimed(command: InstallCommand, cwd: string): Prom
   return `${why}: ${first && !last.includes(first) ? `${first.trim()} … ` : ""}${last}`;
 }
 
-/** Empties a subject's folders (HOME too) and puts the fixture's package.json (and, if given, a lockfile) in the project. */
-export async function freshProject(manager: Manager, paths: InstallPaths, packageJson: string, lockfile: string | null): Promise<void> {
-  await rm(paths.project, { recursive: true, force: true });
-  await rm(paths.cache, { recursive: true, force: true });
-  await rm(paths.home, { recursive: true, force: true });
-  await mkdir(paths.project, { recursive: true });
-  await mkdir(paths.cache, { recursive: true });
-  await mkdir(join(paths.home, "tmp"), { recursive: true });
-  await writeFile(join(paths.project, "package.json"), await readFile(packageJson));
-  if (lockfile) await writeFile(join(paths.project, manager.manifest.lockfile), await readFile(lockfile));
+/** Puts a subject's folders in `state` by the script a timed trial's --prepare runs (prepareScript). Returns what went wrong, or null. */
+export async function putInState(state: InstallState, manager: Manager, paths: InstallPaths, fixture: Parameters<typeof prepareScript>[3]): Promise<string | null> {
+  const result = await runCommand("/bin/sh", ["-c", prepareScript(state, manager, paths, fixture)], { timeoutMs: INSTALL_TIMEOUT_MS });
+  return result.code === 0 ? null : `preparing the ${state} state in ${paths.project} failed: ${tail(result.stderr, 3)}`;
+}
+
+/**
+ * The state a clean install starts from, or with `lockfile` one from a lockfile: priming and
+ * writing lockfiles empty what a timed trial empties.
+ */
+export function freshProject(manager: Manager, paths: InstallPaths, packageJson: string, lockfile: string | null): Promise<string | null> {
+  return putInState(lockfile === null ? "clean" : "lockfile", manager, paths, { packageJson, lockfile: lockfile ?? "", warmCache: "" });
 }
