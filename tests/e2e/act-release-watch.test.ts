@@ -9,7 +9,8 @@ import { readEnvironment } from "../../src/env/fingerprint.ts";
 import { machineArch, RUNTIMES } from "../../src/runtimes/catalog.ts";
 import type { OverviewData } from "../../src/site/model.ts";
 import { makeResult } from "../../benchmarks/lib/documents.ts";
-import { act, DEFAULT_BRANCH, fewestStartsOfHello, listJobsOf, registrySnapshot, remoteFiles, remoteLog, removeScratch, scratchRepository, standInRecords, tailOf, type RegistrySnapshot, type Scratch } from "../helpers/act.ts";
+import { act, DEFAULT_BRANCH, listJobsOf, registrySnapshot, remoteFiles, remoteLog, removeScratch, scratchRepository, standInRecords, tailOf, type RegistrySnapshot, type Scratch } from "../helpers/act.ts";
+import { fewestStartsOfHello } from "../helpers/fewest-starts.ts";
 
 /*
  * The release watch, end to end under act: the watch finds the one release a benchmark machine

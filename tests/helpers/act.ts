@@ -7,7 +7,6 @@ import { uploadStepName } from "../../src/collect/workflow-run.ts";
 import { REPO_ROOT } from "../../src/core/paths.ts";
 import { fetchFromRegistry, registryUrl } from "../../src/runtimes/registry.ts";
 import { machineArch, RUNTIMES, type RuntimeName } from "../../src/runtimes/catalog.ts";
-import { suiteFor } from "../../src/suites/index.ts";
 import { runProcess, tempDir, type BenchOutput } from "../../benchmarks/lib/cli.ts";
 
 /*
@@ -60,17 +59,6 @@ export async function scratchRepository(name: string, edit: (dir: string) => Pro
   await git(scratch.dir, "remote", "add", "origin", scratch.remote);
   await commitAndPush(scratch, "the scratch repository");
   return scratch;
-}
-
-/**
- * Sets a scratch repository's startup/hello `profile` to the suite's quick one with the fewest starts
- * a trial may have (the startup schema's minimums), through the manifest's key-by-key override: these
- * tests check the workflows' plumbing, which no trial's number of starts changes.
- */
-export function fewestStartsOfHello(dir: string, profile: "quick" | "full"): void {
-  const manifest = join(dir, "suites/startup/hello/scenario.json");
-  const fewest = { ...suiteFor("startup").profiles.quick, warmup: 0, runs: 2, memory_runs: 1 };
-  writeFileSync(manifest, JSON.stringify({ ...JSON.parse(readFileSync(manifest, "utf8")), profiles: { [profile]: fewest } }, null, 2));
 }
 
 export function removeScratch(scratch: Scratch): void {

@@ -13,7 +13,8 @@ describe("http suite on PostgreSQL: fortunes byte for byte, and nothing left aft
   it("measures fortunes on express-pg and elysia-bunsql with the database server's CPU, and stops PostgreSQL", async () => {
     const out = tempDir("http-fortunes");
     const tmp = tempDir("http-fortunes-tmp");
-    const args = ["run", "--suite", "http", "--scenario", "fortunes", "--app", "express-pg", "--app", "elysia-bunsql", "--runtime", "node@22.11.0", "--runtime", "bun@1.2.0", "--profile", "quick", "--out", out];
+    // Smoke: one trial checks the bytes, the database's CPU and the stop; no figure is asserted.
+    const args = ["run", "--suite", "http", "--scenario", "fortunes", "--app", "express-pg", "--app", "elysia-bunsql", "--runtime", "node@22.11.0", "--runtime", "bun@1.2.0", "--profile", "smoke", "--out", out];
     const result = await bench(args, { TMPDIR: tmp });
     assert.equal(result.code, 0, result.stderr);
     const docs = readResults([out]).map((r) => r.doc);
@@ -22,7 +23,7 @@ describe("http suite on PostgreSQL: fortunes byte for byte, and nothing left aft
       const doc = cell(app, runtime);
       assert.equal(doc.status, "ok", `${app} on ${runtime}: ${doc.error}`);
       assert.equal(doc.verification?.status, "passed");
-      assert.equal(doc.metrics.database_cpu_s?.samples.length, 2, "the database server's CPU is measured in every trial");
+      assert.equal(doc.metrics.database_cpu_s?.samples.length, 1, "the database server's CPU is measured in the (smoke) trial");
       assert.ok(doc.metrics.server_peak_rss_mb!.median > 0);
       assert.match(String(doc.tools.postgres), /^\d+/);
     }
