@@ -58,8 +58,8 @@ async function main(argv: readonly string[]): Promise<void> {
         const paths = pathsIn(join(work, manager.name));
         const emptied = await freshProject(manager, paths, packageJson, null);
         const command = installCommand(manager, { name: runtimeName, binary }, registry.url, paths, registry.gate.url);
-        const error = emptied ?? (await installUntimed(command, paths.project));
-        const problem = error ? `install failed: ${error}` : treeProblem(readInstalledTree(paths.project));
+        const error = emptied === null ? await installUntimed(command, paths.project) : null;
+        const problem = emptied ?? (error ? `install failed: ${error}` : treeProblem(readInstalledTree(paths.project)));
         if (problem) {
           // The other managers' lockfiles are still worth writing; this one keeps its old lockfile, if any.
           failures.push(`${scenario.name}: ${manager.name}: ${problem}`);
