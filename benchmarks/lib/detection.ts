@@ -93,7 +93,7 @@ export function simulatePairedSeries(shape: SeriesShape, relativeSd: number, ste
     const cells = versions.map((): ScheduledCell & { samples: { m: number[] }; trialSamples: { m: number[] } } => ({ subject, status: "pending", samples: { m: [] }, trialSamples: { m: [] } }));
     const schedule = new TrialSchedule(shape.trials, cells, { ...UNLIMITED });
     const runLevel = shift();
-    for (let t = 0; schedule.another(t, cells.length); t++) {
+    for (let t = 0; schedule.another(t); t++) {
       const minute = shift();
       cells.forEach((cell, i) => {
         const trialLevel = levelOf(versions[i]!) * runLevel * minute * shift(relativeSd / 2);
@@ -102,17 +102,17 @@ export function simulatePairedSeries(shape: SeriesShape, relativeSd: number, ste
       });
     }
     const startedAt = dayOf(v);
-    const sequential = schedule.record();
-    return cells.map((cell, i) =>
-      makeResult({
+    return cells.map((cell, i) => {
+      const sequential = schedule.record(cell);
+      return makeResult({
         run: { id: `${startedAt.slice(0, 10).replace(/-/g, "")}T000000Z-${v.toString(16).padStart(6, "0")}`, started_at: startedAt, trials: cell.trialSamples.m.length, profile: "full" },
         runtime: { version: `22.${versions[i]}.0`, spec: `node@22.${versions[i]}.0` },
         label: `node-22.${versions[i]}.0`,
         ...(sequential ? { sequential } : {}),
         suite: shape.suite,
         metrics: { [shape.metric]: { ...summaryOf(cell.samples.m, shape.unit), trial_samples: cell.trialSamples.m } },
-      }),
-    );
+      });
+    });
   }).flat();
 }
 

@@ -2,12 +2,15 @@
  * Adaptive trials: a scenario in which two or more subjects of one runtime run side by side (two
  * builds, or a release and its predecessor) takes its profile's `trials` as a minimum (never below
  * the MIN_PAIRS a paired interval needs, so a one-trial profile is not blind to its release), then
- * looks at each pair of subjects and runs another round of trials while a pair is still undecided
- * against PAIRED_MIN_EFFECT, up to MAX_TRIALS_FACTOR times the minimum and within the job's budget
- * of extra trials and extra time. The rule and its false-alarm rate are in src/compare/sequential.ts.
- * Subjects of different runtimes at one app and load point (a single look, no adaptive rounds) get
- * MIN_PAIRS trials at least; a scenario without either runs exactly its profile's trials. The smoke
- * profile judges nothing, so it runs its one trial whatever its subjects.
+ * looks at the pairs of each app and load point and runs that point another round of trials while
+ * one of its pairs is still undecided against PAIRED_MIN_EFFECT, up to MAX_TRIALS_FACTOR times the
+ * minimum and within the job's budget of extra trials and extra time. A point decided, or with no
+ * pair left to judge (a side failed, or no second subject of its runtime), stops while the others go
+ * on: one undecided point does not keep a scenario's every cell running. The rule and its
+ * false-alarm rate are in src/compare/sequential.ts. Subjects of different runtimes at one app and
+ * load point (a single look, no adaptive rounds) get MIN_PAIRS trials at least; a scenario without
+ * either runs exactly its profile's trials. The smoke profile judges nothing, so it runs its one
+ * trial whatever its subjects.
  */
 import { paramsSlug } from "../core/params.ts";
 import { splitTrials } from "../compare/ratio.ts";
@@ -38,82 +41,127 @@ type Stopped = NonNullable<ResultDocument["sequential"]>["stopped"];
 /** The app and load point of a cell: cells that share it are compared trial by trial. */
 export const cellKey = (cell: Pick<ScheduledCell, "subject">) => `${cell.subject.app ?? "-"} ${paramsSlug(cell.subject.params)}`;
 
-/** Each subject after the first of its runtime, against that first one, within one app and load point. */
+/** Each subject after the first of its runtime, against that first one: the pairs of one app and load point. */
 function pairsOf<C extends ScheduledCell>(cells: readonly C[]): [C, C][] {
-  const groups = groupBy(cells, (cell) => `${cell.subject.runtime.identity.name} ${cellKey(cell)}`);
+  const groups = groupBy(cells, (cell) => cell.subject.runtime.identity.name);
   return [...groups.values()].flatMap(([base, ...heads]) => heads.map((head): [C, C] => [base!, head]));
 }
 
-/** Whether two subjects share an app and load point, so that a comparison pairs their trials. */
-const sideBySide = (cells: readonly ScheduledCell[]) => [...groupBy(cells, cellKey).values()].some((group) => group.length > 1);
-
 const trialsOf = (cell: ScheduledCell, metric: string) => splitTrials(cell.samples[metric] ?? [], cell.trialSamples[metric] ?? []);
+
+const measured = ([base, head]: readonly [ScheduledCell, ScheduledCell]) => base.status === "pending" && head.status === "pending";
+
+/**
+ * The cells of one app and load point, which stop together: every comparison of the run pairs
+ * cells of one app and load point trial by trial, so they must have run the same trials. Its own
+ * pairs decide when it stops, not those of the scenario's other load points.
+ */
+interface Point {
+  readonly cells: readonly ScheduledCell[];
+  readonly pairs: readonly (readonly [ScheduledCell, ScheduledCell])[];
+  /** Why its adaptive trials stopped; null while they go on, and for a point with no pair left to judge. */
+  stopped: Stopped | null;
+  measuring: boolean;
+}
 
 export class TrialSchedule {
   readonly plan: SequentialPlan | null;
   /** Trials without adaptive rounds: the profile's, or MIN_PAIRS where subjects of different runtimes are compared. */
   readonly fixedTrials: number;
-  private readonly pairs: [ScheduledCell, ScheduledCell][];
-  private stoppedBy: Stopped | null = null;
+  private readonly points: Point[];
+  private readonly pointOf = new Map<ScheduledCell, Point>();
 
-  /** `judged`: false for a run whose results no verdict reads (the smoke profile). */
+  /**
+   * `judged`: false for a run whose results no verdict reads (the smoke profile). `alongside`: cells
+   * measured in every round the schedule runs and never judged (the run's sentinel, for drift).
+   */
   constructor(
     readonly minTrials: number,
     cells: readonly ScheduledCell[],
     private readonly budget: TrialBudget,
     judged = true,
+    private readonly alongside: readonly ScheduledCell[] = [],
   ) {
-    this.pairs = judged ? pairsOf(cells) : [];
-    this.plan = this.pairs.length > 0 ? adaptivePlan(minTrials) : null;
-    this.fixedTrials = judged && sideBySide(cells) ? Math.max(minTrials, MIN_PAIRS) : minTrials;
+    this.points = [...groupBy(cells, cellKey).values()].map((group) => ({ cells: group, pairs: judged ? pairsOf(group) : [], stopped: null, measuring: true }));
+    for (const point of this.points) for (const cell of point.cells) this.pointOf.set(cell, point);
+    this.plan = this.points.some((point) => point.pairs.length > 0) ? adaptivePlan(minTrials) : null;
+    this.fixedTrials = judged && this.points.some((point) => point.cells.length > 1) ? Math.max(minTrials, MIN_PAIRS) : minTrials;
+  }
+
+  /** Trials every cell takes, whatever its pairs say. */
+  private get firstTrials(): number {
+    return this.plan === null ? this.fixedTrials : this.plan.looks[0]!;
   }
 
   /**
-   * Is any pair still measured and undecided at look `k`? Too few pairs for an interval is
+   * Is a pair of the point still undecided at look `k`? Too few pairs for an interval is
    * undecided; a metric whose trials give no ratio (a zero median) decides nothing, however many.
    */
-  private undecided(k: number): boolean {
+  private undecided(point: Point, k: number): boolean {
     const alpha = lookAlpha(this.plan!, k);
-    return this.pairs.some(([base, head]) => {
-      if (base.status !== "pending" || head.status !== "pending") return false;
-      return Object.keys(base.samples).some((metric) => {
+    return point.pairs.filter(measured).some(([base, head]) =>
+      Object.keys(base.samples).some((metric) => {
         const baseTrials = trialsOf(base, metric);
         const headTrials = trialsOf(head, metric);
         if (Math.min(baseTrials.length, headTrials.length) < MIN_PAIRS) return true;
         const estimate = pairedEstimate(baseTrials, headTrials, alpha);
         return estimate !== null && settled(estimate, PAIRED_MIN_EFFECT) === "undecided";
-      });
-    });
+      }),
+    );
+  }
+
+  /** Whether `cell` takes trial `t` (0-based): every cell its first trials, then only the points still undecided, and the cells alongside them. */
+  measures(cell: ScheduledCell, t: number): boolean {
+    if (t < this.firstTrials) return true;
+    const point = this.pointOf.get(cell);
+    return point === undefined ? this.alongside.includes(cell) : point.measuring;
   }
 
   /**
-   * After every cell has had `done` trials: run one more round of `roundTrials` trials, which took
-   * `roundSeconds` each so far? At a look, the rounds up to the next look are taken from the budget
-   * at once, so a run always stops at a look and each look is tested once, at its own share of alpha.
+   * After every cell has had `done` trials: run one more round, each trial taking `secondsPerTrial`
+   * as they did so far? Beyond its first trials, a point whose pairs lost a side has nothing left to
+   * judge and stops at once. At a look, each point still measured stops when its pairs are decided,
+   * and the rounds up to the next look of the points that go on are taken from the budget at once,
+   * so a point always stops at a look and each look is tested once, at its own share of alpha.
    */
-  another(done: number, roundTrials: number, roundSeconds = 0): boolean {
+  another(done: number, secondsPerTrial = 0): boolean {
     const plan = this.plan;
     if (plan === null) return done < this.fixedTrials;
+    if (done < this.firstTrials) return true;
+    for (const point of this.points) if (!point.pairs.some(measured)) point.measuring = false;
     const k = plan.looks.indexOf(done);
-    if (k < 0) return true;
-    if (!this.undecided(k)) return this.stop("decided");
-    if (k === plan.looks.length - 1) return this.stop("max trials");
+    if (k >= 0) this.look(plan, k, done, secondsPerTrial);
+    return this.points.some((point) => point.measuring);
+  }
+
+  private look(plan: SequentialPlan, k: number, done: number, secondsPerTrial: number): void {
+    const going = this.points.filter((point) => point.measuring);
+    for (const point of going) {
+      if (!this.undecided(point, k)) this.stop(point, "decided");
+      else if (k === plan.looks.length - 1) this.stop(point, "max trials");
+    }
+    const goingOn = going.filter((point) => point.measuring);
+    if (goingOn.length === 0) return;
+    const cells = goingOn.reduce((sum, point) => sum + point.cells.filter((cell) => cell.status === "pending").length, 0) + this.alongside.length;
     const rounds = plan.looks[k + 1]! - done;
-    const cost = { trials: rounds * roundTrials, seconds: rounds * roundSeconds };
-    if (this.budget.trials < cost.trials || this.budget.seconds < cost.seconds) return this.stop("budget");
+    const cost = { trials: rounds * cells, seconds: rounds * cells * secondsPerTrial };
+    if (this.budget.trials < cost.trials || this.budget.seconds < cost.seconds) {
+      for (const point of goingOn) this.stop(point, "budget");
+      return;
+    }
     this.budget.trials -= cost.trials;
     this.budget.seconds -= cost.seconds;
-    return true;
   }
 
-  private stop(why: Stopped): false {
-    this.stoppedBy = why;
-    return false;
+  private stop(point: Point, why: Stopped): void {
+    point.stopped = why;
+    point.measuring = false;
   }
 
-  /** What each result of the scenario records of its adaptive trials; nothing for a scenario without pairs. */
-  record(): ResultDocument["sequential"] {
-    if (this.plan === null || this.stoppedBy === null) return undefined;
-    return { looks: [...this.plan.looks], alpha: this.plan.alpha, stopped: this.stoppedBy };
+  /** What a cell's result records of its adaptive trials; nothing for a cell no pair of its point judged by them. */
+  record(cell: ScheduledCell): ResultDocument["sequential"] {
+    const stopped = this.pointOf.get(cell)?.stopped ?? null;
+    if (this.plan === null || stopped === null) return undefined;
+    return { looks: [...this.plan.looks], alpha: this.plan.alpha, stopped };
   }
 }

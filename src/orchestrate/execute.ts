@@ -260,15 +260,18 @@ async function runTrials(run: Run, selected: ResolvedScenario, cells: readonly C
   const trials = trialsOf(selected.scenario);
   // The sentinel is measured for drift, never judged against the runtimes under test.
   const judged = measuredCells.filter((c) => c.subject.runtime.identity.spec !== run.plan.run.sentinel);
-  const schedule = new TrialSchedule(trials, judged, run.budget, run.plan.profile !== "smoke");
+  const alongside = measuredCells.filter((c) => !judged.includes(c));
+  const schedule = new TrialSchedule(trials, judged, run.budget, run.plan.profile !== "smoke", alongside);
   const began = performance.now();
-  const roundSeconds = (done: number) => (done === 0 ? 0 : (performance.now() - began) / 1000 / done);
-  for (let t = 0; schedule.another(t, measuredCells.length, roundSeconds(t)); t++) {
+  let trialsRun = 0;
+  const secondsPerTrial = () => (trialsRun === 0 ? 0 : (performance.now() - began) / 1000 / trialsRun);
+  for (let t = 0; schedule.another(t, secondsPerTrial()); t++) {
+    const round = measuredCells.filter((cell) => schedule.measures(cell, t));
     if (t >= trials) {
-      progress.addWork(measuredCells.length);
-      for (const cell of cells) cell.trials = t + 1;
+      progress.addWork(round.length);
+      for (const cell of round) cell.trials = t + 1;
     }
-    for (const cell of pairedOrder(measuredCells, cellKey, t)) {
+    for (const cell of pairedOrder(round, cellKey, t)) {
       if (isInterrupted()) return false;
       if (cell.status !== "pending") {
         progress.end();
@@ -276,11 +279,14 @@ async function runTrials(run: Run, selected: ResolvedScenario, cells: readonly C
       }
       progress.begin(`${selected.scenario.suite}/${selected.scenario.name}${label(cell.subject)} trial ${t + 1}/${cell.trials}`);
       await runTrial(session, cell, t, progress);
+      trialsRun += 1;
       progress.end();
     }
   }
-  const sequential = schedule.record();
-  if (sequential) for (const cell of cells) cell.sequential = sequential;
+  for (const cell of cells) {
+    const sequential = schedule.record(cell);
+    if (sequential) cell.sequential = sequential;
+  }
   return true;
 }
 

@@ -156,7 +156,7 @@ describe("sequential rule: false alarms on simulated A/A, and a step it must cat
     const cell = (): ScheduledCell & { samples: Record<string, number[]>; trialSamples: Record<string, number[]> } => ({ subject, status: "pending", samples: { wall_ms: [] }, trialSamples: { wall_ms: [] } });
     const cells = [cell(), cell()];
     const schedule = new TrialSchedule(5, cells, { ...UNLIMITED });
-    for (let t = 0; schedule.another(t, cells.length); t++) {
+    for (let t = 0; schedule.another(t); t++) {
       cells.forEach((c, side) => {
         const level = 50 * (side === 1 ? 1 + step : 1) * Math.exp(0.02 * gaussian(random));
         c.samples.wall_ms!.push(...Array.from({ length: 10 }, () => level * Math.exp(0.01 * gaussian(random))));
@@ -168,7 +168,7 @@ describe("sequential rule: false alarms on simulated A/A, and a step it must cat
         label: `node-${version}`,
         runtime: { ...makeResult().runtime, version },
         run: { trials: c.trialSamples.wall_ms!.length },
-        sequential: schedule.record(),
+        sequential: schedule.record(c),
         // The paired rule reads samples and trials only: a summary without its bootstrap keeps 3,000 scenarios quick.
         metrics: { wall_ms: { ...cheapSummary(c.samples.wall_ms!), trial_samples: c.trialSamples.wall_ms! } },
       });
@@ -215,10 +215,11 @@ describe("the run's budget of extra trials", () => {
   }
   /** Trials the schedule runs (as if every round had been measured), each round taking `roundSeconds`. */
   function trialsRun(budget: TrialBudget, roundSeconds: number): { trials: number; stopped: string | undefined } {
-    const schedule = new TrialSchedule(5, undecidedCells(), budget);
+    const cells = undecidedCells();
+    const schedule = new TrialSchedule(5, cells, budget);
     let t = 0;
-    while (schedule.another(t, 2, roundSeconds)) t++;
-    return { trials: t, stopped: schedule.record()?.stopped };
+    while (schedule.another(t, roundSeconds / 2)) t++;
+    return { trials: t, stopped: schedule.record(cells[0]!)?.stopped };
   }
 
   it("runs an undecided pair to its cap without a budget, and stops at a look when trials or seconds run out", () => {
@@ -235,6 +236,70 @@ describe("the run's budget of extra trials", () => {
   });
 });
 
+describe("the points of a scenario, stopped one by one", () => {
+  type Cell = ScheduledCell & { status: string; samples: { wall_ms: number[] }; trialSamples: { wall_ms: number[] } };
+  const at = (name: string, params: Record<string, number>): Cell => ({
+    subject: { runtime: { identity: { name } }, app: null, params } as unknown as Subject,
+    status: "pending",
+    samples: { wall_ms: [] },
+    trialSamples: { wall_ms: [] },
+  });
+  /**
+   * A scenario of four load points and a sentinel, through the schedule as the orchestrator drives
+   * it: a 3× step (decided at the first look), a pair whose trials alternate wildly (never decided),
+   * a pair whose HEAD fails at its third trial, and Bun alone.
+   */
+  function scenario(budget: TrialBudget) {
+    const cells = { stepBase: at("node", { n: 1 }), stepHead: at("node", { n: 1 }), wildBase: at("node", { n: 2 }), wildHead: at("node", { n: 2 }), failBase: at("node", { n: 3 }), failHead: at("node", { n: 3 }), alone: at("bun", { n: 4 }) };
+    const sentinel = at("node", { n: 1 });
+    const level: Record<keyof typeof cells, (t: number) => number> = {
+      stepBase: (t) => (t % 2 === 0 ? 9.9 : 10.1),
+      stepHead: (t) => (t % 2 === 0 ? 30.1 : 29.9),
+      wildBase: (t) => (t % 2 === 0 ? 10 : 20),
+      wildHead: (t) => (t % 2 === 0 ? 20 : 10),
+      failBase: () => 10,
+      failHead: () => 10,
+      alone: () => 10,
+    };
+    const schedule = new TrialSchedule(5, Object.values(cells), budget, true, [sentinel]);
+    const trials = new Map<Cell, number>();
+    for (let t = 0; schedule.another(t, 1); t++) {
+      if (t === 2) cells.failHead.status = "failed";
+      const measure = (cell: Cell, value: number) => {
+        if (!schedule.measures(cell, t) || cell.status !== "pending") return;
+        cell.samples.wall_ms.push(value, value);
+        cell.trialSamples.wall_ms.push(2);
+        trials.set(cell, (trials.get(cell) ?? 0) + 1);
+      };
+      for (const [name, cell] of Object.entries(cells)) measure(cell, level[name as keyof typeof cells](t));
+      measure(sentinel, 10);
+    }
+    const outcome = (cell: Cell) => ({ trials: trials.get(cell), stopped: schedule.record(cell)?.stopped });
+    return { ...(Object.fromEntries(Object.entries(cells).map(([name, cell]) => [name, outcome(cell)])) as Record<keyof typeof cells, ReturnType<typeof outcome>>), sentinel: outcome(sentinel) };
+  }
+
+  it("stops a decided point at its look and a point with nothing to judge after its first trials, while an undecided one goes on with the sentinel", () => {
+    assert.deepEqual(scenario({ ...UNLIMITED }), {
+      stepBase: { trials: 5, stopped: "decided" },
+      stepHead: { trials: 5, stopped: "decided" },
+      wildBase: { trials: 15, stopped: "max trials" },
+      wildHead: { trials: 15, stopped: "max trials" },
+      failBase: { trials: 5, stopped: undefined },
+      failHead: { trials: 2, stopped: undefined },
+      alone: { trials: 5, stopped: undefined },
+      sentinel: { trials: 15, stopped: undefined },
+    });
+  });
+
+  it("charges the budget for the cells that go on only: five rounds of the undecided pair and the sentinel, 15 trials", () => {
+    const outcome = scenario({ trials: 15, seconds: Infinity });
+    assert.deepEqual([outcome.wildBase, outcome.stepBase], [
+      { trials: 10, stopped: "budget" },
+      { trials: 5, stopped: "decided" },
+    ]);
+  });
+});
+
 describe("a one-trial profile", () => {
   it("gives two builds with a 5× step a verdict: too few pairs counts as undecided, so the schedule adds trials", () => {
     const subject = { runtime: { identity: { name: "node" } }, app: null, params: {} } as unknown as Subject;
@@ -242,7 +307,7 @@ describe("a one-trial profile", () => {
     const schedule = new TrialSchedule(1, cells, { ...UNLIMITED });
     const random = seededRandom(7);
     let trials = 0;
-    for (; schedule.another(trials, cells.length); trials++) {
+    for (; schedule.another(trials); trials++) {
       cells.forEach((c, side) => {
         const level = 40 * (side === 1 ? 5 : 1) * (1 + 0.1 * (random() - 0.5));
         c.samples.wall_ms!.push(...[level, level * 1.01, level * 0.99]);
@@ -250,7 +315,7 @@ describe("a one-trial profile", () => {
       });
     }
     assert.ok(trials >= 2, `${trials} trials`);
-    const results = cells.map((c, side) => subjectResult(side === 0 ? "base" : "head", splitTrials(c.samples.wall_ms!, c.trialSamples.wall_ms!), { sequential: schedule.record() }));
+    const results = cells.map((c, side) => subjectResult(side === 0 ? "base" : "head", splitTrials(c.samples.wall_ms!, c.trialSamples.wall_ms!), { sequential: schedule.record(c) }));
     const [row] = comparePaired([results[0]!], [results[1]!]);
     assert.equal(row!.verdict, "slower", JSON.stringify(row));
     assert.ok(Math.abs(row!.ratio! - 5) < 0.5);
@@ -263,7 +328,7 @@ describe("a one-trial profile", () => {
     const subject = { runtime: { identity: { name: "node" } }, app: null, params: {} } as unknown as Subject;
     const cells = [0, 1].map((): ScheduledCell => ({ subject, status: "pending", samples: {}, trialSamples: {} }));
     const schedule = new TrialSchedule(1, cells, { ...UNLIMITED }, false);
-    assert.deepEqual([schedule.another(0, 2), schedule.another(1, 2)], [true, false]);
+    assert.deepEqual([schedule.another(0), schedule.another(1)], [true, false]);
   });
 
   it("gives two runtimes at one app and load point the two trials a single look needs, and a runtime alone its profile's one", () => {
