@@ -259,8 +259,9 @@ async function runTrials(run: Run, selected: ResolvedScenario, cells: readonly C
   const session = run.sessions.bySuite.get(selected.suite)!;
   const trials = trialsOf(selected.scenario);
   // The sentinel is measured for drift, never judged against the runtimes under test.
-  const judged = measuredCells.filter((c) => c.subject.runtime.identity.spec !== run.plan.run.sentinel);
-  const alongside = measuredCells.filter((c) => !judged.includes(c));
+  const sentinel = (c: Cell) => c.subject.runtime.identity.spec === run.plan.run.sentinel;
+  const judged = measuredCells.filter((c) => !sentinel(c));
+  const alongside = measuredCells.filter(sentinel);
   const schedule = new TrialSchedule(trials, judged, run.budget, run.plan.profile !== "smoke", alongside);
   const began = performance.now();
   let trialsRun = 0;
