@@ -15,7 +15,7 @@ import { fitSpreadPrior, type CellSpread, type SpreadPrior } from "./moderated.t
 import { MIN_PAIRS, PAIRED_MIN_EFFECT, SINGLE_LOOK_ALPHA, finalAlpha, fixedPlan, lookIndex, pairLogRatios, pairSpread, pairedEstimate, type SequentialPlan } from "./sequential.ts";
 import { groupBy, matchKey, measurementsOf, type Measurement } from "./series-key.ts";
 import type { CompareOptions, CompareRow, MinEffectSource, PairedRule } from "./types.ts";
-import { boundedByClient, judge } from "./verdict.ts";
+import { boundedByClient, judge, type Judgement } from "./verdict.ts";
 
 /** The labels benchmark.yml gives a canary build and the release it is measured against in one run (docs/release-job.md). */
 export const CANARY_LABEL = "canary";
@@ -105,9 +105,16 @@ export function pairedRow(base: Measurement, head: Measurement, judging: PairedJ
     alpha,
   };
   if (estimate === null) return { ...row, ratio: null, ci95: null, verdict: "inconclusive", reason: noEstimate(baseTrials.length, headTrials.length) };
-  const judgement = boundedByClient(judge({ ratio: estimate.ratio, ci95: estimate.ci }, base.summary.better, minEffect, formatConfidence(alpha)), [base], [head]);
+  const judgement = stoppedAsFutile(boundedByClient(judge({ ratio: estimate.ratio, ci95: estimate.ci }, base.summary.better, minEffect, formatConfidence(alpha)), [base], [head]), base.doc, pairs);
   const moderated = prior === null ? {} : { df: estimate.df, moderated_over: prior.cells };
   return { ...row, ...moderated, ratio: estimate.ratio, ci95: estimate.ci, ...judgement };
+}
+
+/** An inconclusive cell whose adaptive trials stopped short of their cap for futility says so: more trials were unlikely to decide it. */
+function stoppedAsFutile(judgement: Judgement, doc: ResultDocument, pairs: number): Judgement {
+  if (judgement.verdict !== "inconclusive" || doc.sequential?.stopped !== "futile") return judgement;
+  const cap = doc.sequential.looks.at(-1)!;
+  return { ...judgement, reason: `${judgement.reason}; its trials stopped at ${pairs} of ${cap}, since the last look was unlikely to decide it (futility)` };
 }
 
 interface MatchedCell {

@@ -17,7 +17,7 @@
  */
 import { mean, median, stddev } from "../stats/summary.ts";
 import { moderate, type CellSpread, type SpreadPrior } from "./moderated.ts";
-import { tCritical } from "./student-t.ts";
+import { tCritical, tTwoSidedP } from "./student-t.ts";
 import { exceedsMinEffect, excludesOne, withinMinEffect } from "./verdict.ts";
 
 /**
@@ -131,7 +131,11 @@ export function pairSpread(logRatios: readonly number[]): CellSpread {
  */
 export function pairedEstimate(baseTrials: readonly (readonly number[])[], headTrials: readonly (readonly number[])[], alpha: number, prior: SpreadPrior | null = null): PairedEstimate | null {
   const logRatios = pairLogRatios(baseTrials, headTrials);
-  if (logRatios === null) return null;
+  return logRatios === null ? null : estimateOf(logRatios, alpha, prior);
+}
+
+/** The estimate from the pairs' log ratios (at least MIN_PAIRS of them). */
+export function estimateOf(logRatios: readonly number[], alpha: number, prior: SpreadPrior | null = null): PairedEstimate {
   const own = pairSpread(logRatios);
   const spread = prior === null ? own : moderate(own, prior);
   const center = mean(logRatios);
@@ -148,4 +152,40 @@ export function settled(estimate: PairedEstimate, minEffect: number): "change" |
   if (excludesOne(estimate.ci) && exceedsMinEffect(estimate.ratio, minEffect)) return "change";
   if (withinMinEffect(estimate.ci, minEffect)) return "no change";
   return "undecided";
+}
+
+/**
+ * Below this chance of being decided at the last look, a pair still undecided at an earlier look is
+ * futile: its trials stop there, since going on to the cap would most likely buy an inconclusive
+ * verdict at up to three times the cost. Stopping for futility never makes a false alarm more
+ * likely (the bounds of a change stay as they are, and a pair stopped crosses none of them later):
+ * it gives up a little power on steps the cap could barely have decided.
+ */
+export const FUTILITY_CHANCE = 0.1;
+
+/** P(T > x) for Student's t with `df` degrees of freedom. */
+const above = (x: number, df: number) => (x >= 0 ? tTwoSidedP(x, df) / 2 : 1 - tTwoSidedP(-x, df) / 2);
+
+/**
+ * The chance that a pair undecided at a look before the last is decided (a change, or no change) at
+ * the plan's last look: its predictive power. The pairs still to come are taken to have the spread
+ * of those so far, and a mean drawn as the data so far allow (a flat prior), so the last look's mean
+ * log ratio lies about the present mean m with spread s·√((N − n) / (N·n)), Student t with the
+ * present pairs' degrees of freedom, for n pairs now and N at the last look; its interval's half-width
+ * is the present spread's at the last look's alpha. A change needs |mean| beyond that half-width and
+ * the minimum effect; no change needs |mean| within the minimum effect less the half-width.
+ */
+export function chanceDecidedAtLast(logRatios: readonly number[], plan: SequentialPlan, minEffect: number): number {
+  const pairs = logRatios.length;
+  const last = plan.looks.at(-1)!;
+  const { variance, df } = pairSpread(logRatios);
+  const sd = Math.sqrt(variance);
+  const center = mean(logRatios);
+  const bound = Math.log1p(minEffect);
+  const halfWidth = (tCritical(lookAlpha(plan, plan.looks.length - 1), last - 1) * sd) / Math.sqrt(last);
+  const spread = sd * Math.sqrt((last - pairs) / (last * pairs));
+  const beyond = (edge: number) => above((edge - center) / spread, df) + above((edge + center) / spread, df);
+  const change = beyond(Math.max(halfWidth, bound));
+  const noChange = halfWidth < bound ? 1 - beyond(bound - halfWidth) : 0;
+  return change + noChange;
 }

@@ -3,10 +3,11 @@
  * builds, or a release and its predecessor) takes its profile's `trials` as a minimum (never below
  * the MIN_PAIRS a paired interval needs, so a one-trial profile is not blind to its release), then
  * looks at the pairs of each app and load point and runs that point another round of trials while
- * one of its pairs is still undecided against PAIRED_MIN_EFFECT, up to MAX_TRIALS_FACTOR times the
- * minimum and within the job's budget of extra trials and extra time. A point decided, or with no
- * pair left to judge (a side failed, or no second subject of its runtime), stops while the others go
- * on: one undecided point does not keep a scenario's every cell running. The rule and its
+ * one of its pairs is still undecided against PAIRED_MIN_EFFECT and likely to be decided by the last
+ * look, up to MAX_TRIALS_FACTOR times the minimum and within the job's budget of extra trials and
+ * extra time. A point decided, futile (its undecided pairs unlikely to be decided by the cap), or
+ * with no pair left to judge (a side failed, or no second subject of its runtime), stops while the
+ * others go on: one undecided point does not keep a scenario's every cell running. The rule and its
  * false-alarm rate are in src/compare/sequential.ts. Subjects of different runtimes at one app and
  * load point (a single look, no adaptive rounds) get MIN_PAIRS trials at least; a scenario without
  * either runs exactly its profile's trials. The smoke profile judges nothing, so it runs its one
@@ -15,7 +16,7 @@
 import { paramsSlug } from "../core/params.ts";
 import { splitTrials } from "../compare/ratio.ts";
 import { groupBy } from "../compare/series-key.ts";
-import { MIN_PAIRS, PAIRED_MIN_EFFECT, adaptivePlan, lookAlpha, pairedEstimate, settled, type SequentialPlan } from "../compare/sequential.ts";
+import { FUTILITY_CHANCE, MIN_PAIRS, PAIRED_MIN_EFFECT, adaptivePlan, chanceDecidedAtLast, estimateOf, lookAlpha, pairLogRatios, settled, type SequentialPlan } from "../compare/sequential.ts";
 import type { ResultDocument } from "../results/types.ts";
 import type { Subject } from "../suites/suite.ts";
 
@@ -94,20 +95,28 @@ export class TrialSchedule {
   }
 
   /**
-   * Is a pair of the point still undecided at look `k`? Too few pairs for an interval is
-   * undecided; a metric whose trials give no ratio (a zero median) decides nothing, however many.
+   * Where the point stands at look `k`: its pairs all decided; one open (undecided, and likely to be
+   * decided by the last look, or at the last look itself); or the undecided ones futile. Too few
+   * pairs for an interval is open; a metric whose trials give no ratio (a zero median) decides
+   * nothing, however many.
    */
-  private undecided(point: Point, k: number): boolean {
-    const alpha = lookAlpha(this.plan!, k);
-    return point.pairs.filter(measured).some(([base, head]) =>
-      Object.keys(base.samples).some((metric) => {
+  private standing(point: Point, k: number): "decided" | "open" | "futile" {
+    const plan = this.plan!;
+    const alpha = lookAlpha(plan, k);
+    const lastLook = k === plan.looks.length - 1;
+    let standing: "decided" | "futile" = "decided";
+    for (const [base, head] of point.pairs.filter(measured)) {
+      for (const metric of Object.keys(base.samples)) {
         const baseTrials = trialsOf(base, metric);
         const headTrials = trialsOf(head, metric);
-        if (Math.min(baseTrials.length, headTrials.length) < MIN_PAIRS) return true;
-        const estimate = pairedEstimate(baseTrials, headTrials, alpha);
-        return estimate !== null && settled(estimate, PAIRED_MIN_EFFECT) === "undecided";
-      }),
-    );
+        if (Math.min(baseTrials.length, headTrials.length) < MIN_PAIRS) return "open";
+        const logRatios = pairLogRatios(baseTrials, headTrials);
+        if (logRatios === null || settled(estimateOf(logRatios, alpha), PAIRED_MIN_EFFECT) !== "undecided") continue;
+        if (lastLook || chanceDecidedAtLast(logRatios, plan, PAIRED_MIN_EFFECT) >= FUTILITY_CHANCE) return "open";
+        standing = "futile";
+      }
+    }
+    return standing;
   }
 
   /** Whether `cell` takes trial `t` (0-based): every cell its first trials, then only the points still undecided, and the cells alongside them. */
@@ -120,8 +129,8 @@ export class TrialSchedule {
   /**
    * After every cell has had `done` trials: run one more round, each trial taking `secondsPerTrial`
    * as they did so far? Beyond its first trials, a point whose pairs lost a side has nothing left to
-   * judge and stops at once. At a look, each point still measured stops when its pairs are decided,
-   * and the rounds up to the next look of the points that go on are taken from the budget at once,
+   * judge and stops at once. At a look, each point still measured stops when its pairs are decided
+   * or futile, and the rounds up to the next look of the points that go on are taken from the budget at once,
    * so a point always stops at a look and each look is tested once, at its own share of alpha.
    */
   another(done: number, secondsPerTrial = 0): boolean {
@@ -137,7 +146,8 @@ export class TrialSchedule {
   private look(plan: SequentialPlan, k: number, done: number, secondsPerTrial: number): void {
     const going = this.points.filter((point) => point.measuring);
     for (const point of going) {
-      if (!this.undecided(point, k)) this.stop(point, "decided");
+      const standing = this.standing(point, k);
+      if (standing !== "open") this.stop(point, standing);
       else if (k === plan.looks.length - 1) this.stop(point, "max trials");
     }
     const goingOn = going.filter((point) => point.measuring);

@@ -7,7 +7,7 @@ import { comparePaired, compareWithPairs } from "../../src/compare/paired.ts";
 import { splitTrials } from "../../src/compare/ratio.ts";
 import { detectRegressions } from "../../src/regressions/detect.ts";
 import { FULL_PROFILE_SHAPES, STEP_AT, simulatePairedSeries } from "../../benchmarks/lib/detection.ts";
-import { PAIRED_ALPHA, SINGLE_LOOK_ALPHA, adaptivePlan, lookAlpha, pairedEstimate } from "../../src/compare/sequential.ts";
+import { FUTILITY_CHANCE, PAIRED_ALPHA, PAIRED_MIN_EFFECT, SINGLE_LOOK_ALPHA, adaptivePlan, chanceDecidedAtLast, estimateOf, lookAlpha, pairedEstimate, settled } from "../../src/compare/sequential.ts";
 import { tCritical } from "../../src/compare/student-t.ts";
 import { UserError } from "../../src/core/errors.ts";
 import { checkAgainst } from "../../src/core/schema.ts";
@@ -141,6 +141,13 @@ describe("paired comparison", () => {
   });
 });
 
+/**
+ * HEAD's level in trial t beside a BASE of 10: a step of about 6 % whose trials scatter by ±4 %,
+ * too wide to be decided at the looks at 5 and 10 trials, likely to be decided by the cap at 15
+ * (never futile), then five trials that swing by a factor of 2 each way and leave it undecided there.
+ */
+const closeCall = (t: number) => 10 * Math.exp(t >= 10 ? (t % 2 === 0 ? 0.7 : -0.7) : t % 2 === 0 ? 0.02 : 0.1);
+
 describe("sequential rule: false alarms on simulated A/A, and a step it must catch", () => {
   const subject = { runtime: { identity: { name: "node" } }, app: null, params: {} } as unknown as Subject;
   const cheapSummary = (samples: number[]) => ({ unit: "ms", better: "lower" as const, samples, median: 0, mean: 0, stddev: 0, min: 0, max: 0, ci95: [0, 0] as [number, number] });
@@ -203,23 +210,18 @@ describe("sequential rule: false alarms on simulated A/A, and a step it must cat
 
 describe("the run's budget of extra trials", () => {
   const subject = { runtime: { identity: { name: "node" } }, app: null, params: {} } as unknown as Subject;
-  /** Two cells whose trials alternate wildly: never decided, so only the cap or the budget stops them. */
-  function undecidedCells() {
-    const cell = (side: number): ScheduledCell => ({
-      subject,
-      status: "pending",
-      samples: { wall_ms: Array.from({ length: 40 }, (_, t) => (t % 2 === side ? 10 : 20)) },
-      trialSamples: { wall_ms: Array.from({ length: 40 }, () => 1) },
-    });
-    return [cell(0), cell(1)];
-  }
-  /** Trials the schedule runs (as if every round had been measured), each round taking `roundSeconds`. */
+  /** Trials the schedule runs on a close call (never decided, never futile: only the cap or the budget stops it), each round taking `roundSeconds`. */
   function trialsRun(budget: TrialBudget, roundSeconds: number): { trials: number; stopped: string | undefined } {
-    const cells = undecidedCells();
-    const schedule = new TrialSchedule(5, cells, budget);
+    const cells = [() => 10, closeCall].map((level) => ({ level, cell: { subject, status: "pending", samples: { wall_ms: [] as number[] }, trialSamples: { wall_ms: [] as number[] } } }));
+    const schedule = new TrialSchedule(5, cells.map(({ cell }) => cell), budget);
     let t = 0;
-    while (schedule.another(t, roundSeconds / 2)) t++;
-    return { trials: t, stopped: schedule.record(cells[0]!)?.stopped };
+    for (; schedule.another(t, roundSeconds / 2); t++) {
+      for (const { level, cell } of cells) {
+        cell.samples.wall_ms.push(level(t));
+        cell.trialSamples.wall_ms.push(1);
+      }
+    }
+    return { trials: t, stopped: schedule.record(cells[0]!.cell)?.stopped };
   }
 
   it("runs an undecided pair to its cap without a budget, and stops at a look when trials or seconds run out", () => {
@@ -245,18 +247,30 @@ describe("the points of a scenario, stopped one by one", () => {
     trialSamples: { wall_ms: [] },
   });
   /**
-   * A scenario of four load points and a sentinel, through the schedule as the orchestrator drives
-   * it: a 3× step (decided at the first look), a pair whose trials alternate wildly (never decided),
-   * a pair whose HEAD fails at its third trial, and Bun alone.
+   * A scenario of five load points and a sentinel, through the schedule as the orchestrator drives
+   * it: a 3× step (decided at the first look), a pair whose trials alternate wildly (futile there),
+   * a close call (undecided to its cap), a pair whose HEAD fails at its third trial, and Bun alone.
    */
   function scenario(budget: TrialBudget) {
-    const cells = { stepBase: at("node", { n: 1 }), stepHead: at("node", { n: 1 }), wildBase: at("node", { n: 2 }), wildHead: at("node", { n: 2 }), failBase: at("node", { n: 3 }), failHead: at("node", { n: 3 }), alone: at("bun", { n: 4 }) };
+    const cells = {
+      stepBase: at("node", { n: 1 }),
+      stepHead: at("node", { n: 1 }),
+      wildBase: at("node", { n: 2 }),
+      wildHead: at("node", { n: 2 }),
+      closeBase: at("node", { n: 5 }),
+      closeHead: at("node", { n: 5 }),
+      failBase: at("node", { n: 3 }),
+      failHead: at("node", { n: 3 }),
+      alone: at("bun", { n: 4 }),
+    };
     const sentinel = at("node", { n: 1 });
     const level: Record<keyof typeof cells, (t: number) => number> = {
       stepBase: (t) => (t % 2 === 0 ? 9.9 : 10.1),
       stepHead: (t) => (t % 2 === 0 ? 30.1 : 29.9),
       wildBase: (t) => (t % 2 === 0 ? 10 : 20),
       wildHead: (t) => (t % 2 === 0 ? 20 : 10),
+      closeBase: () => 10,
+      closeHead: closeCall,
       failBase: () => 10,
       failHead: () => 10,
       alone: () => 10,
@@ -278,12 +292,14 @@ describe("the points of a scenario, stopped one by one", () => {
     return { ...(Object.fromEntries(Object.entries(cells).map(([name, cell]) => [name, outcome(cell)])) as Record<keyof typeof cells, ReturnType<typeof outcome>>), sentinel: outcome(sentinel) };
   }
 
-  it("stops a decided point at its look and a point with nothing to judge after its first trials, while an undecided one goes on with the sentinel", () => {
+  it("stops a decided or futile point at its look and a point with nothing to judge after its first trials, while an undecided one goes on with the sentinel", () => {
     assert.deepEqual(scenario({ ...UNLIMITED }), {
       stepBase: { trials: 5, stopped: "decided" },
       stepHead: { trials: 5, stopped: "decided" },
-      wildBase: { trials: 15, stopped: "max trials" },
-      wildHead: { trials: 15, stopped: "max trials" },
+      wildBase: { trials: 5, stopped: "futile" },
+      wildHead: { trials: 5, stopped: "futile" },
+      closeBase: { trials: 15, stopped: "max trials" },
+      closeHead: { trials: 15, stopped: "max trials" },
       failBase: { trials: 5, stopped: undefined },
       failHead: { trials: 2, stopped: undefined },
       alone: { trials: 5, stopped: undefined },
@@ -293,10 +309,49 @@ describe("the points of a scenario, stopped one by one", () => {
 
   it("charges the budget for the cells that go on only: five rounds of the undecided pair and the sentinel, 15 trials", () => {
     const outcome = scenario({ trials: 15, seconds: Infinity });
-    assert.deepEqual([outcome.wildBase, outcome.stepBase], [
+    assert.deepEqual([outcome.closeBase, outcome.stepBase, outcome.wildBase], [
       { trials: 10, stopped: "budget" },
       { trials: 5, stopped: "decided" },
+      { trials: 5, stopped: "futile" },
     ]);
+  });
+});
+
+describe("futility: a pair the cap would not decide stops early", () => {
+  const plan = adaptivePlan(5);
+  const gaussian = (random: () => number) => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+
+  it("gives the chance of a verdict at the last look that simulated pairs bear out", () => {
+    // Steps drawn from ±5 %, pairs with 3 % noise: the chance after 5 pairs against how often the 15th pair decides.
+    const random = seededRandom(11);
+    const bins = [
+      { below: FUTILITY_CHANCE, pairs: 0, decided: 0 },
+      { below: 0.9, pairs: 0, decided: 0 },
+      { below: Infinity, pairs: 0, decided: 0 },
+    ];
+    for (let i = 0; i < 4000; i++) {
+      const step = 0.1 * (random() - 0.5);
+      const logRatios = Array.from({ length: 15 }, () => step + 0.03 * gaussian(random));
+      const first = logRatios.slice(0, 5);
+      if (settled(estimateOf(first, lookAlpha(plan, 0)), PAIRED_MIN_EFFECT) !== "undecided") continue;
+      const bin = bins.find((b) => chanceDecidedAtLast(first, plan, PAIRED_MIN_EFFECT) < b.below)!;
+      bin.pairs++;
+      if (settled(estimateOf(logRatios, lookAlpha(plan, 2)), PAIRED_MIN_EFFECT) !== "undecided") bin.decided++;
+    }
+    const [futile, middle, likely] = bins.map((b) => b.decided / b.pairs);
+    assert.ok(bins.every((b) => b.pairs >= 200), JSON.stringify(bins));
+    // A pair called futile is decided at the cap less often than the chance it was given; a likely one more often than not.
+    assert.ok(futile! < FUTILITY_CHANCE && futile! < middle! && middle! < likely! && likely! > 0.5, JSON.stringify(bins));
+  });
+
+  it("records a futile stop, and compare says why the pair is inconclusive", () => {
+    const wild = (t: number, side: number) => [t % 2 === side ? 10 : 20];
+    const trials = (side: number) => Array.from({ length: 5 }, (_, t) => wild(t, side));
+    const sequential = { looks: [...plan.looks], alpha: PAIRED_ALPHA, stopped: "futile" as const };
+    const [row] = comparePaired([releaseResult("22.11.0", trials(0), { sequential })], [releaseResult("22.12.0", trials(1), { sequential })]);
+    assert.equal(row!.verdict, "inconclusive");
+    assert.match(row!.reason!, /reaches beyond ±1\.0 %.*stopped at 5 of 15, since the last look was unlikely to decide it \(futility\)/);
+    assert.deepEqual(checkAgainst("result.schema.json", releaseResult("22.12.0", trials(1), { sequential })), []);
   });
 });
 
