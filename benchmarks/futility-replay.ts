@@ -29,6 +29,7 @@ const dataDir = positionals[0] ?? `${REPO_ROOT}/data`;
 interface Tally {
   points: number;
   futile: number;
+  futileFirst: number;
   trials: number;
   trialsWithFutility: number;
   verdictsLost: number;
@@ -62,7 +63,7 @@ for (const group of points.values()) {
   const trials = Math.min(base.run.trials, head.run.trials);
   const stoppedAt = plan.looks.filter((look) => look <= trials).length - 1;
   const final = judgedAt(base, head, trials, stoppedAt);
-  const tally = tallies.get(base.suite) ?? { points: 0, futile: 0, trials: 0, trialsWithFutility: 0, verdictsLost: 0, headlineLost: 0, pointsLost: 0 };
+  const tally = tallies.get(base.suite) ?? { points: 0, futile: 0, futileFirst: 0, trials: 0, trialsWithFutility: 0, verdictsLost: 0, headlineLost: 0, pointsLost: 0 };
   tallies.set(base.suite, tally);
   tally.points++;
   tally.trials += 2 * trials;
@@ -76,6 +77,7 @@ for (const group of points.values()) {
   }
   const look = plan.looks[futileAt]!;
   tally.futile++;
+  if (futileAt === 0) tally.futileFirst++;
   tally.trialsWithFutility += 2 * look;
   const lost = judgedAt(base, head, look, futileAt)
     .filter((m) => m.settled === "undecided")
@@ -90,7 +92,7 @@ const percent = (part: number, whole: number) => `${((100 * part) / whole).toFix
 const rowOf = (suite: string, t: Tally) => ({
   suite,
   points: t.points,
-  futile: `${t.futile} (${percent(t.futile, t.points)})`,
+  futile: `${t.futile} (${percent(t.futile, t.points)}), ${t.futileFirst} at the first look`,
   trials: `${t.trials} → ${t.trialsWithFutility} (${percent(t.trialsWithFutility, t.trials)})`,
   verdicts_lost: t.verdictsLost,
   headline_lost: t.headlineLost,
