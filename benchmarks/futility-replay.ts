@@ -14,7 +14,7 @@
  */
 import { parseArgs } from "node:util";
 import { splitTrials } from "../src/compare/ratio.ts";
-import { FUTILITY_CHANCE, PAIRED_MIN_EFFECT, chanceDecidedAtLast, estimateOf, lookAlpha, pairLogRatios, settled } from "../src/compare/sequential.ts";
+import { PAIRED_MIN_EFFECT, pairLogRatios, standingAtLook } from "../src/compare/sequential.ts";
 import { groupBy } from "../src/compare/series-key.ts";
 import { paramsSlug } from "../src/core/params.ts";
 import { REPO_ROOT } from "../src/core/paths.ts";
@@ -37,15 +37,12 @@ interface Tally {
   pointsLost: number;
 }
 
-/** Each metric of a pair at `trials` trials, judged at look `k`: settled, and (before the last look) the chance the last one decides it. */
+/** Each metric of a pair at `trials` trials, where it stands at look `k` as the schedule judges it (a metric with no ratio decides nothing: decided). */
 function judgedAt(base: ResultDocument, head: ResultDocument, trials: number, k: number) {
-  const plan = base.sequential!;
   return Object.keys(base.metrics).map((metric) => {
     const side = (doc: ResultDocument) => splitTrials(doc.metrics[metric]!.samples, doc.metrics[metric]!.trial_samples ?? []).slice(0, trials);
     const logRatios = pairLogRatios(side(base), side(head));
-    if (logRatios === null) return { metric, settled: "nothing" as const, chance: 1 };
-    const outcome = settled(estimateOf(logRatios, lookAlpha(plan, k)), PAIRED_MIN_EFFECT);
-    return { metric, settled: outcome, chance: outcome === "undecided" && k < plan.looks.length - 1 ? chanceDecidedAtLast(logRatios, plan, PAIRED_MIN_EFFECT) : 1 };
+    return { metric, standing: logRatios === null ? "decided" : standingAtLook(logRatios, base.sequential!, k, PAIRED_MIN_EFFECT) };
   });
 }
 
@@ -68,8 +65,8 @@ for (const group of points.values()) {
   tally.points++;
   tally.trials += 2 * trials;
   const futileAt = plan.looks.slice(0, stoppedAt).findIndex((look, k) => {
-    const undecided = judgedAt(base, head, look, k).filter((m) => m.settled === "undecided");
-    return undecided.length > 0 && undecided.every((m) => m.chance < FUTILITY_CHANCE);
+    const undecided = judgedAt(base, head, look, k).filter((m) => m.standing !== "decided");
+    return undecided.length > 0 && undecided.every((m) => m.standing === "futile");
   });
   if (futileAt < 0) {
     tally.trialsWithFutility += 2 * trials;
@@ -80,11 +77,11 @@ for (const group of points.values()) {
   if (futileAt === 0) tally.futileFirst++;
   tally.trialsWithFutility += 2 * look;
   const lost = judgedAt(base, head, look, futileAt)
-    .filter((m) => m.settled === "undecided")
-    .filter((m) => final.find((f) => f.metric === m.metric)!.settled !== "undecided");
+    .filter((m) => m.standing === "futile")
+    .filter((m) => final.find((f) => f.metric === m.metric)!.standing === "decided");
   tally.verdictsLost += lost.length;
   tally.headlineLost += lost.filter((m) => m.metric === Object.keys(base.metrics)[0]).length;
-  if (final.every((m) => m.settled !== "undecided")) tally.pointsLost++;
+  if (final.every((m) => m.standing === "decided")) tally.pointsLost++;
 }
 
 const total = [...tallies.values()].reduce((sum, t) => Object.fromEntries(Object.entries(sum).map(([key, value]) => [key, value + t[key as keyof Tally]])) as unknown as Tally);

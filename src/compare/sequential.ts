@@ -189,3 +189,13 @@ export function chanceDecidedAtLast(logRatios: readonly number[], plan: Sequenti
   const noChange = halfWidth < bound ? 1 - beyond(bound - halfWidth) : 0;
   return change + noChange;
 }
+
+/**
+ * Where one metric of a pair stands at look `k`: decided (a change, or no change); open (undecided,
+ * at the last look or likely to be decided by it); or futile. The schedule stops on it, and
+ * benchmarks/futility-replay replays it.
+ */
+export function standingAtLook(logRatios: readonly number[], plan: SequentialPlan, k: number, minEffect: number): "decided" | "open" | "futile" {
+  if (settled(estimateOf(logRatios, lookAlpha(plan, k)), minEffect) !== "undecided") return "decided";
+  return k === plan.looks.length - 1 || chanceDecidedAtLast(logRatios, plan, minEffect) >= FUTILITY_CHANCE ? "open" : "futile";
+}

@@ -16,7 +16,7 @@
 import { paramsSlug } from "../core/params.ts";
 import { splitTrials } from "../compare/ratio.ts";
 import { groupBy } from "../compare/series-key.ts";
-import { FUTILITY_CHANCE, MIN_PAIRS, PAIRED_MIN_EFFECT, adaptivePlan, chanceDecidedAtLast, estimateOf, lookAlpha, pairLogRatios, settled, type SequentialPlan } from "../compare/sequential.ts";
+import { MIN_PAIRS, PAIRED_MIN_EFFECT, adaptivePlan, pairLogRatios, standingAtLook, type SequentialPlan } from "../compare/sequential.ts";
 import type { ResultDocument } from "../results/types.ts";
 import type { Subject } from "../suites/suite.ts";
 
@@ -101,9 +101,6 @@ export class TrialSchedule {
    * nothing, however many.
    */
   private standing(point: Point, k: number): "decided" | "open" | "futile" {
-    const plan = this.plan!;
-    const alpha = lookAlpha(plan, k);
-    const lastLook = k === plan.looks.length - 1;
     let standing: "decided" | "futile" = "decided";
     for (const [base, head] of point.pairs.filter(measured)) {
       for (const metric of Object.keys(base.samples)) {
@@ -111,9 +108,9 @@ export class TrialSchedule {
         const headTrials = trialsOf(head, metric);
         if (Math.min(baseTrials.length, headTrials.length) < MIN_PAIRS) return "open";
         const logRatios = pairLogRatios(baseTrials, headTrials);
-        if (logRatios === null || settled(estimateOf(logRatios, alpha), PAIRED_MIN_EFFECT) !== "undecided") continue;
-        if (lastLook || chanceDecidedAtLast(logRatios, plan, PAIRED_MIN_EFFECT) >= FUTILITY_CHANCE) return "open";
-        standing = "futile";
+        const metricStanding = logRatios === null ? "decided" : standingAtLook(logRatios, this.plan!, k, PAIRED_MIN_EFFECT);
+        if (metricStanding === "open") return "open";
+        if (metricStanding === "futile") standing = "futile";
       }
     }
     return standing;
@@ -130,8 +127,8 @@ export class TrialSchedule {
    * After every cell has had `done` trials: run one more round, each trial taking `secondsPerTrial`
    * as they did so far? Beyond its first trials, a point whose pairs lost a side has nothing left to
    * judge and stops at once. At a look, each point still measured stops when its pairs are decided
-   * or futile, and the rounds up to the next look of the points that go on are taken from the budget at once,
-   * so a point always stops at a look and each look is tested once, at its own share of alpha.
+   * or futile, and the rounds up to the next look of the points that go on are taken from the budget
+   * at once, so a point always stops at a look and each look is tested once, at its own share of alpha.
    */
   another(done: number, secondsPerTrial = 0): boolean {
     const plan = this.plan;
