@@ -90,11 +90,17 @@ export function unsupportedReason(selected: ResolvedScenario, runtime: Identifie
   return null;
 }
 
-/** The suites' sessions of a run, started together and closed together. */
+/**
+ * The suites' sessions of a run, started together; each is closed once its suite's last scenario
+ * is measured, so that no server of one suite (http's PostgreSQL, install's verdaccio) idles on the
+ * machine while a later suite measures.
+ */
 interface Sessions {
   readonly bySuite: Map<AnySuite, SuiteSession>;
   /** Each suite's parsed options. */
   readonly options: Map<AnySuite, unknown>;
+  closeSuite(suite: AnySuite): Promise<void>;
+  /** Closes every session still open. */
   close(): Promise<void>;
 }
 
@@ -154,10 +160,12 @@ export async function executeRun(plan: RunPlan, progress: Progress): Promise<Run
   };
 
   try {
-    for (const selected of inSuiteOrder(plan.scenarios)) {
+    const ordered = inSuiteOrder(plan.scenarios);
+    for (const [index, selected] of ordered.entries()) {
       if (isInterrupted()) break;
       const started = performance.now();
       if (!(await measureScenario(run, selected))) return interruptedOutcome();
+      if (ordered[index + 1]?.suite !== selected.suite) await sessions.closeSuite(selected.suite);
       suiteSeconds.set(selected.suite.name, (suiteSeconds.get(selected.suite.name) ?? 0) + (performance.now() - started) / 1000);
     }
   } finally {
@@ -202,12 +210,18 @@ function startSessions(plan: RunPlan, workDir: string, progress: Progress): Sess
     options.set(suite, suiteOptions);
     bySuite.set(suite, suite.start({ profile: plan.profile, workDir, log: (line) => progress.log(line), options: suiteOptions }) as SuiteSession);
   }
+  const closeSuite = async (suite: AnySuite) => {
+    const session = bySuite.get(suite);
+    // Deleted first: an interrupt during the close must not close it twice.
+    bySuite.delete(suite);
+    await session?.close?.();
+  };
   return {
     bySuite,
     options,
+    closeSuite,
     close: async () => {
-      for (const session of bySuite.values()) await session.close?.();
-      bySuite.clear();
+      for (const suite of [...bySuite.keys()]) await closeSuite(suite);
     },
   };
 }

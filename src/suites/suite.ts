@@ -125,7 +125,7 @@ export interface SuiteSession<Config = unknown, P extends ProfileParams = Profil
   recheck?(subject: Subject<Config, P>): Promise<CheckOutcome>;
   /** Once per subject that was measured, after its last trial and recheck. */
   finish?(subject: Subject<Config, P>): Promise<FinishOutput>;
-  /** At the end of the run, and on Ctrl-C: stop what the session started, remove what it generated. */
+  /** After the suite's last scenario of the run, and on Ctrl-C: stop what the session started, remove what it generated. */
   close?(): Promise<void>;
 }
 

