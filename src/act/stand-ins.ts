@@ -129,11 +129,14 @@ function restoreCache(context: StandInContext): void {
   const hit = stored.includes(key) ? key : prefixes.map((prefix) => newest(stored.filter((name) => name.startsWith(prefix)))).find((name) => name !== undefined);
   context.record.restored = hit ?? null;
   context.output("cache-hit", String(hit === key));
+  // The real action gives its key back, which the workflows hand to actions/cache/save.
+  context.output("cache-primary-key", context.inputs.key ?? "");
   if (hit === undefined) return;
   pathLines(context, context.inputs.path).forEach((path, index) => cpSync(join(root, hit, String(index)), path, { recursive: true }));
 }
 
 function saveCache(context: StandInContext): void {
+  if ((context.inputs.key ?? "").trim() === "") throw new UserError("actions/cache/save was given an empty key");
   const entry = join(context.state, "cache", entryName(context.inputs.key ?? ""));
   if (existsSync(entry)) return; // a cache entry is never overwritten
   pathLines(context, context.inputs.path).forEach((path, index) => {
@@ -142,7 +145,7 @@ function saveCache(context: StandInContext): void {
 }
 
 /** Restores; the main cache action also saves, as a post step, which a composite stand-in has not. */
-const cacheRestore: StandIn = { inputs: ["path", "key", "restore-keys"], outputs: ["cache-hit"], run: async (context) => restoreCache(context) };
+const cacheRestore: StandIn = { inputs: ["path", "key", "restore-keys"], outputs: ["cache-hit", "cache-primary-key"], run: async (context) => restoreCache(context) };
 const cacheSave: StandIn = { inputs: ["path", "key"], run: async (context) => saveCache(context) };
 
 /** Artifacts of a workflow run, by name: one folder each, as the artifact service keeps them. */
