@@ -136,8 +136,9 @@ function restoreCache(context: StandInContext): void {
 }
 
 function saveCache(context: StandInContext): void {
-  if ((context.inputs.key ?? "").trim() === "") throw new UserError("actions/cache/save was given an empty key");
-  const entry = join(context.state, "cache", entryName(context.inputs.key ?? ""));
+  const key = context.inputs.key ?? "";
+  if (key.trim() === "") throw new UserError("actions/cache/save was given an empty key");
+  const entry = join(context.state, "cache", entryName(key));
   if (existsSync(entry)) return; // a cache entry is never overwritten
   pathLines(context, context.inputs.path).forEach((path, index) => {
     if (existsSync(path)) cpSync(path, join(entry, String(index)), { recursive: true });

@@ -26,7 +26,7 @@ export function fakeScenario(suite: AnySuite, name: string, trials: number): Sui
   };
 }
 
-/** Measures each (suite, scenario) in the order given on one runtime that is never started, writing into a temporary folder. */
+/** Measures each (suite, scenario) on one runtime that is never started, writing into a temporary folder: in the orchestrator's suite order, which keeps the order given for suites of a test's own. */
 export async function fakeRun(scenarios: readonly { suite: AnySuite; scenario: SuiteScenario }[]): Promise<RunOutcome> {
   const sample = makeResult();
   const runtime = {
