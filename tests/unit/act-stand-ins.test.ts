@@ -54,6 +54,17 @@ describe("scripts/act's stand-ins", () => {
     assert.deepEqual(records.filter((r) => r.action === "actions/cache/restore").map((r) => r.restored), ["store-1", "store-2", null]);
   });
 
+  it("cache: restore gives its key back as cache-primary-key, as the workflows save under it; save refuses an empty key", async () => {
+    const state = tempDir("stand-in-cache-key");
+    const workspace = tempDir("stand-in-workspace");
+    const restore = step(state, workspace, { path: "kept.txt", key: "tools-abc" });
+    await runStandIn("actions/cache/restore", restore.env);
+    assert.equal(/cache-primary-key<<(\w+)\n(.*)\n\1/.exec(restore.output())?.[2], "tools-abc");
+    writeFileSync(join(workspace, "kept.txt"), "one");
+    await assert.rejects(runStandIn("actions/cache/save", step(state, workspace, { path: "kept.txt", key: " " }).env), (error: Error) => error instanceof UserError && /empty key/.test(error.message));
+    assert.equal(existsSync(join(state, "cache")), false);
+  });
+
   it("artifacts: a name is uploaded once per run, and a pattern downloads each match into its own folder", async () => {
     const state = tempDir("stand-in-artifacts");
     const workspace = tempDir("stand-in-workspace");
