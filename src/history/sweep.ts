@@ -144,6 +144,24 @@ class SweepRun {
     return stopped === null || this.stop(stopped);
   }
 
+  private secondsLeft(): number | undefined {
+    return this.limits.deadline === undefined ? undefined : (this.limits.deadline - this.hooks.now()) / 1000;
+  }
+
+  /**
+   * Whether the job fits in the time left with every look its adaptive trials may need; false when
+   * it does not, and the sweep stops. A link cut short at its first look is judged on two or three
+   * pairs at 0.08 %, where Student's t is in the tens, and decides nothing (Bun 1.3.14 to 1.4.0:
+   * startup 2.4× faster in each of three trials, inconclusive): it is left for the next run.
+   */
+  private fits(job: Required<SweepJob>): boolean {
+    const left = this.secondsLeft();
+    const full = this.hooks.cost(job).maxSeconds * this.pace(job.purpose);
+    if (left === undefined || full <= left) return true;
+    this.hooks.log(`sweep: time limit: ${linkLabel(job.link)} may take up to ${formatDuration(full)} with all its looks, and ${formatDuration(Math.max(0, left))} is left; run the sweep again to go on`);
+    return this.stop("time limit");
+  }
+
   private stop(reason: NonNullable<SweepReport["stopped"]>): false {
     this.stopped = reason;
     return false;
@@ -156,18 +174,12 @@ class SweepRun {
   async run(job: Required<SweepJob>, queue: readonly Required<SweepJob>[], position: string): Promise<boolean> {
     if (this.stopped !== null) return false;
     if (this.hooks.interrupted()) return this.stop("interrupted");
-    if (!(await this.quiet())) return false;
-    // A link is measured with every look its adaptive trials may need, or left for the next run of
-    // the sweep: cut short at its first look, a link is judged on two or three pairs at 0.08 %, where
-    // Student's t is in the tens, and decides nothing (Bun 1.3.14 to 1.4.0: startup 2.4× faster in
-    // each of three trials, inconclusive).
+    // Checked before the wait for a quiet machine too: a link that cannot fit stops the sweep now,
+    // not after minutes of waiting for the load to fall.
+    if (!this.fits(job) || !(await this.quiet()) || !this.fits(job)) return false;
     const full = this.hooks.cost(job).maxSeconds;
     const pace = this.pace(job.purpose);
-    const left = this.limits.deadline === undefined ? undefined : (this.limits.deadline - this.hooks.now()) / 1000;
-    if (left !== undefined && full * pace > left) {
-      this.hooks.log(`sweep: time limit: ${linkLabel(job.link)} may take up to ${formatDuration(full * pace)} with all its looks, and ${formatDuration(Math.max(0, left))} is left; run the sweep again to go on`);
-      return this.stop("time limit");
-    }
+    const left = this.secondsLeft();
     const queued = queue.reduce((sum, next) => sum + this.hooks.cost(next).maxSeconds * this.pace(next.purpose), 0);
     const what = `${linkLabel(job.link)} on ${job.scenarios.length === 1 ? job.scenarios[0] : `${job.scenarios.length} scenarios`}`;
     this.hooks.log(`sweep ${position}: ${what}: up to ${formatDuration(full * pace)}; up to ${formatDuration(queued)} for what is queued (the estimate at every look × ${pace.toFixed(2)}, ${this.paceText(job.purpose)})`);

@@ -204,6 +204,14 @@ describe("a sweep: each link, then its steps narrowed", () => {
     assert.ok(busy.log.some((line) => /time limit: node 22\.4\.0 → 22\.8\.0 may take up to 30 min 00 s with all its looks/.test(line)), busy.log.join("\n"));
   });
 
+  it("stops at once, without waiting for the load to fall, when the next run could not fit in the time left", async () => {
+    const busy = fakeSweep(tempDir("sweep-no-wait"), { loads: [3, 3, 3, 3, 3] });
+    const start = busy.hooks.now();
+    const report = await runSweep(PLAN, busy.hooks, { maxLoad: 1, deadline: start + 1_200_000 });
+    assert.deepEqual([report.stopped, busy.runs, busy.hooks.now() - start], ["time limit", [], 0]);
+    assert.ok(!busy.log.some((line) => line.includes("waiting")), busy.log.join("\n"));
+  });
+
   it("prices a link at the pace of the links before it, not of the narrowing runs, which miss their estimates by another factor", async () => {
     const data = tempDir("sweep-pace");
     const plan: SweepPlan = { ...PLAN, chains: [{ links: chainLinks("node", ["22.5.0", "22.7.0", "22.8.0"]), scenarios: [SCENARIO] }] };
