@@ -131,35 +131,43 @@ class SweepRun {
     this.hooks.keepRuns(this.recent);
   }
 
-  /** Waits while the machine is busy; false when the sweep stopped meanwhile. */
-  private async quiet(): Promise<boolean> {
-    const { hooks, limits } = this;
-    const stopped = await waitForQuiet<NonNullable<SweepReport["stopped"]>>("sweep", limits.maxLoad, {
-      load: () => hooks.load(),
-      now: () => hooks.now(),
-      sleep: (ms) => hooks.sleep(ms),
-      log: (line) => hooks.log(line),
-      stop: () => (hooks.interrupted() ? "interrupted" : limits.deadline !== undefined && hooks.now() >= limits.deadline ? "time limit" : null),
-    });
-    return stopped === null || this.stop(stopped);
-  }
-
   private secondsLeft(): number | undefined {
     return this.limits.deadline === undefined ? undefined : (this.limits.deadline - this.hooks.now()) / 1000;
   }
 
+  /** The job's seconds with every look its adaptive trials may need, at the pace of the latest runs of its kind. */
+  private price(job: Required<SweepJob>): number {
+    return this.hooks.cost(job).maxSeconds * this.pace(job.purpose);
+  }
+
   /**
-   * Whether the job fits in the time left with every look its adaptive trials may need; false when
-   * it does not, and the sweep stops. A link cut short at its first look is judged on two or three
-   * pairs at 0.08 %, where Student's t is in the tens, and decides nothing (Bun 1.3.14 to 1.4.0:
-   * startup 2.4× faster in each of three trials, inconclusive): it is left for the next run.
+   * Whether the job no longer fits in the time left with every look. A link cut short at its first
+   * look is judged on two or three pairs at 0.08 %, where Student's t is in the tens, and decides
+   * nothing (Bun 1.3.14 to 1.4.0: startup 2.4× faster in each of three trials, inconclusive): it is
+   * left for the next run.
    */
-  private fits(job: Required<SweepJob>): boolean {
+  private overruns(job: Required<SweepJob>): boolean {
     const left = this.secondsLeft();
-    const full = this.hooks.cost(job).maxSeconds * this.pace(job.purpose);
-    if (left === undefined || full <= left) return true;
-    this.hooks.log(`sweep: time limit: ${linkLabel(job.link)} may take up to ${formatDuration(full)} with all its looks, and ${formatDuration(Math.max(0, left))} is left; run the sweep again to go on`);
-    return this.stop("time limit");
+    return left !== undefined && this.price(job) > left;
+  }
+
+  /**
+   * Whether the job may start now: false when the sweep stops (Ctrl-C, or the job cannot fit), before
+   * or while it waits for a quiet machine. The fit is tested at each poll of the wait, so that a sweep
+   * stops as soon as the job no longer fits, not after waiting for the load to fall until its deadline.
+   */
+  private async ready(job: Required<SweepJob>): Promise<boolean> {
+    const { hooks, limits } = this;
+    const stop = (): NonNullable<SweepReport["stopped"]> | null => (hooks.interrupted() ? "interrupted" : this.overruns(job) ? "time limit" : null);
+    const stopped =
+      stop() ??
+      (await waitForQuiet("sweep", limits.maxLoad, { load: () => hooks.load(), now: () => hooks.now(), sleep: (ms) => hooks.sleep(ms), log: (line) => hooks.log(line), stop })) ??
+      // The load is read after each poll's sleep: the time limit may have passed during the last one.
+      stop();
+    if (stopped === "time limit") {
+      hooks.log(`sweep: time limit: ${linkLabel(job.link)} may take up to ${formatDuration(this.price(job))} with all its looks, and ${formatDuration(Math.max(0, this.secondsLeft()!))} is left; run the sweep again to go on`);
+    }
+    return stopped === null || this.stop(stopped);
   }
 
   private stop(reason: NonNullable<SweepReport["stopped"]>): false {
@@ -172,15 +180,11 @@ class SweepRun {
    * (Ctrl-C, or the time limit), before or during the job.
    */
   async run(job: Required<SweepJob>, queue: readonly Required<SweepJob>[], position: string): Promise<boolean> {
-    if (this.stopped !== null) return false;
-    if (this.hooks.interrupted()) return this.stop("interrupted");
-    // Checked before the wait for a quiet machine too: a link that cannot fit stops the sweep now,
-    // not after minutes of waiting for the load to fall.
-    if (!this.fits(job) || !(await this.quiet()) || !this.fits(job)) return false;
+    if (this.stopped !== null || !(await this.ready(job))) return false;
     const full = this.hooks.cost(job).maxSeconds;
     const pace = this.pace(job.purpose);
     const left = this.secondsLeft();
-    const queued = queue.reduce((sum, next) => sum + this.hooks.cost(next).maxSeconds * this.pace(next.purpose), 0);
+    const queued = queue.reduce((sum, next) => sum + this.price(next), 0);
     const what = `${linkLabel(job.link)} on ${job.scenarios.length === 1 ? job.scenarios[0] : `${job.scenarios.length} scenarios`}`;
     this.hooks.log(`sweep ${position}: ${what}: up to ${formatDuration(full * pace)}; up to ${formatDuration(queued)} for what is queued (the estimate at every look × ${pace.toFixed(2)}, ${this.paceText(job.purpose)})`);
     const started = this.hooks.now();

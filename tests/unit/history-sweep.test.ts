@@ -212,6 +212,18 @@ describe("a sweep: each link, then its steps narrowed", () => {
     assert.ok(!busy.log.some((line) => line.includes("waiting")), busy.log.join("\n"));
   });
 
+  it("stops the wait for a quiet machine as soon as the next run no longer fits, not at the deadline", async () => {
+    // 32 min left for a 30-min link, and a load that stays high for 5 min: the wait ends after 2.
+    const busy = fakeSweep(tempDir("sweep-wait-overrun"), { loads: Array.from({ length: 300 }, () => 3) });
+    const start = busy.hooks.now();
+    const report = await runSweep(PLAN, busy.hooks, { maxLoad: 1, deadline: start + 1_800_000 + 120_000 });
+    assert.deepEqual([report.stopped, busy.runs], ["time limit", []]);
+    const waited = busy.hooks.now() - start;
+    assert.ok(waited > 119_000 && waited <= 121_000, `waited ${waited} ms`);
+    assert.ok(busy.log.some((line) => line.includes("waiting")), busy.log.join("\n"));
+    assert.ok(busy.log.some((line) => /time limit: node 22\.0\.0 → 22\.4\.0 may take up to 30 min 00 s with all its looks, and 29 min 59 s is left/.test(line)), busy.log.join("\n"));
+  });
+
   it("prices a link at the pace of the links before it, not of the narrowing runs, which miss their estimates by another factor", async () => {
     const data = tempDir("sweep-pace");
     const plan: SweepPlan = { ...PLAN, chains: [{ links: chainLinks("node", ["22.5.0", "22.7.0", "22.8.0"]), scenarios: [SCENARIO] }] };
