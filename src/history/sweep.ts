@@ -181,17 +181,15 @@ class SweepRun {
    */
   async run(job: Required<SweepJob>, queue: readonly Required<SweepJob>[], position: string): Promise<boolean> {
     if (this.stopped !== null || !(await this.ready(job))) return false;
-    const full = this.hooks.cost(job).maxSeconds;
-    const pace = this.pace(job.purpose);
     const left = this.secondsLeft();
     const queued = queue.reduce((sum, next) => sum + this.price(next), 0);
     const what = `${linkLabel(job.link)} on ${job.scenarios.length === 1 ? job.scenarios[0] : `${job.scenarios.length} scenarios`}`;
-    this.hooks.log(`sweep ${position}: ${what}: up to ${formatDuration(full * pace)}; up to ${formatDuration(queued)} for what is queued (the estimate at every look × ${pace.toFixed(2)}, ${this.paceText(job.purpose)})`);
+    this.hooks.log(`sweep ${position}: ${what}: up to ${formatDuration(this.price(job))}; up to ${formatDuration(queued)} for what is queued (the estimate at every look × ${this.pace(job.purpose).toFixed(2)}, ${this.paceText(job.purpose)})`);
     const started = this.hooks.now();
     const outcome = await this.hooks.measure(job, left);
     if (outcome === "interrupted") return this.stop("interrupted");
     this.measured += 1;
-    this.record({ purpose: job.purpose, measured: (this.hooks.now() - started) / 1000, estimated: full });
+    this.record({ purpose: job.purpose, measured: (this.hooks.now() - started) / 1000, estimated: this.hooks.cost(job).maxSeconds });
     return true;
   }
 }
