@@ -160,9 +160,8 @@ class SweepRun {
     const { hooks, limits } = this;
     const stop = (): NonNullable<SweepReport["stopped"]> | null => (hooks.interrupted() ? "interrupted" : this.overruns(job) ? "time limit" : null);
     const stopped =
-      stop() ??
       (await waitForQuiet("sweep", limits.maxLoad, { load: () => hooks.load(), now: () => hooks.now(), sleep: (ms) => hooks.sleep(ms), log: (line) => hooks.log(line), stop })) ??
-      // The load is read after each poll's sleep: the time limit may have passed during the last one.
+      // waitForQuiet asks only while the load is high: on a quiet machine, or after its last sleep, the job may not fit.
       stop();
     if (stopped === "time limit") {
       hooks.log(`sweep: time limit: ${linkLabel(job.link)} may take up to ${formatDuration(this.price(job))} with all its looks, and ${formatDuration(Math.max(0, this.secondsLeft()!))} is left; run the sweep again to go on`);
