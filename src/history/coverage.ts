@@ -128,3 +128,14 @@ export function showsStep(coverage: RunnerCoverage, link: ChainLink, step: LinkS
   if (rows.some((row) => row.verdict === step.verdict)) return "step";
   return rows.length === 0 ? "unknown" : "none";
 }
+
+/**
+ * Whether the newest run of a pair stopped a cell of the step for futility: a narrowing half
+ * measured before narrowing runs took every look, undecided for want of a few trials. The sweep
+ * measures such a half once more, to its cap (docs/history.md).
+ */
+export function stoppedForFutility(coverage: RunnerCoverage, link: ChainLink, step: LinkStep): boolean {
+  const pair = coverage.pairRun(link, step.scenario, stepVersion(step));
+  const cellOf = (doc: ResultDocument) => stepCell({ app: doc.app, params: doc.params, metric: Object.keys(doc.metrics)[0]! });
+  return pair !== undefined && [...pair.from, ...pair.to].some((doc) => doc.sequential?.stopped === "futile" && step.cells.includes(cellOf(doc)));
+}

@@ -7,7 +7,7 @@
 import { waitForQuiet } from "../env/machine-check.ts";
 import { missingCells } from "../releases/cells.ts";
 import { formatDuration } from "../ui/duration.ts";
-import { linkSteps, showsStep, type LinkStep, type RunnerCoverage } from "./coverage.ts";
+import { linkSteps, showsStep, stoppedForFutility, type LinkStep, type RunnerCoverage } from "./coverage.ts";
 import { narrowStep, type NarrowedStep } from "./narrow.ts";
 import { linkLabel, type ChainLink } from "./select.ts";
 
@@ -259,7 +259,8 @@ async function linkStepsNarrowed(link: ChainLink, scenarios: readonly string[], 
       if (between.length > 0) hooks.log(`sweep: ${linkLabel(link)} is ${step.verdict} on ${scenario}; narrowing it over the ${between.length} releases between`);
       const judge = async (from: string, to: string) => {
         const pair = { runtime: link.runtime, from, to };
-        if (!hooks.coverage().measured(pair, scenario, version)) {
+        const coverage = hooks.coverage();
+        if (!coverage.measured(pair, scenario, version) || stoppedForFutility(coverage, pair, step)) {
           const job = { link: pair, scenarios: [scenario], purpose: "narrowing" as const };
           if (!(await sweep.run(job, [job], `narrowing ${linkLabel(link)} on ${scenario}`))) throw new Stopped();
         }

@@ -65,6 +65,19 @@ interface Point {
   measuring: boolean;
 }
 
+export interface ScheduleOptions {
+  /** False for a run whose results no verdict reads (the smoke profile). */
+  readonly judged?: boolean;
+  /** Cells measured in every round the schedule runs and never judged (the run's sentinel, for drift). */
+  readonly alongside?: readonly ScheduledCell[];
+  /**
+   * False: an undecided point goes on to its cap, however unlikely a verdict there. A narrowing run
+   * asks which half of a confirmed step holds it; a half stopped at its second look is "not
+   * narrowed" for want of a few trials that cost seconds (docs/history.md).
+   */
+  readonly futility?: boolean;
+}
+
 export class TrialSchedule {
   readonly plan: SequentialPlan | null;
   /** Trials without adaptive rounds: the profile's, or MIN_PAIRS where subjects of different runtimes are compared. */
@@ -72,17 +85,17 @@ export class TrialSchedule {
   private readonly points: Point[];
   private readonly pointOf = new Map<ScheduledCell, Point>();
 
-  /**
-   * `judged`: false for a run whose results no verdict reads (the smoke profile). `alongside`: cells
-   * measured in every round the schedule runs and never judged (the run's sentinel, for drift).
-   */
+  private readonly alongside: readonly ScheduledCell[];
+  private readonly futility: boolean;
+
   constructor(
     readonly minTrials: number,
     cells: readonly ScheduledCell[],
     private readonly budget: TrialBudget,
-    judged = true,
-    private readonly alongside: readonly ScheduledCell[] = [],
+    { judged = true, alongside = [], futility = true }: ScheduleOptions = {},
   ) {
+    this.alongside = alongside;
+    this.futility = futility;
     this.points = [...groupBy(cells, cellKey).values()].map((group) => ({ cells: group, pairs: judged ? pairsOf(group) : [], stopped: null, measuring: true }));
     for (const point of this.points) for (const cell of point.cells) this.pointOf.set(cell, point);
     this.plan = this.points.some((point) => point.pairs.length > 0) ? adaptivePlan(minTrials) : null;
@@ -110,7 +123,10 @@ export class TrialSchedule {
         const logRatios = pairLogRatios(baseTrials, headTrials);
         const metricStanding = logRatios === null ? "decided" : standingAtLook(logRatios, this.plan!, k, PAIRED_MIN_EFFECT);
         if (metricStanding === "open") return "open";
-        if (metricStanding === "futile") standing = "futile";
+        if (metricStanding === "futile") {
+          if (!this.futility) return "open";
+          standing = "futile";
+        }
       }
     }
     return standing;

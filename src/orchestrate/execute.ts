@@ -35,6 +35,8 @@ export interface RunPlan {
   readonly trialBudget?: number;
   /** Seconds adaptive trials may add over the whole run (from `run --time-limit`); default: no limit but each cell's cap. */
   readonly extraSeconds?: number;
+  /** False: undecided points take every look up to their cap (ScheduleOptions.futility); default true. */
+  readonly futility?: boolean;
 }
 
 export interface RunOutcome {
@@ -276,7 +278,7 @@ async function runTrials(run: Run, selected: ResolvedScenario, cells: readonly C
   const sentinel = (c: Cell) => c.subject.runtime.identity.spec === run.plan.run.sentinel;
   const judged = measuredCells.filter((c) => !sentinel(c));
   const alongside = measuredCells.filter(sentinel);
-  const schedule = new TrialSchedule(trials, judged, run.budget, run.plan.profile !== "smoke", alongside);
+  const schedule = new TrialSchedule(trials, judged, run.budget, { judged: run.plan.profile !== "smoke", alongside, futility: run.plan.futility ?? true });
   const began = performance.now();
   let trialsRun = 0;
   const secondsPerTrial = () => (trialsRun === 0 ? 0 : (performance.now() - began) / 1000 / trialsRun);

@@ -251,7 +251,7 @@ describe("the points of a scenario, stopped one by one", () => {
    * it: a 3× step (decided at the first look), a pair whose trials alternate wildly (futile there),
    * a close call (undecided to its cap), a pair whose HEAD fails at its third trial, and Bun alone.
    */
-  function scenario(budget: TrialBudget) {
+  function scenario(budget: TrialBudget, futility = true) {
     const cells = {
       stepBase: at("node", { n: 1 }),
       stepHead: at("node", { n: 1 }),
@@ -275,7 +275,7 @@ describe("the points of a scenario, stopped one by one", () => {
       failHead: () => 10,
       alone: () => 10,
     };
-    const schedule = new TrialSchedule(5, Object.values(cells), budget, true, [sentinel]);
+    const schedule = new TrialSchedule(5, Object.values(cells), budget, { alongside: [sentinel], futility });
     const trials = new Map<Cell, number>();
     for (let t = 0; schedule.another(t, 1); t++) {
       if (t === 2) cells.failHead.status = "failed";
@@ -305,6 +305,16 @@ describe("the points of a scenario, stopped one by one", () => {
       alone: { trials: 5, stopped: undefined },
       sentinel: { trials: 15, stopped: undefined },
     });
+  });
+
+  it("takes a futile point to its cap when futility is off, as a narrowing run asks, and stops the others as before", () => {
+    const outcome = scenario({ ...UNLIMITED }, false);
+    assert.deepEqual([outcome.wildBase, outcome.wildHead, outcome.stepBase, outcome.closeBase], [
+      { trials: 15, stopped: "max trials" },
+      { trials: 15, stopped: "max trials" },
+      { trials: 5, stopped: "decided" },
+      { trials: 15, stopped: "max trials" },
+    ]);
   });
 
   it("charges the budget for the cells that go on only: five rounds of the undecided pair and the sentinel, 15 trials", () => {
@@ -382,7 +392,7 @@ describe("a one-trial profile", () => {
   it("stays at one trial in the smoke profile, which no verdict reads", () => {
     const subject = { runtime: { identity: { name: "node" } }, app: null, params: {} } as unknown as Subject;
     const cells = [0, 1].map((): ScheduledCell => ({ subject, status: "pending", samples: {}, trialSamples: {} }));
-    const schedule = new TrialSchedule(1, cells, { ...UNLIMITED }, false);
+    const schedule = new TrialSchedule(1, cells, { ...UNLIMITED }, { judged: false });
     assert.deepEqual([schedule.another(0), schedule.another(1)], [true, false]);
   });
 

@@ -83,7 +83,7 @@ const SCENARIO = "startup/hello";
 let runIndex = 100;
 
 /** A sweep on synthetic runs: each run writes a link's paired results to data/, and the clock moves by its cost. */
-function fakeSweep(dataDir: string, options: { refused?: string[]; interruptAt?: number; loads?: number[]; chainShare?: number; narrowingShare?: number; scenarioVersion?: number; kept?: TimedRun[] } = {}) {
+function fakeSweep(dataDir: string, options: { refused?: string[]; futile?: string[]; interruptAt?: number; loads?: number[]; chainShare?: number; narrowingShare?: number; scenarioVersion?: number; kept?: TimedRun[] } = {}) {
   let clock = Date.UTC(2026, 0, 1);
   let measured = 0;
   const log: string[] = [];
@@ -96,8 +96,11 @@ function fakeSweep(dataDir: string, options: { refused?: string[]; interruptAt?:
       clock += 1_800_000 * (job.purpose === "narrowing" ? (options.narrowingShare ?? 1) : (options.chainShare ?? 1));
       if (measured === options.interruptAt) return "interrupted";
       const version = options.scenarioVersion !== undefined ? { scenarioVersion: options.scenarioVersion } : {};
-      for (const doc of linkRun({ machine: TESTBED_AMD, index: runIndex++, from: job.link.from, to: job.link.to, level: LEVEL, ...version })) await writeResult(dataDir, doc);
-      runs.push(`${job.link.from}→${job.link.to}`);
+      const pair = `${job.link.from}→${job.link.to}`;
+      // A narrowing run of a sweep before narrowing runs took every look: its cells stopped for futility.
+      const futile = job.purpose === "narrowing" && (options.futile ?? []).includes(pair) ? { sequential: { looks: [3, 7, 10], alpha: 0.0008, stopped: "futile" as const } } : {};
+      for (const doc of linkRun({ machine: TESTBED_AMD, index: runIndex++, from: job.link.from, to: job.link.to, level: LEVEL, ...version })) await writeResult(dataDir, { ...doc, ...futile });
+      runs.push(pair);
       return "measured";
     },
     cost: () => ({ seconds: 600, maxSeconds: 1800 }),
@@ -135,6 +138,19 @@ describe("a sweep: each link, then its steps narrowed", () => {
     const second = await runSweep(PLAN, again.hooks, { maxLoad: 1 });
     assert.deepEqual([again.runs, second.measured, second.skipped], [[], 0, 2], "nothing measured twice");
     assert.deepEqual(second.steps.map((s) => s.narrowed), report.steps.map((s) => s.narrowed));
+  });
+
+  it("measures once more, to its cap, a narrowing half whose run stopped the step's cells for futility", async () => {
+    const data = tempDir("sweep-futile");
+    const first = fakeSweep(data, { futile: ["22.4.0→22.6.0", "22.6.0→22.8.0"] });
+    await runSweep(PLAN, first.hooks, { maxLoad: 1 });
+    assert.ok(first.runs.includes("22.6.0→22.8.0"), first.runs.join(" "));
+    const again = fakeSweep(data);
+    await runSweep(PLAN, again.hooks, { maxLoad: 1 });
+    assert.deepEqual(again.runs, ["22.4.0→22.6.0", "22.6.0→22.8.0"], "each futile half once, and nothing else");
+    const third = fakeSweep(data);
+    await runSweep(PLAN, third.hooks, { maxLoad: 1 });
+    assert.deepEqual(third.runs, [], "a half measured to its cap is not measured again");
   });
 
   it("after its scenario's version changes, measures every link again and narrows with runs of the new version only", async () => {

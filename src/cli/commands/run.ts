@@ -42,6 +42,8 @@ export interface RunRequest {
   trialBudget?: number;
   /** Seconds the whole run should take: adaptive trials get what the plan's estimate leaves of it. */
   timeLimit?: number;
+  /** False: undecided cells take every look up to their cap (a sweep's narrowing runs); default true. */
+  futility?: boolean;
   /** The machine its results name, instead of the one the environment gives (`sweep` names its reference testbed). */
   identity?: RunnerIdentity;
 }
@@ -107,6 +109,7 @@ export async function runBenchmarks(request: RunRequest): Promise<RunOutcome> {
       suiteOptions,
       ...(request.trialBudget !== undefined ? { trialBudget: request.trialBudget } : {}),
       ...(extraSeconds !== undefined ? { extraSeconds } : {}),
+      ...(request.futility !== undefined ? { futility: request.futility } : {}),
     },
     progress,
   );

@@ -332,6 +332,7 @@ function realHooks(request: SweepRequest, workDir: string): SweepHooks & { refus
         outDir,
         suiteOptions: request.selection.suiteOptions,
         ...(timeLimit !== undefined ? { timeLimit } : {}),
+        futility: job.purpose === "chain",
         identity,
       });
       coverage = undefined;
