@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { bench, tempDir } from "../../benchmarks/lib/cli.ts";
+import { reportText } from "../../src/cli/commands/sweep.ts";
+import type { CompareRow } from "../../src/compare/types.ts";
 import { RunnerCoverage } from "../../src/history/coverage.ts";
 import { earlierRuns, keepRuns, sweepPaceFile } from "../../src/history/stage.ts";
 import { narrowingRuns, narrowStep, type StepJudgement } from "../../src/history/narrow.ts";
@@ -346,6 +348,18 @@ describe("a sweep: each link, then its steps narrowed", () => {
     assert.deepEqual(pending(fix), []);
     const counted = RunnerCoverage.read(data, TESTBED_AMD.runner, { acceptCutShort: false, countedFrom: fix }).pairRun(chains[0]!.links[0]!, SCENARIO);
     assert.equal(counted?.from[0]?.run.started_at, "2026-01-04T00:00:00.000Z");
+  });
+});
+
+describe("the sweep's report", () => {
+  it("names a release the selection left out where it lies between a step's two releases", () => {
+    const row = { metric: "wall_ms", ratio: 0.607 } as CompareRow;
+    const step = { scenario: "fileio/read-many", verdict: "faster" as const, cells: [], rows: [row] };
+    const report = { measured: 0, skipped: 17, stopped: null, steps: [{ link: { runtime: "deno" as const, from: "2.2.0", to: "2.3.1" }, step, narrowed: [{ from: "2.2.15", to: "2.3.1", adjacent: true, unmeasurable: [] }] }] };
+    const text = reportText(report, [{ runtime: "deno", version: "2.3.0" }, { runtime: "bun", version: "1.2.13" }, { runtime: "deno", version: "2.4.1" }]);
+    assert.match(text, /2\.2\.15 → 2\.3\.1 \(2\.3\.0 between cannot be measured here\)/);
+    assert.doesNotMatch(text, /1\.2\.13|2\.4\.1/, "only the runtime's releases between the two");
+    assert.match(reportText(report, []), /2\.2\.15 → 2\.3\.1 +https:/, "nothing named where none was left out");
   });
 });
 

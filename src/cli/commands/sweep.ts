@@ -164,6 +164,8 @@ function parseRequest(values: ParsedValues<typeof SWEEP_OPTIONS>): SweepRequest 
 
 type ResolvedChains = {
   chains: (Chain & { runtime: RuntimeName })[];
+  /** Releases of a window left out because their binary was refused (deno 2.3.0): published, but not measurable here. */
+  leftOut: readonly { runtime: RuntimeName; version: string }[];
   releases: Map<RuntimeName, Release[]>;
   /** Each chosen scenario's version in this checkout, by `suite/name`: what a run measures today. */
   scenarioVersion: (scenario: string) => number;
@@ -191,7 +193,9 @@ async function resolveChains(request: SweepRequest, leftOut: ReadonlyMap<string,
     chains.push({ runtime: choice.runtime, links: chainLinks(choice.runtime, versions), scenarios });
   }
   const versions = new Map(selected.map((s) => [`${s.suite}/${s.name}`, s.manifest.version]));
-  return { chains, releases, scenarioVersion: (scenario) => versions.get(scenario)! };
+  // Its keys are the specs provisionedChains wrote, `${runtime}@${version}`.
+  const left = [...leftOut.keys()].map((spec) => ({ runtime: parseSpec(spec).name, version: spec.slice(spec.indexOf("@") + 1) }));
+  return { chains, releases, leftOut: left, scenarioVersion: (scenario) => versions.get(scenario)! };
 }
 
 /**
@@ -354,12 +358,18 @@ function checkOnTestbed(testbed: ReferenceTestbed): void {
   }
 }
 
-function reportText(report: SweepReport): string {
+/**
+ * The sweep's report. A release the selection left out (its binary refused) is named where it lies
+ * between a step's two releases, as a release the narrowing left out is: the step may be its.
+ */
+export function reportText(report: SweepReport, leftOut: ResolvedChains["leftOut"]): string {
   const rows = report.steps.flatMap(({ link, step, narrowed }) =>
     narrowed.map((n) => {
       const row = step.rows[0]!;
       const notes = n.adjacent ? (releaseNotes(link.runtime, n.from, n.to)?.changelog ?? "") : "not narrowed to one release";
-      const unmeasurable = n.unmeasurable.length === 0 ? "" : ` (${n.unmeasurable.join(", ")} between cannot be measured here)`;
+      const within = leftOut.filter((r) => r.runtime === link.runtime && semver.gt(r.version, n.from) && semver.lt(r.version, n.to)).map((r) => r.version);
+      const between = [...new Set([...n.unmeasurable, ...within])].sort(semver.compare);
+      const unmeasurable = between.length === 0 ? "" : ` (${between.join(", ")} between cannot be measured here)`;
       return [link.runtime, step.scenario, `${row.metric} ${step.verdict} ×${row.ratio!.toFixed(3)}`, `${link.from} → ${link.to}`, `${n.from} → ${n.to}${unmeasurable}`, notes];
     }),
   );
@@ -414,7 +424,7 @@ export const sweepSubcommand = defineCommand({
       return 0;
     }
     checkOnTestbed(request.testbed);
-    const { chains, releases, scenarioVersion } = await provisionedChains(request);
+    const { chains, releases, leftOut, scenarioVersion } = await provisionedChains(request);
     const workDir = sweepWorkDir(request.dataDir);
     const leftover = await collectStaged(workDir, request.dataDir, { runners: request.machines, declared: declaredMetrics() });
     if (leftover !== null) {
@@ -436,7 +446,7 @@ export const sweepSubcommand = defineCommand({
       process.stderr.write(`runtime-bench: ${(error as Error).message}\n`);
       return 1;
     }
-    process.stdout.write(`${reportText(report)}\n`);
+    process.stdout.write(`${reportText(report, leftOut)}\n`);
     return 0;
   },
 });
