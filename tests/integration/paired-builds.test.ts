@@ -111,7 +111,8 @@ describe("two builds of node 22.11.0 side by side", () => {
     assert.equal(results.length, 2);
     for (const { doc } of results) {
       assert.equal(doc.run.trials, 3, "startup's quick minimum");
-      assert.equal(doc.sequential?.stopped, "budget", "an A/A pair is undecided after 3 trials: only the budget stops it there");
+      // Futility may rule first at that look (an A/A pair's narrow interval that cannot reach a verdict by the last look); either way no later look is taken.
+      assert.ok(["budget", "futile"].includes(doc.sequential?.stopped ?? ""), `stopped: ${doc.sequential?.stopped}, an A/A pair undecided after 3 trials stops for its budget or as futile`);
     }
   });
 

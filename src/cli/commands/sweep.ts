@@ -164,8 +164,6 @@ function parseRequest(values: ParsedValues<typeof SWEEP_OPTIONS>): SweepRequest 
 
 type ResolvedChains = {
   chains: (Chain & { runtime: RuntimeName })[];
-  /** Releases of a window left out because their binary was refused (deno 2.3.0): published, but not measurable here. */
-  leftOut: readonly { runtime: RuntimeName; version: string }[];
   releases: Map<RuntimeName, Release[]>;
   /** Each chosen scenario's version in this checkout, by `suite/name`: what a run measures today. */
   scenarioVersion: (scenario: string) => number;
@@ -193,10 +191,11 @@ async function resolveChains(request: SweepRequest, leftOut: ReadonlyMap<string,
     chains.push({ runtime: choice.runtime, links: chainLinks(choice.runtime, versions), scenarios });
   }
   const versions = new Map(selected.map((s) => [`${s.suite}/${s.name}`, s.manifest.version]));
-  // Its keys are the specs provisionedChains wrote, `${runtime}@${version}`.
-  const left = [...leftOut.keys()].map((spec) => ({ runtime: parseSpec(spec).name, version: spec.slice(spec.indexOf("@") + 1) }));
-  return { chains, releases, leftOut: left, scenarioVersion: (scenario) => versions.get(scenario)! };
+  return { chains, releases, scenarioVersion: (scenario) => versions.get(scenario)! };
 }
+
+/** Releases of a window left out because their binary was refused (deno 2.3.0): published, but not measurable here. */
+type LeftOut = readonly { runtime: RuntimeName; version: string }[];
 
 /**
  * The chains with every release downloaded and verified before the first link, so that no link
@@ -204,7 +203,7 @@ async function resolveChains(request: SweepRequest, leftOut: ReadonlyMap<string,
  * reports 2.4.0) is left out, saying why, and the selection is taken again without it: the next
  * release of its line stands in. A release named with --runtime NAME@VERSION is refused as bad input.
  */
-async function provisionedChains(request: SweepRequest): Promise<ResolvedChains> {
+async function provisionedChains(request: SweepRequest): Promise<ResolvedChains & { leftOut: LeftOut }> {
   const leftOut = new Map<string, string>();
   const verified = new Set<string>();
   const note = (line: string) => process.stderr.write(`sweep: ${line}\n`);
@@ -212,7 +211,8 @@ async function provisionedChains(request: SweepRequest): Promise<ResolvedChains>
     const resolved = await resolveChains(request, leftOut);
     const specs = resolved.chains.flatMap((chain) => [chain.links[0]!.from, ...chain.links.map((link) => link.to)].map((version) => `${chain.runtime}@${version}`));
     const refused = await firstRefused(specs.filter((spec) => !verified.has(spec)), verified, note);
-    if (refused === null) return resolved;
+    // Its keys are the specs named above, `${runtime}@${version}`.
+    if (refused === null) return { ...resolved, leftOut: [...leftOut.keys()].map((spec) => ({ runtime: parseSpec(spec).name, version: spec.slice(spec.indexOf("@") + 1) })) };
     const named = request.runtimes.find((choice) => choice.runtime === parseSpec(refused.spec).name)?.versions !== null;
     if (named) throw new UserError(`sweep: ${refused.why}`);
     note(`left out ${refused.spec.replace("@", " ")}: ${refused.why}; the selection is taken again without it`);
@@ -362,7 +362,7 @@ function checkOnTestbed(testbed: ReferenceTestbed): void {
  * The sweep's report. A release the selection left out (its binary refused) is named where it lies
  * between a step's two releases, as a release the narrowing left out is: the step may be its.
  */
-export function reportText(report: SweepReport, leftOut: ResolvedChains["leftOut"]): string {
+export function reportText(report: SweepReport, leftOut: LeftOut): string {
   const rows = report.steps.flatMap(({ link, step, narrowed }) =>
     narrowed.map((n) => {
       const row = step.rows[0]!;
