@@ -41,6 +41,7 @@ import { liveMachine, parseMaxLoad, waitForQuiet } from "../src/env/machine-chec
 import type { Figure, MeasurementEntry } from "../src/core/measurements.ts";
 import { planRun } from "../src/orchestrate/estimate.ts";
 import { listResultFiles, readResultFile, runFolderNames } from "../src/results/store.ts";
+import { cutByInterrupt } from "../src/results/types.ts";
 import { parseSpec } from "../src/runtimes/spec.ts";
 import { selectScenarios } from "../src/scenarios/select.ts";
 import { resolveScenarios } from "../src/suites/resolve.ts";
@@ -140,8 +141,9 @@ function printPlan(options: Options): void {
 }
 
 /**
- * The run folder a replay of this entry wrote, once its run finished (its summary written), or
- * null. A run of other releases (the entry's pair changed since) is not this entry's.
+ * The run folder a replay of this entry wrote, once its run finished (its summary written, no cell
+ * cut short by an interrupt), or null. A run of other releases (the entry's pair changed since) is
+ * not this entry's.
  */
 function finishedRun(out: string, entry: KnownChange): string | null {
   const [name] = runFolderNames(out);
@@ -149,7 +151,7 @@ function finishedRun(out: string, entry: KnownChange): string | null {
   if (folder === null || !existsSync(join(folder, "summary.txt"))) return null;
   const expected: Record<string, string> = { [BASE_LABEL]: entry.base, [HEAD_LABEL]: entry.head };
   const docs = listResultFiles([folder]).map(readResultFile);
-  return docs.length > 0 && docs.every((doc) => doc.runtime.name === entry.runtime && expected[doc.label ?? ""] === doc.runtime.version) ? folder : null;
+  return docs.length > 0 && docs.every((doc) => doc.runtime.name === entry.runtime && expected[doc.label ?? ""] === doc.runtime.version && !cutByInterrupt(doc)) ? folder : null;
 }
 
 /** Measures the entry's pair (or finds the finished run in the work folder), then judges the cell with compare. */

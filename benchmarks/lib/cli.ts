@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { REPO_ROOT } from "../../src/core/paths.ts";
+import { handlesInterrupts, isInterrupted, runCommand } from "../../src/process/children.ts";
 
 export interface BenchOutput {
   code: number | null;
@@ -25,9 +26,19 @@ export function runProcess(command: string, args: readonly string[], options: { 
   });
 }
 
-/** Runs `scripts/bench ARGS` as a user would, with extra environment variables. */
-export function bench(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<BenchOutput> {
-  return runProcess(join(REPO_ROOT, "scripts/bench"), args, { cwd: REPO_ROOT, env: { ...process.env, ...env } });
+/** Thrown where a benchmark would go on after an interrupt: nothing half-measured is judged or recorded. */
+export class Interrupted extends Error {}
+
+/**
+ * Runs `scripts/bench ARGS` as a user would, with extra environment variables. An interrupt of the
+ * benchmark reaches the command, which saves and cleans up as it does for a Ctrl-C of its own; the
+ * benchmark stops there.
+ */
+export async function bench(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<BenchOutput> {
+  const run = await runCommand(join(REPO_ROOT, "scripts/bench"), args, { cwd: REPO_ROOT, env: { ...process.env, ...env }, harness: true });
+  if (isInterrupted()) throw new Interrupted();
+  if (run.spawnError !== undefined) throw new Error(`scripts/bench: ${run.spawnError}`);
+  return run;
 }
 
 export interface RunningBench {
@@ -40,9 +51,9 @@ export interface RunningBench {
   readonly stderr: () => string;
 }
 
-/** Starts `scripts/bench ARGS` in the background, for tests that interrupt it. */
-export function startBench(args: readonly string[], env: NodeJS.ProcessEnv = {}): RunningBench {
-  const child = spawn(join(REPO_ROOT, "scripts/bench"), args, { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+/** Starts `scripts/bench ARGS` (or `scripts/benchmark ARGS`) in the background, for tests that interrupt it. */
+export function startBench(args: readonly string[], env: NodeJS.ProcessEnv = {}, script: "scripts/bench" | "scripts/benchmark" = "scripts/bench"): RunningBench {
+  const child = spawn(join(REPO_ROOT, script), args, { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   const waiters: { text: string; resolve: () => void }[] = [];
@@ -63,11 +74,12 @@ export function startBench(args: readonly string[], env: NodeJS.ProcessEnv = {})
 
 const tempDirs: string[] = [];
 // Each test file and benchmark runs in a process of its own: its folders go when it exits, whatever
-// it left in them. A Ctrl-C or a SIGTERM would end it without "exit": they exit through it.
+// it left in them. A Ctrl-C or a SIGTERM would end a test file without "exit": they exit through it.
+// A benchmark's interrupt handling exits by itself, once its scripts/bench commands have cleaned up.
 process.once("exit", () => {
   for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
 });
-for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) process.once(signal, () => process.exit(code));
+for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) process.once(signal, () => handlesInterrupts() || process.exit(code));
 
 /** A new folder under the system's temporary folder, removed when the test or benchmark process exits. */
 export function tempDir(prefix: string): string {

@@ -8,11 +8,8 @@ import { comparePaired } from "../compare/paired.ts";
 import type { CompareRow } from "../compare/types.ts";
 import { paramsSlug } from "../core/params.ts";
 import { readIndexedResults } from "../results/run-index.ts";
-import type { ResultDocument } from "../results/types.ts";
+import { cutByInterrupt, type ResultDocument } from "../results/types.ts";
 import type { ChainLink } from "./select.ts";
-
-/** A result that says what it measured, or could not: a cell cut short by Ctrl-C says neither, and is measured again. */
-const completed = (doc: ResultDocument) => !(doc.status === "failed" && doc.details?.interrupted_after_trials !== undefined);
 
 /**
  * A cell whose adaptive trials stopped for budget before their last look: judged on two or three
@@ -42,7 +39,7 @@ export class RunnerCoverage {
 
   constructor(docs: readonly ResultDocument[], options: CoverageOptions) {
     const byRun = new Map<string, ResultDocument[]>();
-    for (const doc of docs.filter(completed)) {
+    for (const doc of docs.filter((doc) => !cutByInterrupt(doc))) {
       const key = `${doc.runtime.name} ${scenarioOf(doc)} ${doc.run.id}`;
       byRun.set(key, [...(byRun.get(key) ?? []), doc]);
     }

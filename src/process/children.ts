@@ -7,6 +7,14 @@ import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process"
  * workers) and a Ctrl-C on the terminal reaches the harness first, which then stops them all.
  */
 const live = new Set<ChildProcess>();
+/**
+ * Children that are themselves the harness (a benchmark's `scripts/bench run`): an interrupt is passed
+ * on to them rather than killing them, since each saves what it measured and removes its own work
+ * folder, which a killed one would leave behind.
+ */
+const harnessChildren = new Set<ChildProcess>();
+/** How long an interrupted harness child may take to save and clean up before it is killed. */
+const HARNESS_CHILD_GRACE_MS = 30_000;
 /** The children started by the work `collectChildren` runs, however deep in its calls. */
 const collecting = new AsyncLocalStorage<Set<ChildProcess>>();
 
@@ -51,6 +59,29 @@ export function killAllChildren(): void {
   for (const child of live) killGroup(child);
 }
 
+/**
+ * The first interrupt's stop: every child killed at once but the harness children, which get the
+ * signal and are waited for (killed if they outlast the grace period).
+ */
+function stopChildren(signal: NodeJS.Signals): Promise<void> {
+  const saving: Promise<unknown>[] = [];
+  for (const child of live) {
+    if (!harnessChildren.has(child)) {
+      killGroup(child);
+      continue;
+    }
+    saving.push(new Promise((resolve) => child.once("exit", resolve)));
+    killGroup(child, signal);
+  }
+  if (saving.length === 0) return Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
+  const graceOver = new Promise((resolve) => (timer = setTimeout(resolve, HARNESS_CHILD_GRACE_MS)));
+  return Promise.race([Promise.all(saving), graceOver]).then(() => {
+    clearTimeout(timer);
+    killAllChildren();
+  });
+}
+
 export interface CommandResult {
   code: number | null;
   signal: NodeJS.Signals | null;
@@ -67,6 +98,8 @@ export interface CommandOptions {
   timeoutMs?: number;
   /** Each chunk as it arrives, for a caller that needs to know when a line was printed (a long command's phases). */
   onOutput?: (stream: "stdout" | "stderr", chunk: string) => void;
+  /** The command is the harness itself: an interrupt reaches it as a signal, and its cleanup is waited for. */
+  harness?: boolean;
 }
 
 /** Runs a command to completion, collecting its output; a timeout kills the whole group. */
@@ -77,6 +110,10 @@ export function runCommand(command: string, args: readonly string[], options: Co
       env: options.env ?? process.env,
       stdio: ["ignore", "pipe", "pipe"],
     });
+    if (options.harness) {
+      harnessChildren.add(child);
+      child.once("exit", () => harnessChildren.delete(child));
+    }
     let stdout = "";
     let stderr = "";
     let timedOut = false;
@@ -117,6 +154,7 @@ let interrupts = 0;
 let interruptExit = 130;
 let cleanup: Promise<void> = Promise.resolve();
 let cleaned = false;
+let installed = false;
 
 /** How long a command may take, after its interrupt handler has saved, to report and exit by itself. */
 const REPORT_GRACE_MS = 3000;
@@ -153,6 +191,11 @@ export async function cleanupsSettled(): Promise<void> {
   while (cleanups.size > 0) await Promise.allSettled([...cleanups]);
 }
 
+/** Whether this process stops on an interrupt as the harness does (installInterruptHandling), rather than at once. */
+export function handlesInterrupts(): boolean {
+  return installed;
+}
+
 export function isInterrupted(): boolean {
   return interrupts > 0;
 }
@@ -172,7 +215,8 @@ export function interruptCleanup(): Promise<void> {
 }
 
 /**
- * On SIGINT/SIGTERM: stop every child, let the current command save what it has measured and clean
+ * On SIGINT/SIGTERM: stop every child (a harness child gets the signal, and its own save and cleanup
+ * are waited for), let the current command save what it has measured and clean
  * up, then let it report what was written and exit (or exit for it, if it has not within a grace
  * period: a server waiting for Ctrl-C never returns). A second signal only says that cleanup is
  * under way; a third exits at once and names what it leaves. On any exit, children are killed
@@ -180,6 +224,9 @@ export function interruptCleanup(): Promise<void> {
  */
 export function installInterruptHandling(onInterrupt?: () => Promise<void>): void {
   interruptHandler = onInterrupt;
+  // A benchmark installs its own handler where scripts/benchmark has installed the handling already.
+  if (installed) return;
+  installed = true;
   const handle = (signal: NodeJS.Signals) => {
     interrupts += 1;
     if (interrupts === 2 && !cleaned) {
@@ -193,11 +240,12 @@ export function installInterruptHandling(onInterrupt?: () => Promise<void>): voi
       if (!cleaned) process.stderr.write(`runtime-bench: exiting without finishing the cleanup; left behind:\n${left.length ? left.map((what) => `  ${what}\n`).join("") : "  nothing the harness knows of\n"}`);
       process.exit(interruptExit);
     }
-    killAllChildren();
+    const stopped = stopChildren(signal);
     const saving = interruptHandler ? "; saving what was measured" : "";
     process.stderr.write(`\nruntime-bench: interrupted by ${signal}${saving}\n`);
     interruptExit = signal === "SIGINT" ? 130 : 143;
-    cleanup = (interruptHandler?.() ?? Promise.resolve())
+    cleanup = stopped
+      .then(() => interruptHandler?.())
       .catch((error: unknown) => {
         process.stderr.write(`runtime-bench: while saving: ${String(error)}\n`);
       })

@@ -51,6 +51,11 @@ export function clientLimitOf(doc: Pick<ResultDocument, "details">, metric: Metr
   return metric.client_limited !== undefined && Array.isArray(by) && by.includes(metric.client_limited) ? metric.client_limited : null;
 }
 
+/** A cell that Ctrl-C cut short: its result says neither what the cell measures nor that it cannot, and the cell is measured again. */
+export function cutByInterrupt(doc: Pick<ResultDocument, "status" | "details">): boolean {
+  return doc.status === "failed" && doc.details?.interrupted_after_trials !== undefined;
+}
+
 /** One metric of a result: its definition, its samples and their summary. */
 export interface MetricSummary extends MetricDefinition, SampleSummary {
   samples: number[];

@@ -29,11 +29,11 @@ interface WatchedRun {
   stopWatching(): void;
 }
 
-/** Starts `scripts/bench ARGS` with a TMPDIR of its own, watching every process it starts. */
-function watchRun(args: readonly string[], env: NodeJS.ProcessEnv = {}): WatchedRun {
+/** Starts `scripts/bench ARGS` (or a benchmark, which names its own output) with a TMPDIR of its own, watching every process it starts. */
+function watchRun(args: readonly string[], env: NodeJS.ProcessEnv = {}, script: "scripts/bench" | "scripts/benchmark" = "scripts/bench"): WatchedRun {
   const tmp = tempDir("interrupt-tmp");
   const before = sharedMemorySegments();
-  const running = startBench([...args, "--out", tempDir("interrupt-out")], { ...env, TMPDIR: tmp });
+  const running = startBench(script === "scripts/bench" ? [...args, "--out", tempDir("interrupt-out")] : args, { ...env, TMPDIR: tmp }, script);
   const seen = new Map<number, string>();
   const processes = () => {
     // A zombie's command line reads empty: it is gone, and an empty line would match a kernel thread that takes its pid.
@@ -64,13 +64,13 @@ function leftovers(run: WatchedRun) {
  */
 async function interruptAndCheck(
   args: readonly string[],
-  moment: (running: RunningBench, processes: () => ReadonlyMap<number, string>) => Promise<void>,
-  { again, env = {} }: { again?: (running: RunningBench) => Promise<void>; env?: NodeJS.ProcessEnv } = {},
+  moment: (running: RunningBench, processes: () => ReadonlyMap<number, string>, tmp: string) => Promise<void>,
+  { again, env = {}, script }: { again?: (running: RunningBench) => Promise<void>; env?: NodeJS.ProcessEnv; script?: "scripts/bench" | "scripts/benchmark" } = {},
 ): Promise<RunningBench> {
-  const run = watchRun(args, env);
+  const run = watchRun(args, env, script);
   const { running } = run;
   try {
-    await moment(running, run.processes);
+    await moment(running, run.processes, run.tmp);
     running.child.kill("SIGINT");
     if (again) {
       await again(running);
@@ -120,6 +120,14 @@ describe("an interrupt at any moment leaves nothing behind", () => {
     const running = await interruptAndCheck(args, (run) => run.waitFor("trial 1/1"), { again: (run) => run.waitFor("interrupted by SIGINT"), env });
     assert.match(running.stderr(), /cleanup under way \(stopping servers, removing work folders\); SIGINT once more to exit at once/);
     assert.doesNotMatch(running.stderr(), /exiting without finishing the cleanup/);
+  });
+
+  // The signal reaches the benchmark alone (as from `kill`, or a terminal: the harness runs its children in groups of their own).
+  it("a benchmark interrupted while its scripts/bench run measures: the run saves and removes its work folder, and nothing is recorded", async () => {
+    const measurements = readFileSync(join(REPO_ROOT, "docs/measurements.json"), "utf8");
+    const running = await interruptAndCheck(["counts-noise", "1", "--runtime", "node@22.11.0", "startup"], (run, _processes, tmp) => until(run, () => readdirSync(tmp).some((name) => name.startsWith("runtime-bench-"))), { script: "scripts/benchmark" });
+    assert.doesNotMatch(running.stderr(), /exiting without finishing the cleanup/);
+    assert.equal(readFileSync(join(REPO_ROOT, "docs/measurements.json"), "utf8"), measurements, "an interrupted benchmark records nothing");
   });
 
   it("database suite: a third Ctrl-C exits at once and names everything it leaves, and where", async () => {
