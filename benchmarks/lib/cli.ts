@@ -27,7 +27,7 @@ export function runProcess(command: string, args: readonly string[], options: { 
 }
 
 /** Thrown where a benchmark would go on after an interrupt: nothing half-measured is judged or recorded. */
-export class Interrupted extends Error {}
+class Interrupted extends Error {}
 
 /**
  * Runs `scripts/bench ARGS` as a user would, with extra environment variables. An interrupt of the

@@ -12,7 +12,7 @@ const live = new Set<ChildProcess>();
  * on to them rather than killing them, since each saves what it measured and removes its own work
  * folder, which a killed one would leave behind.
  */
-const harnessChildren = new Set<ChildProcess>();
+const harnessChildren = new WeakSet<ChildProcess>();
 /** How long an interrupted harness child may take to save and clean up before it is killed. */
 const HARNESS_CHILD_GRACE_MS = 30_000;
 /** The children started by the work `collectChildren` runs, however deep in its calls. */
@@ -110,10 +110,7 @@ export function runCommand(command: string, args: readonly string[], options: Co
       env: options.env ?? process.env,
       stdio: ["ignore", "pipe", "pipe"],
     });
-    if (options.harness) {
-      harnessChildren.add(child);
-      child.once("exit", () => harnessChildren.delete(child));
-    }
+    if (options.harness) harnessChildren.add(child);
     let stdout = "";
     let stderr = "";
     let timedOut = false;
