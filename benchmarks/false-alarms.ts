@@ -6,8 +6,10 @@
  *   scripts/benchmark false-alarms DIR1 DIR2 [DIR3 DIR4 …]        judge pairs measured before (DIR1 with DIR2, DIR3 with DIR4, …)
  *   scripts/benchmark false-alarms cpu-sets PAIRS OUT -- RUN_ARGS...  PAIRS pairs with the CPU sets and PAIRS without
  *                                                                  (RUNTIME_BENCH_CPU_SETS=off), taken in turn, and both shifts
- *   scripts/benchmark false-alarms twins RUNS OUT SPEC -- RUN_ARGS... RUNS runs of two copies of SPEC's binary side by side,
- *                                                                  each judged by a single look (two labelled builds)
+ *   scripts/benchmark false-alarms twins RUNS OUT SPEC [--rule R] -- RUN_ARGS...
+ *                                                                  RUNS runs of two copies of SPEC's binary side by side,
+ *                                                                  each judged by a single look (two labelled builds), or
+ *                                                                  with `--rule sequential` as two releases are (a sweep's link)
  *
  * `--record LABEL` (first, with `--held-out` when the pairs were measured after the shift table
  * they are judged by was set) writes the counts of judged pairs as the row LABEL of the entry
@@ -23,7 +25,7 @@ import { join } from "node:path";
 import { UserError } from "../src/core/errors.ts";
 import { compareResults } from "../src/compare/compare.ts";
 import { comparePaired } from "../src/compare/paired.ts";
-import type { CompareRow, Verdict } from "../src/compare/types.ts";
+import type { CompareRow, PairedRule, Verdict } from "../src/compare/types.ts";
 import { readDocuments } from "../src/results/store.ts";
 import { formatTable } from "../src/ui/table.ts";
 import { CPU_SETS_VARIABLE } from "../src/tools/cpu-split.ts";
@@ -83,24 +85,33 @@ async function compareCpuSets(pairs: number, out: string, runArgs: readonly stri
 
 /**
  * RUNS runs of two copies of one binary side by side (RUN_ARGS, and the twins as `a` and `b`),
- * each judged as `compare RUN --base a --head b` judges it: a single look at 95 %, each cell's
- * spread moderated by its suite's where it can be. Every change is a false alarm; the share is
- * printed for the moderated rows and for those judged on their own spread.
+ * each judged as `compare RUN --base a --head b --rule RULE` judges it: by default a single look at
+ * 95 %, each cell's spread moderated by its suite's where it can be; `sequential`, as the feed judges
+ * two releases of a sweep's link. Every change is a false alarm; the share is printed for the
+ * moderated rows and for those judged on their own spread.
  */
-async function judgeTwins(runs: number, out: string, spec: string, runArgs: readonly string[]): Promise<void> {
-  if (!(runs > 0) || out === undefined || spec === undefined) throw new UserError("twins RUNS OUT SPEC -- RUN_ARGS: e.g. twins 2 /tmp/aa node@latest -- --default-selection --trial-budget 0");
+async function judgeTwins(runs: number, out: string, spec: string, rule: PairedRule, runArgs: readonly string[]): Promise<{ runs: number; rows: CompareRow[] }> {
+  if (!(runs > 0) || out === undefined || spec === undefined) throw new UserError("twins RUNS OUT SPEC [--rule sequential] -- RUN_ARGS: e.g. twins 2 /tmp/aa node@latest -- --default-selection --trial-budget 0");
   const twin = await twins(spec, tempDir("false-alarms-twins"), "false-alarms");
   const rows: CompareRow[] = [];
   for (const dir of await measureRuns(runs, out, [...runArgs, ...twinArgs(twin)])) {
     const docs = readDocuments([dir], dir);
-    rows.push(...comparePaired(docs.filter((d) => d.label === "a"), docs.filter((d) => d.label === "b")));
+    rows.push(...comparePaired(docs.filter((d) => d.label === "a"), docs.filter((d) => d.label === "b"), { pairedRule: rule }));
   }
   const judged = rows.filter((row) => row.ratio !== null);
   const alarms = (part: readonly CompareRow[]) => part.filter((row) => row.verdict === "faster" || row.verdict === "slower");
   const line = (what: string, part: readonly CompareRow[]) =>
     `${what}: ${alarms(part).length} of ${part.length} called a change (${part.length === 0 ? "-" : ((100 * alarms(part).length) / part.length).toFixed(1)} %), ${part.filter((row) => row.verdict === "inconclusive").length} inconclusive`;
-  process.stdout.write(`${line("moderated rows", judged.filter((row) => row.moderated_over !== undefined))}\n${line("rows on their own spread", judged.filter((row) => row.moderated_over === undefined))}\n`);
-  for (const row of alarms(judged)) process.stdout.write(`  ${row.suite}/${row.scenario} ${row.app ?? ""} ${row.metric}: ×${row.ratio!.toFixed(3)} ${row.verdict} [${row.ci95!.map((v) => v.toFixed(3)).join(", ")}] ${row.moderated_over === undefined ? "" : `moderated, ${row.df!.toFixed(1)} df`}\n`);
+  process.stdout.write(`rule: ${rule}\n${line("moderated rows", judged.filter((row) => row.moderated_over !== undefined))}\n${line("rows on their own spread", judged.filter((row) => row.moderated_over === undefined))}\n`);
+  for (const row of alarms(judged)) process.stdout.write(`  ${row.suite}/${row.scenario} ${row.app ?? ""} ${row.metric}: ×${row.ratio!.toFixed(3)} ${row.verdict} [${row.ci95!.map((v) => v.toFixed(3)).join(", ")}] ${row.pairs} pairs${row.moderated_over === undefined ? "" : `, moderated, ${row.df!.toFixed(1)} df`}\n`);
+  return { runs, rows: judged };
+}
+
+/** `--rule R` among the twins' own arguments: how their pairs are judged (a single look unless `sequential`). */
+function twinRule(args: readonly string[]): PairedRule {
+  if (args.length === 0) return "single look";
+  if (args.length === 2 && args[0] === "--rule" && (args[1] === "sequential" || args[1] === "single-look")) return args[1] === "sequential" ? "sequential" : "single look";
+  throw new UserError(`twins: after RUNS OUT SPEC, only --rule sequential or --rule single-look, not '${args.join(" ")}'`);
 }
 
 /** `--record LABEL [--held-out]` at the start of the arguments, and the rest. */
@@ -113,13 +124,13 @@ function recordOption(args: string[]): { label: string | null; heldOut: boolean;
 }
 
 /** The pairs' counts as a row of the entry "false-alarms", replacing the row of the same label. */
-function record(label: string, heldOut: boolean, startLoad: number, pairs: number, rows: readonly CompareRow[], largest: string): void {
+function record(label: string, heldOut: boolean, startLoad: number, pairs: number, rows: readonly CompareRow[], detail: string): void {
   const { when, where, load } = thisMachine(startLoad);
   const verdicts = rows.filter((r) => r.verdict === "faster" || r.verdict === "slower").length;
   recordMeasurement("false-alarms", (entry) => {
     const old = entry as FalseAlarmsEntry;
     // The entry names the machine of its rows; a row measured elsewhere names its own.
-    const note = `${where === old.where ? "" : `on ${where}; `}largest shift: ${largest}`;
+    const note = `${where === old.where ? "" : `on ${where}; `}${detail}`;
     const row: FalseAlarmRow = { runs: label, when, load, held_out: heldOut, pairs, rows: rows.length, verdicts_old_rule: null, verdicts, note };
     return { ...old, rows: [...old.rows.filter((r) => r.runs !== label), row] };
   });
@@ -132,7 +143,13 @@ async function main(argv: string[]): Promise<void> {
   const dash = args.indexOf("--");
   const runArgs = dash < 0 ? [] : args.slice(dash + 1);
   if (args[0] === "cpu-sets") return compareCpuSets(Number(args[1]), args[2]!, runArgs);
-  if (args[0] === "twins") return judgeTwins(Number(args[1]), args[2]!, args[3]!, runArgs);
+  if (args[0] === "twins") {
+    const rule = twinRule(args.slice(4, dash < 0 ? undefined : dash));
+    const { runs, rows } = await judgeTwins(Number(args[1]), args[2]!, args[3]!, rule, runArgs);
+    const largest = [...largestShifts(rows)].map(([key, value]) => `${key} ${(100 * value).toFixed(1)} %`).join(", ");
+    if (label !== null) record(label, heldOut, startLoad, runs, rows, `twins judged by the ${rule} rule; largest shift between them: ${largest}`);
+    return;
+  }
   if (args[0] === "run") dirs = await measureRuns(2 * Number(args[1]), args[2]!, runArgs);
   if (dirs.length < 2 || dirs.length % 2 !== 0) throw new UserError("give pairs of result folders (or: run PAIRS OUT -- RUN_ARGS, cpu-sets PAIRS OUT -- RUN_ARGS, or twins RUNS OUT SPEC -- RUN_ARGS)");
   const rows: CompareRow[] = [];
@@ -153,7 +170,7 @@ async function main(argv: string[]): Promise<void> {
     return [key, String(values.length), at(0.5), at(0.9), `${(values.at(-1)! * 100).toFixed(1)} %`];
   });
   process.stdout.write(`\nshift between the two runs of a pair (|HEAD/BASE| as a change):\n${formatTable(["suite metric", "rows", "median", "90th percentile", "largest"], shifts)}\n`);
-  if (label !== null) record(label, heldOut, startLoad, dirs.length / 2, rows, shifts.map(([key, , , , largest]) => `${key} ${largest}`).join(", "));
+  if (label !== null) record(label, heldOut, startLoad, dirs.length / 2, rows, `largest shift: ${shifts.map(([key, , , , largest]) => `${key} ${largest}`).join(", ")}`);
 }
 
 await main(process.argv.slice(2));

@@ -1,9 +1,9 @@
-import { spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { REPO_ROOT } from "../../src/core/paths.ts";
-import { handlesInterrupts, isInterrupted, runCommand } from "../../src/process/children.ts";
+import { handlesInterrupts, isInterrupted, runCommand, spawnTracked } from "../../src/process/children.ts";
 
 export interface BenchOutput {
   code: number | null;
@@ -13,17 +13,11 @@ export interface BenchOutput {
   stderr: string;
 }
 
-/** Runs a command to completion, collecting what it prints; `detached` gives it a process group of its own. */
-export function runProcess(command: string, args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; detached?: boolean } = {}): Promise<BenchOutput> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, detached: options.detached, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    child.once("error", reject);
-    child.once("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
+/** Runs a command to completion, collecting what it prints; like every child, it leads a process group of its own (children.ts). */
+export async function runProcess(command: string, args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<BenchOutput> {
+  const run = await runCommand(command, args, options);
+  if (run.spawnError !== undefined) throw new Error(`${command}: ${run.spawnError}`);
+  return run;
 }
 
 /** Thrown where a benchmark would go on after an interrupt: nothing half-measured is judged or recorded. */
@@ -42,7 +36,7 @@ export async function bench(args: readonly string[], env: NodeJS.ProcessEnv = {}
 }
 
 export interface RunningBench {
-  readonly child: ReturnType<typeof spawn>;
+  readonly child: ChildProcess;
   /** Resolves once stderr contains `text`. */
   waitFor(text: string): Promise<void>;
   /** Resolves with the exit code; `stdout` and `stderr` are everything printed so far. */
@@ -53,12 +47,12 @@ export interface RunningBench {
 
 /** Starts `scripts/bench ARGS` (or `scripts/benchmark ARGS`) in the background, for tests that interrupt it. */
 export function startBench(args: readonly string[], env: NodeJS.ProcessEnv = {}, script: "scripts/bench" | "scripts/benchmark" = "scripts/bench"): RunningBench {
-  const child = spawn(join(REPO_ROOT, script), args, { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawnTracked(join(REPO_ROOT, script), args, { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   const waiters: { text: string; resolve: () => void }[] = [];
-  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+  child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
     stderr += chunk;
     for (const waiter of waiters.filter((w) => stderr.includes(w.text))) waiter.resolve();
   });

@@ -108,9 +108,9 @@ interface Ran {
   readonly lines: string[];
 }
 
-/** Runs `command` in a process group of its own, as the runner's service starts the runner. */
+/** Runs `command` in a process group of its own (as runProcess starts every command), as the runner's service starts the runner. */
 async function run(command: string, args: string[], env: Record<string, string>, cwd?: string): Promise<Ran> {
-  const { code, signal, stdout, stderr } = await runProcess(command, args, { env, cwd, detached: true });
+  const { code, signal, stdout, stderr } = await runProcess(command, args, { env, cwd });
   return { code, signal: signal ?? null, lines: (stdout + stderr).split("\n").filter((line) => line !== "") };
 }
 
