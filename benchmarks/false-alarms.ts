@@ -90,7 +90,7 @@ async function compareCpuSets(pairs: number, out: string, runArgs: readonly stri
  * two releases of a sweep's link. Every change is a false alarm; the share is printed for the
  * moderated rows and for those judged on their own spread.
  */
-async function judgeTwins(runs: number, out: string, spec: string, rule: PairedRule, runArgs: readonly string[]): Promise<{ runs: number; rows: CompareRow[] }> {
+async function judgeTwins(runs: number, out: string, spec: string, rule: PairedRule, runArgs: readonly string[]): Promise<CompareRow[]> {
   if (!(runs > 0) || out === undefined || spec === undefined) throw new UserError("twins RUNS OUT SPEC [--rule sequential] -- RUN_ARGS: e.g. twins 2 /tmp/aa node@latest -- --default-selection --trial-budget 0");
   const twin = await twins(spec, tempDir("false-alarms-twins"), "false-alarms");
   const rows: CompareRow[] = [];
@@ -104,7 +104,7 @@ async function judgeTwins(runs: number, out: string, spec: string, rule: PairedR
     `${what}: ${alarms(part).length} of ${part.length} called a change (${part.length === 0 ? "-" : ((100 * alarms(part).length) / part.length).toFixed(1)} %), ${part.filter((row) => row.verdict === "inconclusive").length} inconclusive`;
   process.stdout.write(`rule: ${rule}\n${line("moderated rows", judged.filter((row) => row.moderated_over !== undefined))}\n${line("rows on their own spread", judged.filter((row) => row.moderated_over === undefined))}\n`);
   for (const row of alarms(judged)) process.stdout.write(`  ${row.suite}/${row.scenario} ${row.app ?? ""} ${row.metric}: ×${row.ratio!.toFixed(3)} ${row.verdict} [${row.ci95!.map((v) => v.toFixed(3)).join(", ")}] ${row.pairs} pairs${row.moderated_over === undefined ? "" : `, moderated, ${row.df!.toFixed(1)} df`}\n`);
-  return { runs, rows: judged };
+  return judged;
 }
 
 /** `--rule R` among the twins' own arguments: how their pairs are judged (a single look unless `sequential`). */
@@ -145,7 +145,8 @@ async function main(argv: string[]): Promise<void> {
   if (args[0] === "cpu-sets") return compareCpuSets(Number(args[1]), args[2]!, runArgs);
   if (args[0] === "twins") {
     const rule = twinRule(args.slice(4, dash < 0 ? undefined : dash));
-    const { runs, rows } = await judgeTwins(Number(args[1]), args[2]!, args[3]!, rule, runArgs);
+    const runs = Number(args[1]);
+    const rows = await judgeTwins(runs, args[2]!, args[3]!, rule, runArgs);
     const largest = [...largestShifts(rows)].map(([key, value]) => `${key} ${(100 * value).toFixed(1)} %`).join(", ");
     if (label !== null) record(label, heldOut, startLoad, runs, rows, `twins judged by the ${rule} rule; largest shift between them: ${largest}`);
     return;

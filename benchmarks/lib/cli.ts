@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { REPO_ROOT } from "../../src/core/paths.ts";
-import { handlesInterrupts, isInterrupted, runCommand, spawnTracked } from "../../src/process/children.ts";
+import { handlesInterrupts, isInterrupted, runCommand, spawnTracked, type CommandOptions } from "../../src/process/children.ts";
 
 export interface BenchOutput {
   code: number | null;
@@ -14,7 +14,7 @@ export interface BenchOutput {
 }
 
 /** Runs a command to completion, collecting what it prints; like every child, it leads a process group of its own (children.ts). */
-export async function runProcess(command: string, args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<BenchOutput> {
+export async function runProcess(command: string, args: readonly string[], options: Pick<CommandOptions, "cwd" | "env" | "harness"> = {}): Promise<BenchOutput> {
   const run = await runCommand(command, args, options);
   if (run.spawnError !== undefined) throw new Error(`${command}: ${run.spawnError}`);
   return run;
@@ -29,9 +29,8 @@ class Interrupted extends Error {}
  * benchmark stops there.
  */
 export async function bench(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<BenchOutput> {
-  const run = await runCommand(join(REPO_ROOT, "scripts/bench"), args, { cwd: REPO_ROOT, env: { ...process.env, ...env }, harness: true });
+  const run = await runProcess(join(REPO_ROOT, "scripts/bench"), args, { cwd: REPO_ROOT, env: { ...process.env, ...env }, harness: true });
   if (isInterrupted()) throw new Interrupted();
-  if (run.spawnError !== undefined) throw new Error(`scripts/bench: ${run.spawnError}`);
   return run;
 }
 

@@ -1,4 +1,4 @@
-import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
@@ -140,9 +140,19 @@ function saveCache(context: StandInContext): void {
   if (key.trim() === "") throw new UserError("actions/cache/save was given an empty key");
   const entry = join(context.state, "cache", entryName(key));
   if (existsSync(entry)) return; // a cache entry is never overwritten
+  // Two jobs may save one key at once (the real action lets the first reserve it): each copies
+  // aside, out of restore's sight, and the entry appears whole by a rename, or the loser's copy is dropped.
+  const staging = join(context.state, "cache-saving", `${entryName(key)}-${process.pid}`);
   pathLines(context, context.inputs.path).forEach((path, index) => {
-    if (existsSync(path)) cpSync(path, join(entry, String(index)), { recursive: true });
+    if (existsSync(path)) cpSync(path, join(staging, String(index)), { recursive: true });
   });
+  mkdirSync(staging, { recursive: true });
+  mkdirSync(join(context.state, "cache"), { recursive: true });
+  try {
+    renameSync(staging, entry);
+  } catch {
+    rmSync(staging, { recursive: true, force: true });
+  }
 }
 
 /** Restores; the main cache action also saves, as a post step, which a composite stand-in has not. */
