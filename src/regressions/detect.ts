@@ -3,13 +3,13 @@ import { documentedChanges } from "../core/known-changes.ts";
 import { DEFAULT_MIN_EFFECT, noiseFloor, runToRunSpread } from "../compare/noise.ts";
 import { CANARY_BASELINE_LABEL, CANARY_LABEL, comparePaired, pairedRow } from "../compare/paired.ts";
 import { cellLabel } from "../compare/format.ts";
-import { aboveResolution, measurementsOf, type Measurement } from "../compare/series-key.ts";
-import type { MinEffectSource } from "../compare/types.ts";
+import { aboveResolution, compareVersions, measurementsOf, type Measurement } from "../compare/series-key.ts";
+import type { CompareRow, MinEffectSource } from "../compare/types.ts";
 import { significantChange, type MeasuredChange } from "../compare/verdict.ts";
 import type { ResultDocument } from "../results/types.ts";
 import { detectionCodeHash, type SeriesResult } from "./cache.ts";
 import { judgeDrift } from "./drift.ts";
-import { withoutNarrowed } from "./narrowed.ts";
+import { releasesBetween, withoutNarrowed } from "./narrowed.ts";
 import { releaseNotes } from "../runtimes/catalog.ts";
 import { describeDrift } from "./format.ts";
 import { buildSeries, runRef, runRefOf, type Series, type VersionPoint } from "./series.ts";
@@ -82,6 +82,63 @@ function pairedWithPredecessor(previous: VersionPoint | undefined, point: Versio
   return null;
 }
 
+// The feed asks the release job's question of every release: the sequential rule, whatever the labels.
+const judgePaired = (paired: { base: Measurement; head: Measurement }) => pairedRow(paired.base, paired.head, { rule: "sequential" });
+
+/** A change judged in one run of both versions, by the pairs of its trials. */
+function pairedChange(series: Series, from: VersionPoint, to: VersionPoint, paired: { base: Measurement; head: Measurement }, row: CompareRow, floor: number | null): SeriesChange {
+  return {
+    ...series.identity,
+    kind: row.verdict === "slower" ? "regression" : "improvement",
+    from_version: from.version,
+    to_version: to.version,
+    ratio: row.ratio!,
+    ci95: row.ci95!,
+    noise_floor: floor,
+    min_effect: row.min_effect,
+    min_effect_source: row.min_effect_source,
+    status: "confirmed",
+    reason: `paired with ${from.version} in run ${paired.head.doc.run.id} (${row.pairs} pairs of trials)`,
+    environment_drift: to.drifted,
+    run_ids: to.runs.map((m) => m.doc.run.id),
+    updated: paired.head.doc.run.started_at,
+    ...releaseLinks(series.identity.runtime, from.version, to.version),
+    compare_command: `scripts/bench compare ${paired.head.doc.run.id} --base ${row.base_label} --head ${row.head_label}`,
+  };
+}
+
+/**
+ * Paired steps between versions that are not neighbours in the series: a sweep's link whose
+ * narrowing measured releases between its two, where no part showed the step alone (a step spread
+ * over several releases, or one run's figure). The series pairs each version with its neighbour,
+ * so without this the link's confirmed step would leave the feed; it stays on the link (whose
+ * `between` names the releases it lies among), unless a change of the series within it, the same
+ * way, already stands for it.
+ */
+function unnarrowedLinks(series: Series, found: readonly SeriesChange[], floor: number | null): SeriesChange[] {
+  const { points } = series;
+  const newestPair = new Map<string, { from: number; to: number; base: Measurement; head: Measurement }>();
+  const byRun = new Map<string, { index: number; measurement: Measurement }[]>();
+  points.forEach((point, index) => point.runs.forEach((measurement) => byRun.set(runRef(measurement), [...(byRun.get(runRef(measurement)) ?? []), { index, measurement }])));
+  for (const sides of byRun.values()) {
+    if (sides.length !== 2) continue;
+    const [base, head] = sides[0]!.index < sides[1]!.index ? [sides[0]!, sides[1]!] : [sides[1]!, sides[0]!];
+    if (head.index - base.index < 2) continue;
+    const key = `${base.index} ${head.index}`;
+    const known = newestPair.get(key);
+    if (known === undefined || known.head.doc.run.started_at < head.measurement.doc.run.started_at) newestPair.set(key, { from: base.index, to: head.index, base: base.measurement, head: head.measurement });
+  }
+  const links: SeriesChange[] = [];
+  for (const pair of newestPair.values()) {
+    const row = judgePaired(pair);
+    if (row.verdict !== "faster" && row.verdict !== "slower") continue;
+    const change = pairedChange(series, points[pair.from]!, points[pair.to]!, pair, row, floor);
+    const within = (c: SeriesChange) => c.kind === change.kind && compareVersions(c.from_version, change.from_version) >= 0 && compareVersions(c.to_version, change.to_version) <= 0;
+    if (!found.some(within)) links.push(change);
+  }
+  return links;
+}
+
 /**
  * Steps in one series, version by version. Each version is held against the level before it: the
  * last (up to REFERENCE_VERSIONS) versions since the previous change, pooled, leaving out outliers
@@ -99,27 +156,9 @@ function detectSteps(series: Series, fallback: number, driftByRun: ReadonlyMap<s
   points.forEach((point, k) => {
     const paired = pairedWithPredecessor(points[k - 1], point);
     if (paired !== null) {
-      // The feed asks the release job's question of every release: the sequential rule, whatever the labels.
-      const row = pairedRow(paired.base, paired.head, { rule: "sequential" });
+      const row = judgePaired(paired);
       if (row.verdict === "faster" || row.verdict === "slower") {
-        changes.push({
-          ...series.identity,
-          kind: row.verdict === "slower" ? "regression" : "improvement",
-          from_version: points[k - 1]!.version,
-          to_version: point.version,
-          ratio: row.ratio!,
-          ci95: row.ci95!,
-          noise_floor: floor,
-          min_effect: row.min_effect,
-          min_effect_source: row.min_effect_source,
-          status: "confirmed",
-          reason: `paired with ${points[k - 1]!.version} in run ${paired.head.doc.run.id} (${row.pairs} pairs of trials)`,
-          environment_drift: point.drifted,
-          run_ids: point.runs.map((m) => m.doc.run.id),
-          updated: paired.head.doc.run.started_at,
-          ...releaseLinks(series.identity.runtime, points[k - 1]!.version, point.version),
-          compare_command: `scripts/bench compare ${paired.head.doc.run.id} --base ${row.base_label} --head ${row.head_label}`,
-        });
+        changes.push(pairedChange(series, points[k - 1]!, point, paired, row, floor));
         level = [point];
       } else if (row.verdict === "no significant change") {
         level = [...level, point].slice(-REFERENCE_VERSIONS);
@@ -159,6 +198,7 @@ function detectSteps(series: Series, fallback: number, driftByRun: ReadonlyMap<s
     });
     if (!point.drifted) level = [point];
   });
+  changes.push(...unnarrowedLinks(series, changes, floor));
   const summary: SeriesSummary = {
     ...series.identity,
     versions: points.map((p) => p.version),
@@ -237,6 +277,12 @@ function withDocumented(change: SeriesChange): SeriesChange {
   return documented.length > 0 ? { ...change, documented } : change;
 }
 
+/** A release's change with the published releases between its two versions, where they are known. */
+function withBetween(change: SeriesChange, published: ReadonlyMap<string, readonly string[]> | undefined): SeriesChange {
+  const between = change.channel === "canary" || published === undefined ? null : releasesBetween(change, published);
+  return between === null ? change : { ...change, between };
+}
+
 export function detectRegressions(docs: readonly ResultDocument[], options: RegressionOptions = {}): RegressionReport {
   const fallback = options.defaultMinEffect ?? DEFAULT_MIN_EFFECT;
   const measurements = measurementsOf(docs.filter((doc) => doc.label !== CANARY_LABEL)).filter(aboveResolution);
@@ -254,7 +300,9 @@ export function detectRegressions(docs: readonly ResultDocument[], options: Regr
   return {
     schema: REGRESSIONS_SCHEMA_ID,
     generated_at: (options.now ?? new Date()).toISOString(),
-    changes: [...withoutNarrowed(results.flatMap((r) => r.changes)), ...canaryChanges(docs)].map(withDocumented).sort((a, b) => b.updated.localeCompare(a.updated) || a.series.localeCompare(b.series)),
+    changes: [...withoutNarrowed(results.flatMap((r) => r.changes)), ...canaryChanges(docs)]
+      .map((change) => withBetween(withDocumented(change), options.published))
+      .sort((a, b) => b.updated.localeCompare(a.updated) || a.series.localeCompare(b.series)),
     drifted_runs: drifted,
     series: results.map((r) => r.summary).sort((a, b) => a.series.localeCompare(b.series)),
   };

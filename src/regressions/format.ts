@@ -20,25 +20,36 @@ export function describeDrift(run: DriftedRun): string {
   return `run ${run.run_id} on ${run.runner}: sentinel ${run.sentinel} moved (${moves})`;
 }
 
+/** `not narrowed to one release: 25 releases between (20.11.0 … 20.20.1)`, or null for adjacent or unknown releases. */
+export function describeBetween(change: SeriesChange): string | null {
+  const between = change.between;
+  if (between === undefined || between.releases === 0) return null;
+  const span = between.releases === 1 ? between.first : `${between.first} … ${between.last}`;
+  return `not narrowed to one release: ${count(between.releases, "release")} between (${span})`;
+}
+
 function changeRow(change: SeriesChange): string[] {
   return [
     change.status,
     change.kind,
     seriesLabel(change),
-    `${change.from_version} → ${change.to_version}`,
+    `${change.from_version} → ${change.to_version}${change.between?.releases ? ` (${change.between.releases} between)` : ""}`,
     describeChange(change),
     formatInterval(change.ci95),
-    [change.reason, ...(change.narrowed_from === undefined ? [] : [`narrowed from ${change.narrowed_from.join(", ")}`]), ...(change.documented ?? []).map((known) => `documented: ${describeDocumented(known)} ${known.url}`)].join("; "),
+    [change.reason, ...[describeBetween(change) ?? []].flat(), ...(change.narrowed_from === undefined ? [] : [`narrowed from ${change.narrowed_from.join(", ")}`]), ...(change.documented ?? []).map((known) => `documented: ${describeDocumented(known)} ${known.url}`)].join("; "),
     change.release_notes?.changelog ?? "",
   ];
 }
 
 /** What `scripts/bench regressions` prints: the changes, the drifting runs, and optionally every series' noise floor. */
 export function regressionsText(report: RegressionReport, withSeries: boolean): string {
-  const confirmed = report.changes.filter((c) => c.status === "confirmed").length;
+  const confirmed = report.changes.filter((c) => c.status === "confirmed");
   const parts = [
-    `${count(report.series.length, "series", "series")}, ${count(report.changes.length, "change")} (${confirmed} confirmed, ${report.changes.length - confirmed} unconfirmed), ${count(report.drifted_runs.length, "run")} with environment drift`,
+    `${count(report.series.length, "series", "series")}, ${count(report.changes.length, "change")} (${confirmed.length} confirmed, ${report.changes.length - confirmed.length} unconfirmed), ${count(report.drifted_runs.length, "run")} with environment drift`,
   ];
+  const adjacent = confirmed.filter((c) => c.between?.releases === 0).length;
+  const wide = confirmed.filter((c) => (c.between?.releases ?? 0) > 0).length;
+  if (adjacent + wide > 0) parts[0] += `\nconfirmed: ${adjacent} between adjacent releases, ${wide} not narrowed to one release (others published between)`;
   if (report.changes.length > 0) {
     parts.push(formatTable(["status", "kind", "series", "versions", "change (min effect)", "interval", "why", "release notes"], report.changes.map(changeRow)));
   }

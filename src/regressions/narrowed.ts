@@ -7,7 +7,7 @@
  */
 import semver from "semver";
 import { paramsSlug } from "../core/params.ts";
-import type { SeriesChange } from "./types.ts";
+import type { ReleasesBetween, SeriesChange } from "./types.ts";
 
 /** Runner, runtime, cell and direction: what a change and its narrowing have in common, whatever the machine's fingerprint. */
 const sameStep = (c: SeriesChange) => [c.runner, c.runtime, c.suite, c.scenario, c.scenario_version, c.app ?? "-", paramsSlug(c.params), c.metric, c.kind].join(" ");
@@ -29,4 +29,17 @@ export function withoutNarrowed(changes: readonly SeriesChange[]): SeriesChange[
     const wider = narrower.filter((other) => within(change, other)).map((other) => `${other.from_version} → ${other.to_version}`);
     return [wider.length === 0 ? change : { ...change, narrowed_from: wider }];
   });
+}
+
+/**
+ * The published releases strictly between a change's two versions. A sweep measures a chain of
+ * sampled releases and narrows a step down to adjacent ones; a link or half it could not narrow
+ * shows here as the releases the change may have come with. Null where the runtime's releases are
+ * not known or a version is no release (a canary).
+ */
+export function releasesBetween(change: Pick<SeriesChange, "runtime" | "from_version" | "to_version">, published: ReadonlyMap<string, readonly string[]>): ReleasesBetween | null {
+  const releases = published.get(change.runtime);
+  if (releases === undefined || semver.valid(change.from_version) === null || semver.valid(change.to_version) === null) return null;
+  const between = releases.filter((v) => semver.gt(v, change.from_version) && semver.lt(v, change.to_version)).sort(semver.compare);
+  return between.length === 0 ? { releases: 0 } : { releases: between.length, first: between[0]!, last: between.at(-1)! };
 }

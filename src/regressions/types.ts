@@ -59,6 +59,19 @@ export interface SeriesChange extends SeriesIdentity {
   compare_command?: string;
   /** The wider pairs of releases that showed this change before it was narrowed to these two (a sweep's link). */
   narrowed_from?: string[];
+  /**
+   * The runtime's published releases between the two versions, where they are known: none (the
+   * change lies between adjacent releases) or how many, the first and the last (a sweep's link or
+   * half not narrowed to one release: the change came with one of them or with `to_version`).
+   * Absent when the published releases were not read (a canary; the registry unreachable).
+   */
+  between?: ReleasesBetween;
+}
+
+export interface ReleasesBetween {
+  releases: number;
+  first?: string;
+  last?: string;
 }
 
 /** A run whose pinned sentinel runtime moved beyond its own noise: its figures are not trusted alone. */
@@ -77,6 +90,8 @@ export interface RegressionOptions {
   readonly now?: Date;
   /** Results of series already computed, by a hash of their input: unchanged series are not computed again. */
   readonly cache?: SeriesCache;
+  /** Each runtime's published stable releases: a change then says which releases lie between its two versions. */
+  readonly published?: ReadonlyMap<string, readonly string[]>;
 }
 
 /** What `scripts/bench regressions --json` prints and `regressions.json` holds. */

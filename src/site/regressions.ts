@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { readDerivedFile } from "../core/json-file.ts";
 import { formatChange, formatInterval, formatPercent } from "../compare/format.ts";
 import { FEED_ATOM_FILE, changeAnchor } from "../regressions/feed-atom.ts";
+import { describeBetween } from "../regressions/format.ts";
 import { FEED_JSON_FILE } from "../regressions/feed-json.ts";
 import { REGRESSIONS_SCHEMA_ID, type RegressionReport, type SeriesChange } from "../regressions/types.ts";
 import { paramsSlug } from "../core/params.ts";
@@ -50,7 +51,13 @@ const COLUMNS: readonly { title: string; numeric?: boolean; cell: (change: Serie
     cell: (c) =>
       html`<span class="verdict verdict-${c.kind}">${c.kind}</span>${c.channel === "canary" ? html` <span class="badge">canary, not yet released</span>` : ""}${c.status === "unconfirmed" ? html` <span class="badge">unconfirmed</span>` : ""}`,
   },
-  { title: "runtime", cell: (c) => html`<span class="rt rt-${c.runtime}">${c.runtime}</span> ${c.from_version} → ${c.to_version}` },
+  {
+    title: "runtime",
+    cell: (c) => {
+      const between = describeBetween(c);
+      return html`<span class="rt rt-${c.runtime}">${c.runtime}</span> ${c.from_version} → ${c.to_version}${between === null ? "" : html`<div class="muted not-narrowed">${between}</div>`}`;
+    },
+  },
   {
     title: "scenario",
     cell: (c) => {
@@ -89,8 +96,10 @@ export function regressionsBody(feed: RegressionsFeed | null): SafeHtml {
   const { report } = feed;
   const newestFirst = [...report.changes].sort((a, b) => b.updated.localeCompare(a.updated));
   const confirmed = newestFirst.filter((c) => c.status === "confirmed");
+  const wide = confirmed.filter((c) => describeBetween(c) !== null).length;
   return html`<h1>Regressions</h1>
 <p class="lede">Significant changes between consecutive versions of each series, as found by <code>scripts/bench regressions</code> on ${report.generated_at.slice(0, 10)}: the 95 % interval of the ratio excludes 1 and the change exceeds the series' own noise floor. ${feed.atomPath ? html`<a class="feed" href="${FEED_ATOM_FILE}">Subscribe (Atom)</a>` : ""} <a href="${FEED_JSON_FILE}">JSON</a></p>
+${wide > 0 ? html`<p id="not-narrowed">${wide} of the ${confirmed.length} confirmed changes lie between releases with others published between them: a history sweep's link or half whose step was not narrowed to one release (docs/history.md in the repository says why); each row names them.</p>` : ""}
 ${report.changes.length === 0 ? html`<p class="empty">No significant change in ${report.series.length} series.</p>` : ""}
 ${changesTable("Confirmed regressions", confirmed.filter((c) => c.kind === "regression"))}
 ${changesTable("Confirmed improvements", confirmed.filter((c) => c.kind === "improvement"))}

@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { detectRegressions } from "../../src/regressions/detect.ts";
+import { regressionsText } from "../../src/regressions/format.ts";
+import { regressionsAtom } from "../../src/regressions/feed-atom.ts";
+import { regressionsBody } from "../../src/site/regressions.ts";
 import { linkRun, steppedLevel, TESTBED_AMD, TESTBED_INTEL } from "../helpers/links.ts";
 
 const LEVEL = steppedLevel(100, "22.6.0", 1.1);
@@ -18,5 +21,44 @@ describe("the feed after a step was narrowed on another machine than its link", 
     const { changes } = detectRegressions(docs);
     assert.deepEqual(changes.map((c) => [c.from_version, c.to_version, c.narrowed_from]), [["22.5.0", "22.6.0", ["22.4.0 → 22.8.0"]]]);
     assert.equal(changes[0]!.release_notes?.changelog, "https://nodejs.org/en/blog/release/v22.6.0");
+  });
+
+  it("says which published releases lie between a change's two versions: none once narrowed, the link's otherwise", () => {
+    const published = new Map([["node", ["22.4.0", "22.5.0", "22.6.0", "22.7.0", "22.7.1", "22.8.0", "23.0.0-rc.1"]]]);
+    const link = linkRun({ machine: TESTBED_AMD, index: 1, from: "22.4.0", to: "22.8.0", level: LEVEL });
+    const [wide] = detectRegressions(link, { published }).changes;
+    assert.deepEqual(wide!.between, { releases: 4, first: "22.5.0", last: "22.7.1" });
+    const halves = [...link, ...linkRun({ machine: TESTBED_AMD, index: 2, from: "22.4.0", to: "22.6.0", level: LEVEL }), ...linkRun({ machine: TESTBED_AMD, index: 3, from: "22.6.0", to: "22.8.0", level: LEVEL })];
+    const [half, ...others] = detectRegressions(halves, { published }).changes;
+    assert.deepEqual(others, [], "the link's step is the half's that showed it");
+    assert.deepEqual([half!.from_version, half!.to_version, half!.between], ["22.4.0", "22.6.0", { releases: 1, first: "22.5.0", last: "22.5.0" }]);
+    const report = detectRegressions(halves, { published });
+    assert.match(regressionsText(report, false), /confirmed: 0 between adjacent releases, 1 not narrowed to one release/);
+    assert.match(regressionsText(report, false), /not narrowed to one release: 1 release between \(22\.5\.0\)/);
+    assert.match(regressionsAtom(report), /; not narrowed to one release: 1 release between \(22\.5\.0\)\./);
+    const page = regressionsBody({ report, jsonPath: "regressions.json", atomPath: null }).text;
+    assert.match(page, /<p id="not-narrowed">1 of the 1 confirmed changes/);
+    assert.match(page, /22\.4\.0 → 22\.6\.0<div class="muted not-narrowed">not narrowed to one release: 1 release between \(22\.5\.0\)<\/div>/);
+    assert.equal(detectRegressions(halves).changes[0]!.between, undefined, "unknown without the published releases");
+    const narrowed = [...halves, ...linkRun({ machine: TESTBED_AMD, index: 4, from: "22.4.0", to: "22.5.0", level: LEVEL }), ...linkRun({ machine: TESTBED_AMD, index: 5, from: "22.5.0", to: "22.6.0", level: LEVEL })];
+    const [adjacent] = detectRegressions(narrowed, { published }).changes;
+    assert.deepEqual([adjacent!.from_version, adjacent!.to_version, adjacent!.between], ["22.5.0", "22.6.0", { releases: 0 }]);
+    assert.match(regressionsText(detectRegressions(narrowed, { published }), false), /confirmed: 1 between adjacent releases, 0 not narrowed/);
+  });
+
+  it("keeps a link's step on the link when neither half, measured on the same machine, shows it alone", () => {
+    const flat = () => 100;
+    const docs = [
+      ...linkRun({ machine: TESTBED_AMD, index: 1, from: "22.4.0", to: "22.8.0", level: LEVEL }),
+      ...linkRun({ machine: TESTBED_AMD, index: 2, from: "22.4.0", to: "22.6.0", level: flat }),
+      ...linkRun({ machine: TESTBED_AMD, index: 3, from: "22.6.0", to: "22.8.0", level: flat }),
+    ];
+    const published = new Map([["node", ["22.4.0", "22.5.0", "22.6.0", "22.7.0", "22.8.0"]]]);
+    const { changes } = detectRegressions(docs, { published });
+    assert.deepEqual(
+      changes.map((c) => [c.from_version, c.to_version, c.kind, c.between]),
+      [["22.4.0", "22.8.0", "regression", { releases: 3, first: "22.5.0", last: "22.7.0" }]],
+    );
+    assert.match(changes[0]!.compare_command!, /^scripts\/bench compare 20260102T000000Z-000001 /);
   });
 });

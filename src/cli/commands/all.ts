@@ -13,6 +13,7 @@ import { defineCommand } from "../command.ts";
 import { DEFAULT_RUNTIMES } from "../../runtimes/prepare.ts";
 import { exitCodeOf, runBenchmarks } from "./run.ts";
 import { setupAll } from "./setup.ts";
+import { publishedForFeed } from "./regressions.ts";
 import { allScenarios, benchPools } from "../site-inputs.ts";
 import { DEFAULT_FEED_DIR, DEFAULT_SITE_DIR, describeBuild, openHint } from "./site.ts";
 
@@ -31,7 +32,7 @@ export const allSubcommand = defineCommand({
     if (outcome.interrupted) return exitCodeOf(outcome);
     const history = readIndexedDocuments(DEFAULT_DATA_DIR);
     const cache = FileSeriesCache.forDataDir(DEFAULT_DATA_DIR);
-    await writeFeed(detectRegressions(history, { defaultMinEffect: defaultMinEffect(undefined), cache }), chainedTrends(history), DEFAULT_FEED_DIR);
+    await writeFeed(detectRegressions(history, { defaultMinEffect: defaultMinEffect(undefined), cache, published: await publishedForFeed() }), chainedTrends(history), DEFAULT_FEED_DIR);
     cache.save();
     const site = await buildSite({ dataDir: DEFAULT_DATA_DIR, feedDir: DEFAULT_FEED_DIR, outDir: DEFAULT_SITE_DIR, scenarios: allScenarios, pools: benchPools(), reproductionArchive, profilesDir: DEFAULT_PROFILES_DIR });
     process.stdout.write(`\n${describeBuild(site)}\n${openHint(site, "scripts/bench site --serve")}\n`);

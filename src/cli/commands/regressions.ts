@@ -11,6 +11,7 @@ import { CHAINS_JSON_FILE, writeChains, writeFeed } from "../../regressions/feed
 import { FEED_JSON_FILE, regressionsJson } from "../../regressions/feed-json.ts";
 import { chainsText, describeDrift, regressionsText } from "../../regressions/format.ts";
 import { judgeOnQuietest, quietestText } from "../../regressions/quietest.ts";
+import { stableReleases } from "../../releases/published.ts";
 import { readIndexedDocuments } from "../../results/run-index.ts";
 import { readRunnerResults } from "../../results/store.ts";
 import type { ResultDocument } from "../../results/types.ts";
@@ -29,6 +30,17 @@ export function sentinelDriftWarning(outDir: string, runDocs: readonly ResultDoc
   const drift = judgeDrift(measurementsOf(history), defaultMinEffect(undefined)).find((d) => d.run_id === run.id);
   if (!drift) return null;
   return `runtime-bench: warning: environment drift: ${describeDrift(drift)}; regressions measured in this run are held back as unconfirmed`;
+}
+
+/**
+ * The runtimes' published releases, for the feed to say which changes lie between adjacent
+ * releases; without the registry, a warning and a feed that does not say.
+ */
+export async function publishedForFeed(): Promise<ReadonlyMap<string, readonly string[]> | undefined> {
+  const published = await stableReleases();
+  if ("releases" in published) return published.releases;
+  process.stderr.write(`runtime-bench: warning: ${published.unknown}; the feed does not say which releases lie between each change's two versions\n`);
+  return undefined;
 }
 
 export const regressionsSubcommand = defineCommand({
@@ -50,6 +62,8 @@ export const regressionsSubcommand = defineCommand({
     "",
     "A series is runner × runtime × suite × scenario × app × load parameters × metric, ordered by runtime version.",
     "Only confirmed changes are alerts; changes measured in runs whose drift sentinel moved stay unconfirmed.",
+    "Each change says how many published releases lie between its two versions (read from the registry): a sweep's",
+    "step not narrowed to one release came with one of them.",
     "Each series' result is cached (below RUNTIME_BENCH_CACHE) by a hash of its runs and of the detection code: a series",
     "that did not change is not computed again, and the report is the same either way.",
   ],
@@ -75,7 +89,7 @@ export const regressionsSubcommand = defineCommand({
       return 0;
     }
     const cache = values["no-cache"] ? undefined : FileSeriesCache.forDataDir(dataDir);
-    const report = detectRegressions(docs, { defaultMinEffect: defaultMinEffect(values["min-effect"]), cache });
+    const report = detectRegressions(docs, { defaultMinEffect: defaultMinEffect(values["min-effect"]), cache, published: await publishedForFeed() });
     cache?.save();
     const feedDir = values["feed-dir"];
     const written = feedDir === undefined ? null : await writeFeed(report, chainedTrends(docs), feedDir, values["feed-page"]);
