@@ -150,8 +150,10 @@ function saveCache(context: StandInContext): void {
   mkdirSync(join(context.state, "cache"), { recursive: true });
   try {
     renameSync(staging, entry);
-  } catch {
+  } catch (error) {
     rmSync(staging, { recursive: true, force: true });
+    // Only another job's entry, saved first, is a reason to drop this copy; any other failure is the stand-in's.
+    if (!existsSync(entry)) throw error;
   }
 }
 

@@ -62,6 +62,7 @@ export interface FalseAlarmRow extends Readonly<Record<string, Figure>> {
   readonly load: string;
   /** Measured after the shift it is judged by was set (else those pairs set it, and have no verdict by construction). */
   readonly held_out: boolean;
+  /** Pairs judged: two runs of one build each, or, for twins, one run of the two copies each. */
   readonly pairs: number;
   readonly rows: number;
   /** Rows with a verdict under the old 5 % default, where that was judged. */

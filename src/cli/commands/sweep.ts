@@ -173,7 +173,7 @@ type ResolvedChains = {
  * Each runtime's chain, with its published releases (for the releases between a link's two).
  * `leftOut` (`deno@2.3.0`): releases a window's selection passes over, as if never published.
  */
-async function resolveChains(request: SweepRequest, leftOut: ReadonlyMap<string, string> = new Map()): Promise<ResolvedChains> {
+async function resolveChains(request: SweepRequest, leftOut: ReadonlyMap<string, LeftOut[number]> = new Map()): Promise<ResolvedChains> {
   const selected = selectScenarios({ suites: request.selection.suites, scenarios: request.selection.scenarios });
   const releases = new Map<RuntimeName, Release[]>();
   const chains = [];
@@ -204,32 +204,33 @@ type LeftOut = readonly { runtime: RuntimeName; version: string }[];
  * release of its line stands in. A release named with --runtime NAME@VERSION is refused as bad input.
  */
 async function provisionedChains(request: SweepRequest): Promise<ResolvedChains & { leftOut: LeftOut }> {
-  const leftOut = new Map<string, string>();
+  const leftOut = new Map<string, LeftOut[number]>();
   const verified = new Set<string>();
   const note = (line: string) => process.stderr.write(`sweep: ${line}\n`);
   for (;;) {
     const resolved = await resolveChains(request, leftOut);
-    const specs = resolved.chains.flatMap((chain) => [chain.links[0]!.from, ...chain.links.map((link) => link.to)].map((version) => `${chain.runtime}@${version}`));
-    const refused = await firstRefused(specs.filter((spec) => !verified.has(spec)), verified, note);
-    // Its keys are the specs named above, `${runtime}@${version}`.
-    if (refused === null) return { ...resolved, leftOut: [...leftOut.keys()].map((spec) => ({ runtime: parseSpec(spec).name, version: spec.slice(spec.indexOf("@") + 1) })) };
-    const named = request.runtimes.find((choice) => choice.runtime === parseSpec(refused.spec).name)?.versions !== null;
+    const releases = resolved.chains.flatMap((chain) => [chain.links[0]!.from, ...chain.links.map((link) => link.to)].map((version) => ({ runtime: chain.runtime, version })));
+    const refused = await firstRefused(releases.filter((release) => !verified.has(specOf(release))), verified, note);
+    if (refused === null) return { ...resolved, leftOut: [...leftOut.values()] };
+    const named = request.runtimes.find((choice) => choice.runtime === refused.release.runtime)?.versions !== null;
     if (named) throw new UserError(`sweep: ${refused.why}`);
-    note(`left out ${refused.spec.replace("@", " ")}: ${refused.why}; the selection is taken again without it`);
-    leftOut.set(refused.spec, refused.why);
+    note(`left out ${refused.release.runtime} ${refused.release.version}: ${refused.why}; the selection is taken again without it`);
+    leftOut.set(specOf(refused.release), refused.release);
   }
 }
 
-/** Downloads and verifies each spec in turn; the first whose binary is refused, with the reason. */
-async function firstRefused(specs: readonly string[], verified: Set<string>, note: (line: string) => void): Promise<{ spec: string; why: string } | null> {
-  for (const spec of specs) {
+const specOf = (release: LeftOut[number]) => `${release.runtime}@${release.version}`;
+
+/** Downloads and verifies each release in turn; the first whose binary is refused, with the reason. */
+async function firstRefused(releases: LeftOut, verified: Set<string>, note: (line: string) => void): Promise<{ release: LeftOut[number]; why: string } | null> {
+  for (const release of releases) {
     try {
-      await prepareRuntimes([spec], note);
+      await prepareRuntimes([specOf(release)], note);
     } catch (error) {
       if (!(error instanceof UserError)) throw error;
-      return { spec, why: error.message };
+      return { release, why: error.message };
     }
-    verified.add(spec);
+    verified.add(specOf(release));
   }
   return null;
 }
@@ -311,10 +312,10 @@ function realHooks(request: SweepRequest, workDir: string): SweepHooks & { refus
     earlierRuns: () => earlierRuns(request.dataDir, say),
     keepRuns: (runs) => keepRuns(request.dataDir, runs),
     runs(runtime, version) {
-      const spec = `${runtime}@${version}`;
+      const spec = specOf({ runtime, version });
       let answer = runsHere.get(spec);
       if (answer === undefined) {
-        answer = firstRefused([spec], new Set(), (line) => say(`sweep: ${line}`)).then((refusal) => {
+        answer = firstRefused([{ runtime, version }], new Set(), (line) => say(`sweep: ${line}`)).then((refusal) => {
           if (refusal !== null) say(`sweep: left out ${runtime} ${version} of the narrowing: ${refusal.why}`);
           return refusal === null;
         });
