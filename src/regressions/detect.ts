@@ -253,6 +253,7 @@ function canaryChanges(docs: readonly ResultDocument[]): SeriesChange[] {
         series: `canary ${row.base_runner} ${row.head_runtime} ${cellLabel(row)} ${metric}`,
         runner: row.base_runner,
         runtime: row.head_runtime,
+        headline: measured.some((doc) => Object.keys(doc.metrics)[0] === metric),
         kind: row.verdict === "slower" ? "regression" : "improvement",
         from_version: row.base_version,
         to_version: row.head_version,

@@ -48,8 +48,10 @@ export function regressionsText(report: RegressionReport, withSeries: boolean): 
     `${count(report.series.length, "series", "series")}, ${count(report.changes.length, "change")} (${confirmed.length} confirmed, ${report.changes.length - confirmed.length} unconfirmed), ${count(report.drifted_runs.length, "run")} with environment drift`,
   ];
   const adjacent = confirmed.filter((c) => c.between?.releases === 0).length;
-  const wide = confirmed.filter((c) => (c.between?.releases ?? 0) > 0).length;
-  if (adjacent + wide > 0) parts[0] += `\nconfirmed: ${adjacent} between adjacent releases, ${wide} not narrowed to one release (others published between)`;
+  const wide = confirmed.filter((c) => (c.between?.releases ?? 0) > 0);
+  if (adjacent + wide.length > 0) {
+    parts[0] += `\nconfirmed: ${adjacent} between adjacent releases, ${wide.length} not narrowed to one release (others published between), ${wide.filter((c) => c.headline).length} of them on a scenario's headline metric, which a history sweep narrows`;
+  }
   if (report.changes.length > 0) {
     parts.push(formatTable(["status", "kind", "series", "versions", "change (min effect)", "interval", "why", "release notes"], report.changes.map(changeRow)));
   }

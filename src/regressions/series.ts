@@ -32,7 +32,7 @@ export function runRef(measurement: Measurement): string {
 
 function identityOf(key: string, measurement: Measurement): SeriesIdentity {
   const { doc } = measurement;
-  return { series: key, runner: doc.run.runner, runtime: doc.runtime.name, ...cellOf(measurement) };
+  return { series: key, runner: doc.run.runner, runtime: doc.runtime.name, headline: Object.keys(doc.metrics)[0] === measurement.metric, ...cellOf(measurement) };
 }
 
 const byStart = (a: Measurement, b: Measurement) => a.doc.run.started_at.localeCompare(b.doc.run.started_at);

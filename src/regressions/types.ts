@@ -16,6 +16,8 @@ export interface SeriesIdentity extends MeasuredCell {
   series: string;
   runner: string;
   runtime: string;
+  /** The metric is its scenario's headline (each result's first metric): the one a history sweep narrows a step on. */
+  headline: boolean;
 }
 
 export interface SeriesSummary extends SeriesIdentity {

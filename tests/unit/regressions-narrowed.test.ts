@@ -33,11 +33,11 @@ describe("the feed after a step was narrowed on another machine than its link", 
     assert.deepEqual(others, [], "the link's step is the half's that showed it");
     assert.deepEqual([half!.from_version, half!.to_version, half!.between], ["22.4.0", "22.6.0", { releases: 1, first: "22.5.0", last: "22.5.0" }]);
     const report = detectRegressions(halves, { published });
-    assert.match(regressionsText(report, false), /confirmed: 0 between adjacent releases, 1 not narrowed to one release/);
+    assert.match(regressionsText(report, false), /confirmed: 0 between adjacent releases, 1 not narrowed to one release \(others published between\), 1 of them on a scenario's headline metric/);
     assert.match(regressionsText(report, false), /not narrowed to one release: 1 release between \(22\.5\.0\)/);
     assert.match(regressionsAtom(report), /; not narrowed to one release: 1 release between \(22\.5\.0\)\./);
     const page = regressionsBody({ report, jsonPath: "regressions.json", atomPath: null }).text;
-    assert.match(page, /<p id="not-narrowed">1 of the 1 confirmed changes/);
+    assert.match(page, /<p id="not-narrowed">1 of the 1 confirmed changes lie between releases with others published between them, 1 of them on a scenario's headline metric/);
     assert.match(page, /22\.4\.0 → 22\.6\.0<div class="muted not-narrowed">not narrowed to one release: 1 release between \(22\.5\.0\)<\/div>/);
     assert.equal(detectRegressions(halves).changes[0]!.between, undefined, "unknown without the published releases");
     const narrowed = [...halves, ...linkRun({ machine: TESTBED_AMD, index: 4, from: "22.4.0", to: "22.5.0", level: LEVEL }), ...linkRun({ machine: TESTBED_AMD, index: 5, from: "22.5.0", to: "22.6.0", level: LEVEL })];

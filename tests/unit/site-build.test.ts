@@ -269,7 +269,7 @@ describe("site data", () => {
     const keys = new Map([[x86.testbed, environmentKey(x86.doc)]]);
     const change = (status: "confirmed" | "unconfirmed", to: string) => ({
       series: `${environmentKey(x86.doc)} node startup/hello@v1 - - wall_ms`,
-      runner: x86.doc.run.runner, runtime: "node", suite: "startup", scenario: "hello", scenario_version: 1, app: null, params: {}, metric: "wall_ms",
+      runner: x86.doc.run.runner, runtime: "node", headline: true, suite: "startup", scenario: "hello", scenario_version: 1, app: null, params: {}, metric: "wall_ms",
       unit: "ms", better: "lower" as const, kind: "regression" as const, from_version: "22.0.0", to_version: to, ratio: 1.1, ci95: [1.05, 1.15] as [number, number],
       noise_floor: 0.03, min_effect: 0.03, min_effect_source: "noise floor" as const, status, reason: "", environment_drift: false, run_ids: [], updated: "2026-01-01T00:00:00.000Z",
     });
