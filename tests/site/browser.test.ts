@@ -297,7 +297,7 @@ describe("the trend site in Chromium, served below a sub-path", () => {
     const regressions = await open("regressions.html");
     assert.equal(await regressions.page.getAttribute('link[rel=alternate][type="application/atom+xml"]', "href"), "regressions.atom");
     const rows = await regressions.page.$$eval("tr.change-regression[id], tr.change-improvement[id]", (trs) => trs.map((tr) => Array.from((tr as HTMLTableRowElement).cells, (td) => (td.textContent ?? "").replace(/\s+/g, " ").trim()).join(" | ")));
-    assert.ok(rows.some((row) => /^regression \| node 20\.0\.0 → 21\.0\.0 \| startup\/hello \| Wall time \(ms, lower is better\) \| \+\d+\.\d %/.test(row)), `the step is listed: ${rows.length} rows`);
+    assert.ok(rows.some((row) => /^regression \| node 20\.0\.0 → 21\.0\.0 ?not narrowed to one release: \d+ releases between \(20\.\d+\.\d+ … 20\.\d+\.\d+\) \| startup\/hello \| Wall time \(ms, lower is better\) \| \+\d+\.\d %/.test(row)), `the step is listed: ${rows.length} rows`);
     assert.ok((await regressions.page.request.get(new URL("regressions.atom", siteUrl).href)).ok());
     assert.deepEqual(regressions.problems, []);
     await regressions.page.close();
@@ -462,11 +462,13 @@ for (const set of DATA_SETS) {
       const { page, problems } = await open("compare.html", { site });
       await page.waitForSelector("figure[data-chart=ratios][data-drawn]");
       // Each suite is compared when the end of the table nears the screen: scroll until none is left.
-      for (let i = 0; i < 20 && (await page.$("#compare-more")); i++) {
+      // A suite compared slowly (a busy machine) needs the reader to scroll again once it is drawn: scroll until none is left.
+      const deadline = Date.now() + 60_000;
+      while ((await page.$("#compare-more")) && Date.now() < deadline) {
         await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
         await page.waitForTimeout(300);
       }
-      await page.waitForSelector("#compare-more", { state: "detached", timeout: 60_000 });
+      assert.equal(await page.$("#compare-more"), null, `every suite compared within a minute of scrolling (${problems.join("; ")})`);
       const summary = (await page.textContent("#compare-summary")) ?? "";
       const rows = await page.$$eval("figure[data-chart=ratios] tbody tr", (trs) => trs.length);
       assert.equal(rows, Number(/^(\d+) comparisons:/.exec(summary)?.[1]), `every comparison is a row: ${summary}`);
