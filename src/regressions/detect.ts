@@ -3,7 +3,7 @@ import { documentedChanges } from "../core/known-changes.ts";
 import { DEFAULT_MIN_EFFECT, noiseFloor, runToRunSpread } from "../compare/noise.ts";
 import { CANARY_BASELINE_LABEL, CANARY_LABEL, comparePaired, pairedRow } from "../compare/paired.ts";
 import { cellLabel } from "../compare/format.ts";
-import { aboveResolution, compareVersions, measurementsOf, type Measurement } from "../compare/series-key.ts";
+import { aboveResolution, compareVersions, groupBy, measurementsOf, type Measurement } from "../compare/series-key.ts";
 import type { CompareRow, MinEffectSource } from "../compare/types.ts";
 import { significantChange, type MeasuredChange } from "../compare/verdict.ts";
 import type { ResultDocument } from "../results/types.ts";
@@ -118,8 +118,8 @@ function pairedChange(series: Series, from: VersionPoint, to: VersionPoint, pair
 function unnarrowedLinks(series: Series, found: readonly SeriesChange[], floor: number | null): SeriesChange[] {
   const { points } = series;
   const newestPair = new Map<string, { from: number; to: number; base: Measurement; head: Measurement }>();
-  const byRun = new Map<string, { index: number; measurement: Measurement }[]>();
-  points.forEach((point, index) => point.runs.forEach((measurement) => byRun.set(runRef(measurement), [...(byRun.get(runRef(measurement)) ?? []), { index, measurement }])));
+  const sidesOfRuns = points.flatMap((point, index) => point.runs.map((measurement) => ({ index, measurement })));
+  const byRun = groupBy(sidesOfRuns, (side) => runRef(side.measurement));
   for (const sides of byRun.values()) {
     if (sides.length !== 2) continue;
     const [base, head] = sides[0]!.index < sides[1]!.index ? [sides[0]!, sides[1]!] : [sides[1]!, sides[0]!];

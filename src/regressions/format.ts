@@ -20,23 +20,29 @@ export function describeDrift(run: DriftedRun): string {
   return `run ${run.run_id} on ${run.runner}: sentinel ${run.sentinel} moved (${moves})`;
 }
 
+/** Whether other releases were published between a change's two versions: a step a sweep has not narrowed to one release. */
+export function notNarrowed(change: SeriesChange): boolean {
+  return (change.between?.releases ?? 0) > 0;
+}
+
 /** `not narrowed to one release: 25 releases between (20.11.0 … 20.20.1)`, or null for adjacent or unknown releases. */
 export function describeBetween(change: SeriesChange): string | null {
   const between = change.between;
-  if (between === undefined || between.releases === 0) return null;
+  if (between === undefined || !notNarrowed(change)) return null;
   const span = between.releases === 1 ? between.first : `${between.first} … ${between.last}`;
   return `not narrowed to one release: ${count(between.releases, "release")} between (${span})`;
 }
 
 function changeRow(change: SeriesChange): string[] {
+  const between = describeBetween(change);
   return [
     change.status,
     change.kind,
     seriesLabel(change),
-    `${change.from_version} → ${change.to_version}${change.between?.releases ? ` (${change.between.releases} between)` : ""}`,
+    `${change.from_version} → ${change.to_version}`,
     describeChange(change),
     formatInterval(change.ci95),
-    [change.reason, ...[describeBetween(change) ?? []].flat(), ...(change.narrowed_from === undefined ? [] : [`narrowed from ${change.narrowed_from.join(", ")}`]), ...(change.documented ?? []).map((known) => `documented: ${describeDocumented(known)} ${known.url}`)].join("; "),
+    [change.reason, ...(between === null ? [] : [between]), ...(change.narrowed_from === undefined ? [] : [`narrowed from ${change.narrowed_from.join(", ")}`]), ...(change.documented ?? []).map((known) => `documented: ${describeDocumented(known)} ${known.url}`)].join("; "),
     change.release_notes?.changelog ?? "",
   ];
 }
@@ -48,7 +54,7 @@ export function regressionsText(report: RegressionReport, withSeries: boolean): 
     `${count(report.series.length, "series", "series")}, ${count(report.changes.length, "change")} (${confirmed.length} confirmed, ${report.changes.length - confirmed.length} unconfirmed), ${count(report.drifted_runs.length, "run")} with environment drift`,
   ];
   const adjacent = confirmed.filter((c) => c.between?.releases === 0).length;
-  const wide = confirmed.filter((c) => (c.between?.releases ?? 0) > 0);
+  const wide = confirmed.filter(notNarrowed);
   if (adjacent + wide.length > 0) {
     parts[0] += `\nconfirmed: ${adjacent} between adjacent releases, ${wide.length} not narrowed to one release (others published between), ${wide.filter((c) => c.headline).length} of them on a scenario's headline metric, which a history sweep narrows`;
   }
