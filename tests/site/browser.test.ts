@@ -461,8 +461,8 @@ for (const set of DATA_SETS) {
     it("compares every suite as the reader scrolls, every interval drawn at a number, with no console error", async () => {
       const { page, problems } = await open("compare.html", { site });
       await page.waitForSelector("figure[data-chart=ratios][data-drawn]");
-      // Each suite is compared when the end of the table nears the screen: scroll until none is left.
-      // A suite compared slowly (a busy machine) needs the reader to scroll again once it is drawn: scroll until none is left.
+      // Each suite is compared when the end of the table nears the screen, and one compared slowly (a busy
+      // machine) needs the reader to scroll again once it is drawn: scroll until none is left.
       const deadline = Date.now() + 60_000;
       while ((await page.$("#compare-more")) && Date.now() < deadline) {
         await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
