@@ -124,7 +124,7 @@ start_oha_build() {
   command -v cargo >/dev/null 2>&1 || die "oha $OHA_VERSION is missing and cargo is not installed to build it (install Rust, or put oha $OHA_VERSION on PATH)"
   # The load only ever goes to plain HTTP on 127.0.0.1, yet oha needs a TLS backend to compile. Its
   # default one (rustls on aws-lc) builds a C crypto library for minutes; native-tls links the
-  # system's OpenSSL instead, a build of half the time.
+  # system's OpenSSL instead, a shorter build.
   local missing=()
   dpkg -s libssl-dev >/dev/null 2>&1 || missing+=(libssl-dev)
   command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)

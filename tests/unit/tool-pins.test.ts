@@ -45,7 +45,7 @@ describe("built tools are pinned", () => {
     executable(join(tools, "bin", "oha"), 'echo "oha 1.4.0"');
     const rebuilt = ensureOha(tools);
     assert.equal(rebuilt.code, 0);
-    assert.deepEqual(rebuilt.calls, [`install oha --version =${PINNED} --locked --force --quiet --root ${tools}`]);
+    assert.deepEqual(rebuilt.calls, [`install oha --version =${PINNED} --locked --force --quiet --no-default-features --features native-tls --root ${tools}`]);
     assert.match(rebuilt.stderr, new RegExp(`^runtime-bench: built oha ${PINNED} \\(\\d+ s\\)$`, "m"), "a build in the background says when it is done");
     const kept = ensureOha(tools);
     assert.deepEqual([kept.code, kept.calls], [0, []], "the pinned build is not built again");
