@@ -34,8 +34,12 @@ export function sweepWorkDir(dataDir: string): string {
 export const sweepPaceFile = (dataDir: string) => `${sweepWorkDir(dataDir)}.pace.json`;
 
 const isTimedRun = (run: unknown): run is TimedRun => {
-  const { purpose, measured, estimated } = (run ?? {}) as Record<string, unknown>;
-  return (purpose === "chain" || purpose === "narrowing") && [measured, estimated].every((n) => typeof n === "number" && Number.isFinite(n) && n >= 0);
+  const { purpose, subject, measured, estimated } = (run ?? {}) as Record<string, unknown>;
+  return (
+    (purpose === "chain" || purpose === "narrowing") &&
+    (subject === undefined || typeof subject === "string") &&
+    [measured, estimated].every((n) => typeof n === "number" && Number.isFinite(n) && n >= 0)
+  );
 };
 
 /** The runs earlier sweeps of a data folder kept; none, saying why, when their file is not one this harness wrote. */

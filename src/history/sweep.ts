@@ -53,6 +53,8 @@ export interface SweepHooks {
 /** How long one run of a sweep took, beside its estimate with every cell at its cap. */
 export interface TimedRun {
   readonly purpose: SweepJob["purpose"];
+  /** What the run measured, as `subjectOf` names it; absent in the runs of sweeps before it was kept. */
+  readonly subject?: string;
   readonly measured: number;
   readonly estimated: number;
 }
@@ -84,20 +86,37 @@ export interface SweepReport {
 /** Thrown through the narrowing when the sweep stops, so that no half is judged without its run. */
 class Stopped extends Error {}
 
-/** The runs of each purpose the pace is taken over. */
+/** The runs of each purpose, and of each subject, the pace is taken over. */
 const PACE_RUNS = 5;
+
+/**
+ * What a run measures, for its pace: a link's runtime, or a narrowing run's runtime and scenario.
+ * Runtimes and scenarios miss their estimates by factors far apart (on the testbed, Deno's narrowing
+ * runs of workers/throughput took 2.1 to 6.4 times their estimate, Bun's 0.3; a run announced as
+ * "up to 5 min 55 s" took 30 min 50 s), so a run is priced at the pace of its own kind when one was measured.
+ */
+export function subjectOf(job: Required<SweepJob>): string {
+  return job.purpose === "chain" ? job.link.runtime : `${job.link.runtime} ${job.scenarios.join(" ")}`;
+}
+
+/** Runs of a job's purpose, of its subject too when `own`, in words: "2 narrowing runs of deno on workers/throughput". */
+function runsOf(job: Required<SweepJob>, count: number, own: boolean): string {
+  const kind = job.purpose === "chain" ? "link" : "narrowing run";
+  const what = own ? (job.purpose === "chain" ? ` of ${job.link.runtime}` : ` of ${job.link.runtime} on ${job.scenarios.join(", ")}`) : "";
+  return count === 1 ? `${kind}${what}` : `${count} ${kind}s${what}`;
+}
 
 /** The machinery of one sweep: the queue's pace, the gate before each run, and its progress lines. */
 class SweepRun {
   stopped: SweepReport["stopped"] = null;
   measured = 0;
   /**
-   * The latest runs of each purpose, this sweep's and earlier ones': a narrowing run of one scenario
-   * and a link of every suite miss their estimates by different factors (on the testbed, narrowing
-   * runs took 0.6 of theirs and a Node link 0.9), and a link priced at the narrowing runs' pace
-   * started where it did not fit. Earlier sweeps' runs count, so that a sweep run again in chunks does
-   * not start at 1 and refuse a link that fits; only the latest few, since the host (and its pace)
-   * can change between two days.
+   * The latest runs of each purpose and subject, this sweep's and earlier ones': a narrowing run of
+   * one scenario and a link of every suite miss their estimates by different factors (on the
+   * testbed, narrowing runs took 0.6 of theirs and a Node link 0.9), and a link priced at the
+   * narrowing runs' pace started where it did not fit. Earlier sweeps' runs count, so that a sweep
+   * run again in chunks does not start at 1 and refuse a link that fits; only the latest few, since
+   * the host (and its pace) can change between two days.
    */
   private recent: TimedRun[];
 
@@ -108,26 +127,40 @@ class SweepRun {
     this.recent = [...hooks.earlierRuns()];
   }
 
-  private latest(purpose: SweepJob["purpose"]): TimedRun[] {
-    return this.recent.filter((run) => run.purpose === purpose).slice(-PACE_RUNS);
+  private latest(purpose: SweepJob["purpose"], subject?: string): TimedRun[] {
+    return this.recent.filter((run) => run.purpose === purpose && (subject === undefined || run.subject === subject)).slice(-PACE_RUNS);
   }
 
-  /** Actual over estimated time of the latest runs of that purpose (1 before the first): what the estimates of the rest are scaled by. */
-  private pace(purpose: SweepJob["purpose"]): number {
-    const runs = this.latest(purpose);
+  /** The runs a job is priced at: the latest of its purpose and subject, else the latest of its purpose. */
+  private paceRuns(job: Required<SweepJob>): { runs: TimedRun[]; own: boolean } {
+    const own = this.latest(job.purpose, subjectOf(job));
+    return own.length > 0 ? { runs: own, own: true } : { runs: this.latest(job.purpose), own: false };
+  }
+
+  /** Actual over estimated time of the runs a job is priced at (1 before the first): what its estimate is scaled by. */
+  private pace(job: Required<SweepJob>): number {
+    const { runs } = this.paceRuns(job);
     const estimated = runs.reduce((sum, run) => sum + run.estimated, 0);
     return estimated > 0 ? runs.reduce((sum, run) => sum + run.measured, 0) / estimated : 1;
   }
 
-  private paceText(purpose: SweepJob["purpose"]): string {
-    const n = this.latest(purpose).length;
-    const kind = purpose === "chain" ? "link" : "narrowing run";
-    return n === 0 ? `no ${kind} measured yet` : `the pace of the latest ${n === 1 ? kind : `${n} ${kind}s`}`;
+  private paceText(job: Required<SweepJob>): string {
+    const { runs, own } = this.paceRuns(job);
+    if (own) return `the pace of the latest ${runsOf(job, runs.length, true)}`;
+    const none = `no ${runsOf(job, 1, true)} measured yet`;
+    return runs.length === 0 ? none : `${none}: the pace of the latest ${runsOf(job, runs.length, false)}`;
   }
 
   private record(run: TimedRun): void {
     this.recent.push(run);
-    this.recent = [...this.latest("chain"), ...this.latest("narrowing")];
+    const subjects = new Set(this.recent.map((kept) => kept.subject));
+    const keep = new Set(
+      (["chain", "narrowing"] as const).flatMap((purpose) => [
+        ...this.latest(purpose),
+        ...[...subjects].flatMap((subject) => (subject === undefined ? [] : this.latest(purpose, subject))),
+      ]),
+    );
+    this.recent = this.recent.filter((kept) => keep.has(kept));
     this.hooks.keepRuns(this.recent);
   }
 
@@ -137,7 +170,7 @@ class SweepRun {
 
   /** The job's seconds with every look its adaptive trials may need, at the pace of the latest runs of its kind. */
   private price(job: Required<SweepJob>): number {
-    return this.hooks.cost(job).maxSeconds * this.pace(job.purpose);
+    return this.hooks.cost(job).maxSeconds * this.pace(job);
   }
 
   /**
@@ -183,12 +216,12 @@ class SweepRun {
     const left = this.secondsLeft();
     const queued = queue.reduce((sum, next) => sum + this.price(next), 0);
     const what = `${linkLabel(job.link)} on ${job.scenarios.length === 1 ? job.scenarios[0] : `${job.scenarios.length} scenarios`}`;
-    this.hooks.log(`sweep ${position}: ${what}: up to ${formatDuration(this.price(job))}; up to ${formatDuration(queued)} for what is queued (the estimate at every look × ${this.pace(job.purpose).toFixed(2)}, ${this.paceText(job.purpose)})`);
+    this.hooks.log(`sweep ${position}: ${what}: up to ${formatDuration(this.price(job))}; up to ${formatDuration(queued)} for what is queued (the estimate at every look × ${this.pace(job).toFixed(2)}, ${this.paceText(job)})`);
     const started = this.hooks.now();
     const outcome = await this.hooks.measure(job, left);
     if (outcome === "interrupted") return this.stop("interrupted");
     this.measured += 1;
-    this.record({ purpose: job.purpose, measured: (this.hooks.now() - started) / 1000, estimated: this.hooks.cost(job).maxSeconds });
+    this.record({ purpose: job.purpose, subject: subjectOf(job), measured: (this.hooks.now() - started) / 1000, estimated: this.hooks.cost(job).maxSeconds });
     return true;
   }
 }

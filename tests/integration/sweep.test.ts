@@ -52,7 +52,7 @@ describe("a sweep interrupted during a link, run again", () => {
     assert.match(second.stderr, /sweep: 1 of 2 links are in data\/ already, each on every scenario at its version: skipped/);
     assert.match(second.stderr, /sweep 1\/1: node 22\.11\.0 → 22\.13\.1/);
     assert.doesNotMatch(second.stderr, /node 22\.10\.0 → 22\.11\.0 on/, "the first link is not measured again");
-    assert.match(second.stderr, /× \d\.\d\d, the pace of the latest link\)/, "priced at the pace of the first sweep's link");
+    assert.match(second.stderr, /× \d\.\d\d, the pace of the latest link of node\)/, "priced at the pace of the first sweep's link");
     assert.equal((JSON.parse(readFileSync(sweepPaceFile(data), "utf8")) as unknown[]).length, 2, "both links kept for the next sweep");
     rmSync(sweepPaceFile(data));
 

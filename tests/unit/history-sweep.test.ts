@@ -252,8 +252,8 @@ describe("a sweep: each link, then its steps narrowed", () => {
     const report = await runSweep(plan, sweep.hooks, { maxLoad: 1, deadline: start + 3_600_000 + 1_260_000 });
     assert.deepEqual([report.stopped, sweep.runs], ["time limit", ["22.5.0→22.7.0", "22.5.0→22.6.0", "22.6.0→22.7.0"]]);
     assert.ok(sweep.log.some((line) => /time limit: node 22\.7\.0 → 22\.8\.0 may take up to 30 min 00 s with all its looks/.test(line)), sweep.log.join("\n"));
-    assert.ok(sweep.log.some((line) => /narrowing .*× 1\.00, no narrowing run measured yet/.test(line)), "the first narrowing run at pace 1");
-    assert.ok(sweep.log.some((line) => /× 0\.50, the pace of the latest narrowing run\)/.test(line)), "the second at the first's");
+    assert.ok(sweep.log.some((line) => /narrowing .*× 1\.00, no narrowing run of node on startup\/hello measured yet\)/.test(line)), "the first narrowing run at pace 1");
+    assert.ok(sweep.log.some((line) => /× 0\.50, the pace of the latest narrowing run of node on startup\/hello\)/.test(line)), "the second at the first's");
   });
 
   it("starts at the pace of the latest links of earlier sweeps, so that a sweep run again in chunks takes a link that fits", async () => {
@@ -262,12 +262,12 @@ describe("a sweep: each link, then its steps narrowed", () => {
     const plan: SweepPlan = { ...PLAN, narrow: false };
     const first = fakeSweep(data, { chainShare: 0.5, kept });
     await runSweep({ ...plan, chains: [{ links: chainLinks("node", ["22.0.0", "22.4.0"]), scenarios: [SCENARIO] }] }, first.hooks, { maxLoad: 1 });
-    assert.deepEqual([first.runs, kept], [["22.0.0→22.4.0"], [{ purpose: "chain", measured: 900, estimated: 1800 }]]);
+    assert.deepEqual([first.runs, kept], [["22.0.0→22.4.0"], [{ purpose: "chain", subject: "node", measured: 900, estimated: 1800 }]]);
     // 20 min: too little for a link at its estimate, enough at the pace the first sweep kept.
     const second = fakeSweep(data, { chainShare: 0.5, kept });
     const report = await runSweep(plan, second.hooks, { maxLoad: 1, deadline: second.hooks.now() + 1_200_000 });
     assert.deepEqual([report.stopped, second.runs], [null, ["22.4.0→22.8.0"]]);
-    assert.ok(second.log.some((line) => /up to 15 min 00 s; .*× 0\.50, the pace of the latest link\)/.test(line)), second.log.join("\n"));
+    assert.ok(second.log.some((line) => /up to 15 min 00 s; .*× 0\.50, the pace of the latest link of node\)/.test(line)), second.log.join("\n"));
     const fresh = fakeSweep(tempDir("sweep-pace-none"), { chainShare: 0.5 });
     const refused = await runSweep(plan, fresh.hooks, { maxLoad: 1, deadline: fresh.hooks.now() + 1_200_000 });
     assert.deepEqual([refused.stopped, fresh.runs], ["time limit", []], "without earlier runs, the estimate's own pace");
@@ -280,15 +280,15 @@ describe("a sweep: each link, then its steps narrowed", () => {
       const data = tempDir("sweep-pace-file");
       const lines: string[] = [];
       assert.deepEqual(earlierRuns(data, (line) => lines.push(line)), [], "none before the first sweep");
-      const runs: TimedRun[] = [{ purpose: "chain", measured: 1500, estimated: 1800 }, { purpose: "narrowing", measured: 60, estimated: 100 }];
+      const runs: TimedRun[] = [{ purpose: "chain", measured: 1500, estimated: 1800 }, { purpose: "narrowing", subject: "deno workers/throughput", measured: 60, estimated: 100 }];
       keepRuns(data, runs);
       assert.deepEqual(earlierRuns(data, (line) => lines.push(line)), runs);
       assert.equal(lines.length, 0);
-      for (const forged of ["{", '[{"purpose":"chain","measured":1e999,"estimated":1}]', '[{"purpose":"rm -rf","measured":1,"estimated":1}]']) {
+      for (const forged of ["{", '[{"purpose":"chain","measured":1e999,"estimated":1}]', '[{"purpose":"rm -rf","measured":1,"estimated":1}]', '[{"purpose":"chain","subject":7,"measured":1,"estimated":1}]']) {
         writeFileSync(sweepPaceFile(data), forged);
         assert.deepEqual(earlierRuns(data, (line) => lines.push(line)), [], forged);
       }
-      assert.equal(lines.length, 3);
+      assert.equal(lines.length, 4);
       assert.match(lines[0]!, /^sweep: .*\.pace\.json does not hold the times of earlier runs; starting at the estimates' own pace/);
     } finally {
       if (saved === undefined) delete process.env.RUNTIME_BENCH_CACHE;
@@ -298,14 +298,34 @@ describe("a sweep: each link, then its steps narrowed", () => {
 
   it("keeps the latest five runs of each purpose, so that a new host's pace replaces the old one's within five links", async () => {
     const data = tempDir("sweep-pace-latest");
+    // Runs of a sweep before subjects were kept: the pace of their purpose, until a run of the job's own subject.
     const kept: TimedRun[] = Array.from({ length: 7 }, () => ({ purpose: "chain" as const, measured: 3600, estimated: 1800 }));
     const plan: SweepPlan = { ...PLAN, narrow: false, chains: [{ links: chainLinks("node", RELEASES.slice(0, 7).map((r) => r.version)), scenarios: [SCENARIO] }] };
     const sweep = fakeSweep(data, { chainShare: 0.5, kept });
     await runSweep(plan, sweep.hooks, { maxLoad: 1 });
     const paces = sweep.log.filter((line) => line.includes("up to")).map((line) => /× (\d\.\d\d)/.exec(line)![1]);
-    // 5 kept links at ×2, then each run at ×0.5 replaces one: (4×2 + 0.5)/5, …
-    assert.deepEqual(paces, ["2.00", "1.70", "1.40", "1.10", "0.80", "0.50"]);
-    assert.equal(kept.length, 5);
+    assert.deepEqual(paces, ["2.00", "0.50", "0.50", "0.50", "0.50", "0.50"]);
+    assert.deepEqual(kept.map((run) => [run.subject, run.measured]), Array.from({ length: 5 }, () => ["node", 900]));
+  });
+
+  it("prices a narrowing run at the pace of its runtime's runs of that scenario, once one was measured, and keeps five of each", async () => {
+    const data = tempDir("sweep-pace-subject");
+    // Five narrowing runs of another runtime at a fifth of their estimate, then node's at three times theirs.
+    const bun = Array.from({ length: 5 }, () => ({ purpose: "narrowing" as const, subject: "bun startup/hello", measured: 360, estimated: 1800 }));
+    const kept: TimedRun[] = [...bun, { purpose: "chain", subject: "node", measured: 1800, estimated: 1800 }];
+    const plan: SweepPlan = { ...PLAN, chains: [{ links: chainLinks("node", ["22.4.0", "22.8.0"]), scenarios: [SCENARIO] }] };
+    const sweep = fakeSweep(data, { narrowingShare: 3, kept });
+    await runSweep(plan, sweep.hooks, { maxLoad: 1 });
+    const narrowing = sweep.log.filter((line) => line.includes("up to") && line.includes("narrowing"));
+    assert.equal(narrowing.length, 4, sweep.log.join("\n"));
+    assert.match(narrowing[0]!, /up to 6 min 00 s; .*× 0\.20, no narrowing run of node on startup\/hello measured yet: the pace of the latest 5 narrowing runs\)/);
+    assert.match(narrowing[1]!, /up to 1 h 30 min; .*× 3\.00, the pace of the latest narrowing run of node on startup\/hello\)/);
+    assert.match(narrowing[3]!, /× 3\.00, the pace of the latest 3 narrowing runs of node on startup\/hello\)/);
+    assert.deepEqual(
+      kept.map((run) => run.subject),
+      [...bun.map(() => "bun startup/hello"), "node", "node", ...Array.from({ length: 4 }, () => "node startup/hello")],
+      "bun's five narrowing runs kept beside node's: each subject keeps its latest five",
+    );
   });
 
   it("plans only the scenarios of a link that data/ lacks", async () => {
