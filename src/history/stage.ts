@@ -33,7 +33,8 @@ export function sweepWorkDir(dataDir: string): string {
 /** Beside the staging folder, which goes once its links are collected: the latest runs' times, for the next sweep's pace. */
 export const sweepPaceFile = (dataDir: string) => `${sweepWorkDir(dataDir)}.pace.json`;
 
-const isTimedRun = (run: unknown): run is TimedRun => {
+/** A kept run, or one of a sweep before subjects were kept, which nothing is priced at any more (its runtime is unknown). */
+const isTimedRun = (run: unknown): run is TimedRun | Omit<TimedRun, "subject"> => {
   const { purpose, subject, measured, estimated } = (run ?? {}) as Record<string, unknown>;
   return (
     (purpose === "chain" || purpose === "narrowing") &&
@@ -52,7 +53,7 @@ export function earlierRuns(dataDir: string, log: (line: string) => void): Timed
   } catch {
     runs = null;
   }
-  if (Array.isArray(runs) && runs.every(isTimedRun)) return runs;
+  if (Array.isArray(runs) && runs.every(isTimedRun)) return runs.filter((run): run is TimedRun => "subject" in run);
   log(`sweep: ${path} does not hold the times of earlier runs; starting at the estimates' own pace (the file is written again after the first run)`);
   return [];
 }

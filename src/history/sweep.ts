@@ -53,8 +53,8 @@ export interface SweepHooks {
 /** How long one run of a sweep took, beside its estimate with every cell at its cap. */
 export interface TimedRun {
   readonly purpose: SweepJob["purpose"];
-  /** What the run measured, as `subjectOf` names it; absent in the runs of sweeps before it was kept. */
-  readonly subject?: string;
+  /** What the run measured, as `subjectOf` keys it: its runtime first, then a narrowing run's scenarios. */
+  readonly subject: string;
   readonly measured: number;
   readonly estimated: number;
 }
@@ -90,20 +90,23 @@ class Stopped extends Error {}
 const PACE_RUNS = 5;
 
 /**
- * What a run measures, for its pace: a link's runtime, or a narrowing run's runtime and scenario.
+ * What a run measures, for its pace: a link's runtime, or a narrowing run's runtime and scenarios; as the pace
+ * file keys it ("deno workers/throughput") and in words ("deno on workers/throughput").
  * Runtimes and scenarios miss their estimates by factors far apart (on the testbed, Deno's narrowing
- * runs of workers/throughput took 2.1 to 6.4 times their estimate, Bun's 0.3; a run announced as
- * "up to 5 min 55 s" took 30 min 50 s), so a run is priced at the pace of its own kind when one was measured.
+ * runs of workers/throughput took 2.1 to 8.2 times their estimate, Bun's 0.3, and Bun's of http/json-large 0.7 to 0.95;
+ * a run announced as "up to 5 min 55 s" took 30 min 50 s), so a run is priced at the pace of its own kind.
  */
-export function subjectOf(job: Required<SweepJob>): string {
-  return job.purpose === "chain" ? job.link.runtime : `${job.link.runtime} ${job.scenarios.join(" ")}`;
+function subjectOf(job: Required<SweepJob>): { key: string; words: string } {
+  const scenarios = job.purpose === "chain" ? [] : job.scenarios;
+  return { key: [job.link.runtime, ...scenarios].join(" "), words: [job.link.runtime, ...(scenarios.length > 0 ? [scenarios.join(", ")] : [])].join(" on ") };
 }
 
-/** Runs of a job's purpose, of its subject too when `own`, in words: "2 narrowing runs of deno on workers/throughput". */
-function runsOf(job: Required<SweepJob>, count: number, own: boolean): string {
-  const kind = job.purpose === "chain" ? "link" : "narrowing run";
-  const what = own ? (job.purpose === "chain" ? ` of ${job.link.runtime}` : ` of ${job.link.runtime} on ${job.scenarios.join(", ")}`) : "";
-  return count === 1 ? `${kind}${what}` : `${count} ${kind}s${what}`;
+const runtimeOf = (subject: string) => subject.split(" ")[0];
+
+/** Runs of a purpose in words: "2 narrowing runs of deno on workers/throughput". */
+function runsOf(purpose: SweepJob["purpose"], count: number, of: string): string {
+  const kind = purpose === "chain" ? "link" : "narrowing run";
+  return count === 1 ? `${kind} of ${of}` : `${count} ${kind}s of ${of}`;
 }
 
 /** The machinery of one sweep: the queue's pace, the gate before each run, and its progress lines. */
@@ -127,14 +130,20 @@ class SweepRun {
     this.recent = [...hooks.earlierRuns()];
   }
 
-  private latest(purpose: SweepJob["purpose"], subject?: string): TimedRun[] {
-    return this.recent.filter((run) => run.purpose === purpose && (subject === undefined || run.subject === subject)).slice(-PACE_RUNS);
+  private latest(purpose: SweepJob["purpose"], include: (subject: string) => boolean): TimedRun[] {
+    return this.recent.filter((run) => run.purpose === purpose && include(run.subject)).slice(-PACE_RUNS);
   }
 
-  /** The runs a job is priced at: the latest of its purpose and subject, else the latest of its purpose. */
+  /**
+   * The runs a job is priced at: the latest of its purpose and subject; before one was measured, a narrowing
+   * run's at the latest of its runtime on any scenario. Never another runtime's: Bun's first narrowing run of
+   * http/json-large, priced at Deno's runs of workers/throughput (×6.15), was announced at 1 h 48 min and took 12 min.
+   */
   private paceRuns(job: Required<SweepJob>): { runs: TimedRun[]; own: boolean } {
-    const own = this.latest(job.purpose, subjectOf(job));
-    return own.length > 0 ? { runs: own, own: true } : { runs: this.latest(job.purpose), own: false };
+    const { key } = subjectOf(job);
+    const own = this.latest(job.purpose, (subject) => subject === key);
+    if (own.length > 0 || job.purpose === "chain") return { runs: own, own: own.length > 0 };
+    return { runs: this.latest(job.purpose, (subject) => runtimeOf(subject) === job.link.runtime), own: false };
   }
 
   /** Actual over estimated time of the runs a job is priced at (1 before the first): what its estimate is scaled by. */
@@ -146,19 +155,16 @@ class SweepRun {
 
   private paceText(job: Required<SweepJob>): string {
     const { runs, own } = this.paceRuns(job);
-    if (own) return `the pace of the latest ${runsOf(job, runs.length, true)}`;
-    const none = `no ${runsOf(job, 1, true)} measured yet`;
-    return runs.length === 0 ? none : `${none}: the pace of the latest ${runsOf(job, runs.length, false)}`;
+    const { words } = subjectOf(job);
+    if (own) return `the pace of the latest ${runsOf(job.purpose, runs.length, words)}`;
+    const none = `no ${runsOf(job.purpose, 1, words)} measured yet`;
+    return runs.length === 0 ? `${none}: the estimate's own pace` : `${none}: the pace of the latest ${runsOf(job.purpose, runs.length, job.link.runtime)}`;
   }
 
   private record(run: TimedRun): void {
     this.recent.push(run);
-    const subjects = new Set(this.recent.map((kept) => kept.subject));
     const keep = new Set(
-      (["chain", "narrowing"] as const).flatMap((purpose) => [
-        ...this.latest(purpose),
-        ...[...subjects].flatMap((subject) => (subject === undefined ? [] : this.latest(purpose, subject))),
-      ]),
+      (["chain", "narrowing"] as const).flatMap((purpose) => [...new Set(this.recent.map((kept) => kept.subject))].flatMap((key) => this.latest(purpose, (subject) => subject === key))),
     );
     this.recent = this.recent.filter((kept) => keep.has(kept));
     this.hooks.keepRuns(this.recent);
@@ -221,7 +227,7 @@ class SweepRun {
     const outcome = await this.hooks.measure(job, left);
     if (outcome === "interrupted") return this.stop("interrupted");
     this.measured += 1;
-    this.record({ purpose: job.purpose, subject: subjectOf(job), measured: (this.hooks.now() - started) / 1000, estimated: this.hooks.cost(job).maxSeconds });
+    this.record({ purpose: job.purpose, subject: subjectOf(job).key, measured: (this.hooks.now() - started) / 1000, estimated: this.hooks.cost(job).maxSeconds });
     return true;
   }
 }

@@ -252,7 +252,7 @@ describe("a sweep: each link, then its steps narrowed", () => {
     const report = await runSweep(plan, sweep.hooks, { maxLoad: 1, deadline: start + 3_600_000 + 1_260_000 });
     assert.deepEqual([report.stopped, sweep.runs], ["time limit", ["22.5.0→22.7.0", "22.5.0→22.6.0", "22.6.0→22.7.0"]]);
     assert.ok(sweep.log.some((line) => /time limit: node 22\.7\.0 → 22\.8\.0 may take up to 30 min 00 s with all its looks/.test(line)), sweep.log.join("\n"));
-    assert.ok(sweep.log.some((line) => /narrowing .*× 1\.00, no narrowing run of node on startup\/hello measured yet\)/.test(line)), "the first narrowing run at pace 1");
+    assert.ok(sweep.log.some((line) => /narrowing .*× 1\.00, no narrowing run of node on startup\/hello measured yet: the estimate's own pace\)/.test(line)), "the first narrowing run at pace 1");
     assert.ok(sweep.log.some((line) => /× 0\.50, the pace of the latest narrowing run of node on startup\/hello\)/.test(line)), "the second at the first's");
   });
 
@@ -280,8 +280,11 @@ describe("a sweep: each link, then its steps narrowed", () => {
       const data = tempDir("sweep-pace-file");
       const lines: string[] = [];
       assert.deepEqual(earlierRuns(data, (line) => lines.push(line)), [], "none before the first sweep");
-      const runs: TimedRun[] = [{ purpose: "chain", measured: 1500, estimated: 1800 }, { purpose: "narrowing", subject: "deno workers/throughput", measured: 60, estimated: 100 }];
+      const runs: TimedRun[] = [{ purpose: "chain", subject: "deno", measured: 1500, estimated: 1800 }, { purpose: "narrowing", subject: "deno workers/throughput", measured: 60, estimated: 100 }];
       keepRuns(data, runs);
+      assert.deepEqual(earlierRuns(data, (line) => lines.push(line)), runs);
+      // A run of a sweep before subjects were kept: its runtime is unknown, so it prices nothing and is left out.
+      writeFileSync(sweepPaceFile(data), JSON.stringify([{ purpose: "narrowing", measured: 1300, estimated: 290 }, ...runs]));
       assert.deepEqual(earlierRuns(data, (line) => lines.push(line)), runs);
       assert.equal(lines.length, 0);
       for (const forged of ["{", '[{"purpose":"chain","measured":1e999,"estimated":1}]', '[{"purpose":"rm -rf","measured":1,"estimated":1}]', '[{"purpose":"chain","subject":7,"measured":1,"estimated":1}]']) {
@@ -296,34 +299,35 @@ describe("a sweep: each link, then its steps narrowed", () => {
     }
   });
 
-  it("keeps the latest five runs of each purpose, so that a new host's pace replaces the old one's within five links", async () => {
+  it("keeps the latest five runs of each kind, so that a new host's pace replaces the old one's within five links", async () => {
     const data = tempDir("sweep-pace-latest");
-    // Runs of a sweep before subjects were kept: the pace of their purpose, until a run of the job's own subject.
-    const kept: TimedRun[] = Array.from({ length: 7 }, () => ({ purpose: "chain" as const, measured: 3600, estimated: 1800 }));
+    // Seven links of an earlier sweep at twice their estimate; this one's take half of theirs.
+    const kept: TimedRun[] = Array.from({ length: 7 }, () => ({ purpose: "chain" as const, subject: "node", measured: 3600, estimated: 1800 }));
     const plan: SweepPlan = { ...PLAN, narrow: false, chains: [{ links: chainLinks("node", RELEASES.slice(0, 7).map((r) => r.version)), scenarios: [SCENARIO] }] };
     const sweep = fakeSweep(data, { chainShare: 0.5, kept });
     await runSweep(plan, sweep.hooks, { maxLoad: 1 });
     const paces = sweep.log.filter((line) => line.includes("up to")).map((line) => /× (\d\.\d\d)/.exec(line)![1]);
-    assert.deepEqual(paces, ["2.00", "0.50", "0.50", "0.50", "0.50", "0.50"]);
+    assert.deepEqual(paces, ["2.00", "1.70", "1.40", "1.10", "0.80", "0.50"]);
     assert.deepEqual(kept.map((run) => [run.subject, run.measured]), Array.from({ length: 5 }, () => ["node", 900]));
   });
 
-  it("prices a narrowing run at the pace of its runtime's runs of that scenario, once one was measured, and keeps five of each", async () => {
+  it("prices a narrowing run at its runtime's runs of that scenario, before one at its runtime's of any, never at another runtime's; and keeps five of each", async () => {
     const data = tempDir("sweep-pace-subject");
-    // Five narrowing runs of another runtime at a fifth of their estimate, then node's at three times theirs.
+    // Five narrowing runs of another runtime at a fifth of their estimate, one of node on another scenario at half
+    // of its own; then node's of startup/hello take three times theirs.
     const bun = Array.from({ length: 5 }, () => ({ purpose: "narrowing" as const, subject: "bun startup/hello", measured: 360, estimated: 1800 }));
-    const kept: TimedRun[] = [...bun, { purpose: "chain", subject: "node", measured: 1800, estimated: 1800 }];
+    const kept: TimedRun[] = [...bun, { purpose: "narrowing", subject: "node startup/typescript", measured: 900, estimated: 1800 }, { purpose: "chain", subject: "node", measured: 1800, estimated: 1800 }];
     const plan: SweepPlan = { ...PLAN, chains: [{ links: chainLinks("node", ["22.4.0", "22.8.0"]), scenarios: [SCENARIO] }] };
     const sweep = fakeSweep(data, { narrowingShare: 3, kept });
     await runSweep(plan, sweep.hooks, { maxLoad: 1 });
     const narrowing = sweep.log.filter((line) => line.includes("up to") && line.includes("narrowing"));
     assert.equal(narrowing.length, 4, sweep.log.join("\n"));
-    assert.match(narrowing[0]!, /up to 6 min 00 s; .*× 0\.20, no narrowing run of node on startup\/hello measured yet: the pace of the latest 5 narrowing runs\)/);
+    assert.match(narrowing[0]!, /up to 15 min 00 s; .*× 0\.50, no narrowing run of node on startup\/hello measured yet: the pace of the latest narrowing run of node\)/);
     assert.match(narrowing[1]!, /up to 1 h 30 min; .*× 3\.00, the pace of the latest narrowing run of node on startup\/hello\)/);
     assert.match(narrowing[3]!, /× 3\.00, the pace of the latest 3 narrowing runs of node on startup\/hello\)/);
     assert.deepEqual(
       kept.map((run) => run.subject),
-      [...bun.map(() => "bun startup/hello"), "node", "node", ...Array.from({ length: 4 }, () => "node startup/hello")],
+      [...bun.map(() => "bun startup/hello"), "node startup/typescript", "node", "node", ...Array.from({ length: 4 }, () => "node startup/hello")],
       "bun's five narrowing runs kept beside node's: each subject keeps its latest five",
     );
   });
