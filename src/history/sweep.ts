@@ -86,15 +86,14 @@ export interface SweepReport {
 /** Thrown through the narrowing when the sweep stops, so that no half is judged without its run. */
 class Stopped extends Error {}
 
-/** The runs of each purpose, and of each subject, the pace is taken over. */
+/** The runs of each kind (purpose and subject) the pace is taken over. */
 const PACE_RUNS = 5;
 
 /**
  * What a run measures, for its pace: a link's runtime, or a narrowing run's runtime and scenarios; as the pace
  * file keys it ("deno workers/throughput") and in words ("deno on workers/throughput").
- * Runtimes and scenarios miss their estimates by factors far apart (on the testbed, Deno's narrowing
- * runs of workers/throughput took 2.1 to 8.2 times their estimate, Bun's 0.3, and Bun's of http/json-large 0.7 to 0.95;
- * a run announced as "up to 5 min 55 s" took 30 min 50 s), so a run is priced at the pace of its own kind.
+ * Runtimes and scenarios miss their estimates by factors far apart (docs/history.md, "Progress"), so a run is
+ * priced at the pace of its own kind.
  */
 function subjectOf(job: Required<SweepJob>): { key: string; words: string } {
   const scenarios = job.purpose === "chain" ? [] : job.scenarios;
@@ -136,8 +135,7 @@ class SweepRun {
 
   /**
    * The runs a job is priced at: the latest of its purpose and subject; before one was measured, a narrowing
-   * run's at the latest of its runtime on any scenario. Never another runtime's: Bun's first narrowing run of
-   * http/json-large, priced at Deno's runs of workers/throughput (×6.15), was announced at 1 h 48 min and took 12 min.
+   * run's at the latest of its runtime on any scenario. Never another runtime's, which can be far off (docs/history.md, "Progress").
    */
   private paceRuns(job: Required<SweepJob>): { runs: TimedRun[]; own: boolean } {
     const { key } = subjectOf(job);
@@ -163,10 +161,8 @@ class SweepRun {
 
   private record(run: TimedRun): void {
     this.recent.push(run);
-    const keep = new Set(
-      (["chain", "narrowing"] as const).flatMap((purpose) => [...new Set(this.recent.map((kept) => kept.subject))].flatMap((key) => this.latest(purpose, (subject) => subject === key))),
-    );
-    this.recent = this.recent.filter((kept) => keep.has(kept));
+    const sameKind = (a: TimedRun, b: TimedRun) => a.purpose === b.purpose && a.subject === b.subject;
+    this.recent = this.recent.filter((kept, i) => this.recent.slice(i + 1).filter((later) => sameKind(later, kept)).length < PACE_RUNS);
     this.hooks.keepRuns(this.recent);
   }
 
