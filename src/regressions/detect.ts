@@ -42,11 +42,16 @@ function driftReason(point: VersionPoint, driftByRun: ReadonlyMap<string, Drifte
   return `held back: measured while the machine drifted (${drifts.map(describeDrift).join("; ")})`;
 }
 
+const ACROSS_RUNS_ON_REFERENCE =
+  "held back: measured across runs on a reference testbed, whose absolute figures move from run to run; there only a release measured beside its predecessor in one run confirms a change";
+
 /**
  * Is a significant change at `point` real? Measured in drifting runs: held back. Every one of
  * several runs of the version shows it, or the next trusted version still differs from the
  * reference the same way: confirmed. The next version does not: a one-off outlier. Nothing
- * after it yet: unconfirmed, awaiting a repeated run or the next release.
+ * after it yet: unconfirmed, awaiting a repeated run or the next release. On a reference testbed
+ * runs hours apart on one host differ as much as releases do, and the later runs share the shift
+ * of their hours: no run confirms what only runs apart show, so such a change stays held back.
  */
 function judgeChange(
   reference: readonly Measurement[],
@@ -55,17 +60,22 @@ function judgeChange(
   change: MeasuredChange,
   minEffect: number,
   driftByRun: ReadonlyMap<string, DriftedRun>,
+  onReference: boolean,
 ): Judgement {
   if (point.drifted) return { kind: "change", status: "unconfirmed", reason: driftReason(point, driftByRun), evidence: [point] };
   const sameWay = (runs: readonly Measurement[]) => significantChange(reference, runs, minEffect)?.verdict === change.verdict;
+  const heldBack = (evidence: readonly VersionPoint[]): Judgement => ({ kind: "change", status: "unconfirmed", reason: ACROSS_RUNS_ON_REFERENCE, evidence });
   if (point.runs.length >= 2 && point.runs.every((run) => sameWay([run]))) {
+    if (onReference) return heldBack([point]);
     return { kind: "change", status: "confirmed", reason: `each of the ${point.runs.length} runs of ${point.version} shows it`, evidence: [point] };
   }
   if (later === undefined) {
+    if (onReference) return heldBack([point]);
     return { kind: "change", status: "unconfirmed", reason: "newest measurement: a repeated run or the next version will confirm it", evidence: [point] };
   }
-  if (sameWay(later.runs)) return { kind: "change", status: "confirmed", reason: `${later.version} confirms it`, evidence: [point, later] };
-  return { kind: "outlier" };
+  if (!sameWay(later.runs)) return { kind: "outlier" };
+  if (onReference) return heldBack([point, later]);
+  return { kind: "change", status: "confirmed", reason: `${later.version} confirms it`, evidence: [point, later] };
 }
 
 /**
@@ -150,6 +160,7 @@ function detectSteps(series: Series, fallback: number, driftByRun: ReadonlyMap<s
   const floor = spread === null ? null : noiseFloor(spread);
   const threshold: Threshold = { noise_floor: floor, min_effect: floor ?? fallback, min_effect_source: floor === null ? "default" : "noise floor" };
   const { points } = series;
+  const onReference = series.runs.some((m) => m.doc.run.runner_kind === "reference");
   const changes: SeriesChange[] = [];
   const outliers: string[] = [];
   let level: VersionPoint[] = [];
@@ -176,7 +187,7 @@ function detectSteps(series: Series, fallback: number, driftByRun: ReadonlyMap<s
       return;
     }
     const later = points.slice(k + 1).find((p) => !p.drifted);
-    const judgement = judgeChange(reference, point, later, change, threshold.min_effect, driftByRun);
+    const judgement = judgeChange(reference, point, later, change, threshold.min_effect, driftByRun, onReference);
     if (judgement.kind === "outlier") {
       outliers.push(point.version);
       return;

@@ -22,6 +22,15 @@ describe("regressions: steps in a series", () => {
     assert.equal(report.series[0]!.noise_floor, change!.noise_floor);
   });
 
+  it("holds back a step on a reference testbed that only runs apart show, and confirms the same step on a dedicated runner", () => {
+    const history = syntheticHistory({ seed: 1, runNoise: 0.01, step: 0.1, stepAt: 6 });
+    const onReference = history.map((doc) => ({ ...doc, run: { ...doc.run, runner: "reference-x64-2vcpu", runner_kind: "reference" as const } }));
+    const held = detectRegressions(onReference, { now: NOW });
+    assert.deepEqual(held.changes.map((c) => [c.status, c.from_version, c.to_version]), [["unconfirmed", "22.5.0", "22.6.0"]]);
+    assert.match(held.changes[0]!.reason, /reference testbed.*beside its predecessor in one run/);
+    assert.deepEqual(detectRegressions(history, { now: NOW }).changes.map((c) => c.status), ["confirmed"]);
+  });
+
   it("calls a step the right way an improvement", () => {
     const report = detectRegressions(syntheticHistory({ seed: 1, runNoise: 0.01, step: -0.1, stepAt: 6 }));
     assert.deepEqual(report.changes.map((c) => [c.kind, c.to_version]), [["improvement", "22.6.0"]]);
