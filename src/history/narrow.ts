@@ -24,8 +24,27 @@ export interface NarrowedStep {
   readonly unmeasurable: readonly string[];
 }
 
-/** The release in the middle of those between (the lower middle of an even count). */
-const middle = (between: readonly string[]) => between[Math.floor((between.length - 1) / 2)]!;
+/** Whether data/ holds a paired run of the two releases (at the scenario's version in this checkout). */
+export type MeasuredPair = (from: string, to: string) => boolean;
+
+/**
+ * Where the releases between `low` and `high` are split: the middle one (the lower middle of an even
+ * count), unless a release near it has its pairs in data/ already. The releases between a link's two
+ * depend on the day's registry (a release it lacked, or whose binary did not run), so a bisection
+ * another day began may have split elsewhere: following its runs measures nothing twice.
+ */
+function split(low: string, high: string, candidates: readonly string[], measured: MeasuredPair): string {
+  const centre = Math.floor((candidates.length - 1) / 2);
+  const nearest = candidates.map((version, at) => ({ version, off: Math.abs(at - centre) })).sort((a, b) => a.off - b.off).map(({ version }) => version);
+  return nearest.find((version) => measured(low, version) && measured(version, high)) ?? nearest.find((version) => measured(low, version) || measured(version, high)) ?? candidates[centre]!;
+}
+
+export interface NarrowingData {
+  /** Whether a release's binary runs here as itself; every release does unless told. */
+  readonly runs?: (version: string) => Promise<boolean>;
+  /** Which pairs data/ holds already; none unless told. */
+  readonly measured?: MeasuredPair;
+}
 
 /**
  * The narrowest pairs of releases that show the step of `from` → `to`: `between` holds the releases
@@ -33,17 +52,19 @@ const middle = (between: readonly string[]) => between[Math.floor((between.lengt
  * one step; more when it lies in both halves. A middle release that `runs` refuses is left out of
  * the bisection (a pair that holds it cannot be measured) and named in the step it lies within.
  */
-export async function narrowStep(from: string, to: string, between: readonly string[], judge: JudgePair, runs: (version: string) => Promise<boolean> = async () => true): Promise<NarrowedStep[]> {
+export async function narrowStep(from: string, to: string, between: readonly string[], judge: JudgePair, data: NarrowingData = {}): Promise<NarrowedStep[]> {
+  const runs = data.runs ?? (async () => true);
+  const measured = data.measured ?? (() => false);
   const refused: string[] = [];
   const bisect = async (low: string, high: string, inside: readonly string[]): Promise<Omit<NarrowedStep, "unmeasurable">[]> => {
     let candidates = inside;
-    while (candidates.length > 0 && !(await runs(middle(candidates)))) {
-      const mid = middle(candidates);
+    let mid = candidates.length > 0 ? split(low, high, candidates, measured) : undefined;
+    while (mid !== undefined && !(await runs(mid))) {
       refused.push(mid);
       candidates = candidates.filter((version) => version !== mid);
+      mid = candidates.length > 0 ? split(low, high, candidates, measured) : undefined;
     }
-    if (candidates.length === 0) return [{ from: low, to: high, adjacent: true }];
-    const mid = middle(candidates);
+    if (mid === undefined) return [{ from: low, to: high, adjacent: true }];
     const at = candidates.indexOf(mid);
     const left = await judge(low, mid);
     const right = await judge(mid, high);

@@ -301,7 +301,8 @@ async function linkStepsNarrowed(link: ChainLink, scenarios: readonly string[], 
         }
         return showsStep(hooks.coverage(), pair, step);
       };
-      found.push({ link, step, narrowed: await narrowStep(link.from, link.to, between, judge, (version) => hooks.runs(link.runtime, version)) });
+      const measured = (from: string, to: string) => hooks.coverage().measured({ runtime: link.runtime, from, to }, scenario, version);
+      found.push({ link, step, narrowed: await narrowStep(link.from, link.to, between, judge, { runs: (release) => hooks.runs(link.runtime, release), measured }) });
     }
   }
   return found;

@@ -71,9 +71,21 @@ describe("narrowing a step by bisection", () => {
   it("leaves out a release between whose binary does not run, measures no pair that holds it, and names it in the step it lies within", async () => {
     const calls: string[] = [];
     const refused = new Set(["22.4.0", "22.5.0"]);
-    const narrowed = await narrowStep("22.0.0", "22.8.0", between, judgeOf(["22.5.0"], calls), async (version) => !refused.has(version));
+    const narrowed = await narrowStep("22.0.0", "22.8.0", between, judgeOf(["22.5.0"], calls), { runs: async (version) => !refused.has(version) });
     assert.deepEqual(narrowed, [{ from: "22.3.0", to: "22.6.0", adjacent: true, unmeasurable: ["22.4.0", "22.5.0"] }]);
     assert.ok(calls.every((pair) => ![...refused].some((version) => pair.includes(version))), calls.join(" "));
+  });
+
+  it("follows a bisection data/ holds, begun when the releases between were not the same, measuring none of its pairs again", async () => {
+    // An earlier day's registry lacked 22.2.0, 22.3.0 and 22.7.0: its middles were 22.5.0 then 22.6.0.
+    const earlier: string[] = [];
+    await narrowStep("22.0.0", "22.8.0", ["22.1.0", "22.4.0", "22.5.0", "22.6.0"], judgeOf(["22.6.0"], earlier));
+    assert.deepEqual(earlier, ["22.0.0→22.4.0", "22.4.0→22.8.0", "22.4.0→22.5.0", "22.5.0→22.8.0", "22.5.0→22.6.0", "22.6.0→22.8.0"]);
+    const inData = new Set(earlier);
+    const calls: string[] = [];
+    const narrowed = await narrowStep("22.0.0", "22.8.0", between, judgeOf(["22.6.0"], calls), { measured: (from, to) => inData.has(`${from}→${to}`) });
+    assert.deepEqual(narrowed, [{ from: "22.5.0", to: "22.6.0", adjacent: true, unmeasurable: [] }]);
+    assert.deepEqual(calls.filter((pair) => !inData.has(pair)), [], "every pair judged was in data/");
   });
 });
 
