@@ -27,8 +27,8 @@
  * were). So an entry moved to a better cell is replayed alone (`--only`), not with the whole
  * corpus; an entry whose recorded row no longer matches counts as not measured until it is
  * replayed.
- * Each replay that measures waits first, as a sweep's run does, while the 1-minute load average is
- * above `--max-load` (half the CPUs by default): the replay before it leaves its own load for about a
+ * Each replay that measures waits first, as a sweep's run does, until the 1-minute load average is
+ * below `--max-load` (half the CPUs by default): the replay before it leaves its own load for about a
  * minute, and a replay must not start beside anything else.
  * `--plan` prints each replay's estimated time (`scripts/bench plan`'s) and measures nothing.
  */
@@ -83,7 +83,7 @@ interface Options {
   readonly work: string | undefined;
   readonly record: boolean;
   readonly plan: boolean;
-  /** No replay starts to measure while the 1-minute load average is above this. */
+  /** No replay starts to measure until the 1-minute load average is below this. */
   readonly maxLoad: number;
 }
 

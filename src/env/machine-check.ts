@@ -88,7 +88,7 @@ export function loadAverages(): [number, number, number] {
 }
 
 /**
- * The 1-minute load above which a measurement waits (`--max-load`): half the CPUs unless given.
+ * The 1-minute load at or above which a measurement waits (`--max-load`): half the CPUs unless given.
  * Something else holds a whole CPU of a 2-vCPU testbed above it; the 1-minute average also carries
  * the previous run's own work for about a minute, which the wait lets fade.
  */
@@ -120,17 +120,18 @@ const QUIET_POLL_MS = 1000;
 const QUIET_SAY_EVERY_MS = 60_000;
 
 /**
- * Waits while the 1-minute load average is above `maxLoad`, saying why once a minute: null once the
- * machine is quiet, or the reason `stop` gave to end the wait.
+ * Waits while the 1-minute load average is at or above `maxLoad`, saying why once a minute: null once
+ * it is below (a run started at 1.00 on two CPUs is not one taken with nothing else running), or the
+ * reason `stop` gave to end the wait.
  */
 export async function waitForQuiet<Stop>(command: string, maxLoad: number, wait: QuietWait<Stop>): Promise<Stop | null> {
   let said = -Infinity;
-  for (let load = wait.load(); load > maxLoad; load = wait.load()) {
+  for (let load = wait.load(); load >= maxLoad; load = wait.load()) {
     const stop = wait.stop();
     if (stop !== null) return stop;
     if (wait.now() - said >= QUIET_SAY_EVERY_MS) {
       said = wait.now();
-      wait.log(`${command}: waiting: the load average is ${load.toFixed(2)}, above ${maxLoad} (--max-load): something else is running, and a run beside it would carry its noise`);
+      wait.log(`${command}: waiting: the load average is ${load.toFixed(2)}, not below ${maxLoad} (--max-load): something else is running, and a run beside it would carry its noise`);
     }
     await wait.sleep(QUIET_POLL_MS);
   }

@@ -60,7 +60,7 @@ export interface TimedRun {
 }
 
 export interface SweepLimits {
-  /** No run starts while the 1-minute load average is above this. */
+  /** No run starts until the 1-minute load average is below this. */
   readonly maxLoad: number;
   /** When the sweep must be done (ms since the epoch): no run starts that its estimate says would end later. */
   readonly deadline?: number;
@@ -101,6 +101,8 @@ function subjectOf(job: Required<SweepJob>): { key: string; words: string } {
 }
 
 const runtimeOf = (subject: string) => subject.split(" ")[0];
+/** The suites of a subject's scenarios ("node database/insert-batch": database). */
+const suitesOf = (subject: string) => subject.split(" ").slice(1).map((scenario) => scenario.split("/")[0]);
 
 /** Runs of a purpose in words: "2 narrowing runs of deno on workers/throughput". */
 function runsOf(purpose: SweepJob["purpose"], count: number, of: string): string {
@@ -135,13 +137,18 @@ class SweepRun {
 
   /**
    * The runs a job is priced at: the latest of its purpose and subject; before one was measured, a narrowing
-   * run's at the latest of its runtime on any scenario. Never another runtime's, which can be far off (docs/history.md, "Progress").
+   * run's at the latest of its runtime on its suite, then on any scenario. Never another runtime's, which can be
+   * far off, and another suite's only when its own has none: Node's first narrowing run of database/insert-batch,
+   * priced at its runs of startup/npm-package, was announced at 12 times what it took (docs/history.md, "Progress").
    */
-  private paceRuns(job: Required<SweepJob>): { runs: TimedRun[]; own: boolean } {
+  private paceRuns(job: Required<SweepJob>): { runs: TimedRun[]; of: "own" | "suite" | "runtime" } {
     const { key } = subjectOf(job);
     const own = this.latest(job.purpose, (subject) => subject === key);
-    if (own.length > 0 || job.purpose === "chain") return { runs: own, own: own.length > 0 };
-    return { runs: this.latest(job.purpose, (subject) => runtimeOf(subject) === job.link.runtime), own: false };
+    if (own.length > 0 || job.purpose === "chain") return { runs: own, of: "own" };
+    const suites = new Set(suitesOf(key));
+    const suite = this.latest(job.purpose, (subject) => runtimeOf(subject) === job.link.runtime && suitesOf(subject).some((name) => suites.has(name)));
+    if (suite.length > 0) return { runs: suite, of: "suite" };
+    return { runs: this.latest(job.purpose, (subject) => runtimeOf(subject) === job.link.runtime), of: "runtime" };
   }
 
   /** Actual over estimated time of the runs a job is priced at (1 before the first): what its estimate is scaled by. */
@@ -152,11 +159,13 @@ class SweepRun {
   }
 
   private paceText(job: Required<SweepJob>): string {
-    const { runs, own } = this.paceRuns(job);
-    const { words } = subjectOf(job);
-    if (own) return `the pace of the latest ${runsOf(job.purpose, runs.length, words)}`;
+    const { runs, of } = this.paceRuns(job);
+    const { key, words } = subjectOf(job);
+    if (runs.length > 0 && of === "own") return `the pace of the latest ${runsOf(job.purpose, runs.length, words)}`;
     const none = `no ${runsOf(job.purpose, 1, words)} measured yet`;
-    return runs.length === 0 ? `${none}: the estimate's own pace` : `${none}: the pace of the latest ${runsOf(job.purpose, runs.length, job.link.runtime)}`;
+    if (runs.length === 0) return `${none}: the estimate's own pace`;
+    const others = of === "suite" ? `${job.link.runtime} on the ${[...new Set(suitesOf(key))].join(", ")} suite` : job.link.runtime;
+    return `${none}: the pace of the latest ${runsOf(job.purpose, runs.length, others)}`;
   }
 
   private record(run: TimedRun): void {

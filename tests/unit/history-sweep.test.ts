@@ -229,7 +229,7 @@ describe("a sweep: each link, then its steps narrowed", () => {
     const busy = fakeSweep(data, { loads: [3, 3, 3, 0.2] });
     const start = busy.hooks.now();
     const report = await runSweep(PLAN, busy.hooks, { maxLoad: 1, deadline: start + 3 * 1000 + 1_800_000 + 900_000 });
-    assert.match(busy.log.find((line) => line.includes("waiting")) ?? "", /waiting: the load average is 3\.00, above 1 \(--max-load\): something else is running/);
+    assert.match(busy.log.find((line) => line.includes("waiting")) ?? "", /waiting: the load average is 3\.00, not below 1 \(--max-load\): something else is running/);
     assert.deepEqual([report.stopped, busy.runs], ["time limit", ["22.0.0→22.4.0"]]);
     assert.ok(busy.log.some((line) => /time limit: node 22\.4\.0 → 22\.8\.0 may take up to 30 min 00 s with all its looks/.test(line)), busy.log.join("\n"));
   });
@@ -325,10 +325,10 @@ describe("a sweep: each link, then its steps narrowed", () => {
 
   it("prices a narrowing run at its runtime's runs of that scenario, before one at its runtime's of any, never at another runtime's; and keeps five of each", async () => {
     const data = tempDir("sweep-pace-subject");
-    // Five narrowing runs of another runtime at a fifth of their estimate, one of node on another scenario at half
-    // of its own; then node's of startup/hello take three times theirs.
+    // Five narrowing runs of another runtime at a fifth of their estimate, one of node on another suite's scenario at
+    // half of its own; then node's of startup/hello take three times theirs.
     const bun = Array.from({ length: 5 }, () => ({ purpose: "narrowing" as const, subject: "bun startup/hello", measured: 360, estimated: 1800 }));
-    const kept: TimedRun[] = [...bun, { purpose: "narrowing", subject: "node startup/typescript", measured: 900, estimated: 1800 }, { purpose: "chain", subject: "node", measured: 1800, estimated: 1800 }];
+    const kept: TimedRun[] = [...bun, { purpose: "narrowing", subject: "node http/json", measured: 900, estimated: 1800 }, { purpose: "chain", subject: "node", measured: 1800, estimated: 1800 }];
     const plan: SweepPlan = { ...PLAN, chains: [{ links: chainLinks("node", ["22.4.0", "22.8.0"]), scenarios: [SCENARIO] }] };
     const sweep = fakeSweep(data, { narrowingShare: 3, kept });
     await runSweep(plan, sweep.hooks, { maxLoad: 1 });
@@ -339,9 +339,20 @@ describe("a sweep: each link, then its steps narrowed", () => {
     assert.match(narrowing[3]!, /× 3\.00, the pace of the latest 3 narrowing runs of node on startup\/hello\)/);
     assert.deepEqual(
       kept.map((run) => run.subject),
-      [...bun.map(() => "bun startup/hello"), "node startup/typescript", "node", "node", ...Array.from({ length: 4 }, () => "node startup/hello")],
+      [...bun.map(() => "bun startup/hello"), "node http/json", "node", "node", ...Array.from({ length: 4 }, () => "node startup/hello")],
       "bun's five narrowing runs kept beside node's: each subject keeps its latest five",
     );
+  });
+
+  it("prices a narrowing run of a scenario not yet narrowed at its runtime's runs on the same suite before those on another", async () => {
+    // node's latest narrowing runs, of http/json, took three times their estimate; one of startup/typescript half of its own.
+    const http = Array.from({ length: 5 }, () => ({ purpose: "narrowing" as const, subject: "node http/json", measured: 5400, estimated: 1800 }));
+    const kept: TimedRun[] = [{ purpose: "narrowing", subject: "node startup/typescript", measured: 900, estimated: 1800 }, ...http];
+    const plan: SweepPlan = { ...PLAN, chains: [{ links: chainLinks("node", ["22.4.0", "22.8.0"]), scenarios: [SCENARIO] }] };
+    const sweep = fakeSweep(tempDir("sweep-pace-suite"), { kept });
+    await runSweep(plan, sweep.hooks, { maxLoad: 1 });
+    const first = sweep.log.find((line) => line.includes("up to") && line.includes("narrowing"));
+    assert.match(first ?? "", /× 0\.50, no narrowing run of node on startup\/hello measured yet: the pace of the latest narrowing run of node on the startup suite\)/, sweep.log.join("\n"));
   });
 
   it("plans only the scenarios of a link that data/ lacks", async () => {

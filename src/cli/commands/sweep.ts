@@ -405,7 +405,7 @@ export const sweepSubcommand = defineCommand({
     "  --runners FILE    the runners and testbeds, for collect too (default: .github/bench-runners.json)",
     "  --time-limit T    the time the whole sweep may take (10h, 90m): no link starts that could end later with every",
     "                    cell at its cap of adaptive trials; a link is measured with all its looks or left for the next sweep",
-    "  --max-load L      wait while the 1-minute load average is above L (default: half the CPUs)",
+    "  --max-load L      wait until the 1-minute load average is below L (default: half the CPUs)",
     "  --no-narrow       measure the chain only; leave each step between the releases of its link",
     "  --again-before T  runs of DIR started before T (2026-11-29, 2026-11-29T00:20Z) count as not measured: their links",
     "                    are measured again after a fix to the harness, and the newer run is the one judged. Name the",
