@@ -110,6 +110,41 @@ function runsOf(purpose: SweepJob["purpose"], count: number, of: string): string
   return count === 1 ? `${kind} of ${of}` : `${count} ${kind}s of ${of}`;
 }
 
+const latestRuns = (recent: readonly TimedRun[], purpose: SweepJob["purpose"], include: (subject: string) => boolean) =>
+  recent.filter((run) => run.purpose === purpose && include(run.subject)).slice(-PACE_RUNS);
+
+/**
+ * The runs a job is priced at: the latest of its purpose and subject; before one was measured, a narrowing
+ * run's at the latest of its runtime on its suite, then on any scenario. Never another runtime's, which can be
+ * far off, and another suite's only when its own has none: Node's first narrowing run of database/insert-batch,
+ * priced at its runs of startup/npm-package, was announced at 12 times what it took (docs/history.md, "Progress").
+ */
+function paceRuns(recent: readonly TimedRun[], job: Required<SweepJob>): { runs: TimedRun[]; of: "own" | "suite" | "runtime" } {
+  const { key } = subjectOf(job);
+  const own = latestRuns(recent, job.purpose, (subject) => subject === key);
+  if (own.length > 0 || job.purpose === "chain") return { runs: own, of: "own" };
+  const suites = new Set(suitesOf(key));
+  const suite = latestRuns(recent, job.purpose, (subject) => runtimeOf(subject) === job.link.runtime && suitesOf(subject).some((name) => suites.has(name)));
+  if (suite.length > 0) return { runs: suite, of: "suite" };
+  return { runs: latestRuns(recent, job.purpose, (subject) => runtimeOf(subject) === job.link.runtime), of: "runtime" };
+}
+
+/**
+ * What a job's estimate is scaled by: actual over estimated time of the runs it is priced at, 1 before
+ * the first; and those runs in words.
+ */
+export function paceOf(recent: readonly TimedRun[], job: Required<SweepJob>): { factor: number; text: string } {
+  const { runs, of } = paceRuns(recent, job);
+  const estimated = runs.reduce((sum, run) => sum + run.estimated, 0);
+  const factor = estimated > 0 ? runs.reduce((sum, run) => sum + run.measured, 0) / estimated : 1;
+  const { key, words } = subjectOf(job);
+  if (runs.length > 0 && of === "own") return { factor, text: `the pace of the latest ${runsOf(job.purpose, runs.length, words)}` };
+  const none = `no ${runsOf(job.purpose, 1, words)} measured yet`;
+  if (runs.length === 0) return { factor, text: `${none}: the estimate's own pace` };
+  const others = of === "suite" ? `${job.link.runtime} on the ${[...new Set(suitesOf(key))].join(", ")} suite` : job.link.runtime;
+  return { factor, text: `${none}: the pace of the latest ${runsOf(job.purpose, runs.length, others)}` };
+}
+
 /** The machinery of one sweep: the queue's pace, the gate before each run, and its progress lines. */
 class SweepRun {
   stopped: SweepReport["stopped"] = null;
@@ -131,43 +166,6 @@ class SweepRun {
     this.recent = [...hooks.earlierRuns()];
   }
 
-  private latest(purpose: SweepJob["purpose"], include: (subject: string) => boolean): TimedRun[] {
-    return this.recent.filter((run) => run.purpose === purpose && include(run.subject)).slice(-PACE_RUNS);
-  }
-
-  /**
-   * The runs a job is priced at: the latest of its purpose and subject; before one was measured, a narrowing
-   * run's at the latest of its runtime on its suite, then on any scenario. Never another runtime's, which can be
-   * far off, and another suite's only when its own has none: Node's first narrowing run of database/insert-batch,
-   * priced at its runs of startup/npm-package, was announced at 12 times what it took (docs/history.md, "Progress").
-   */
-  private paceRuns(job: Required<SweepJob>): { runs: TimedRun[]; of: "own" | "suite" | "runtime" } {
-    const { key } = subjectOf(job);
-    const own = this.latest(job.purpose, (subject) => subject === key);
-    if (own.length > 0 || job.purpose === "chain") return { runs: own, of: "own" };
-    const suites = new Set(suitesOf(key));
-    const suite = this.latest(job.purpose, (subject) => runtimeOf(subject) === job.link.runtime && suitesOf(subject).some((name) => suites.has(name)));
-    if (suite.length > 0) return { runs: suite, of: "suite" };
-    return { runs: this.latest(job.purpose, (subject) => runtimeOf(subject) === job.link.runtime), of: "runtime" };
-  }
-
-  /** Actual over estimated time of the runs a job is priced at (1 before the first): what its estimate is scaled by. */
-  private pace(job: Required<SweepJob>): number {
-    const { runs } = this.paceRuns(job);
-    const estimated = runs.reduce((sum, run) => sum + run.estimated, 0);
-    return estimated > 0 ? runs.reduce((sum, run) => sum + run.measured, 0) / estimated : 1;
-  }
-
-  private paceText(job: Required<SweepJob>): string {
-    const { runs, of } = this.paceRuns(job);
-    const { key, words } = subjectOf(job);
-    if (runs.length > 0 && of === "own") return `the pace of the latest ${runsOf(job.purpose, runs.length, words)}`;
-    const none = `no ${runsOf(job.purpose, 1, words)} measured yet`;
-    if (runs.length === 0) return `${none}: the estimate's own pace`;
-    const others = of === "suite" ? `${job.link.runtime} on the ${[...new Set(suitesOf(key))].join(", ")} suite` : job.link.runtime;
-    return `${none}: the pace of the latest ${runsOf(job.purpose, runs.length, others)}`;
-  }
-
   private record(run: TimedRun): void {
     this.recent.push(run);
     const sameKind = (a: TimedRun, b: TimedRun) => a.purpose === b.purpose && a.subject === b.subject;
@@ -181,7 +179,7 @@ class SweepRun {
 
   /** The job's seconds with every look its adaptive trials may need, at the pace of the latest runs of its kind. */
   private price(job: Required<SweepJob>): number {
-    return this.hooks.cost(job).maxSeconds * this.pace(job);
+    return this.hooks.cost(job).maxSeconds * paceOf(this.recent, job).factor;
   }
 
   /**
@@ -226,8 +224,9 @@ class SweepRun {
     if (this.stopped !== null || !(await this.ready(job))) return false;
     const left = this.secondsLeft();
     const queued = queue.reduce((sum, next) => sum + this.price(next), 0);
+    const pace = paceOf(this.recent, job);
     const what = `${linkLabel(job.link)} on ${job.scenarios.length === 1 ? job.scenarios[0] : `${job.scenarios.length} scenarios`}`;
-    this.hooks.log(`sweep ${position}: ${what}: up to ${formatDuration(this.price(job))}; up to ${formatDuration(queued)} for what is queued (the estimate at every look × ${this.pace(job).toFixed(2)}, ${this.paceText(job)})`);
+    this.hooks.log(`sweep ${position}: ${what}: up to ${formatDuration(this.price(job))}; up to ${formatDuration(queued)} for what is queued (the estimate at every look × ${pace.factor.toFixed(2)}, ${pace.text})`);
     const started = this.hooks.now();
     const outcome = await this.hooks.measure(job, left);
     if (outcome === "interrupted") return this.stop("interrupted");

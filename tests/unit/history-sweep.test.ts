@@ -8,7 +8,7 @@ import { RunnerCoverage } from "../../src/history/coverage.ts";
 import { earlierRuns, keepRuns, sweepPaceFile } from "../../src/history/stage.ts";
 import { narrowingRuns, narrowStep, type StepJudgement } from "../../src/history/narrow.ts";
 import { chainLinks, releasesBetween, selectReleases } from "../../src/history/select.ts";
-import { pendingJobs, runSweep, type SweepHooks, type SweepJob, type SweepPlan, type TimedRun } from "../../src/history/sweep.ts";
+import { paceOf, pendingJobs, runSweep, type SweepHooks, type SweepJob, type SweepPlan, type TimedRun } from "../../src/history/sweep.ts";
 import type { Release } from "../../src/releases/published.ts";
 import { detectRegressions } from "../../src/regressions/detect.ts";
 import { readIndexedDocuments } from "../../src/results/run-index.ts";
@@ -353,6 +353,16 @@ describe("a sweep: each link, then its steps narrowed", () => {
     await runSweep(plan, sweep.hooks, { maxLoad: 1 });
     const first = sweep.log.find((line) => line.includes("up to") && line.includes("narrowing"));
     assert.match(first ?? "", /× 0\.50, no narrowing run of node on startup\/hello measured yet: the pace of the latest narrowing run of node on the startup suite\)/, sweep.log.join("\n"));
+  });
+
+  it("gives the pace a link is priced at to `--plan` too: its runtime's latest links, 1 before any", () => {
+    const kept: TimedRun[] = [
+      ...Array.from({ length: 6 }, (_, i) => ({ purpose: "chain" as const, subject: "node", measured: i === 0 ? 9000 : 900, estimated: 1800 })),
+      { purpose: "narrowing", subject: "node startup/hello", measured: 3600, estimated: 1800 },
+    ];
+    const link = (runtime: "node" | "deno") => ({ link: { runtime, from: "1.0.0", to: "1.1.0" }, scenarios: [SCENARIO], purpose: "chain" as const });
+    assert.deepEqual(paceOf(kept, link("node")), { factor: 0.5, text: "the pace of the latest 5 links of node" });
+    assert.deepEqual(paceOf(kept, link("deno")), { factor: 1, text: "no link of deno measured yet: the estimate's own pace" });
   });
 
   it("plans only the scenarios of a link that data/ lacks", async () => {

@@ -10,7 +10,7 @@ import { narrowingRuns } from "../../history/narrow.ts";
 import { chainLinks, linkLabel, parseGranularity, releasesBetween, selectReleases, type Granularity } from "../../history/select.ts";
 import { declaredMetrics } from "./validate.ts";
 import { collectStaged, earlierRuns, keepRuns, linkJob, stageLink, sweepWorkDir } from "../../history/stage.ts";
-import { pendingJobs, runSweep, type Chain, type JobCost, type SweepHooks, type SweepJob, type SweepReport } from "../../history/sweep.ts";
+import { paceOf, pendingJobs, runSweep, type Chain, type JobCost, type SweepHooks, type SweepJob, type SweepReport } from "../../history/sweep.ts";
 import { planRun } from "../../orchestrate/estimate.ts";
 import { isInterrupted } from "../../process/children.ts";
 import { publishedReleases, type Release } from "../../releases/published.ts";
@@ -266,8 +266,10 @@ const readCoverage = (request: SweepRequest) =>
 function planText(request: SweepRequest, { chains, scenarioVersion }: ResolvedChains): string {
   const cost = costModel(request);
   const coverage = readCoverage(request);
+  const earlier = earlierRuns(request.dataDir, (line) => void process.stderr.write(`${line}\n`));
   const rows = chains.map((chain) => {
     const pending = pendingJobs([chain], coverage, scenarioVersion);
+    const paced = pending.reduce((sum, job) => sum + cost(job).maxSeconds * paceOf(earlier, job).factor, 0);
     const perLink = chain.links.length === 0 ? { seconds: 0, maxSeconds: 0 } : cost({ link: chain.links.at(-1)!, scenarios: chain.scenarios, purpose: "chain" });
     const left = pending.map(cost);
     const versions = [chain.links[0]!.from, ...chain.links.map((link) => link.to)];
@@ -278,17 +280,19 @@ function planText(request: SweepRequest, { chains, scenarioVersion }: ResolvedCh
       String(pending.length),
       `${formatDuration(perLink.seconds)} (${formatDuration(perLink.maxSeconds)})`,
       `${formatDuration(left.reduce((s, c) => s + c.seconds, 0))} (${formatDuration(left.reduce((s, c) => s + c.maxSeconds, 0))})`,
+      formatDuration(paced),
     ];
   });
   const chainLines = chains.map((chain) => `${chain.runtime}: ${[chain.links[0]!.from, ...chain.links.map((link) => link.to)].join(" → ")}`);
   const hello = cost({ link: chains[0]!.links[0]!, scenarios: [chains[0]!.scenarios[0]!], purpose: "narrowing" });
   return [
-    formatTable(["runtime", "releases", "links", "to measure", "per link (at the cap)", "left to measure (at the cap)"], rows),
+    formatTable(["runtime", "releases", "links", "to measure", "per link (at the cap)", "left to measure (at the cap)", "at the sweep's pace"], rows),
     "",
     ...chainLines,
     "",
     `Profile ${request.profile}${request.trials === undefined ? "" : ` with --trials ${request.trials}`}, ${count(chains[0]!.scenarios.length, "scenario")} a link${chains.length > 1 ? " (of the first runtime)" : ""}, on ${request.testbed.name}: each link is one run of its two releases beside each other.`,
     "Times are the suites' estimates at each profile's minimum trials, and (in brackets) with every cell at its cap of adaptive trials; --time-limit starts a link only when its time with every cell at its cap (scaled by the sweep's pace) fits in what is left.",
+    "The sweep's pace: the time at the cap scaled as a sweep would price each link, by measured over estimated time of the latest links of its runtime that earlier sweeps of this data folder measured (1 where none did; kept below the per-user cache, so a new machine starts at 1).",
     `Narrowing a confirmed step between releases k apart adds at most ${narrowingRuns(1)}, ${narrowingRuns(3)} or ${narrowingRuns(7)} runs for k = 1, 3 or 7, each of the step's scenario alone (${chains[0]!.scenarios[0]}: about ${formatDuration(hello.seconds)} a run).`,
     `Before each run the sweep waits for the load of the run before it to leave the 1-minute load average: up to ${formatDuration(loadFadeSeconds(request.maxLoad))} after a run that kept every CPU busy (more than a short narrowing run takes), not in the times above.`,
   ].join("\n");
