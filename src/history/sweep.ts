@@ -226,7 +226,7 @@ class SweepRun {
     const queued = queue.reduce((sum, next) => sum + this.price(next), 0);
     const pace = paceOf(this.recent, job);
     const what = `${linkLabel(job.link)} on ${job.scenarios.length === 1 ? job.scenarios[0] : `${job.scenarios.length} scenarios`}`;
-    this.hooks.log(`sweep ${position}: ${what}: up to ${formatDuration(this.price(job))}; up to ${formatDuration(queued)} for what is queued (the estimate at every look × ${pace.factor.toFixed(2)}, ${pace.text})`);
+    this.hooks.log(`sweep ${position}: ${what}: up to ${formatDuration(this.hooks.cost(job).maxSeconds * pace.factor)}; up to ${formatDuration(queued)} for what is queued (the estimate at every look × ${pace.factor.toFixed(2)}, ${pace.text})`);
     const started = this.hooks.now();
     const outcome = await this.hooks.measure(job, left);
     if (outcome === "interrupted") return this.stop("interrupted");

@@ -269,9 +269,9 @@ function planText(request: SweepRequest, { chains, scenarioVersion }: ResolvedCh
   const earlier = earlierRuns(request.dataDir, (line) => void process.stderr.write(`${line}\n`));
   const rows = chains.map((chain) => {
     const pending = pendingJobs([chain], coverage, scenarioVersion);
-    const paced = pending.reduce((sum, job) => sum + cost(job).maxSeconds * paceOf(earlier, job).factor, 0);
     const perLink = chain.links.length === 0 ? { seconds: 0, maxSeconds: 0 } : cost({ link: chain.links.at(-1)!, scenarios: chain.scenarios, purpose: "chain" });
     const left = pending.map(cost);
+    const paced = pending.reduce((sum, job, i) => sum + left[i]!.maxSeconds * paceOf(earlier, job).factor, 0);
     const versions = [chain.links[0]!.from, ...chain.links.map((link) => link.to)];
     return [
       chain.runtime,
