@@ -233,9 +233,9 @@ function startSessions(plan: RunPlan, workDir: string, progress: Progress): Sess
  * sessions and removes the work folder. Returns what waits for that save to end.
  */
 function saveOnInterrupt(run: Run, removeWorkDir: () => Promise<void>): () => Promise<void> {
-  let saving: Promise<void> = Promise.resolve();
-  setInterruptHandler(() => {
-    saving = (async () => {
+  let saving: Promise<void> | undefined;
+  const save = () =>
+    (saving ??= (async () => {
       if (run.current) {
         for (const cell of run.current.cells) {
           const trials = cell.trials;
@@ -247,10 +247,12 @@ function saveOnInterrupt(run: Run, removeWorkDir: () => Promise<void>): () => Pr
       }
       await run.sessions.close();
       await removeWorkDir();
-    })();
-    return saving;
-  });
-  return () => saving;
+    })());
+  setInterruptHandler(save);
+  // An interrupt that came before this handler (while the work folder was being made) found none to
+  // call, and the run's own flow leaves the folder to the handler: it is removed here.
+  if (isInterrupted()) void save();
+  return () => saving ?? Promise.resolve();
 }
 
 /** Checks, measures, checks again and saves one scenario; false when an interrupt stopped it (its handler saves). */

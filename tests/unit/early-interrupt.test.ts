@@ -1,0 +1,20 @@
+/**
+ * An interrupt that comes before the run has set its own interrupt handler (while it asks tools'
+ * versions, or makes its work folder) still leaves no work folder: CI once found one left.
+ */
+import assert from "node:assert/strict";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { runProcess } from "../../benchmarks/lib/cli.ts";
+import { REPO_ROOT } from "../../src/core/paths.ts";
+import { ownTempDir } from "../helpers/temp.ts";
+
+describe("a run interrupted before its work folder exists", () => {
+  it("removes the folder it makes after the interrupt, and says it was interrupted", async () => {
+    const tmp = ownTempDir("early-interrupt");
+    const run = await runProcess(process.execPath, ["--import", "tsx", join(REPO_ROOT, "tests/helpers/early-interrupted-run.ts")], { cwd: REPO_ROOT, env: { ...process.env, TMPDIR: tmp } });
+    assert.match(run.stdout, /interrupted: true, results: 0/, run.stderr);
+    assert.deepEqual(readdirSync(tmp).filter((name) => name.startsWith("runtime-bench-")), []);
+  });
+});
