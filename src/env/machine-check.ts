@@ -138,15 +138,18 @@ export async function waitForQuiet<Stop>(command: string, maxLoad: number, wait:
   return null;
 }
 
-/** Reads the machine's settings now (the perf probe is asked once per process). */
-export async function checkMachine(environment: Pick<Environment, "governor" | "turbo" | "smt" | "cpus">): Promise<MachineCheck> {
+/**
+ * Reads the machine's settings now (the perf probe is asked once per process), but for the load,
+ * which a caller reads before its own work (`loadAverage`, by default now).
+ */
+export async function checkMachine(environment: Pick<Environment, "governor" | "turbo" | "smt" | "cpus">, loadAverage = loadAverages()): Promise<MachineCheck> {
   const cpuDir = "/sys/devices/system/cpu";
   const meminfo = readText("/proc/meminfo") ?? "";
   const nohz = readText(`${cpuDir}/nohz_full`);
   const aslr = readText("/proc/sys/kernel/randomize_va_space");
   const swapTotal = meminfoBytes(meminfo, "SwapTotal");
   const swapFree = meminfoBytes(meminfo, "SwapFree");
-  const [one, five, fifteen] = loadAverages();
+  const [one, five, fifteen] = loadAverage;
   const readings: MachineReadings = {
     ...environment,
     isolated: parseCpuList(readText(`${cpuDir}/isolated`) ?? ""),

@@ -52,6 +52,15 @@ test("the machine check on this machine records each setting as the kernel repor
   }
 });
 
+test("the machine check judges the load its caller read before the run's own work, not the load now", async () => {
+  const environment = readEnvironment();
+  const quiet = await checkMachine(environment, [0.12, 0.3, 0.4]);
+  assert.deepEqual(quiet.load_average, [0.12, 0.3, 0.4]);
+  assert.ok(!quiet.unmet.some((line) => line.startsWith("load average")), quiet.unmet.join("; "));
+  const busy = await checkMachine(environment, [1.07, 0.3, 0.4]);
+  assert.ok(busy.unmet.includes("load average is 1.07 (want at most 0.5: nothing else running)"), busy.unmet.join("; "));
+});
+
 const TUNED: MachineReadings = {
   governor: "performance",
   turbo: "off",

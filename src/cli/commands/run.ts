@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import { UserError } from "../../core/errors.ts";
 import { DEFAULT_DATA_DIR } from "../../core/paths.ts";
 import { readEnvironment } from "../../env/fingerprint.ts";
-import { checkMachine, describeMachine } from "../../env/machine-check.ts";
+import { checkMachine, describeMachine, loadAverages } from "../../env/machine-check.ts";
 import { executeRun, type RunOutcome } from "../../orchestrate/execute.ts";
 import { planRun, timeLeft } from "../../orchestrate/estimate.ts";
 import { newRunInfo, type RunnerIdentity } from "../../orchestrate/run-info.ts";
@@ -85,6 +85,9 @@ export function warnStrayFolders(): void {
 
 /** Provision, measure, write, summarise: shared by `run` and the default command. */
 export async function runBenchmarks(request: RunRequest): Promise<RunOutcome> {
+  // Read before the run's own work (unpacking and probing runtimes) adds to it: the check asks
+  // whether anything else is running, and a quiet runner must not be refused for the run's setup.
+  const loadAtStart = loadAverages();
   const progress = new Progress();
   warnStrayFolders();
   const scenarios = resolveScenarios(selectScenarios({ suites: request.suites, scenarios: request.scenarios }), request.profile, request.trials);
@@ -92,7 +95,7 @@ export async function runBenchmarks(request: RunRequest): Promise<RunOutcome> {
   checkSuiteOptions(suiteOptions, [...new Set(scenarios.map((s) => s.suite))]);
   const runtimes = await prepareRuntimes(request.runtimes, (line) => progress.log(line), request.sentinel);
   const environment = readEnvironment();
-  const machine = await checkMachine(environment);
+  const machine = await checkMachine(environment, loadAtStart);
   const runInfo = await newRunInfo(request.profile, request.sentinel, request.identity);
   progress.log(describeMachine(environment, machine));
   if (runInfo.runner_kind === "dedicated" && machine.unmet.length > 0) progress.log("machine: collect will refuse to publish this run's results until the settings above are fixed (scripts/tune-machine)");
