@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import { documentedChanges } from "../core/known-changes.ts";
 import { DEFAULT_MIN_EFFECT, noiseFloor, runToRunSpread } from "../compare/noise.ts";
-import { CANARY_BASELINE_LABEL, CANARY_LABEL, comparePaired, pairedRow } from "../compare/paired.ts";
+import { CANARY_BASELINE_LABEL, CANARY_LABEL, comparePaired } from "../compare/paired.ts";
 import { cellLabel } from "../compare/format.ts";
-import { aboveResolution, compareVersions, groupBy, measurementsOf, type Measurement } from "../compare/series-key.ts";
+import { aboveResolution, compareVersions, measurementsOf, type Measurement } from "../compare/series-key.ts";
 import type { CompareRow, MinEffectSource } from "../compare/types.ts";
 import { significantChange, type MeasuredChange } from "../compare/verdict.ts";
 import type { ResultDocument } from "../results/types.ts";
@@ -12,6 +12,7 @@ import { judgeDrift } from "./drift.ts";
 import { releasesBetween, withoutNarrowed } from "./narrowed.ts";
 import { releaseNotes } from "../runtimes/catalog.ts";
 import { describeDrift } from "./format.ts";
+import { judgePaired, measuredPairs, withHalves } from "./pairs.ts";
 import { buildSeries, runRef, runRefOf, type Series, type VersionPoint } from "./series.ts";
 import { REGRESSIONS_SCHEMA_ID, type DriftedRun, type RegressionOptions, type RegressionReport, type SeriesChange, type SeriesSummary } from "./types.ts";
 
@@ -92,9 +93,6 @@ function pairedWithPredecessor(previous: VersionPoint | undefined, point: Versio
   return null;
 }
 
-// The feed asks the release job's question of every release: the sequential rule, whatever the labels.
-const judgePaired = (paired: { base: Measurement; head: Measurement }) => pairedRow(paired.base, paired.head, { rule: "sequential" });
-
 /** A change judged in one run of both versions, by the pairs of its trials. */
 function pairedChange(series: Series, from: VersionPoint, to: VersionPoint, paired: { base: Measurement; head: Measurement }, row: CompareRow, floor: number | null): SeriesChange {
   return {
@@ -122,24 +120,15 @@ function pairedChange(series: Series, from: VersionPoint, to: VersionPoint, pair
  * narrowing measured releases between its two, where no part showed the step alone (a step spread
  * over several releases, or one run's figure). The series pairs each version with its neighbour,
  * so without this the link's confirmed step would leave the feed; it stays on the link (whose
- * `between` names the releases it lies among), unless a change of the series within it, the same
- * way, already stands for it.
+ * `between` names the releases it lies among, and `halves` what its measured halves said), unless
+ * a change of the series within it, the same way, already stands for it.
  */
 function unnarrowedLinks(series: Series, found: readonly SeriesChange[], floor: number | null): SeriesChange[] {
   const { points } = series;
-  const newestPair = new Map<string, { from: number; to: number; base: Measurement; head: Measurement }>();
-  const sidesOfRuns = points.flatMap((point, index) => point.runs.map((measurement) => ({ index, measurement })));
-  const byRun = groupBy(sidesOfRuns, (side) => runRef(side.measurement));
-  for (const sides of byRun.values()) {
-    if (sides.length !== 2) continue;
-    const [base, head] = sides[0]!.index < sides[1]!.index ? [sides[0]!, sides[1]!] : [sides[1]!, sides[0]!];
-    if (head.index - base.index < 2) continue;
-    const key = `${base.index} ${head.index}`;
-    const known = newestPair.get(key);
-    if (known === undefined || known.head.doc.run.started_at < head.measurement.doc.run.started_at) newestPair.set(key, { from: base.index, to: head.index, base: base.measurement, head: head.measurement });
-  }
+  const pairs = measuredPairs(points);
   const links: SeriesChange[] = [];
-  for (const pair of newestPair.values()) {
+  for (const pair of pairs.values()) {
+    if (pair.to - pair.from < 2) continue;
     const row = judgePaired(pair);
     if (row.verdict !== "faster" && row.verdict !== "slower") continue;
     const change = pairedChange(series, points[pair.from]!, points[pair.to]!, pair, row, floor);
@@ -300,7 +289,8 @@ export function detectRegressions(docs: readonly ResultDocument[], options: Regr
   const measurements = measurementsOf(docs.filter((doc) => doc.label !== CANARY_LABEL)).filter(aboveResolution);
   const drifted = judgeDrift(measurements, fallback);
   const driftByRun = new Map(drifted.map((d) => [runRefOf(d.runner, d.run_id), d]));
-  const results = buildSeries(measurements, new Set(driftByRun.keys())).map((series) => {
+  const allSeries = buildSeries(measurements, new Set(driftByRun.keys()));
+  const results = allSeries.map((series) => {
     if (options.cache === undefined) return detectSteps(series, fallback, driftByRun);
     const key = seriesInputKey(series, fallback, driftByRun);
     const known = options.cache.get(key);
@@ -312,7 +302,7 @@ export function detectRegressions(docs: readonly ResultDocument[], options: Regr
   return {
     schema: REGRESSIONS_SCHEMA_ID,
     generated_at: (options.now ?? new Date()).toISOString(),
-    changes: [...withoutNarrowed(results.flatMap((r) => r.changes)), ...canaryChanges(docs)]
+    changes: [...withHalves(withoutNarrowed(results.flatMap((r) => r.changes)), allSeries), ...canaryChanges(docs)]
       .map((change) => withBetween(withDocumented(change), options.published))
       .sort((a, b) => b.updated.localeCompare(a.updated) || a.series.localeCompare(b.series)),
     drifted_runs: drifted,

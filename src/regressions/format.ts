@@ -3,7 +3,7 @@ import { describeDocumented } from "../core/known-changes.ts";
 import { formatTable } from "../ui/table.ts";
 import { count } from "../ui/words.ts";
 import type { ChainedTrends } from "./chains.ts";
-import type { DriftedRun, RegressionReport, SeriesChange, SeriesIdentity } from "./types.ts";
+import type { DriftedRun, MeasuredHalf, RegressionReport, SeriesChange, SeriesIdentity } from "./types.ts";
 
 /** `bun startup/hello wall_ms on bench-x64-1` */
 export function seriesLabel(series: SeriesIdentity): string {
@@ -25,12 +25,30 @@ export function notNarrowed(change: SeriesChange): boolean {
   return (change.between?.releases ?? 0) > 0;
 }
 
-/** `not narrowed to one release: 25 releases between (20.11.0 … 20.20.1)`, or null for adjacent or unknown releases. */
+/** `20.10.0 → 20.15.1 +4.1 % [0.981, 1.104], inconclusive`: a measured half of a change's releases. */
+function describeHalf(half: MeasuredHalf): string {
+  const estimate = half.ratio === null ? "no estimate" : `${formatChange(half.ratio)}${half.ci95 === null ? "" : ` ${formatInterval(half.ci95)}`}`;
+  return `${half.from_version} → ${half.to_version} ${estimate}, ${half.verdict}`;
+}
+
+/**
+ * `not narrowed to one release: 25 releases between (20.11.0 … 20.20.1)`, then what its halves said
+ * where a release between was measured beside both ends, or that none was; null for adjacent or
+ * unknown releases.
+ */
 export function describeBetween(change: SeriesChange): string | null {
   const between = change.between;
   if (between === undefined || !notNarrowed(change)) return null;
   const span = between.releases === 1 ? between.first : `${between.first} … ${between.last}`;
-  return `not narrowed to one release: ${count(between.releases, "release")} between (${span})`;
+  const halves = change.halves === undefined ? "no release between measured beside both ends" : `neither half showed it alone (${change.halves.map(describeHalf).join("; ")})`;
+  return `not narrowed to one release: ${count(between.releases, "release")} between (${span}); ${halves}`;
+}
+
+/** `3 of them on a scenario's headline metric (2 whose halves …; 1 with no release between …)`: what the unnarrowed changes' count is made of. */
+export function describeNotNarrowed(wide: readonly SeriesChange[]): string {
+  const headline = wide.filter((c) => c.headline);
+  const split = headline.filter((c) => c.halves !== undefined).length;
+  return `${headline.length} of them on a scenario's headline metric (the one a history sweep narrows): ${split} split at a release between measured beside both ends, neither half showing the change alone; ${headline.length - split} with no release between measured beside both ends`;
 }
 
 function changeRow(change: SeriesChange): string[] {
@@ -56,7 +74,7 @@ export function regressionsText(report: RegressionReport, withSeries: boolean): 
   const adjacent = confirmed.filter((c) => c.between?.releases === 0).length;
   const wide = confirmed.filter(notNarrowed);
   if (adjacent + wide.length > 0) {
-    parts[0] += `\nconfirmed: ${adjacent} between adjacent releases, ${wide.length} not narrowed to one release (others published between), ${wide.filter((c) => c.headline).length} of them on a scenario's headline metric, which a history sweep narrows`;
+    parts[0] += `\nconfirmed: ${adjacent} between adjacent releases, ${wide.length} not narrowed to one release (others published between), ${describeNotNarrowed(wide)}`;
   }
   if (report.changes.length > 0) {
     parts.push(formatTable(["status", "kind", "series", "versions", "change (min effect)", "interval", "why", "release notes"], report.changes.map(changeRow)));

@@ -2,7 +2,7 @@
  * The shapes of `scripts/bench regressions` and of its feed. `detectRegressions(docs, options)` in
  * src/regressions/detect.ts returns a RegressionReport; `regressions.json` is that report as written.
  */
-import type { MeasuredCell, MinEffectSource } from "../compare/types.ts";
+import type { MeasuredCell, MinEffectSource, Verdict } from "../compare/types.ts";
 import type { DocumentedChange } from "../core/known-changes.ts";
 import type { SeriesCache } from "./cache.ts";
 import type { ParamValue } from "../results/types.ts";
@@ -68,6 +68,22 @@ export interface SeriesChange extends SeriesIdentity {
    * Absent when the published releases were not read (a canary; the registry unreachable).
    */
   between?: ReleasesBetween;
+  /**
+   * A change between versions that are not neighbours in its series: the two halves its releases
+   * were split into, at a release between measured beside each end in one run (a sweep's
+   * narrowing), with what each said; neither showed the change alone. Absent where no release
+   * between was measured beside both ends.
+   */
+  halves?: [MeasuredHalf, MeasuredHalf];
+}
+
+/** One half of a change's two releases, measured beside each other in one run, and its paired verdict. */
+export interface MeasuredHalf {
+  from_version: string;
+  to_version: string;
+  ratio: number | null;
+  ci95: [number, number] | null;
+  verdict: Verdict;
 }
 
 export interface ReleasesBetween {

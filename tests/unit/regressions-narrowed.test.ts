@@ -33,12 +33,12 @@ describe("the feed after a step was narrowed on another machine than its link", 
     assert.deepEqual(others, [], "the link's step is the half's that showed it");
     assert.deepEqual([half!.from_version, half!.to_version, half!.between], ["22.4.0", "22.6.0", { releases: 1, first: "22.5.0", last: "22.5.0" }]);
     const report = detectRegressions(halves, { published });
-    assert.match(regressionsText(report, false), /confirmed: 0 between adjacent releases, 1 not narrowed to one release \(others published between\), 1 of them on a scenario's headline metric/);
-    assert.match(regressionsText(report, false), /not narrowed to one release: 1 release between \(22\.5\.0\)/);
-    assert.match(regressionsAtom(report), /; not narrowed to one release: 1 release between \(22\.5\.0\)\./);
+    assert.match(regressionsText(report, false), /confirmed: 0 between adjacent releases, 1 not narrowed to one release \(others published between\), 1 of them on a scenario's headline metric \(the one a history sweep narrows\): 0 split at a release between measured beside both ends, neither half showing the change alone; 1 with no release between measured beside both ends/);
+    assert.match(regressionsText(report, false), /not narrowed to one release: 1 release between \(22\.5\.0\); no release between measured beside both ends/);
+    assert.match(regressionsAtom(report), /; not narrowed to one release: 1 release between \(22\.5\.0\); no release between measured beside both ends\./);
     const page = regressionsBody({ report, jsonPath: "regressions.json", atomPath: null }).text;
-    assert.match(page, /<p id="not-narrowed">1 of the 1 confirmed changes lie between releases with others published between them, 1 of them on a scenario's headline metric/);
-    assert.match(page, /22\.4\.0 → 22\.6\.0<div class="muted not-narrowed">not narrowed to one release: 1 release between \(22\.5\.0\)<\/div>/);
+    assert.match(page, /<p id="not-narrowed">1 of the 1 confirmed changes lie between releases with others published between them, 1 of them on a scenario&#39;s headline metric \(the one a history sweep narrows\): 0 split/);
+    assert.match(page, /22\.4\.0 → 22\.6\.0<div class="muted not-narrowed">not narrowed to one release: 1 release between \(22\.5\.0\); no release between measured beside both ends<\/div>/);
     assert.equal(detectRegressions(halves).changes[0]!.between, undefined, "unknown without the published releases");
     const narrowed = [...halves, ...linkRun({ machine: TESTBED_AMD, index: 4, from: "22.4.0", to: "22.5.0", level: LEVEL }), ...linkRun({ machine: TESTBED_AMD, index: 5, from: "22.5.0", to: "22.6.0", level: LEVEL })];
     const [adjacent] = detectRegressions(narrowed, { published }).changes;
@@ -60,5 +60,39 @@ describe("the feed after a step was narrowed on another machine than its link", 
       [["22.4.0", "22.8.0", "regression", { releases: 3, first: "22.5.0", last: "22.7.0" }]],
     );
     assert.match(changes[0]!.compare_command!, /^scripts\/bench compare 20260102T000000Z-000001 /);
+    // What the halves said is the reader's evidence that the step is no one release's.
+    assert.deepEqual(
+      changes[0]!.halves?.map((half) => [half.from_version, half.to_version, half.verdict]),
+      [
+        ["22.4.0", "22.6.0", "no significant change"],
+        ["22.6.0", "22.8.0", "no significant change"],
+      ],
+    );
+    const report = detectRegressions(docs, { published });
+    assert.match(regressionsText(report, false), /1 of them on a scenario's headline metric \(the one a history sweep narrows\): 1 split at a release between measured beside both ends, neither half showing the change alone; 0 with no release between/);
+    assert.match(regressionsText(report, false), /not narrowed to one release: 3 releases between \(22\.5\.0 … 22\.7\.0\); neither half showed it alone \(22\.4\.0 → 22\.6\.0 [+−]\d+\.\d % \[\d\.\d{3}, \d\.\d{3}\], no significant change; 22\.6\.0 → 22\.8\.0 /);
+    const page = regressionsBody({ report, jsonPath: "regressions.json", atomPath: null }).text;
+    assert.match(page, /<div class="muted not-narrowed">not narrowed to one release: 3 releases between \(22\.5\.0 … 22\.7\.0\); neither half showed it alone \(22\.4\.0 → 22\.6\.0 /);
+  });
+
+  it("finds the halves a sweep measured on another machine than its link (the testbed's host changed between them)", () => {
+    const flat = () => 100;
+    const docs = [
+      ...linkRun({ machine: TESTBED_AMD, index: 1, from: "22.4.0", to: "22.8.0", level: LEVEL }),
+      ...linkRun({ machine: TESTBED_INTEL, index: 2, from: "22.4.0", to: "22.6.0", level: flat }),
+      ...linkRun({ machine: TESTBED_INTEL, index: 3, from: "22.6.0", to: "22.8.0", level: flat }),
+    ];
+    const [link, ...others] = detectRegressions(docs).changes;
+    assert.deepEqual(others, []);
+    assert.deepEqual([link!.from_version, link!.to_version], ["22.4.0", "22.8.0"]);
+    assert.deepEqual(
+      link!.halves?.map((half) => [half.from_version, half.to_version, half.verdict]),
+      [
+        ["22.4.0", "22.6.0", "no significant change"],
+        ["22.6.0", "22.8.0", "no significant change"],
+      ],
+    );
+    const oneHalf = detectRegressions(docs.filter((doc) => !(doc.runtime.version === "22.8.0" && doc.run.id.endsWith("3")))).changes;
+    assert.equal(oneHalf.find((c) => c.from_version === "22.4.0" && c.to_version === "22.8.0")?.halves, undefined, "one half measured is no split");
   });
 });
