@@ -3,7 +3,7 @@ import { describeDocumented } from "../core/known-changes.ts";
 import { escapeMarkup } from "../core/markup.ts";
 import { formatInterval, formatPercent } from "../compare/format.ts";
 import { releaseNotes, type ReleaseNotes } from "../runtimes/catalog.ts";
-import { describeBetween, describeChange, seriesLabel } from "./format.ts";
+import { describeBetween, describeChange, describeHalves, seriesLabel } from "./format.ts";
 import type { RegressionReport, SeriesChange } from "./types.ts";
 
 /** The feed's file name for feed readers. */
@@ -31,8 +31,8 @@ function entry(change: SeriesChange, page: string): string {
   const title = `${change.channel === "canary" ? `Canary ${kind.toLowerCase()}` : kind}: ${seriesLabel(change)} ${change.from_version} → ${change.to_version} ${describeChange(change)}`;
   const floor = change.noise_floor === null ? "too little history for a noise floor" : `noise floor ${formatPercent(change.noise_floor)}`;
   const documented = (change.documented ?? []).map((known) => ` Documented by the runtime's team: ${describeDocumented(known)} (${known.url}).`).join("");
-  const between = describeBetween(change);
-  const summary = `${change.to_version} against ${change.from_version}: ratio ${change.ratio.toFixed(3)}, interval ${formatInterval(change.ci95)}, ${floor}. ${change.reason}${between === null ? "" : `; ${between}`}.${documented}`;
+  const between = [describeBetween(change), describeHalves(change)].filter((text) => text !== null);
+  const summary = `${change.to_version} against ${change.from_version}: ratio ${change.ratio.toFixed(3)}, interval ${formatInterval(change.ci95)}, ${floor}. ${[change.reason, ...between].join("; ")}.${documented}`;
   return [
     "  <entry>",
     `    <id>${ID_PREFIX}change/${anchor}</id>`,

@@ -31,17 +31,22 @@ function describeHalf(half: MeasuredHalf): string {
   return `${half.from_version} → ${half.to_version} ${estimate}, ${half.verdict}`;
 }
 
-/**
- * `not narrowed to one release: 25 releases between (20.11.0 … 20.20.1)`, then what its halves said
- * where a release between was measured beside both ends, or that none was; null for adjacent or
- * unknown releases.
- */
+/** `not narrowed to one release: 25 releases between (20.11.0 … 20.20.1)`, or null for adjacent or unknown releases. */
 export function describeBetween(change: SeriesChange): string | null {
   const between = change.between;
   if (between === undefined || !notNarrowed(change)) return null;
   const span = between.releases === 1 ? between.first : `${between.first} … ${between.last}`;
-  const halves = change.halves === undefined ? "no release between measured beside both ends" : `neither half showed it alone (${change.halves.map(describeHalf).join("; ")})`;
-  return `not narrowed to one release: ${count(between.releases, "release")} between (${span}); ${halves}`;
+  return `not narrowed to one release: ${count(between.releases, "release")} between (${span})`;
+}
+
+/**
+ * Why a change not narrowed to one release stands on its wider pair: what its halves gave, where a
+ * release between was measured beside both ends, or that none was; null where it is narrowed or the
+ * releases between are unknown.
+ */
+export function describeHalves(change: SeriesChange): string | null {
+  if (describeBetween(change) === null) return null;
+  return change.halves === undefined ? "no release between measured beside both ends" : `neither half showed it alone (${change.halves.map(describeHalf).join("; ")})`;
 }
 
 /** `3 of them on a scenario's headline metric (2 whose halves …; 1 with no release between …)`: what the unnarrowed changes' count is made of. */
@@ -52,7 +57,7 @@ export function describeNotNarrowed(wide: readonly SeriesChange[]): string {
 }
 
 function changeRow(change: SeriesChange): string[] {
-  const between = describeBetween(change);
+  const between = [describeBetween(change), describeHalves(change)].filter((text) => text !== null);
   return [
     change.status,
     change.kind,
@@ -60,7 +65,7 @@ function changeRow(change: SeriesChange): string[] {
     `${change.from_version} → ${change.to_version}`,
     describeChange(change),
     formatInterval(change.ci95),
-    [change.reason, ...(between === null ? [] : [between]), ...(change.narrowed_from === undefined ? [] : [`narrowed from ${change.narrowed_from.join(", ")}`]), ...(change.documented ?? []).map((known) => `documented: ${describeDocumented(known)} ${known.url}`)].join("; "),
+    [change.reason, ...between, ...(change.narrowed_from === undefined ? [] : [`narrowed from ${change.narrowed_from.join(", ")}`]), ...(change.documented ?? []).map((known) => `documented: ${describeDocumented(known)} ${known.url}`)].join("; "),
     change.release_notes?.changelog ?? "",
   ];
 }

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { readDerivedFile } from "../core/json-file.ts";
 import { formatChange, formatInterval, formatPercent } from "../compare/format.ts";
 import { FEED_ATOM_FILE, changeAnchor } from "../regressions/feed-atom.ts";
-import { describeBetween, describeNotNarrowed, notNarrowed } from "../regressions/format.ts";
+import { describeBetween, describeHalves, describeNotNarrowed, notNarrowed } from "../regressions/format.ts";
 import { FEED_JSON_FILE } from "../regressions/feed-json.ts";
 import { REGRESSIONS_SCHEMA_ID, type RegressionReport, type SeriesChange } from "../regressions/types.ts";
 import { paramsSlug } from "../core/params.ts";
@@ -72,7 +72,13 @@ const COLUMNS: readonly { title: string; numeric?: boolean; cell: (change: Serie
   { title: "min. effect", numeric: true, cell: (c) => html`${formatPercent(c.min_effect)}<div class="muted">${c.min_effect_source}</div>` },
   { title: "what changed", cell: (c) => releaseNotesLinks(releaseNotes(c.runtime, c.from_version, c.to_version)) },
   { title: "runner, date", cell: (c) => html`${c.runner}<div class="muted">${c.updated.slice(0, 10)}</div>` },
-  { title: "why", cell: (c) => html`${c.reason}${c.environment_drift ? html` <span class="badge">machine drifted</span>` : ""}` },
+  {
+    title: "why",
+    cell: (c) => {
+      const halves = describeHalves(c);
+      return html`${c.reason}${c.environment_drift ? html` <span class="badge">machine drifted</span>` : ""}${halves === null ? "" : html`<div class="muted halves">${halves}</div>`}`;
+    },
+  },
 ];
 
 function changesTable(caption: string, changes: readonly SeriesChange[]): SafeHtml {
@@ -99,7 +105,7 @@ export function regressionsBody(feed: RegressionsFeed | null): SafeHtml {
   const wide = confirmed.filter(notNarrowed);
   return html`<h1>Regressions</h1>
 <p class="lede">Significant changes between consecutive versions of each series, as found by <code>scripts/bench regressions</code> on ${report.generated_at.slice(0, 10)}: the 95 % interval of the ratio excludes 1 and the change exceeds the series' own noise floor. ${feed.atomPath ? html`<a class="feed" href="${FEED_ATOM_FILE}">Subscribe (Atom)</a>` : ""} <a href="${FEED_JSON_FILE}">JSON</a></p>
-${wide.length > 0 ? html`<p id="not-narrowed">${wide.length} of the ${confirmed.length} confirmed changes lie between releases with others published between them, ${describeNotNarrowed(wide)}. A change no half shows alone may be spread over several releases, or one run's figure; docs/history.md in the repository says why each stands. Each row names the releases between, and what its halves said.</p>` : ""}
+${wide.length > 0 ? html`<p id="not-narrowed">${wide.length} of the ${confirmed.length} confirmed changes lie between releases with others published between them, ${describeNotNarrowed(wide)}. A change no half shows alone may be spread over several releases, or one run's figure; docs/history.md in the repository says why each stands. Each row names the releases between, and says why the change stands there: what its halves gave, or that none was measured.</p>` : ""}
 ${report.changes.length === 0 ? html`<p class="empty">No significant change in ${report.series.length} series.</p>` : ""}
 ${changesTable("Confirmed regressions", confirmed.filter((c) => c.kind === "regression"))}
 ${changesTable("Confirmed improvements", confirmed.filter((c) => c.kind === "improvement"))}
