@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "
 import { dirname, relative } from "node:path";
 import { UserError, errorMessage } from "./errors.ts";
 import { REPO_ROOT } from "./paths.ts";
+import { describeErrors, validatorFor } from "./schema.ts";
 
 /** A path as a person reads it in a message: relative to the repository when it lies inside it. */
 export function displayPath(path: string): string {
@@ -21,9 +22,10 @@ export function readJsonFile(path: string): unknown {
 
 /**
  * A file the harness derives from the results (the feed, the chained trends) and reads back: null
- * where it has not been written; bad JSON, or another schema, a UserError saying how to write it again.
+ * where it has not been written; bad JSON, another schema, or a file its schema in schemas/ refuses
+ * (one edited or forged), a UserError naming the first problem and saying how to write it again.
  */
-export function readDerivedFile<T extends { schema: string }>(path: string, schema: string, writtenBy: string): T | null {
+export function readDerivedFile<T extends { schema: string }>(path: string, schema: { id: string; file: string }, writtenBy: string): T | null {
   if (!existsSync(path)) return null;
   let parsed: T;
   try {
@@ -31,7 +33,13 @@ export function readDerivedFile<T extends { schema: string }>(path: string, sche
   } catch {
     throw new UserError(`${displayPath(path)}: not valid JSON (run ${writtenBy} again)`);
   }
-  if (parsed?.schema !== schema) throw new UserError(`${displayPath(path)}: not a ${schema} file (run ${writtenBy} again)`);
+  if (parsed?.schema !== schema.id) throw new UserError(`${displayPath(path)}: not a ${schema.id} file (run ${writtenBy} again)`);
+  const validate = validatorFor(schema.file);
+  if (!validate(parsed)) {
+    const problems = describeErrors(validate.errors);
+    const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : "";
+    throw new UserError(`${displayPath(path)}: ${problems[0]}${more}, which schemas/${schema.file} does not allow (run ${writtenBy} again)`);
+  }
   return parsed;
 }
 

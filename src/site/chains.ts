@@ -14,7 +14,7 @@ import { CHAIN_INDEX_PATH, chainPath, type ChainData, type ChainIndex } from "./
 import { PICTURE_FILE, historyPicture } from "./picture.ts";
 
 function readChains(feedDir: string): ChainedTrends | null {
-  const trends = readDerivedFile<ChainedTrends>(join(feedDir, CHAINS_JSON_FILE), CHAINS_SCHEMA_ID, "scripts/bench regressions --feed-dir");
+  const trends = readDerivedFile<ChainedTrends>(join(feedDir, CHAINS_JSON_FILE), { id: CHAINS_SCHEMA_ID, file: "chains.schema.json" }, "scripts/bench regressions --feed-dir");
   if (trends !== null && !Array.isArray(trends.chains)) throw new UserError(`${join(feedDir, CHAINS_JSON_FILE)}: its chains are not a list (run scripts/bench regressions --feed-dir again)`);
   return trends;
 }

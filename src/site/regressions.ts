@@ -24,7 +24,7 @@ export interface RegressionsFeed {
  */
 export function readFeed(feedDir: string): RegressionsFeed | null {
   const jsonPath = join(feedDir, FEED_JSON_FILE);
-  const report = readDerivedFile<RegressionReport>(jsonPath, REGRESSIONS_SCHEMA_ID, "scripts/bench regressions --feed-dir");
+  const report = readDerivedFile<RegressionReport>(jsonPath, { id: REGRESSIONS_SCHEMA_ID, file: "regressions.schema.json" }, "scripts/bench regressions --feed-dir");
   if (report === null) return null;
   const atomPath = join(feedDir, FEED_ATOM_FILE);
   return { report, jsonPath, atomPath: existsSync(atomPath) ? atomPath : null };

@@ -478,7 +478,9 @@ describe("regressions feed: a release measured beside its predecessor", () => {
       run: { ...makeResult().run, ...run },
       runtime: { ...makeResult().runtime, version: "22.12.0-nightly20261124abcdef", spec: "node@path:/opt/node-nightly/bin/node", sha256: "b".repeat(64) },
     });
-    const { changes, series } = detectRegressions([release, canary]);
+    const report = detectRegressions([release, canary]);
+    const { changes, series } = report;
+    assert.deepEqual(checkAgainst("regressions.schema.json", report), [], "the feed's schema allows a canary change");
     assert.deepEqual(
       changes.map((c) => [c.channel, c.kind, c.from_version, c.to_version, c.status]),
       [["canary", "regression", "22.11.0", "22.12.0-nightly20261124abcdef", "confirmed"]],

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { measurementsOf } from "../../src/compare/series-key.ts";
+import { checkAgainst } from "../../src/core/schema.ts";
 import { detectRegressions } from "../../src/regressions/detect.ts";
 import { isSentinel, judgeDrift } from "../../src/regressions/drift.ts";
 import type { ResultDocument } from "../../src/results/types.ts";
@@ -58,6 +59,7 @@ describe("drift sentinel", () => {
     assert.deepEqual(bun.map((c) => [c.kind, c.to_version, c.status, c.environment_drift]), [["regression", "1.1.9", "unconfirmed", true]]);
     assert.match(bun[0]!.reason, /^held back: measured while the machine drifted \(run 20261101T090000Z-000009 on bench-x64-1: sentinel node@22\.11\.0 moved \(startup\/hello wall_ms \+2\d\.\d %\); run 20261101T100000Z-00000a/);
     assert.equal(report.drifted_runs.length, 2);
+    assert.deepEqual(checkAgainst("regressions.schema.json", report), [], "the feed's schema allows drifted runs");
     assert.equal(report.changes.filter((c) => c.status === "confirmed").length, 0, "nothing from a drifting run is alerted");
   });
 });

@@ -1,12 +1,28 @@
 import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, it } from "node:test";
+import { checkAgainst } from "../../src/core/schema.ts";
 import { detectRegressions } from "../../src/regressions/detect.ts";
 import { regressionsText } from "../../src/regressions/format.ts";
 import { regressionsAtom } from "../../src/regressions/feed-atom.ts";
-import { regressionsBody } from "../../src/site/regressions.ts";
+import { readFeed, regressionsBody } from "../../src/site/regressions.ts";
+import { FEED_JSON_FILE, regressionsJson } from "../../src/regressions/feed-json.ts";
+import { UserError } from "../../src/core/errors.ts";
+import { ownTempDir } from "../helpers/temp.ts";
 import { linkRun, steppedLevel, TESTBED_AMD, TESTBED_INTEL } from "../helpers/links.ts";
 
 const LEVEL = steppedLevel(100, "22.6.0", 1.1);
+
+/** The link 22.4.0 → 22.8.0 on the AMD host, showing LEVEL's step, and its two halves over 22.6.0 on `halves`, neither showing it. */
+function linkWithFlatHalves(halves: typeof TESTBED_AMD) {
+  const flat = () => 100;
+  return [
+    ...linkRun({ machine: TESTBED_AMD, index: 1, from: "22.4.0", to: "22.8.0", level: LEVEL }),
+    ...linkRun({ machine: halves, index: 2, from: "22.4.0", to: "22.6.0", level: flat }),
+    ...linkRun({ machine: halves, index: 3, from: "22.6.0", to: "22.8.0", level: flat }),
+  ];
+}
 
 describe("the feed after a step was narrowed on another machine than its link", () => {
   it("names the release that brought it, and the link it was narrowed from, not the link on its own", () => {
@@ -48,12 +64,7 @@ describe("the feed after a step was narrowed on another machine than its link", 
   });
 
   it("keeps a link's step on the link when neither half, measured on the same machine, shows it alone", () => {
-    const flat = () => 100;
-    const docs = [
-      ...linkRun({ machine: TESTBED_AMD, index: 1, from: "22.4.0", to: "22.8.0", level: LEVEL }),
-      ...linkRun({ machine: TESTBED_AMD, index: 2, from: "22.4.0", to: "22.6.0", level: flat }),
-      ...linkRun({ machine: TESTBED_AMD, index: 3, from: "22.6.0", to: "22.8.0", level: flat }),
-    ];
+    const docs = linkWithFlatHalves(TESTBED_AMD);
     const published = new Map([["node", ["22.4.0", "22.5.0", "22.6.0", "22.7.0", "22.8.0"]]]);
     const { changes } = detectRegressions(docs, { published });
     assert.deepEqual(
@@ -78,12 +89,7 @@ describe("the feed after a step was narrowed on another machine than its link", 
   });
 
   it("finds the halves a sweep measured on another machine than its link (the testbed's host changed between them)", () => {
-    const flat = () => 100;
-    const docs = [
-      ...linkRun({ machine: TESTBED_AMD, index: 1, from: "22.4.0", to: "22.8.0", level: LEVEL }),
-      ...linkRun({ machine: TESTBED_INTEL, index: 2, from: "22.4.0", to: "22.6.0", level: flat }),
-      ...linkRun({ machine: TESTBED_INTEL, index: 3, from: "22.6.0", to: "22.8.0", level: flat }),
-    ];
+    const docs = linkWithFlatHalves(TESTBED_INTEL);
     const [link, ...others] = detectRegressions(docs).changes;
     assert.deepEqual(others, []);
     assert.deepEqual([link!.from_version, link!.to_version], ["22.4.0", "22.8.0"]);
@@ -94,7 +100,21 @@ describe("the feed after a step was narrowed on another machine than its link", 
         ["22.6.0", "22.8.0", "no significant change"],
       ],
     );
+    assert.deepEqual(checkAgainst("regressions.schema.json", detectRegressions(docs, { published: new Map([["node", ["22.5.0", "22.6.0", "22.7.0"]]]) })), [], "the feed's schema allows halves and releases between");
     const oneHalf = detectRegressions(docs.filter((doc) => !(doc.runtime.version === "22.8.0" && doc.run.id.endsWith("3")))).changes;
     assert.equal(oneHalf.find((c) => c.from_version === "22.4.0" && c.to_version === "22.8.0")?.halves, undefined, "one half measured is no split");
+  });
+
+  it("is refused by the site, naming the field, where an edited or forged feed has halves it cannot draw", () => {
+    const docs = linkWithFlatHalves(TESTBED_AMD);
+    const report = detectRegressions(docs);
+    const feedDir = ownTempDir("forged-feed");
+    writeFileSync(join(feedDir, FEED_JSON_FILE), regressionsJson(report));
+    assert.equal(readFeed(feedDir)?.report.changes[0]!.halves?.length, 2, "the feed as written is read");
+    writeFileSync(join(feedDir, FEED_JSON_FILE), JSON.stringify({ ...report, changes: [{ ...report.changes[0]!, halves: "<script>" }] }));
+    assert.throws(
+      () => readFeed(feedDir),
+      (error: unknown) => error instanceof UserError && /regressions\.json: \/changes\/0\/halves: must be array, which schemas\/regressions\.schema\.json does not allow/.test(error.message),
+    );
   });
 });

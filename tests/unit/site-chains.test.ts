@@ -38,6 +38,14 @@ describe("the site's chain files", () => {
     await assert.rejects(writeChainFiles(feedDir, outDir), (error: unknown) => error instanceof UserError && error.message.includes(join(feedDir, CHAINS_JSON_FILE)));
     writeFileSync(join(feedDir, CHAINS_JSON_FILE), JSON.stringify({ schema: "something/else", chains: [] }));
     await assert.rejects(writeChainFiles(feedDir, outDir), /not a runtime-bench\/chains\/v2 file/);
+    // An edited or forged file: a field the site would draw, with a bidirectional control in it.
+    const trends = chainedTrends(["22.1.0"].flatMap((to) => linkRun({ machine: TESTBED_AMD, index: 1, from: "22.0.0", to, level: () => 100 })));
+    trends.chains[0]!.points[1]!.link!.machine.cpu_model = "AMD \u202eEPYC";
+    writeFileSync(join(feedDir, CHAINS_JSON_FILE), JSON.stringify(trends));
+    await assert.rejects(
+      writeChainFiles(feedDir, outDir),
+      (error: unknown) => error instanceof UserError && /chains\.json: \/chains\/0\/points\/1\/link\/machine\/cpu_model: must be one line with no control character .*, which schemas\/chains\.schema\.json does not allow \(run scripts\/bench regressions --feed-dir again\)$/.test(error.message),
+    );
   });
 
   it("the README opens with the picture the site build draws from data/, as it stands", () => {
