@@ -102,13 +102,16 @@ export function regressionsBody(feed: RegressionsFeed | null): SafeHtml {
   const { report } = feed;
   const newestFirst = [...report.changes].sort((a, b) => b.updated.localeCompare(a.updated));
   const confirmed = newestFirst.filter((c) => c.status === "confirmed");
+  // A change no release shows alone is no release's step: the reader looking for the release to blame reads the first two tables.
   const wide = confirmed.filter(notNarrowed);
+  const placed = confirmed.filter((c) => !notNarrowed(c));
   return html`<h1>Regressions</h1>
 <p class="lede">Significant changes between consecutive versions of each series, as found by <code>scripts/bench regressions</code> on ${report.generated_at.slice(0, 10)}: the 95 % interval of the ratio excludes 1 and the change exceeds the series' own noise floor. ${feed.atomPath ? html`<a class="feed" href="${FEED_ATOM_FILE}">Subscribe (Atom)</a>` : ""} <a href="${FEED_JSON_FILE}">JSON</a></p>
-${wide.length > 0 ? html`<p id="not-narrowed">${wide.length} of the ${confirmed.length} confirmed changes lie between releases with others published between them, ${describeNotNarrowed(wide)}. A change no half shows alone may be spread over several releases, or one run's figure; docs/history.md in the repository says why each stands. Each row names the releases between, and says why the change stands there: what its halves gave, or that none was measured.</p>` : ""}
+${wide.length > 0 ? html`<p id="not-narrowed">${wide.length} of the ${confirmed.length} confirmed changes lie between releases with others published between them, ${describeNotNarrowed(wide)}. A change no half shows alone may be spread over several releases, or one run's figure; docs/history.md in the repository says why each stands. They are listed apart, below the changes of one release; each row names the releases between, and says why the change stands there: what its halves gave, or that none was measured.</p>` : ""}
 ${report.changes.length === 0 ? html`<p class="empty">No significant change in ${report.series.length} series.</p>` : ""}
-${changesTable("Confirmed regressions", confirmed.filter((c) => c.kind === "regression"))}
-${changesTable("Confirmed improvements", confirmed.filter((c) => c.kind === "improvement"))}
+${changesTable("Confirmed regressions", placed.filter((c) => c.kind === "regression"))}
+${changesTable("Confirmed improvements", placed.filter((c) => c.kind === "improvement"))}
+${changesTable("Confirmed across several releases, not placed in one", wide)}
 ${changesTable("Unconfirmed changes", newestFirst.filter((c) => c.status === "unconfirmed"))}
 ${report.drifted_runs.length > 0 ? html`<h2>Runs measured while the machine drifted</h2><ul>${report.drifted_runs.map((run) => html`<li>${run.runner} run ${run.run_id} (${run.started_at.slice(0, 10)}): sentinel ${run.sentinel} moved in ${run.moved.length} series</li>`)}</ul>` : ""}`;
 }

@@ -56,11 +56,16 @@ describe("the feed after a step was narrowed on another machine than its link", 
     assert.match(page, /<p id="not-narrowed">1 of the 1 confirmed changes lie between releases with others published between them, 1 of them on a scenario&#39;s headline metric \(the one a history sweep narrows\): 0 split/);
     assert.match(page, /22\.4\.0 → 22\.6\.0<div class="muted not-narrowed">not narrowed to one release: 1 release between \(22\.5\.0\)<\/div>/);
     assert.match(page, /<div class="muted halves">no release between measured beside both ends<\/div>/);
+    assert.match(page, /<h2>Confirmed across several releases, not placed in one <span class="count">1<\/span><\/h2>/);
+    assert.doesNotMatch(page, /<h2>Confirmed regressions/, "no release's step: not among the regressions a reader blames a release for");
     assert.equal(detectRegressions(halves).changes[0]!.between, undefined, "unknown without the published releases");
     const narrowed = [...halves, ...linkRun({ machine: TESTBED_AMD, index: 4, from: "22.4.0", to: "22.5.0", level: LEVEL }), ...linkRun({ machine: TESTBED_AMD, index: 5, from: "22.5.0", to: "22.6.0", level: LEVEL })];
     const [adjacent] = detectRegressions(narrowed, { published }).changes;
     assert.deepEqual([adjacent!.from_version, adjacent!.to_version, adjacent!.between], ["22.5.0", "22.6.0", { releases: 0 }]);
     assert.match(regressionsText(detectRegressions(narrowed, { published }), false), /confirmed: 1 between adjacent releases, 0 not narrowed/);
+    const narrowedPage = regressionsBody({ report: detectRegressions(narrowed, { published }), jsonPath: "regressions.json", atomPath: null }).text;
+    assert.match(narrowedPage, /<h2>Confirmed regressions <span class="count">1<\/span><\/h2>/);
+    assert.doesNotMatch(narrowedPage, /Confirmed across several releases/);
   });
 
   it("keeps a link's step on the link when neither half, measured on the same machine, shows it alone", () => {
