@@ -49,7 +49,7 @@ export function describeHalves(change: SeriesChange): string | null {
   return change.halves === undefined ? "no release between measured beside both ends" : `neither half showed it alone (${change.halves.map(describeHalf).join("; ")})`;
 }
 
-/** `3 of them on a scenario's headline metric (2 whose halves …; 1 with no release between …)`: what the unnarrowed changes' count is made of. */
+/** `3 of them on a scenario's headline metric (…): 2 split at a release between …; 1 with no release between …`: what the unnarrowed changes' count is made of. */
 export function describeNotNarrowed(wide: readonly SeriesChange[]): string {
   const headline = wide.filter((c) => c.headline);
   const split = headline.filter((c) => c.halves !== undefined).length;
