@@ -7,7 +7,7 @@
 import { waitForQuiet } from "../env/machine-check.ts";
 import { missingCells } from "../releases/cells.ts";
 import { formatDuration } from "../ui/duration.ts";
-import { linkSteps, showsStep, stoppedForFutility, type LinkStep, type RunnerCoverage } from "./coverage.ts";
+import { linkSteps, showsStep, stepCell, stoppedForFutility, type LinkStep, type RunnerCoverage } from "./coverage.ts";
 import { narrowStep, type NarrowedStep } from "./narrow.ts";
 import { linkLabel, type ChainLink } from "./select.ts";
 
@@ -290,28 +290,81 @@ export async function runSweep(plan: SweepPlan, hooks: SweepHooks, limits: Sweep
 }
 
 /**
+ * The runs a sweep would start with, as far as data/ can tell, measuring nothing: the links it lacks,
+ * and the next runs of each step it holds whose narrowing is not finished (the runs after those
+ * depend on what they show). Every release is taken to run here: finding one that does not means
+ * downloading it, which a plan does not. For `sweep --plan`.
+ */
+export async function nextRuns(plan: SweepPlan, coverage: RunnerCoverage, cost: SweepHooks["cost"]): Promise<Required<SweepJob>[]> {
+  const jobs: Required<SweepJob>[] = [];
+  const dry: SweepHooks = {
+    async measure(job) {
+      // Unmeasured here, a pair two steps need is asked for twice.
+      const key = (j: Required<SweepJob>) => `${linkLabel(j.link)} ${j.scenarios.join(" ")}`;
+      if (!jobs.some((queued) => key(queued) === key(job))) jobs.push(job);
+      return "measured";
+    },
+    cost,
+    coverage: () => coverage,
+    load: () => 0,
+    sleep: async () => undefined,
+    now: () => 0,
+    log: () => undefined,
+    interrupted: () => false,
+    earlierRuns: () => [],
+    keepRuns: () => undefined,
+    runs: async () => true,
+  };
+  await runSweep(plan, dry, { maxLoad: Infinity });
+  return jobs;
+}
+
+/**
  * A link's confirmed steps in every scenario, each narrowed to its release where releases lie between: all at the
- * scenario's version in this checkout, the one a narrowing run measures.
+ * scenario's version in this checkout, the one a narrowing run measures. A half a bisection measured can show a
+ * step of its own on the scenario's other cells (or the other way on the same cell); it is narrowed too, within that
+ * half, as a step of a link is. Every pair judged lies in the link's bisection tree and follows the pairs data/
+ * holds, so what this adds is bounded by that tree: at most two runs per release between, per scenario.
  */
 async function linkStepsNarrowed(link: ChainLink, scenarios: readonly string[], plan: SweepPlan, hooks: SweepHooks, sweep: SweepRun): Promise<SweepStep[]> {
   const found: SweepStep[] = [];
   for (const scenario of scenarios) {
     const version = plan.scenarioVersion(scenario);
-    for (const step of linkSteps(hooks.coverage(), link, scenario, version)) {
-      const between = plan.narrow ? plan.between(link) : [];
-      if (between.length > 0) hooks.log(`sweep: ${linkLabel(link)} is ${step.verdict} on ${scenario}; narrowing it over the ${between.length} releases between`);
-      const judge = async (from: string, to: string) => {
-        const pair = { runtime: link.runtime, from, to };
-        const coverage = hooks.coverage();
-        if (!coverage.measured(pair, scenario, version) || stoppedForFutility(coverage, pair, step)) {
-          const job = { link: pair, scenarios: [scenario], purpose: "narrowing" as const };
-          if (!(await sweep.run(job, [job], `narrowing ${linkLabel(link)} on ${scenario}`))) throw new Stopped();
-        }
-        return showsStep(hooks.coverage(), pair, step);
-      };
-      const measured = (from: string, to: string) => hooks.coverage().measured({ runtime: link.runtime, from, to }, scenario, version);
-      found.push({ link, step, narrowed: await narrowStep(link.from, link.to, between, judge, { runs: (release) => hooks.runs(link.runtime, release), measured }) });
+    const pairKey = (pair: Pick<ChainLink, "from" | "to">) => `${pair.from}→${pair.to}`;
+    /** `pair verdict cell` of every step a bisection already follows: a half that shows it is entered for it. */
+    const followed = new Set<string>();
+    const follow = (pair: ChainLink, step: Pick<LinkStep, "verdict" | "cells">) => step.cells.forEach((cell) => followed.add(`${pairKey(pair)} ${step.verdict} ${cell}`));
+    const pairs: ChainLink[] = [link];
+    for (let next = 0; next < pairs.length; next++) {
+      const pair = pairs[next]!;
+      for (const seen of linkSteps(hooks.coverage(), pair, scenario, version)) {
+        const step = ownStep(seen, (cell) => !followed.has(`${pairKey(pair)} ${seen.verdict} ${cell}`));
+        if (step === undefined) continue;
+        follow(pair, step);
+        const between = plan.narrow ? plan.between(pair) : [];
+        if (between.length > 0) hooks.log(`sweep: ${linkLabel(pair)}${pair === link ? "" : ` (within ${linkLabel(link)})`} is ${step.verdict} on ${scenario}; narrowing it over the ${between.length} releases between`);
+        const judge = async (from: string, to: string) => {
+          const half = { runtime: link.runtime, from, to };
+          const coverage = hooks.coverage();
+          if (!coverage.measured(half, scenario, version) || stoppedForFutility(coverage, half, step)) {
+            const job = { link: half, scenarios: [scenario], purpose: "narrowing" as const };
+            if (!(await sweep.run(job, [job], `narrowing ${linkLabel(pair)} on ${scenario}`))) throw new Stopped();
+          }
+          const judgement = showsStep(hooks.coverage(), half, step);
+          if (judgement === "step") follow(half, step);
+          if (!pairs.some((p) => pairKey(p) === pairKey(half)) && plan.between(half).length > 0) pairs.push(half);
+          return judgement;
+        };
+        const measured = (from: string, to: string) => hooks.coverage().measured({ runtime: link.runtime, from, to }, scenario, version);
+        found.push({ link: pair, step, narrowed: await narrowStep(pair.from, pair.to, between, judge, { runs: (release) => hooks.runs(link.runtime, release), measured }) });
+      }
     }
   }
   return found;
+}
+
+/** A step restricted to the cells a bisection does not follow yet; undefined when it follows them all. */
+function ownStep(step: LinkStep, unfollowed: (cell: string) => boolean): LinkStep | undefined {
+  const rows = step.rows.filter((row) => unfollowed(stepCell(row)));
+  return rows.length === 0 ? undefined : { ...step, cells: rows.map(stepCell), rows };
 }

@@ -27,6 +27,8 @@ export interface LinkRun {
   /** The true level (ms) of a release on this machine. */
   readonly level: (version: string) => number;
   readonly scenario?: string;
+  /** The load point's parameters: another cell of the scenario (default none). */
+  readonly params?: ResultDocument["params"];
   readonly trials?: number;
   /** The run's profile (default quick). */
   readonly profile?: Profile;
@@ -61,6 +63,7 @@ export function linkRun(run: LinkRun): ResultDocument[] {
       environment: { cpu_model: machine.cpu, fingerprint: machine.fingerprint },
       runtime: { version, spec: `node@${version}` },
       scenario: run.scenario ?? "hello",
+      ...(run.params !== undefined ? { params: run.params } : {}),
       ...(run.scenarioVersion !== undefined ? { scenario_version: run.scenarioVersion } : {}),
       metrics: { wall_ms: { ...metricOf(samples), trial_samples: Array.from({ length: trials }, () => SAMPLES_PER_TRIAL) } },
       reproduce: `scripts/bench run --scenario startup/${run.scenario ?? "hello"} --runtime node@${from} --runtime node@${to}`,

@@ -8,7 +8,7 @@ import { RunnerCoverage } from "../../src/history/coverage.ts";
 import { earlierRuns, keepRuns, sweepPaceFile } from "../../src/history/stage.ts";
 import { narrowingRuns, narrowStep, type StepJudgement } from "../../src/history/narrow.ts";
 import { chainLinks, releasesBetween, selectReleases } from "../../src/history/select.ts";
-import { paceOf, pendingJobs, runSweep, type SweepHooks, type SweepJob, type SweepPlan, type TimedRun } from "../../src/history/sweep.ts";
+import { nextRuns, paceOf, pendingJobs, runSweep, type SweepHooks, type SweepJob, type SweepPlan, type TimedRun } from "../../src/history/sweep.ts";
 import type { Release } from "../../src/releases/published.ts";
 import { detectRegressions } from "../../src/regressions/detect.ts";
 import { readIndexedDocuments } from "../../src/results/run-index.ts";
@@ -97,7 +97,7 @@ const SCENARIO = "startup/hello";
 let runIndex = 100;
 
 /** A sweep on synthetic runs: each run writes a link's paired results to data/, and the clock moves by its cost. */
-function fakeSweep(dataDir: string, options: { refused?: string[]; futile?: string[]; interruptAt?: number; loads?: number[]; chainShare?: number; narrowingShare?: number; scenarioVersion?: number; kept?: TimedRun[] } = {}) {
+function fakeSweep(dataDir: string, options: { refused?: string[]; futile?: string[]; interruptAt?: number; loads?: number[]; chainShare?: number; narrowingShare?: number; scenarioVersion?: number; kept?: TimedRun[]; secondCell?: (version: string) => number } = {}) {
   let clock = Date.UTC(2026, 0, 1);
   let measured = 0;
   const log: string[] = [];
@@ -113,7 +113,9 @@ function fakeSweep(dataDir: string, options: { refused?: string[]; futile?: stri
       const pair = `${job.link.from}→${job.link.to}`;
       // A narrowing run of a sweep before narrowing runs took every look: its cells stopped for futility.
       const futile = job.purpose === "narrowing" && (options.futile ?? []).includes(pair) ? { sequential: { looks: [3, 7, 10], alpha: 0.0008, stopped: "futile" as const } } : {};
-      for (const doc of linkRun({ machine: TESTBED_AMD, index: runIndex++, from: job.link.from, to: job.link.to, level: LEVEL, ...version })) await writeResult(dataDir, { ...doc, ...futile });
+      const run = { machine: TESTBED_AMD, index: runIndex++, from: job.link.from, to: job.link.to, ...version };
+      const cells = [linkRun({ ...run, level: LEVEL }), ...(options.secondCell !== undefined ? [linkRun({ ...run, level: options.secondCell, params: { size: 2 } })] : [])];
+      for (const doc of cells.flat()) await writeResult(dataDir, { ...doc, ...futile });
       runs.push(pair);
       return "measured";
     },
@@ -188,6 +190,36 @@ describe("a sweep: each link, then its steps narrowed", () => {
     assert.ok(step!.ratio > 1.08 && step!.ratio < 1.12 && step!.ci95[0] > 1, `paired ratio ${step!.ratio} ${step!.ci95}`);
     assert.deepEqual(step!.release_notes, { changelog: "https://nodejs.org/en/blog/release/v22.6.0", compare: "https://github.com/nodejs/node/compare/v22.5.0...v22.6.0" });
     assert.match(step!.compare_command!, /^scripts\/bench compare \d{8}T\d{6}Z-[0-9a-f]{6} --base node-22\.5\.0 --head node-22\.6\.0$/);
+  });
+
+  it("narrows, within the half a bisection measured, a step the half shows on another cell that the link did not", async () => {
+    const data = tempDir("sweep-half-step");
+    const plan: SweepPlan = { ...PLAN, chains: [{ links: chainLinks("node", ["22.0.0", "22.8.0"]), scenarios: [SCENARIO] }] };
+    // The second cell is 10 % slower from 22.2.0 to 22.5.0 and back after: the link shows nothing there, its halves do.
+    const secondCell = (version: string) => (["22.2.0", "22.3.0", "22.4.0", "22.5.0"].includes(version) ? 110 : 100);
+    const sweep = fakeSweep(data, { secondCell });
+    const report = await runSweep(plan, sweep.hooks, { maxLoad: 1 });
+    const steps = report.steps.map((s) => [`${s.link.from}→${s.link.to}`, s.step.verdict, s.step.cells.join(","), s.narrowed.map((n) => `${n.from}→${n.to}${n.adjacent ? "" : "?"}`).join(" ")]);
+    assert.deepEqual(steps, [
+      ["22.0.0→22.8.0", "slower", "- - wall_ms", "22.5.0→22.6.0"],
+      ["22.0.0→22.4.0", "slower", "- size=2 wall_ms", "22.1.0→22.2.0"],
+      ["22.4.0→22.8.0", "faster", "- size=2 wall_ms", "22.5.0→22.6.0"],
+    ]);
+    assert.equal(new Set(sweep.runs).size, sweep.runs.length, `no pair measured twice: ${sweep.runs.join(" ")}`);
+    assert.deepEqual(sweep.runs, ["22.0.0→22.8.0", "22.0.0→22.4.0", "22.4.0→22.8.0", "22.4.0→22.6.0", "22.6.0→22.8.0", "22.4.0→22.5.0", "22.5.0→22.6.0", "22.0.0→22.2.0", "22.2.0→22.4.0", "22.0.0→22.1.0", "22.1.0→22.2.0"], "the second cell's way back needed no run of its own: its halves were measured");
+    const again = fakeSweep(data, { secondCell });
+    await runSweep(plan, again.hooks, { maxLoad: 1 });
+    assert.deepEqual(again.runs, [], "run again, it decides the same from data/ and measures nothing");
+  });
+
+  it("tells --plan, measuring nothing, the first runs of each step data/ holds that is not narrowed yet", async () => {
+    const data = tempDir("sweep-owed");
+    const owed = async () => (await nextRuns(PLAN, RunnerCoverage.read(data, TESTBED_AMD.runner, { acceptCutShort: false }), () => ({ seconds: 1, maxSeconds: 1 }))).map((job) => `${job.purpose} ${job.link.from}→${job.link.to}`);
+    assert.deepEqual(await owed(), ["chain 22.0.0→22.4.0", "chain 22.4.0→22.8.0"]);
+    await runSweep({ ...PLAN, narrow: false }, fakeSweep(data).hooks, { maxLoad: 1 });
+    assert.deepEqual(await owed(), ["narrowing 22.4.0→22.6.0", "narrowing 22.6.0→22.8.0"]);
+    await runSweep(PLAN, fakeSweep(data).hooks, { maxLoad: 1 });
+    assert.deepEqual(await owed(), []);
   });
 
   it("narrows a link's step right after the link, so that a sweep its time limit stops leaves the step narrowed", async () => {

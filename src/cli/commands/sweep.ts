@@ -10,7 +10,7 @@ import { narrowingRuns } from "../../history/narrow.ts";
 import { chainLinks, linkLabel, parseGranularity, releasesBetween, selectReleases, type Granularity } from "../../history/select.ts";
 import { declaredMetrics } from "./validate.ts";
 import { collectStaged, earlierRuns, keepRuns, linkJob, stageLink, sweepWorkDir } from "../../history/stage.ts";
-import { paceOf, pendingJobs, runSweep, type Chain, type JobCost, type SweepHooks, type SweepJob, type SweepReport } from "../../history/sweep.ts";
+import { nextRuns, paceOf, pendingJobs, runSweep, type Chain, type JobCost, type SweepHooks, type SweepJob, type SweepPlan, type SweepReport } from "../../history/sweep.ts";
 import { planRun } from "../../orchestrate/estimate.ts";
 import { isInterrupted } from "../../process/children.ts";
 import { publishedReleases, type Release } from "../../releases/published.ts";
@@ -194,6 +194,11 @@ async function resolveChains(request: SweepRequest, leftOut: ReadonlyMap<string,
   return { chains, releases, scenarioVersion: (scenario) => versions.get(scenario)! };
 }
 
+/** What a sweep measures: the chains, and the releases between two of a runtime that narrowing bisects. */
+function sweepPlan(request: SweepRequest, { chains, releases, scenarioVersion }: ResolvedChains): SweepPlan {
+  return { chains, between: (link) => releasesBetween(releases.get(link.runtime) ?? [], link), narrow: request.narrow, scenarioVersion };
+}
+
 /** Releases of a window left out because their binary was refused (deno 2.3.0): published, but not measurable here. */
 type LeftOut = readonly { runtime: RuntimeName; version: string }[];
 
@@ -262,8 +267,18 @@ const loadFadeSeconds = (maxLoad: number) => Math.max(0, 60 * Math.log(cpus().le
 const readCoverage = (request: SweepRequest) =>
   RunnerCoverage.read(request.dataDir, request.testbed.name, { acceptCutShort: request.trialBudget !== undefined, ...(request.againBefore ? { countedFrom: request.againBefore } : {}) });
 
+/** The narrowing runs data/ says a sweep owes before anything else: the first of each unfinished bisection. */
+function owedText(owed: readonly Required<SweepJob>[], cost: (job: Required<SweepJob>) => JobCost): string[] {
+  if (owed.length === 0) return ["No step in data/ waits for narrowing: every confirmed step of a link measured is narrowed as far as it goes."];
+  const rows = owed.map((job) => [`${linkLabel(job.link)}`, job.scenarios.join(", "), formatDuration(cost(job).maxSeconds)]);
+  return [
+    `Steps in data/ whose narrowing is not finished: the sweep measures these ${count(owed.length, "run")} first (${formatDuration(owed.reduce((sum, job) => sum + cost(job).maxSeconds, 0))} at the cap), and the runs after them depend on what they show (a run holding a release whose binary does not run here is left out when the sweep reaches it):`,
+    formatTable(["narrowing run", "scenario", "at the cap"], rows),
+  ];
+}
+
 /** What `sweep --plan` prints: each chain, what is left to measure of it, and its cost. */
-function planText(request: SweepRequest, { chains, scenarioVersion }: ResolvedChains): string {
+function planText(request: SweepRequest, { chains, scenarioVersion }: ResolvedChains, owed: readonly Required<SweepJob>[]): string {
   const cost = costModel(request);
   const coverage = readCoverage(request);
   const earlier = earlierRuns(request.dataDir, (line) => void process.stderr.write(`${line}\n`));
@@ -294,6 +309,7 @@ function planText(request: SweepRequest, { chains, scenarioVersion }: ResolvedCh
     "Times are the suites' estimates at each profile's minimum trials, and (in brackets) with every cell at its cap of adaptive trials; --time-limit starts a link only when its time with every cell at its cap (scaled by the sweep's pace) fits in what is left.",
     "The sweep's pace: the time at the cap scaled as a sweep would price each link, by measured over estimated time of the latest links of its runtime that earlier sweeps of this data folder measured (1 where none did; kept below the per-user cache, so a new machine starts at 1).",
     `Narrowing a confirmed step between releases k apart adds at most ${narrowingRuns(1)}, ${narrowingRuns(3)} or ${narrowingRuns(7)} runs for k = 1, 3 or 7, each of the step's scenario alone (${chains[0]!.scenarios[0]}: about ${formatDuration(hello.seconds)} a run).`,
+    ...owedText(owed, cost),
     `Before each run the sweep waits for the load of the run before it to leave the 1-minute load average: up to ${formatDuration(loadFadeSeconds(request.maxLoad))} after a run that kept every CPU busy (more than a short narrowing run takes), not in the times above.`,
   ].join("\n");
 }
@@ -425,7 +441,9 @@ export const sweepSubcommand = defineCommand({
   async run(values) {
     const request = parseRequest(values);
     if (values.plan) {
-      process.stdout.write(`${planText(request, await resolveChains(request))}\n`);
+      const resolved = await resolveChains(request);
+      const owed = (await nextRuns(sweepPlan(request, resolved), readCoverage(request), costModel(request))).filter((job) => job.purpose === "narrowing");
+      process.stdout.write(`${planText(request, resolved, owed)}\n`);
       return 0;
     }
     checkOnTestbed(request.testbed);
@@ -441,10 +459,9 @@ export const sweepSubcommand = defineCommand({
     await setupAll([], [...new Set(chains.flatMap((chain) => chain.scenarios.map((scenario) => scenario.split("/")[0]!)))]);
     const hooks = realHooks(request, workDir);
     const deadline = request.timeLimit === undefined ? undefined : Date.now() + request.timeLimit * 1000;
-    const between = (link: { runtime: RuntimeName; from: string; to: string }) => releasesBetween(releases.get(link.runtime) ?? [], link);
     let report: SweepReport;
     try {
-      report = await runSweep({ chains, between, narrow: request.narrow, scenarioVersion }, hooks, { maxLoad: request.maxLoad, ...(deadline !== undefined ? { deadline } : {}) });
+      report = await runSweep(sweepPlan(request, { chains, releases, scenarioVersion }), hooks, { maxLoad: request.maxLoad, ...(deadline !== undefined ? { deadline } : {}) });
     } catch (error) {
       if (hooks.refused.length === 0) throw error;
       for (const problem of hooks.refused) process.stderr.write(`${problem}\n`);
