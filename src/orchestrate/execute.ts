@@ -248,10 +248,8 @@ function saveOnInterrupt(run: Run, removeWorkDir: () => Promise<void>): () => Pr
       await run.sessions.close();
       await removeWorkDir();
     })());
+  // An interrupt that came before this handler (while the work folder was being made) calls it now.
   setInterruptHandler(save);
-  // An interrupt that came before this handler (while the work folder was being made) found none to
-  // call, and the run's own flow leaves the folder to the handler: it is removed here.
-  if (isInterrupted()) void save();
   return () => saving ?? Promise.resolve();
 }
 

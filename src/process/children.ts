@@ -220,9 +220,12 @@ export function interruptCleanup(): Promise<void> {
  * synchronously so none outlives the harness.
  */
 export function installInterruptHandling(onInterrupt?: () => Promise<void>): void {
-  interruptHandler = onInterrupt;
   // A benchmark installs its own handler where scripts/benchmark has installed the handling already.
-  if (installed) return;
+  if (installed) {
+    setInterruptHandler(onInterrupt);
+    return;
+  }
+  interruptHandler = onInterrupt;
   installed = true;
   const handle = (signal: NodeJS.Signals) => {
     interrupts += 1;
@@ -241,23 +244,44 @@ export function installInterruptHandling(onInterrupt?: () => Promise<void>): voi
     const saving = interruptHandler ? "; saving what was measured" : "";
     process.stderr.write(`\nruntime-bench: interrupted by ${signal}${saving}\n`);
     interruptExit = signal === "SIGINT" ? 130 : 143;
-    cleanup = stopped
-      .then(() => interruptHandler?.())
-      .catch((error: unknown) => {
-        process.stderr.write(`runtime-bench: while saving: ${String(error)}\n`);
-      })
-      // Whatever started while the handler ran (a check that was starting a server) goes too.
-      .finally(() => {
-        killAllChildren();
-        cleaned = true;
-      });
-    void cleanup.finally(() => setTimeout(() => process.exit(interruptExit), REPORT_GRACE_MS));
+    // The handler of this moment: one set later is called by setInterruptHandler, so none is called twice.
+    const handler = interruptHandler;
+    cleanUpAfter(stopped.then(() => handler?.()));
   };
   process.on("SIGINT", handle);
   process.on("SIGTERM", handle);
   process.once("exit", killAllChildren);
 }
 
+/**
+ * The interrupt's cleanup: `work` (the handler's save), then every child that started meanwhile (a
+ * check that was starting a server) killed; the process exits a grace period after the last cleanup.
+ */
+function cleanUpAfter(work: Promise<unknown>): void {
+  cleaned = false;
+  const current = work
+    .then(
+      () => undefined,
+      (error: unknown) => {
+        process.stderr.write(`runtime-bench: while saving: ${String(error)}\n`);
+      },
+    )
+    .finally(() => {
+      killAllChildren();
+      cleaned = true;
+    });
+  cleanup = current;
+  void current.finally(() => {
+    if (cleanup === current) setTimeout(() => process.exit(interruptExit), REPORT_GRACE_MS);
+  });
+}
+
+/**
+ * The handler an interrupt calls from now on. Set after an interrupt (the command was making the
+ * work folder its handler removes when the signal came), it is called at once and the exit waits for
+ * it: an interrupt between making a folder and setting its handler leaves nothing behind.
+ */
 export function setInterruptHandler(onInterrupt: (() => Promise<void>) | undefined): void {
   interruptHandler = onInterrupt;
+  if (isInterrupted() && onInterrupt !== undefined) cleanUpAfter(Promise.all([cleanup, onInterrupt()]));
 }

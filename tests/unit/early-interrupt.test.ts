@@ -3,7 +3,7 @@
  * versions, or makes its work folder) still leaves no work folder: CI once found one left.
  */
 import assert from "node:assert/strict";
-import { readdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { runProcess } from "../../benchmarks/lib/cli.ts";
@@ -16,5 +16,13 @@ describe("a run interrupted before its work folder exists", () => {
     const run = await runProcess(process.execPath, ["--import", "tsx", join(REPO_ROOT, "tests/helpers/early-interrupted-run.ts")], { cwd: REPO_ROOT, env: { ...process.env, TMPDIR: tmp } });
     assert.match(run.stdout, /interrupted: true, results: 0/, run.stderr);
     assert.deepEqual(readdirSync(tmp).filter((name) => name.startsWith("runtime-bench-")), []);
+  });
+
+  it("calls a handler set after the interrupt, and exits once it has cleaned up", async () => {
+    const folder = join(ownTempDir("late-handler"), "work");
+    mkdirSync(folder);
+    const run = await runProcess(process.execPath, ["--import", "tsx", join(REPO_ROOT, "tests/helpers/late-interrupt-handler.ts"), folder], { cwd: REPO_ROOT });
+    assert.equal(run.code, 130, run.stderr);
+    assert.equal(existsSync(folder), false, "the handler set after the interrupt removed its folder");
   });
 });
