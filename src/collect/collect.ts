@@ -12,6 +12,9 @@ import type { MatrixEntry } from "../releases/matrix.ts";
 import { MACHINE_CHECKS, untunedRefusal } from "./machines.ts";
 import { bindArtifacts, CLOCK_SLACK_MS, outsideJob, type ArtifactUpload, type WorkflowRun } from "./workflow-run.ts";
 
+/** Whether a value is a plan's job as far as collect reads one: its runner, runtime and version. */
+export const isPlanJob = (job: unknown): job is MatrixEntry => ["runner", "runtime", "version"].every((key) => typeof (job as Record<string, unknown> | null)?.[key] === "string");
+
 /** What collect trusts: the machines of .github/bench-runners.json, the suites' metrics, and the jobs of the run's plan. */
 export interface CollectTrust {
   readonly runners: readonly BenchMachine[];

@@ -10,8 +10,9 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { artifactName, collectResults, type CollectOutcome, type CollectTrust } from "../collect/collect.ts";
-import { replaceFile } from "../core/json-file.ts";
+import { artifactName, collectResults, isPlanJob, type CollectOutcome, type CollectTrust } from "../collect/collect.ts";
+import { UserError } from "../core/errors.ts";
+import { displayPath, readJsonFile, replaceFile } from "../core/json-file.ts";
 import { cacheDir } from "../core/paths.ts";
 import type { MatrixEntry } from "../releases/matrix.ts";
 import type { ReferenceTestbed } from "../releases/runners.ts";
@@ -94,7 +95,12 @@ function stagedJobs(workDir: string): MatrixEntry[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
     .filter((name) => name.endsWith(".json"))
-    .map((name) => JSON.parse(readFileSync(join(dir, name), "utf8")) as MatrixEntry);
+    .map((name) => {
+      const path = join(dir, name);
+      const job = readJsonFile(path);
+      if (!isPlanJob(job)) throw new UserError(`sweep: ${displayPath(path)} is not a staged link's job ({"runner", "runtime", "version", ...}): look at it, then remove the stage ${displayPath(workDir)}`);
+      return job;
+    });
 }
 
 /**

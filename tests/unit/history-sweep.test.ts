@@ -1,11 +1,13 @@
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, it } from "node:test";
 import { bench, tempDir } from "../../benchmarks/lib/cli.ts";
 import { reportText } from "../../src/cli/commands/sweep.ts";
 import type { CompareRow } from "../../src/compare/types.ts";
 import { RunnerCoverage } from "../../src/history/coverage.ts";
-import { earlierRuns, keepRuns, sweepPaceFile } from "../../src/history/stage.ts";
+import { collectStaged, earlierRuns, keepRuns, sweepPaceFile } from "../../src/history/stage.ts";
+import { UserError } from "../../src/core/errors.ts";
 import { narrowingRuns, narrowStep, type StepJudgement } from "../../src/history/narrow.ts";
 import { chainLinks, releasesBetween, selectReleases } from "../../src/history/select.ts";
 import { nextRuns, paceOf, pendingJobs, runSweep, type SweepHooks, type SweepJob, type SweepPlan, type TimedRun } from "../../src/history/sweep.ts";
@@ -449,6 +451,18 @@ describe("the sweep's report", () => {
     assert.match(text, /2\.2\.15 → 2\.3\.1 \(2\.3\.0 between cannot be measured here\)/);
     assert.doesNotMatch(text, /1\.2\.13|2\.4\.1/, "only the runtime's releases between the two");
     assert.match(reportText(report, []), /2\.2\.15 → 2\.3\.1 +https:/, "nothing named where none was left out");
+  });
+});
+
+describe("a sweep's stage", () => {
+  it("refuses, naming the file, a staged job it did not write, before collecting anything", async () => {
+    const work = tempDir("stage-forged");
+    mkdirSync(join(work, "jobs"));
+    for (const [name, text] of [["broken", "{"], ["forged", '{"runner": 1}']] as const) {
+      writeFileSync(join(work, "jobs", `${name}.json`), text);
+      await assert.rejects(collectStaged(work, tempDir("stage-data"), { runners: [], declared: new Map() }), (error: Error) => error instanceof UserError && new RegExp(`${name}\\.json`).test(error.message));
+      rmSync(join(work, "jobs", `${name}.json`));
+    }
   });
 });
 

@@ -1,10 +1,9 @@
 import { resolve } from "node:path";
 import { UserError } from "../../core/errors.ts";
 import { DEFAULT_DATA_DIR } from "../../core/paths.ts";
-import { collectResults, type CollectTrust } from "../../collect/collect.ts";
+import { collectResults, isPlanJob, type CollectTrust } from "../../collect/collect.ts";
 import { workflowRunOf } from "../../collect/workflow-run.ts";
 import { displayPath, readJsonFile } from "../../core/json-file.ts";
-import type { MatrixEntry } from "../../releases/matrix.ts";
 import { BENCH_RUNNERS_FILE, loadBenchMachines } from "../../releases/runners.ts";
 import { count } from "../../ui/words.ts";
 import { defineCommand } from "../command.ts";
@@ -62,10 +61,9 @@ function trusted(values: { runners?: string; plan?: string; call?: string; run?:
   }
   const matrix = readJsonFile(resolve(values.plan)) as { include?: unknown };
   const jobs = matrix.include;
-  const field = (job: unknown, key: string) => typeof (job as Record<string, unknown> | null)?.[key] === "string";
-  if (!Array.isArray(jobs) || !jobs.every((job) => ["runner", "runtime", "version"].every((key) => field(job, key)))) {
+  if (!Array.isArray(jobs) || !jobs.every(isPlanJob)) {
     throw new UserError(`collect: ${displayPath(resolve(values.plan))} is not a plan's matrix: {"include": [{"runner", "runtime", "version", ...}]}`);
   }
   const run = values.run === undefined ? undefined : workflowRunOf(readJsonFile(resolve(values.run)), `collect: ${displayPath(resolve(values.run))}`);
-  return { runners, declared, plan: { call: values.call ?? "run", jobs: jobs as MatrixEntry[] }, ...(run ? { run } : {}) };
+  return { runners, declared, plan: { call: values.call ?? "run", jobs }, ...(run ? { run } : {}) };
 }
