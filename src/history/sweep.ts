@@ -330,15 +330,15 @@ async function linkStepsNarrowed(link: ChainLink, scenarios: readonly string[], 
   const found: SweepStep[] = [];
   for (const scenario of scenarios) {
     const version = plan.scenarioVersion(scenario);
-    const pairKey = (pair: Pick<ChainLink, "from" | "to">) => `${pair.from}→${pair.to}`;
     /** `pair verdict cell` of every step a bisection already follows: a half that shows it is entered for it. */
     const followed = new Set<string>();
-    const follow = (pair: ChainLink, step: Pick<LinkStep, "verdict" | "cells">) => step.cells.forEach((cell) => followed.add(`${pairKey(pair)} ${step.verdict} ${cell}`));
+    const followKey = (pair: ChainLink, verdict: LinkStep["verdict"], cell: string) => `${linkLabel(pair)} ${verdict} ${cell}`;
+    const follow = (pair: ChainLink, step: Pick<LinkStep, "verdict" | "cells">) => step.cells.forEach((cell) => followed.add(followKey(pair, step.verdict, cell)));
     const pairs: ChainLink[] = [link];
     for (let next = 0; next < pairs.length; next++) {
       const pair = pairs[next]!;
       for (const seen of linkSteps(hooks.coverage(), pair, scenario, version)) {
-        const step = ownStep(seen, (cell) => !followed.has(`${pairKey(pair)} ${seen.verdict} ${cell}`));
+        const step = ownStep(seen, (cell) => !followed.has(followKey(pair, seen.verdict, cell)));
         if (step === undefined) continue;
         follow(pair, step);
         const between = plan.narrow ? plan.between(pair) : [];
@@ -352,7 +352,7 @@ async function linkStepsNarrowed(link: ChainLink, scenarios: readonly string[], 
           }
           const judgement = showsStep(hooks.coverage(), half, step);
           if (judgement === "step") follow(half, step);
-          if (!pairs.some((p) => pairKey(p) === pairKey(half)) && plan.between(half).length > 0) pairs.push(half);
+          if (!pairs.some((p) => linkLabel(p) === linkLabel(half)) && plan.between(half).length > 0) pairs.push(half);
           return judgement;
         };
         const measured = (from: string, to: string) => hooks.coverage().measured({ runtime: link.runtime, from, to }, scenario, version);

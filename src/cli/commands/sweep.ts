@@ -278,9 +278,11 @@ function owedText(owed: readonly Required<SweepJob>[], cost: (job: Required<Swee
 }
 
 /** What `sweep --plan` prints: each chain, what is left to measure of it, and its cost. */
-function planText(request: SweepRequest, { chains, scenarioVersion }: ResolvedChains, owed: readonly Required<SweepJob>[]): string {
+async function planText(request: SweepRequest, resolved: ResolvedChains): Promise<string> {
+  const { chains, scenarioVersion } = resolved;
   const cost = costModel(request);
   const coverage = readCoverage(request);
+  const owed = (await nextRuns(sweepPlan(request, resolved), coverage, cost)).filter((job) => job.purpose === "narrowing");
   const earlier = earlierRuns(request.dataDir, (line) => void process.stderr.write(`${line}\n`));
   const rows = chains.map((chain) => {
     const pending = pendingJobs([chain], coverage, scenarioVersion);
@@ -441,9 +443,7 @@ export const sweepSubcommand = defineCommand({
   async run(values) {
     const request = parseRequest(values);
     if (values.plan) {
-      const resolved = await resolveChains(request);
-      const owed = (await nextRuns(sweepPlan(request, resolved), readCoverage(request), costModel(request))).filter((job) => job.purpose === "narrowing");
-      process.stdout.write(`${planText(request, resolved, owed)}\n`);
+      process.stdout.write(`${await planText(request, await resolveChains(request))}\n`);
       return 0;
     }
     checkOnTestbed(request.testbed);
