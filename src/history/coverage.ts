@@ -58,22 +58,27 @@ export class RunnerCoverage {
   }
 
   /**
-   * The newest run that measured both releases of the link in the scenario, to the end: its results
-   * of the two; with `version`, the newest at that version of the scenario.
+   * The runs that measured both releases of the link in the scenario, to the end, newest first:
+   * each as its results of the two; with `version`, those at that version of the scenario.
    */
-  pairRun(link: ChainLink, scenario: string, version?: number): { from: ResultDocument[]; to: ResultDocument[] } | undefined {
+  pairRuns(link: ChainLink, scenario: string, version?: number): { from: ResultDocument[]; to: ResultDocument[] }[] {
     const runs = this.runs.get(`${link.runtime} ${scenario}`) ?? [];
-    for (const run of [...runs].reverse()) {
-      if (version !== undefined && run[0]!.scenario_version !== version) continue;
+    return [...runs].reverse().flatMap((run) => {
+      if (version !== undefined && run[0]!.scenario_version !== version) return [];
       const from = run.filter((doc) => doc.runtime.version === link.from);
       const to = run.filter((doc) => doc.runtime.version === link.to);
-      if (from.length > 0 && to.length > 0) return { from, to };
-    }
-    return undefined;
+      return from.length > 0 && to.length > 0 ? [{ from, to }] : [];
+    });
   }
 
-  measured(link: ChainLink, scenario: string, version?: number): boolean {
-    return this.pairRun(link, scenario, version) !== undefined;
+  /**
+   * Whether a run measured both releases in the scenario; with `apps`, whether each of those apps
+   * was (a narrowing run measures its step's apps, a link the sweep's selection).
+   */
+  measured(link: ChainLink, scenario: string, version?: number, apps: readonly string[] = []): boolean {
+    const runs = this.pairRuns(link, scenario, version);
+    const held = new Set(runs.flatMap((run) => run.from.filter((doc) => run.to.some((other) => other.app === doc.app)).map((doc) => doc.app)));
+    return runs.length > 0 && apps.every((app) => held.has(app));
   }
 }
 
@@ -95,13 +100,21 @@ const headline = (docs: readonly ResultDocument[]) => new Set(docs.map((doc) => 
 /**
  * The paired verdicts of a link in one scenario, as the regressions feed judges a release beside
  * its predecessor (the sequential rule of two unlabelled releases of one runtime), on the headline
- * metric; undefined when the link is not measured there.
+ * metric: each cell's from the newest run that measured it (a narrowing run measures its step's
+ * apps only, so an older run of the pair can hold another app's); undefined when the link is not
+ * measured there.
  */
 export function linkRows(coverage: RunnerCoverage, link: ChainLink, scenario: string, version?: number): CompareRow[] | undefined {
-  const pair = coverage.pairRun(link, scenario, version);
-  if (pair === undefined) return undefined;
-  const headlines = headline([...pair.from, ...pair.to]);
-  return comparePaired(pair.from, pair.to).filter((row) => headlines.has(row.metric));
+  const runs = coverage.pairRuns(link, scenario, version);
+  if (runs.length === 0) return undefined;
+  const rows = new Map<string, CompareRow>();
+  for (const pair of runs) {
+    const headlines = headline([...pair.from, ...pair.to]);
+    for (const row of comparePaired(pair.from, pair.to).filter((row) => headlines.has(row.metric))) {
+      if (!rows.has(stepCell(row))) rows.set(stepCell(row), row);
+    }
+  }
+  return [...rows.values()];
 }
 
 /** The version of its scenario a step was seen at (its rows share one: they come from one run). */
@@ -132,7 +145,14 @@ export function showsStep(coverage: RunnerCoverage, link: ChainLink, step: LinkS
  * measures such a half once more, to its cap (docs/history.md).
  */
 export function stoppedForFutility(coverage: RunnerCoverage, link: ChainLink, step: LinkStep): boolean {
-  const pair = coverage.pairRun(link, step.scenario, stepVersion(step));
   const cellOf = (doc: ResultDocument) => stepCell({ app: doc.app, params: doc.params, metric: Object.keys(doc.metrics)[0]! });
-  return pair !== undefined && [...pair.from, ...pair.to].some((doc) => doc.sequential?.stopped === "futile" && step.cells.includes(cellOf(doc)));
+  const newest = new Map<string, ResultDocument[]>();
+  for (const pair of coverage.pairRuns(link, step.scenario, stepVersion(step))) {
+    const docs = [...pair.from, ...pair.to];
+    for (const cell of new Set(docs.map(cellOf))) if (!newest.has(cell)) newest.set(cell, docs.filter((doc) => cellOf(doc) === cell));
+  }
+  return step.cells.some((cell) => (newest.get(cell) ?? []).some((doc) => doc.sequential?.stopped === "futile"));
 }
+
+/** The apps of a step's cells: what a run that narrows it measures of its scenario; none for a scenario without apps. */
+export const stepApps = (step: LinkStep): string[] => [...new Set(step.rows.flatMap((row) => (row.app === null ? [] : [row.app])))];

@@ -64,7 +64,7 @@ export function keepRuns(dataDir: string, runs: readonly TimedRun[]): void {
 }
 
 /** A link as collect's plan holds a job: the newer release, measured beside the older one on the testbed. */
-export function linkJob(link: ChainLink, testbed: ReferenceTestbed, scenarios: readonly string[]): MatrixEntry {
+export function linkJob(link: ChainLink, testbed: ReferenceTestbed, scenarios: readonly string[], apps: readonly string[]): MatrixEntry {
   return {
     runtime: link.runtime,
     version: link.to,
@@ -74,7 +74,7 @@ export function linkJob(link: ChainLink, testbed: ReferenceTestbed, scenarios: r
     labels: [],
     suites: [...new Set(scenarios.map((s) => s.split("/")[0]!))].join(" "),
     scenarios: scenarios.join(" "),
-    apps: "",
+    apps: apps.join(" "),
     channel: "release",
   };
 }

@@ -7,7 +7,7 @@
 import { waitForQuiet } from "../env/machine-check.ts";
 import { missingCells } from "../releases/cells.ts";
 import { formatDuration } from "../ui/duration.ts";
-import { linkSteps, showsStep, stepCell, stoppedForFutility, type LinkStep, type RunnerCoverage } from "./coverage.ts";
+import { linkSteps, showsStep, stepApps, stepCell, stoppedForFutility, type LinkStep, type RunnerCoverage } from "./coverage.ts";
 import { narrowStep, type NarrowedStep } from "./narrow.ts";
 import { linkLabel, type ChainLink } from "./select.ts";
 
@@ -15,6 +15,12 @@ import { linkLabel, type ChainLink } from "./select.ts";
 export interface SweepJob {
   readonly link: ChainLink;
   readonly scenarios?: readonly string[];
+  /**
+   * The apps a narrowing run measures of its scenario: those of its step's cells, which an earlier
+   * run may have measured beyond the sweep's selection (`--scenario` takes every app). None: the
+   * sweep's selection.
+   */
+  readonly apps?: readonly string[];
   /** `chain`: a link of the selection; `narrowing`: two releases within a link that showed a step. */
   readonly purpose: "chain" | "narrowing";
 }
@@ -225,7 +231,7 @@ class SweepRun {
     const left = this.secondsLeft();
     const queued = queue.reduce((sum, next) => sum + this.price(next), 0);
     const pace = paceOf(this.recent, job);
-    const what = `${linkLabel(job.link)} on ${job.scenarios.length === 1 ? job.scenarios[0] : `${job.scenarios.length} scenarios`}`;
+    const what = `${linkLabel(job.link)} on ${job.scenarios.length === 1 ? job.scenarios[0] : `${job.scenarios.length} scenarios`}${job.apps.length > 0 ? ` (${job.apps.join(", ")})` : ""}`;
     this.hooks.log(`sweep ${position}: ${what}: up to ${formatDuration(this.hooks.cost(job).maxSeconds * pace.factor)}; up to ${formatDuration(queued)} for what is queued (the estimate at every look × ${pace.factor.toFixed(2)}, ${pace.text})`);
     const started = this.hooks.now();
     const outcome = await this.hooks.measure(job, left);
@@ -259,7 +265,7 @@ export interface SweepPlan {
 export function pendingJobs(chains: readonly Chain[], coverage: RunnerCoverage, scenarioVersion: SweepPlan["scenarioVersion"]): Required<SweepJob>[] {
   return chains.flatMap((chain) => {
     const jobs = chain.links.map((link): SweepJob => ({ link, purpose: "chain" }));
-    return missingCells(jobs, () => chain.scenarios, (job, scenario) => coverage.measured(job.link, scenario, scenarioVersion(scenario))).map((job) => ({ ...job, scenarios: job.scenarios! }));
+    return missingCells(jobs, () => chain.scenarios, (job, scenario) => coverage.measured(job.link, scenario, scenarioVersion(scenario))).map((job) => ({ ...job, scenarios: job.scenarios!, apps: [] }));
   });
 }
 
@@ -300,7 +306,7 @@ export async function nextRuns(plan: SweepPlan, coverage: RunnerCoverage, cost: 
   const dry: SweepHooks = {
     async measure(job) {
       // Unmeasured here, a pair two steps need is asked for twice.
-      const key = (j: Required<SweepJob>) => `${linkLabel(j.link)} ${j.scenarios.join(" ")}`;
+      const key = (j: Required<SweepJob>) => `${linkLabel(j.link)} ${j.scenarios.join(" ")} ${j.apps.join(" ")}`;
       if (!jobs.some((queued) => key(queued) === key(job))) jobs.push(job);
       return "measured";
     },
@@ -343,11 +349,12 @@ async function linkStepsNarrowed(link: ChainLink, scenarios: readonly string[], 
         follow(pair, step);
         const between = plan.narrow ? plan.between(pair) : [];
         if (between.length > 0) hooks.log(`sweep: ${linkLabel(pair)}${pair === link ? "" : ` (within ${linkLabel(link)})`} is ${step.verdict} on ${scenario}; narrowing it over the ${between.length} releases between`);
+        const apps = stepApps(step);
         const judge = async (from: string, to: string) => {
           const half = { runtime: link.runtime, from, to };
           const coverage = hooks.coverage();
-          if (!coverage.measured(half, scenario, version) || stoppedForFutility(coverage, half, step)) {
-            const job = { link: half, scenarios: [scenario], purpose: "narrowing" as const };
+          if (!coverage.measured(half, scenario, version, apps) || stoppedForFutility(coverage, half, step)) {
+            const job = { link: half, scenarios: [scenario], apps, purpose: "narrowing" as const };
             if (!(await sweep.run(job, [job], `narrowing ${linkLabel(pair)} on ${scenario}`))) throw new Stopped();
           }
           const judgement = showsStep(hooks.coverage(), half, step);
@@ -355,7 +362,7 @@ async function linkStepsNarrowed(link: ChainLink, scenarios: readonly string[], 
           if (!pairs.some((p) => linkLabel(p) === linkLabel(half)) && plan.between(half).length > 0) pairs.push(half);
           return judgement;
         };
-        const measured = (from: string, to: string) => hooks.coverage().measured({ runtime: link.runtime, from, to }, scenario, version);
+        const measured = (from: string, to: string) => hooks.coverage().measured({ runtime: link.runtime, from, to }, scenario, version, apps);
         found.push({ link: pair, step, narrowed: await narrowStep(pair.from, pair.to, between, judge, { runs: (release) => hooks.runs(link.runtime, release), measured }) });
       }
     }

@@ -27,6 +27,8 @@ export interface LinkRun {
   /** The true level (ms) of a release on this machine. */
   readonly level: (version: string) => number;
   readonly scenario?: string;
+  /** The app measured (default none: a scenario without apps). */
+  readonly app?: string;
   /** The load point's parameters: another cell of the scenario (default none). */
   readonly params?: ResultDocument["params"];
   readonly trials?: number;
@@ -63,6 +65,7 @@ export function linkRun(run: LinkRun): ResultDocument[] {
       environment: { cpu_model: machine.cpu, fingerprint: machine.fingerprint },
       runtime: { version, spec: `node@${version}` },
       scenario: run.scenario ?? "hello",
+      ...(run.app !== undefined ? { app: run.app } : {}),
       ...(run.params !== undefined ? { params: run.params } : {}),
       ...(run.scenarioVersion !== undefined ? { scenario_version: run.scenarioVersion } : {}),
       metrics: { wall_ms: { ...metricOf(samples), trial_samples: Array.from({ length: trials }, () => SAMPLES_PER_TRIAL) } },

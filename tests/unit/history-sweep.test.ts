@@ -99,7 +99,7 @@ const SCENARIO = "startup/hello";
 let runIndex = 100;
 
 /** A sweep on synthetic runs: each run writes a link's paired results to data/, and the clock moves by its cost. */
-function fakeSweep(dataDir: string, options: { refused?: string[]; futile?: string[]; interruptAt?: number; loads?: number[]; chainShare?: number; narrowingShare?: number; scenarioVersion?: number; kept?: TimedRun[]; secondCell?: (version: string) => number } = {}) {
+function fakeSweep(dataDir: string, options: { refused?: string[]; futile?: string[]; interruptAt?: number; loads?: number[]; chainShare?: number; narrowingShare?: number; scenarioVersion?: number; kept?: TimedRun[]; secondCell?: (version: string) => number; express?: (version: string) => number } = {}) {
   let clock = Date.UTC(2026, 0, 1);
   let measured = 0;
   const log: string[] = [];
@@ -117,6 +117,11 @@ function fakeSweep(dataDir: string, options: { refused?: string[]; futile?: stri
       const futile = job.purpose === "narrowing" && (options.futile ?? []).includes(pair) ? { sequential: { looks: [3, 7, 10], alpha: 0.0008, stopped: "futile" as const } } : {};
       const run = { machine: TESTBED_AMD, index: runIndex++, from: job.link.from, to: job.link.to, ...version };
       const cells = [linkRun({ ...run, level: LEVEL }), ...(options.secondCell !== undefined ? [linkRun({ ...run, level: options.secondCell, params: { size: 2 } })] : [])];
+      if (options.express !== undefined) {
+        // Two apps: a link measures both (as with --scenario), a narrowing run its job's apps, else the selection's (native).
+        const apps = job.purpose === "chain" ? ["native", "express"] : job.apps.length > 0 ? job.apps : ["native"];
+        cells.splice(0, cells.length, ...apps.map((app) => linkRun({ ...run, app, level: app === "express" ? options.express! : () => 100 })));
+      }
       for (const doc of cells.flat()) await writeResult(dataDir, { ...doc, ...futile });
       runs.push(pair);
       return "measured";
@@ -212,6 +217,22 @@ describe("a sweep: each link, then its steps narrowed", () => {
     const again = fakeSweep(data, { secondCell });
     await runSweep(plan, again.hooks, { maxLoad: 1 });
     assert.deepEqual(again.runs, [], "run again, it decides the same from data/ and measures nothing");
+  });
+
+  it("narrows a step of an app beyond the sweep's selection with runs of that app", async () => {
+    const data = tempDir("sweep-app-step");
+    const plan: SweepPlan = { ...PLAN, chains: [{ links: chainLinks("node", ["22.0.0", "22.8.0"]), scenarios: [SCENARIO] }] };
+    const sweep = fakeSweep(data, { express: LEVEL });
+    const report = await runSweep(plan, sweep.hooks, { maxLoad: 1 });
+    const steps = report.steps.map((s) => [s.step.cells.join(","), s.narrowed.map((n) => `${n.from}→${n.to}${n.adjacent ? "" : "?"}`).join(" ")]);
+    assert.deepEqual(steps, [["express - wall_ms", "22.5.0→22.6.0"]]);
+    assert.deepEqual(sweep.runs, ["22.0.0→22.8.0", "22.0.0→22.4.0", "22.4.0→22.8.0", "22.4.0→22.6.0", "22.6.0→22.8.0", "22.4.0→22.5.0", "22.5.0→22.6.0"]);
+    const apps = RunnerCoverage.read(data, TESTBED_AMD.runner, { acceptCutShort: false });
+    assert.ok(apps.measured({ runtime: "node", from: "22.4.0", to: "22.6.0" }, SCENARIO, undefined, ["express"]));
+    assert.ok(!apps.measured({ runtime: "node", from: "22.4.0", to: "22.6.0" }, SCENARIO, undefined, ["native"]), "a narrowing run measures its step's app only");
+    const again = fakeSweep(data, { express: LEVEL });
+    await runSweep(plan, again.hooks, { maxLoad: 1 });
+    assert.deepEqual(again.runs, [], "run again, it measures nothing");
   });
 
   it("tells --plan, measuring nothing, the first runs of each step data/ holds that is not narrowed yet", async () => {
@@ -394,7 +415,7 @@ describe("a sweep: each link, then its steps narrowed", () => {
       ...Array.from({ length: 6 }, (_, i) => ({ purpose: "chain" as const, subject: "node", measured: i === 0 ? 9000 : 900, estimated: 1800 })),
       { purpose: "narrowing", subject: "node startup/hello", measured: 3600, estimated: 1800 },
     ];
-    const link = (runtime: "node" | "deno") => ({ link: { runtime, from: "1.0.0", to: "1.1.0" }, scenarios: [SCENARIO], purpose: "chain" as const });
+    const link = (runtime: "node" | "deno") => ({ link: { runtime, from: "1.0.0", to: "1.1.0" }, scenarios: [SCENARIO], apps: [], purpose: "chain" as const });
     assert.deepEqual(paceOf(kept, link("node")), { factor: 0.5, text: "the pace of the latest 5 links of node" });
     assert.deepEqual(paceOf(kept, link("deno")), { factor: 1, text: "no link of deno measured yet: the estimate's own pace" });
   });
@@ -437,8 +458,8 @@ describe("a sweep: each link, then its steps narrowed", () => {
     assert.deepEqual(pending(fix).map((job: Required<SweepJob>) => [job.link.from, job.scenarios]), [["22.0.0", [SCENARIO]]]);
     for (const doc of linkRun({ machine: TESTBED_AMD, index: 3, from: "22.0.0", to: "22.4.0", level: LEVEL })) await writeResult(data, doc);
     assert.deepEqual(pending(fix), []);
-    const counted = RunnerCoverage.read(data, TESTBED_AMD.runner, { acceptCutShort: false, countedFrom: fix }).pairRun(chains[0]!.links[0]!, SCENARIO);
-    assert.equal(counted?.from[0]?.run.started_at, "2026-01-04T00:00:00.000Z");
+    const counted = RunnerCoverage.read(data, TESTBED_AMD.runner, { acceptCutShort: false, countedFrom: fix }).pairRuns(chains[0]!.links[0]!, SCENARIO);
+    assert.deepEqual(counted.map((run) => run.from[0]?.run.started_at), ["2026-01-04T00:00:00.000Z"]);
   });
 });
 

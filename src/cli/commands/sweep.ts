@@ -240,16 +240,23 @@ async function firstRefused(releases: LeftOut, verified: Set<string>, note: (lin
   return null;
 }
 
+/** A job's suite options: the sweep's, with a narrowing run's apps in place of its scenario's suite's. */
+function jobOptions(request: SweepRequest, job: Required<SweepJob>): Selection["suiteOptions"] {
+  if (job.apps.length === 0) return request.selection.suiteOptions;
+  const suites = new Set(job.scenarios.map((scenario) => scenario.split("/")[0]!));
+  return Object.fromEntries(Object.entries(request.selection.suiteOptions).map(([suite, options]) => [suite, suites.has(suite) ? { ...options, app: [...job.apps] } : options]));
+}
+
 /** Prices jobs from the suites' estimates, as `plan` does; the same job is priced once. */
 function costModel(request: SweepRequest): (job: Required<SweepJob>) => JobCost {
   const known = new Map<string, JobCost>();
   return (job) => {
-    const key = `${job.link.runtime} ${job.link.from} ${job.link.to} ${job.scenarios.join(" ")}`;
+    const key = `${job.link.runtime} ${job.link.from} ${job.link.to} ${job.scenarios.join(" ")} ${job.apps.join(" ")}`;
     let cost = known.get(key);
     if (cost === undefined) {
       const scenarios = resolveScenarios(selectScenarios({ suites: [], scenarios: [...job.scenarios] }), request.profile, request.trials);
       const specs = [job.link.from, job.link.to].map((version) => parseSpec(`${job.link.runtime}@${version}`));
-      const plans = planRun(scenarios, specs, request.selection.suiteOptions);
+      const plans = planRun(scenarios, specs, jobOptions(request, job));
       cost = { seconds: plans.reduce((sum, p) => sum + (p.seconds ?? 0), 0), maxSeconds: plans.reduce((sum, p) => sum + (p.maxSeconds ?? 0), 0) };
       known.set(key, cost);
     }
@@ -270,10 +277,10 @@ const readCoverage = (request: SweepRequest) =>
 /** The narrowing runs data/ says a sweep owes before anything else: the first of each unfinished bisection. */
 function owedText(owed: readonly Required<SweepJob>[], cost: (job: Required<SweepJob>) => JobCost): string[] {
   if (owed.length === 0) return ["No step in data/ waits for narrowing: every confirmed step of a link measured is narrowed as far as it goes."];
-  const rows = owed.map((job) => [`${linkLabel(job.link)}`, job.scenarios.join(", "), formatDuration(cost(job).maxSeconds)]);
+  const rows = owed.map((job) => [`${linkLabel(job.link)}`, job.scenarios.join(", "), job.apps.join(", ") || "the sweep's", formatDuration(cost(job).maxSeconds)]);
   return [
     `Steps in data/ whose narrowing is not finished: the sweep measures these ${count(owed.length, "run")} first (${formatDuration(owed.reduce((sum, job) => sum + cost(job).maxSeconds, 0))} at the cap), and the runs after them depend on what they show (a run holding a release whose binary does not run here is left out when the sweep reaches it):`,
-    formatTable(["narrowing run", "scenario", "at the cap"], rows),
+    formatTable(["narrowing run", "scenario", "apps", "at the cap"], rows),
   ];
 }
 
@@ -286,7 +293,7 @@ async function planText(request: SweepRequest, resolved: ResolvedChains): Promis
   const earlier = earlierRuns(request.dataDir, (line) => void process.stderr.write(`${line}\n`));
   const rows = chains.map((chain) => {
     const pending = pendingJobs([chain], coverage, scenarioVersion);
-    const perLink = chain.links.length === 0 ? { seconds: 0, maxSeconds: 0 } : cost({ link: chain.links.at(-1)!, scenarios: chain.scenarios, purpose: "chain" });
+    const perLink = chain.links.length === 0 ? { seconds: 0, maxSeconds: 0 } : cost({ link: chain.links.at(-1)!, scenarios: chain.scenarios, apps: [], purpose: "chain" });
     const left = pending.map(cost);
     const paced = pending.reduce((sum, job, i) => sum + left[i]!.maxSeconds * paceOf(earlier, job).factor, 0);
     const versions = [chain.links[0]!.from, ...chain.links.map((link) => link.to)];
@@ -301,7 +308,7 @@ async function planText(request: SweepRequest, resolved: ResolvedChains): Promis
     ];
   });
   const chainLines = chains.map((chain) => `${chain.runtime}: ${[chain.links[0]!.from, ...chain.links.map((link) => link.to)].join(" → ")}`);
-  const hello = cost({ link: chains[0]!.links[0]!, scenarios: [chains[0]!.scenarios[0]!], purpose: "narrowing" });
+  const hello = cost({ link: chains[0]!.links[0]!, scenarios: [chains[0]!.scenarios[0]!], apps: [], purpose: "narrowing" });
   return [
     formatTable(["runtime", "releases", "links", "to measure", "per link (at the cap)", "left to measure (at the cap)", "at the sweep's pace"], rows),
     "",
@@ -346,7 +353,7 @@ function realHooks(request: SweepRequest, workDir: string): SweepHooks & { refus
       return answer;
     },
     async measure(job, timeLimit) {
-      const outDir = await stageLink(workDir, linkJob(job.link, request.testbed, job.scenarios));
+      const outDir = await stageLink(workDir, linkJob(job.link, request.testbed, job.scenarios, job.apps));
       const specs = [job.link.from, job.link.to].map((version) => `${job.link.runtime}@${version}`);
       const outcome = await runBenchmarks({
         suites: [],
@@ -357,7 +364,7 @@ function realHooks(request: SweepRequest, workDir: string): SweepHooks & { refus
         ...(request.trials !== undefined ? { trials: request.trials } : {}),
         ...(request.trialBudget !== undefined ? { trialBudget: request.trialBudget } : {}),
         outDir,
-        suiteOptions: request.selection.suiteOptions,
+        suiteOptions: jobOptions(request, job),
         ...(timeLimit !== undefined ? { timeLimit } : {}),
         futility: job.purpose === "chain",
         identity,
