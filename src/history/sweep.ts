@@ -298,10 +298,10 @@ export async function runSweep(plan: SweepPlan, hooks: SweepHooks, limits: Sweep
 /**
  * The runs a sweep would start with, as far as data/ can tell, measuring nothing: the links it lacks,
  * and the next runs of each step it holds whose narrowing is not finished (the runs after those
- * depend on what they show). Every release is taken to run here: finding one that does not means
- * downloading it, which a plan does not. For `sweep --plan`.
+ * depend on what they show). `runs` says which releases run here, as the sweep's hook does; a plan
+ * downloads nothing, so it can only tell for releases already downloaded. For `sweep --plan`.
  */
-export async function nextRuns(plan: SweepPlan, coverage: RunnerCoverage, cost: SweepHooks["cost"]): Promise<Required<SweepJob>[]> {
+export async function nextRuns(plan: SweepPlan, coverage: RunnerCoverage, cost: SweepHooks["cost"], runs: SweepHooks["runs"] = async () => true): Promise<Required<SweepJob>[]> {
   const jobs: Required<SweepJob>[] = [];
   const dry: SweepHooks = {
     async measure(job) {
@@ -319,7 +319,7 @@ export async function nextRuns(plan: SweepPlan, coverage: RunnerCoverage, cost: 
     interrupted: () => false,
     earlierRuns: () => [],
     keepRuns: () => undefined,
-    runs: async () => true,
+    runs,
   };
   await runSweep(plan, dry, { maxLoad: Infinity });
   return jobs;

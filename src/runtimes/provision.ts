@@ -47,12 +47,8 @@ export async function provision(specText: string, note: ProgressNote = () => {})
   }
   const packageName = definition.packageName(targetArch());
   // An exact version already in the cache needs no network at all.
-  if (spec.request.kind === "exact") {
-    const cached = join(packageDir(packageName, spec.request.version), definition.binaryInPackage);
-    if (await isExecutable(cached)) {
-      return { spec, binary: cached, source: "registry", resolvedVersion: spec.request.version, packageName };
-    }
-  }
+  const cached = await cachedBinary(spec);
+  if (cached !== null && spec.request.kind === "exact") return { spec, binary: cached, source: "registry", resolvedVersion: spec.request.version, packageName };
   const metadata = await fetchPackageMetadata(packageName);
   const version = pickVersion(spec, [...metadata.versions.keys()]);
   const published = metadata.versions.get(version);
@@ -64,6 +60,14 @@ export async function provision(specText: string, note: ProgressNote = () => {})
     await installTarball(published, dir, packageName, definition.binaryInPackage);
   }
   return { spec, binary, source: "registry", resolvedVersion: version, packageName };
+}
+
+/** The binary of an exact registry release in the per-user cache; null when it would take a download. */
+export async function cachedBinary(spec: RuntimeSpec): Promise<string | null> {
+  if (spec.request.kind !== "exact") return null;
+  const definition = RUNTIMES[spec.name];
+  const binary = join(packageDir(definition.packageName(targetArch()), spec.request.version), definition.binaryInPackage);
+  return (await isExecutable(binary)) ? binary : null;
 }
 
 async function isExecutable(path: string): Promise<boolean> {

@@ -241,6 +241,8 @@ describe("a sweep: each link, then its steps narrowed", () => {
     assert.deepEqual(await owed(), ["chain 22.0.0→22.4.0", "chain 22.4.0→22.8.0"]);
     await runSweep({ ...PLAN, narrow: false }, fakeSweep(data).hooks, { maxLoad: 1 });
     assert.deepEqual(await owed(), ["narrowing 22.4.0→22.6.0", "narrowing 22.6.0→22.8.0"]);
+    const refusing = await nextRuns(PLAN, RunnerCoverage.read(data, TESTBED_AMD.runner, { acceptCutShort: false }), () => ({ seconds: 1, maxSeconds: 1 }), async (_runtime, version) => version !== "22.6.0");
+    assert.deepEqual(refusing.map((job) => `${job.link.from}→${job.link.to}`), ["22.4.0→22.5.0", "22.5.0→22.8.0"], "a release that does not run here is split around, as the sweep does");
     await runSweep(PLAN, fakeSweep(data).hooks, { maxLoad: 1 });
     assert.deepEqual(await owed(), []);
   });

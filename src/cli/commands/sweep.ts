@@ -18,6 +18,7 @@ import { BENCH_RUNNERS_FILE, chooseTestbed, cpuModelMatches, loadBenchConfig, ty
 import type { Profile } from "../../results/types.ts";
 import { RUNTIME_NAMES, isRuntimeName, releaseNotes, type RuntimeName } from "../../runtimes/catalog.ts";
 import { prepareRuntimes } from "../../runtimes/prepare.ts";
+import { cachedBinary } from "../../runtimes/provision.ts";
 import { parseSpec } from "../../runtimes/spec.ts";
 import { selectScenarios } from "../../scenarios/select.ts";
 import { resolveScenarios } from "../../suites/resolve.ts";
@@ -279,7 +280,7 @@ function owedText(owed: readonly Required<SweepJob>[], cost: (job: Required<Swee
   if (owed.length === 0) return ["No step in data/ waits for narrowing: every confirmed step of a link measured is narrowed as far as it goes."];
   const rows = owed.map((job) => [`${linkLabel(job.link)}`, job.scenarios.join(", "), job.apps.join(", ") || "the sweep's", formatDuration(cost(job).maxSeconds)]);
   return [
-    `Steps in data/ whose narrowing is not finished: the sweep measures these ${count(owed.length, "run")} first (${formatDuration(owed.reduce((sum, job) => sum + cost(job).maxSeconds, 0))} at the cap), and the runs after them depend on what they show (a run holding a release whose binary does not run here is left out when the sweep reaches it):`,
+    `Steps in data/ whose narrowing is not finished: the sweep measures these ${count(owed.length, "run")} first (${formatDuration(owed.reduce((sum, job) => sum + cost(job).maxSeconds, 0))} at the cap), and the runs after them depend on what they show (a release downloaded before whose binary does not run here is left out, as the sweep leaves it out; one not downloaded yet is counted, and left out when the sweep finds it does not run):`,
     formatTable(["narrowing run", "scenario", "apps", "at the cap"], rows),
   ];
 }
@@ -289,7 +290,7 @@ async function planText(request: SweepRequest, resolved: ResolvedChains): Promis
   const { chains, scenarioVersion } = resolved;
   const cost = costModel(request);
   const coverage = readCoverage(request);
-  const owed = (await nextRuns(sweepPlan(request, resolved), coverage, cost)).filter((job) => job.purpose === "narrowing");
+  const owed = (await nextRuns(sweepPlan(request, resolved), coverage, cost, releaseRunsHere(() => undefined, { download: false }))).filter((job) => job.purpose === "narrowing");
   const earlier = earlierRuns(request.dataDir, (line) => void process.stderr.write(`${line}\n`));
   const rows = chains.map((chain) => {
     const pending = pendingJobs([chain], coverage, scenarioVersion);
@@ -323,14 +324,32 @@ async function planText(request: SweepRequest, resolved: ResolvedChains): Promis
   ].join("\n");
 }
 
+/**
+ * Whether a release's binary runs here as itself, for the narrowing: verified (and downloaded) once,
+ * a release asked again neither verified nor reported again. A plan downloads nothing: a release not
+ * in the per-user cache is taken to run, and one there is verified without a word.
+ */
+function releaseRunsHere(say: (line: string) => void, { download }: { download: boolean }): SweepHooks["runs"] {
+  const known = new Map<string, Promise<boolean>>();
+  const verify = async (runtime: RuntimeName, version: string) => {
+    if (!download && (await cachedBinary(parseSpec(specOf({ runtime, version })))) === null) return true;
+    const refusal = await firstRefused([{ runtime, version }], new Set(), (line) => say(`sweep: ${line}`));
+    if (refusal !== null) say(`sweep: left out ${runtime} ${version} of the narrowing: ${refusal.why}`);
+    return refusal === null;
+  };
+  return (runtime, version) => {
+    const spec = specOf({ runtime, version });
+    if (!known.has(spec)) known.set(spec, verify(runtime, version));
+    return known.get(spec)!;
+  };
+}
+
 /** The sweep's machinery on this machine: real runs into the stage, collected into data/. */
 function realHooks(request: SweepRequest, workDir: string): SweepHooks & { refused: string[] } {
   let coverage: RunnerCoverage | undefined;
   const refused: string[] = [];
   const identity = { runner: request.testbed.name, runner_kind: "reference" as const };
   const say = (line: string) => void process.stderr.write(`${line}\n`);
-  // A release asked again (another step of the link) is neither verified nor reported again.
-  const runsHere = new Map<string, Promise<boolean>>();
   return {
     refused,
     cost: costModel(request),
@@ -340,18 +359,7 @@ function realHooks(request: SweepRequest, workDir: string): SweepHooks & { refus
     interrupted: isInterrupted,
     earlierRuns: () => earlierRuns(request.dataDir, say),
     keepRuns: (runs) => keepRuns(request.dataDir, runs),
-    runs(runtime, version) {
-      const spec = specOf({ runtime, version });
-      let answer = runsHere.get(spec);
-      if (answer === undefined) {
-        answer = firstRefused([{ runtime, version }], new Set(), (line) => say(`sweep: ${line}`)).then((refusal) => {
-          if (refusal !== null) say(`sweep: left out ${runtime} ${version} of the narrowing: ${refusal.why}`);
-          return refusal === null;
-        });
-        runsHere.set(spec, answer);
-      }
-      return answer;
-    },
+    runs: releaseRunsHere(say, { download: true }),
     async measure(job, timeLimit) {
       const outDir = await stageLink(workDir, linkJob(job.link, request.testbed, job.scenarios, job.apps));
       const specs = [job.link.from, job.link.to].map((version) => `${job.link.runtime}@${version}`);
