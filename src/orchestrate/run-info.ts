@@ -29,11 +29,41 @@ export function newRunId(now = new Date()): string {
   return `${stamp}-${randomBytes(3).toString("hex")}`;
 }
 
-async function harnessCommit(): Promise<string> {
+/** A checkout's HEAD and whether its tracked files differ from it; null outside a git checkout. */
+export interface TreeState {
+  readonly head: string;
+  readonly dirty: boolean;
+}
+
+async function treeState(): Promise<TreeState | null> {
   const head = await runCommand("git", ["rev-parse", "HEAD"], { cwd: REPO_ROOT, timeoutMs: 10_000 });
-  if (head.code !== 0) return "unknown";
+  if (head.code !== 0) return null;
   const status = await runCommand("git", ["status", "--porcelain", "--untracked-files=no"], { cwd: REPO_ROOT, timeoutMs: 10_000 });
-  return head.stdout.trim() + (status.stdout.trim() ? "-dirty" : "");
+  return { head: head.stdout.trim(), dirty: status.stdout.trim() !== "" };
+}
+
+/**
+ * The commit a run records: the one whose code the process loaded (the tree at its first run, or
+ * when a long command such as a sweep began), dirty when the tree differed from it then, or differs
+ * at this run's start (a run reads scenarios and apps from the tree as it is), or HEAD has moved
+ * since: a sweep goes on running the code it loaded, whatever is committed while it runs.
+ */
+export function recordedCommit(loaded: TreeState | null, now: TreeState | null): string {
+  if (loaded === null || now === null) return "unknown";
+  return loaded.head + (loaded.dirty || now.dirty || now.head !== loaded.head ? "-dirty" : "");
+}
+
+let loadedTree: Promise<TreeState | null> | undefined;
+
+/** Notes the tree as the process loaded its code; a long command calls it before its first run. */
+export function noteLoadedTree(): void {
+  loadedTree ??= treeState();
+}
+
+async function harnessCommit(): Promise<string> {
+  noteLoadedTree();
+  const loaded = await loadedTree!;
+  return recordedCommit(loaded, await treeState());
 }
 
 export async function newRunInfo(profile: Profile, sentinel: string | null, identity: RunnerIdentity = runnerIdentity()): Promise<Omit<RunInfo, "trials">> {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { runnerIdentity } from "../../src/orchestrate/run-info.ts";
+import { recordedCommit, runnerIdentity } from "../../src/orchestrate/run-info.ts";
 import { readResults } from "../../src/results/store.ts";
 import { checkAgainst } from "../../src/core/schema.ts";
 import { readResultFile, resultPath, writeResult } from "../../src/results/store.ts";
@@ -78,5 +78,19 @@ describe("runner identity", () => {
     assert.deepEqual(runnerIdentity({ RUNTIME_BENCH_RUNNER: "bench-x64-1", RUNTIME_BENCH_RUNNER_KIND: "dedicated" }), { runner: "bench-x64-1", runner_kind: "dedicated" });
     assert.throws(() => runnerIdentity({ RUNTIME_BENCH_RUNNER: "local-x", RUNTIME_BENCH_RUNNER_KIND: "dedicated" }), /reserved for local runs/);
     assert.throws(() => runnerIdentity({ RUNTIME_BENCH_RUNNER_KIND: "cloud" }), /must be one of/);
+  });
+});
+
+describe("the harness commit a run records", () => {
+  const clean = (head: string) => ({ head, dirty: false });
+  it("is the commit whose code the process loaded, dirty when the tree then or now differs from it", () => {
+    assert.equal(recordedCommit(clean("a1"), clean("a1")), "a1");
+    assert.equal(recordedCommit(clean("a1"), { head: "a1", dirty: true }), "a1-dirty", "edited since the process began: the run reads apps from the tree");
+    assert.equal(recordedCommit({ head: "a1", dirty: true }, clean("a1")), "a1-dirty", "loaded from an edited tree");
+  });
+
+  it("is not a commit made while a long command ran: its code is not what runs", () => {
+    assert.equal(recordedCommit(clean("a1"), clean("b2")), "a1-dirty");
+    assert.equal(recordedCommit(null, clean("b2")), "unknown");
   });
 });

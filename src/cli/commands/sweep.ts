@@ -12,6 +12,7 @@ import { declaredMetrics } from "./validate.ts";
 import { collectStaged, earlierRuns, keepRuns, linkJob, stageLink, sweepWorkDir } from "../../history/stage.ts";
 import { nextRuns, paceOf, pendingJobs, runSweep, type Chain, type JobCost, type SweepHooks, type SweepJob, type SweepPlan, type SweepReport } from "../../history/sweep.ts";
 import { planRun } from "../../orchestrate/estimate.ts";
+import { noteLoadedTree } from "../../orchestrate/run-info.ts";
 import { isInterrupted } from "../../process/children.ts";
 import { publishedReleases, type Release } from "../../releases/published.ts";
 import { BENCH_RUNNERS_FILE, chooseTestbed, cpuModelMatches, loadBenchConfig, type BenchMachine, type ReferenceTestbed } from "../../releases/runners.ts";
@@ -463,6 +464,7 @@ export const sweepSubcommand = defineCommand({
       process.stdout.write(`${await planText(request, await resolveChains(request))}\n`);
       return 0;
     }
+    noteLoadedTree();
     checkOnTestbed(request.testbed);
     const { chains, releases, leftOut, scenarioVersion } = await provisionedChains(request);
     const workDir = sweepWorkDir(request.dataDir);
