@@ -117,7 +117,7 @@ export function linkRows(coverage: RunnerCoverage, link: ChainLink, scenario: st
   return [...rows.values()];
 }
 
-/** The version of its scenario a step was seen at (its rows share one: they come from one run). */
+/** The version of its scenario a step was seen at (its rows share one: a step is read at one version). */
 export const stepVersion = (step: LinkStep): number => step.rows[0]!.scenario_version;
 
 /** The steps a link shows in a scenario at a version of it: faster and slower cells of its headline metric, one step per direction. */
