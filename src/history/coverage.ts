@@ -146,12 +146,10 @@ export function showsStep(coverage: RunnerCoverage, link: ChainLink, step: LinkS
  */
 export function stoppedForFutility(coverage: RunnerCoverage, link: ChainLink, step: LinkStep): boolean {
   const cellOf = (doc: ResultDocument) => stepCell({ app: doc.app, params: doc.params, metric: Object.keys(doc.metrics)[0]! });
-  const newest = new Map<string, ResultDocument[]>();
-  for (const pair of coverage.pairRuns(link, step.scenario, stepVersion(step))) {
-    const docs = [...pair.from, ...pair.to];
-    for (const cell of new Set(docs.map(cellOf))) if (!newest.has(cell)) newest.set(cell, docs.filter((doc) => cellOf(doc) === cell));
-  }
-  return step.cells.some((cell) => (newest.get(cell) ?? []).some((doc) => doc.sequential?.stopped === "futile"));
+  const runs = coverage.pairRuns(link, step.scenario, stepVersion(step)).map((pair) => [...pair.from, ...pair.to]);
+  // Each cell as linkRows judges it: in the newest run that holds it.
+  const newest = (cell: string) => runs.map((docs) => docs.filter((doc) => cellOf(doc) === cell)).find((docs) => docs.length > 0) ?? [];
+  return step.cells.some((cell) => newest(cell).some((doc) => doc.sequential?.stopped === "futile"));
 }
 
 /** The apps of a step's cells: what a run that narrows it measures of its scenario; none for a scenario without apps. */

@@ -25,6 +25,9 @@ export interface SweepJob {
   readonly purpose: "chain" | "narrowing";
 }
 
+/** What a job measures, as one string: two jobs with the same key are the same run. */
+export const jobKey = (job: Required<SweepJob>) => `${linkLabel(job.link)} ${job.scenarios.join(" ")} ${job.apps.join(" ")}`;
+
 /** A job's estimated seconds at each profile's minimum trials, and with every cell at its cap. */
 export interface JobCost {
   readonly seconds: number;
@@ -306,8 +309,7 @@ export async function nextRuns(plan: SweepPlan, coverage: RunnerCoverage, cost: 
   const dry: SweepHooks = {
     async measure(job) {
       // Unmeasured here, a pair two steps need is asked for twice.
-      const key = (j: Required<SweepJob>) => `${linkLabel(j.link)} ${j.scenarios.join(" ")} ${j.apps.join(" ")}`;
-      if (!jobs.some((queued) => key(queued) === key(job))) jobs.push(job);
+      if (!jobs.some((queued) => jobKey(queued) === jobKey(job))) jobs.push(job);
       return "measured";
     },
     cost,

@@ -10,7 +10,7 @@ import { narrowingRuns } from "../../history/narrow.ts";
 import { chainLinks, linkLabel, parseGranularity, releasesBetween, selectReleases, type Granularity } from "../../history/select.ts";
 import { declaredMetrics } from "./validate.ts";
 import { collectStaged, earlierRuns, keepRuns, linkJob, stageLink, sweepWorkDir } from "../../history/stage.ts";
-import { nextRuns, paceOf, pendingJobs, runSweep, type Chain, type JobCost, type SweepHooks, type SweepJob, type SweepPlan, type SweepReport } from "../../history/sweep.ts";
+import { jobKey, nextRuns, paceOf, pendingJobs, runSweep, type Chain, type JobCost, type SweepHooks, type SweepJob, type SweepPlan, type SweepReport } from "../../history/sweep.ts";
 import { planRun } from "../../orchestrate/estimate.ts";
 import { noteLoadedTree } from "../../orchestrate/run-info.ts";
 import { isInterrupted } from "../../process/children.ts";
@@ -253,7 +253,7 @@ function jobOptions(request: SweepRequest, job: Required<SweepJob>): Selection["
 function costModel(request: SweepRequest): (job: Required<SweepJob>) => JobCost {
   const known = new Map<string, JobCost>();
   return (job) => {
-    const key = `${job.link.runtime} ${job.link.from} ${job.link.to} ${job.scenarios.join(" ")} ${job.apps.join(" ")}`;
+    const key = jobKey(job);
     let cost = known.get(key);
     if (cost === undefined) {
       const scenarios = resolveScenarios(selectScenarios({ suites: [], scenarios: [...job.scenarios] }), request.profile, request.trials);
