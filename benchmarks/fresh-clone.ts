@@ -39,7 +39,7 @@ import { installInterruptHandling, interruptCleanup, interruptExitCode, isInterr
 import { readDocuments } from "../src/results/store.ts";
 import { formatDuration } from "../src/ui/duration.ts";
 import { formatTable } from "../src/ui/table.ts";
-import { countingShare, failingTests, headlineGaps, lineClock, newestSubject, parseResultsWritten, parseSuiteTimes, parseTestSummary, secondsUntil, slowestSuites, toolBuilds, TYPE_CHECKING_LINE, type TimedLine, type ToolBuild } from "./lib/fresh-clone.ts";
+import { countingShare, failingTests, serverWarmups, headlineGaps, lineClock, newestSubject, parseResultsWritten, parseSuiteTimes, parseTestSummary, secondsUntil, slowestSuites, toolBuilds, TYPE_CHECKING_LINE, type TimedLine, type ToolBuild } from "./lib/fresh-clone.ts";
 import { loadNow, recordMeasurement, rolledNotes, thisMachine } from "./lib/measurements.ts";
 
 /** How many of the slowest suites a test run's row names. */
@@ -201,7 +201,8 @@ async function defaultRunRows(clone: string, env: NodeJS.ProcessEnv, fresh: bool
   const docs = readDocuments([written.folder], "the default run");
   const versions = [...new Set(docs.map((doc) => `${doc.runtime.name} ${doc.runtime.version}`))].sort();
   const counting = countingShare(docs, run.seconds);
-  const empty = { results: null, suites: null, counting: null, headline_rows: null, gaps: null, change: null, inconclusive: null, no_change: null };
+  const warmups = serverWarmups(docs);
+  const empty = { results: null, suites: null, counting: null, warmups: null, headline_rows: null, gaps: null, change: null, inconclusive: null, no_change: null };
   return [
     { command: "`scripts/bench setup`", time: formatDuration(setup.seconds), ...empty, note: `the first command on the clone: npm ci, the tools ${toolsInWords(toolBuilds(setup.lines, setup.seconds), fresh)}, runtimes from the shared cache` },
     {
@@ -211,6 +212,7 @@ async function defaultRunRows(clone: string, env: NodeJS.ProcessEnv, fresh: bool
       results: written.results,
       suites: parseSuiteTimes(run.stdout).map((s) => `${s.suite} ${s.time}`).join(", ") || null,
       counting: `${formatDuration(counting.seconds)}: +${(counting.added * 100).toFixed(1)} % on the run without it`,
+      warmups: `${formatDuration(warmups.seconds)} in ${warmups.trials} trials, ${warmups.neverSteady} never steady`,
       note: `exit ${run.code ?? run.signal}, the regressions feed, the findings and the site included (the site over the committed history as well); ${versions.join(", ")}`,
     },
     await compareRow(clone, env, written.folder),
@@ -223,6 +225,7 @@ const DEFAULT_RUN_COLUMNS = {
   results: "results",
   suites: "time per suite, as its summary printed it",
   counting: "the counting pass (its results' `counting_s`)",
+  warmups: "the servers' warm-ups until steady (HTTP and WebSocket, every trial's)",
   headline_rows: "headline rows compared",
   gaps: `headline gaps of ${GAP_FACTOR}× or more`,
   change: "called a change",

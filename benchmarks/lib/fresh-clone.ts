@@ -166,6 +166,26 @@ export function countingShare(docs: readonly Pick<ResultDocument, "details">[], 
   return { seconds, added: seconds / (runSeconds - seconds) };
 }
 
+/** A server suite's trial facts (`details.trial_<k>`): how its warm-up went, where it had one. */
+interface TrialFacts {
+  readonly warmup?: { readonly seconds?: unknown; readonly steady?: unknown };
+}
+
+/**
+ * The servers' warm-ups of a run (HTTP and WebSocket warm every trial's server up until its
+ * throughput is steady, at most their profile's cap): their seconds in all, how many trials, and
+ * how many never became steady. How noisy the host is sets how long they take.
+ */
+export function serverWarmups(docs: readonly Pick<ResultDocument, "details">[]): { seconds: number; trials: number; neverSteady: number } {
+  const warmups = docs.flatMap((doc) =>
+    Object.entries(doc.details ?? {}).flatMap(([key, value]) => {
+      const warmup = /^trial_\d+$/.test(key) && typeof value === "object" && value !== null ? (value as TrialFacts).warmup : undefined;
+      return warmup !== undefined && typeof warmup.seconds === "number" ? [{ seconds: warmup.seconds, steady: warmup.steady === true }] : [];
+    }),
+  );
+  return { seconds: warmups.reduce((sum, w) => sum + w.seconds, 0), trials: warmups.length, neverSteady: warmups.filter((w) => !w.steady).length };
+}
+
 /** The headline gaps of a comparison and what compare called them. */
 export interface GapTally {
   /** Rows of a cell's headline metric. */

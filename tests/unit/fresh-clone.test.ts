@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { runProcess, tempDir } from "../../benchmarks/lib/cli.ts";
 import { makeResult, metricOf } from "../../benchmarks/lib/documents.ts";
-import { countingShare, failingTests, headlineGaps, lineClock, newestSubject, parseResultsWritten, parseSuiteTimes, parseTestSummary, secondsUntil, slowestSuites, toolBuilds, TYPE_CHECKING_LINE } from "../../benchmarks/lib/fresh-clone.ts";
+import { countingShare, failingTests, serverWarmups, headlineGaps, lineClock, newestSubject, parseResultsWritten, parseSuiteTimes, parseTestSummary, secondsUntil, slowestSuites, toolBuilds, TYPE_CHECKING_LINE } from "../../benchmarks/lib/fresh-clone.ts";
 import { previousFiguresNote, rolledNotes } from "../../benchmarks/lib/measurements.ts";
 import { comparePaired } from "../../src/compare/paired.ts";
 import type { CompareRow } from "../../src/compare/types.ts";
@@ -149,6 +149,17 @@ test("the counting pass's share of a run: its results' counting seconds against 
   assert.equal(share.seconds, 20);
   assert.equal(share.added, 20 / 400, "20 s on a run of 400 s without it: 5 %");
   assert.deepEqual(countingShare([{ details: {} }], 60), { seconds: 0, added: 0 });
+});
+
+test("the servers' warm-ups of a run: every trial's seconds and steadiness, nothing from results without a server", () => {
+  const docs = [
+    { details: { trial_1: { warmup: { steady: true, seconds: 2.5 } }, trial_2: { warmup: { steady: false, seconds: 10 } }, counting_s: 6 } },
+    { details: { trial_1: { warmup: { steady: true, seconds: 3 } }, trial_1_warmup: { iterations: 40, steady: true } } },
+    { details: { trial_1_verification: { warmup: { seconds: 99 } }, trial_2: { fixed_rate: {} } } },
+    { details: {} },
+  ];
+  assert.deepEqual(serverWarmups(docs), { seconds: 15.5, trials: 3, neverSteady: 1 });
+  assert.deepEqual(serverWarmups([]), { seconds: 0, trials: 0, neverSteady: 0 });
 });
 
 /** One cell of two runtimes in one run: `trials` per runtime, the second `factor` times the first on the headline metric. */
