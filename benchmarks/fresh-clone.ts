@@ -39,7 +39,7 @@ import { installInterruptHandling, interruptCleanup, interruptExitCode, isInterr
 import { readDocuments } from "../src/results/store.ts";
 import { formatDuration } from "../src/ui/duration.ts";
 import { formatTable } from "../src/ui/table.ts";
-import { countingShare, failingTests, serverWarmups, headlineGaps, lineClock, newestSubject, parseResultsWritten, parseSuiteTimes, parseTestSummary, secondsUntil, slowestSuites, toolBuilds, TYPE_CHECKING_LINE, type TimedLine, type ToolBuild } from "./lib/fresh-clone.ts";
+import { countingShare, failingTests, headlineGaps, lineClock, newestSubject, parseResultsWritten, parseSuiteTimes, parseTestSummary, secondsUntil, serverWarmups, slowestSuites, toolBuilds, TYPE_CHECKING_LINE, type TimedLine, type ToolBuild } from "./lib/fresh-clone.ts";
 import { loadNow, recordMeasurement, rolledNotes, thisMachine } from "./lib/measurements.ts";
 
 /** How many of the slowest suites a test run's row names. */

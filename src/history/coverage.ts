@@ -5,6 +5,7 @@
  * again decides exactly as the one before it did.
  */
 import { comparePaired } from "../compare/paired.ts";
+import { groupBy } from "../compare/series-key.ts";
 import type { CompareRow } from "../compare/types.ts";
 import { paramsSlug } from "../core/params.ts";
 import { readIndexedResults } from "../results/run-index.ts";
@@ -107,14 +108,20 @@ const headline = (docs: readonly ResultDocument[]) => new Set(docs.map((doc) => 
 export function linkRows(coverage: RunnerCoverage, link: ChainLink, scenario: string, version?: number): CompareRow[] | undefined {
   const runs = coverage.pairRuns(link, scenario, version);
   if (runs.length === 0) return undefined;
-  const rows = new Map<string, CompareRow>();
-  for (const pair of runs) {
+  const perRun = runs.map((pair) => {
     const headlines = headline([...pair.from, ...pair.to]);
-    for (const row of comparePaired(pair.from, pair.to).filter((row) => headlines.has(row.metric))) {
-      if (!rows.has(stepCell(row))) rows.set(stepCell(row), row);
-    }
+    return comparePaired(pair.from, pair.to).filter((row) => headlines.has(row.metric));
+  });
+  return [...newestPerCell(perRun, stepCell).values()].flat();
+}
+
+/** Each cell's items from the first run, newest first, that holds it: the run a cell is judged on. */
+function newestPerCell<T>(runs: readonly (readonly T[])[], cellOf: (item: T) => string): Map<string, T[]> {
+  const cells = new Map<string, T[]>();
+  for (const items of runs) {
+    for (const [cell, held] of groupBy(items, cellOf)) if (!cells.has(cell)) cells.set(cell, held);
   }
-  return [...rows.values()];
+  return cells;
 }
 
 /** The version of its scenario a step was seen at (its rows share one: a step is read at one version). */
@@ -147,9 +154,8 @@ export function showsStep(coverage: RunnerCoverage, link: ChainLink, step: LinkS
 export function stoppedForFutility(coverage: RunnerCoverage, link: ChainLink, step: LinkStep): boolean {
   const cellOf = (doc: ResultDocument) => stepCell({ app: doc.app, params: doc.params, metric: Object.keys(doc.metrics)[0]! });
   const runs = coverage.pairRuns(link, step.scenario, stepVersion(step)).map((pair) => [...pair.from, ...pair.to]);
-  // Each cell as linkRows judges it: in the newest run that holds it.
-  const newest = (cell: string) => runs.map((docs) => docs.filter((doc) => cellOf(doc) === cell)).find((docs) => docs.length > 0) ?? [];
-  return step.cells.some((cell) => newest(cell).some((doc) => doc.sequential?.stopped === "futile"));
+  const cells = newestPerCell(runs, cellOf);
+  return step.cells.some((cell) => (cells.get(cell) ?? []).some((doc) => doc.sequential?.stopped === "futile"));
 }
 
 /** The apps of a step's cells: what a run that narrows it measures of its scenario; none for a scenario without apps. */

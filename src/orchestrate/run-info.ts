@@ -61,9 +61,13 @@ export function noteLoadedTree(): void {
 }
 
 async function harnessCommit(): Promise<string> {
-  noteLoadedTree();
-  const loaded = await loadedTree!;
-  return recordedCommit(loaded, await treeState());
+  // A process's first run, with no tree noted before it, finds the tree it loaded as it is now.
+  if (loadedTree === undefined) {
+    noteLoadedTree();
+    const loaded = await loadedTree!;
+    return recordedCommit(loaded, loaded);
+  }
+  return recordedCommit(await loadedTree, await treeState());
 }
 
 export async function newRunInfo(profile: Profile, sentinel: string | null, identity: RunnerIdentity = runnerIdentity()): Promise<Omit<RunInfo, "trials">> {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { runProcess, tempDir } from "../../benchmarks/lib/cli.ts";
 import { makeResult, metricOf } from "../../benchmarks/lib/documents.ts";
-import { countingShare, failingTests, serverWarmups, headlineGaps, lineClock, newestSubject, parseResultsWritten, parseSuiteTimes, parseTestSummary, secondsUntil, slowestSuites, toolBuilds, TYPE_CHECKING_LINE } from "../../benchmarks/lib/fresh-clone.ts";
+import { countingShare, failingTests, headlineGaps, lineClock, newestSubject, parseResultsWritten, parseSuiteTimes, parseTestSummary, secondsUntil, serverWarmups, slowestSuites, toolBuilds, TYPE_CHECKING_LINE } from "../../benchmarks/lib/fresh-clone.ts";
 import { previousFiguresNote, rolledNotes } from "../../benchmarks/lib/measurements.ts";
 import { comparePaired } from "../../src/compare/paired.ts";
 import type { CompareRow } from "../../src/compare/types.ts";
