@@ -337,7 +337,10 @@ recordMeasurement("injected-steps", (old) => {
   const kept = (old?.rows ?? []).filter((r) => r.cell !== undefined && !ran.has(`${String(r.cell)} ${String(r.metric)}`));
   const here = thisMachine(startLoad);
   const measured = measuredAt(here);
-  const all = [...kept, ...rows.map((row) => ({ ...row, measured_at: measured }))];
+  // In the cases' own order, whichever of them this run measured again: the README lists these rows.
+  const order = [...CASES, ...COUNT_CASES].map((c) => `${c.cell} ${c.metric}`);
+  const position = (row: Readonly<Record<string, unknown>>) => order.indexOf(`${String(row.cell)} ${String(row.metric)}`);
+  const all = [...kept, ...rows.map((row) => ({ ...row, measured_at: measured }))].sort((a, b) => position(a) - position(b));
   return {
     title: "Injected steps: what a paired run sees in real runs",
     benchmark: `scripts/benchmark injected-steps ${pairs} ${profileArg ?? "default"}`,
