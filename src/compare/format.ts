@@ -4,15 +4,12 @@ import { escapeMarkdown } from "../core/markup.ts";
 import { paramsSlug } from "../core/params.ts";
 import { formatNumber, formatTable } from "../ui/table.ts";
 import type { CompareRow } from "./types.ts";
+import { formatInterval } from "./verdict.ts";
 
 /** `+12.3 %` / `−4.0 %`: a ratio as a signed change. */
 export function formatChange(ratio: number): string {
   const percent = (ratio - 1) * 100;
   return `${percent >= 0 ? "+" : "−"}${Math.abs(percent).toFixed(1)} %`;
-}
-
-export function formatInterval([low, high]: [number, number]): string {
-  return `[${low.toFixed(3)}, ${high.toFixed(3)}]`;
 }
 
 export function formatPercent(fraction: number): string {

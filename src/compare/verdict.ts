@@ -27,11 +27,20 @@ export function withinMinEffect([low, high]: readonly [number, number], minEffec
   return Math.log(low) >= -bound && Math.log(high) <= bound;
 }
 
+/**
+ * A ratio's bound in three decimals; from 10,000 up in three significant digits, since two pairs at
+ * the sequential rule's first look can reach 1e+21, which toFixed would print in seventeen.
+ */
+const formatBound = (bound: number) => (!Number.isFinite(bound) ? "∞" : bound >= 1e4 ? bound.toExponential(2) : bound.toFixed(3));
+
+/** `[0.912, 1.087]`: an interval of a ratio as every table, feed and reason prints it (`0` for a bound at or below it). */
+export function formatInterval([low, high]: readonly [number, number]): string {
+  return `[${low > 0 ? formatBound(low) : "0"}, ${formatBound(high)}]`;
+}
+
 /** Why an interval that is neither a change nor within ±e decides nothing. */
 export function tooWide(interval: readonly [number, number], minEffect: number, level: string): string {
-  const [low, high] = interval;
-  const shown = low > 0 && Number.isFinite(high) ? `[${low.toFixed(3)}, ${high.toFixed(3)}]` : `[${low > 0 ? low.toFixed(3) : "0"}, ${Number.isFinite(high) ? high.toFixed(3) : "∞"}]`;
-  return `the ${level} interval ${shown} reaches beyond ±${(minEffect * 100).toFixed(1)} %: it neither shows a change nor rules one out`;
+  return `the ${level} interval ${formatInterval(interval)} reaches beyond ±${(minEffect * 100).toFixed(1)} %: it neither shows a change nor rules one out`;
 }
 
 export function excludesOne([low, high]: readonly [number, number]): boolean {

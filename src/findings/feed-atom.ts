@@ -1,4 +1,4 @@
-import { formatInterval } from "../compare/format.ts";
+import { formatInterval } from "../compare/verdict.ts";
 import { describeDocumented } from "../core/known-changes.ts";
 import { escapeMarkup } from "../core/markup.ts";
 import { ID_PREFIX, releaseNotesAtomLinks } from "../regressions/feed-atom.ts";

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { describeDocumented } from "../core/known-changes.ts";
 import { escapeMarkup } from "../core/markup.ts";
-import { formatInterval, formatPercent } from "../compare/format.ts";
+import { formatPercent } from "../compare/format.ts";
+import { formatInterval } from "../compare/verdict.ts";
 import { releaseNotes, type ReleaseNotes } from "../runtimes/catalog.ts";
 import { describeBetween, describeChange, describeHalves, seriesLabel } from "./format.ts";
 import type { RegressionReport, SeriesChange } from "./types.ts";

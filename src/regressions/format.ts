@@ -1,4 +1,5 @@
-import { cellLabel, formatChange, formatInterval, formatPercent } from "../compare/format.ts";
+import { cellLabel, formatChange, formatPercent } from "../compare/format.ts";
+import { formatInterval } from "../compare/verdict.ts";
 import { describeDocumented } from "../core/known-changes.ts";
 import { formatTable } from "../ui/table.ts";
 import { count } from "../ui/words.ts";

@@ -1,4 +1,4 @@
-import { formatInterval } from "../compare/format.ts";
+import { formatInterval } from "../compare/verdict.ts";
 import { formatSyscallDiff } from "../compare/syscall-diff.ts";
 import { paramsSlug } from "../core/params.ts";
 import type { Finding } from "../findings/detect.ts";

@@ -1,7 +1,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { readDerivedFile } from "../core/json-file.ts";
-import { formatChange, formatInterval, formatPercent } from "../compare/format.ts";
+import { formatChange, formatPercent } from "../compare/format.ts";
+import { formatInterval } from "../compare/verdict.ts";
 import { FEED_ATOM_FILE, changeAnchor } from "../regressions/feed-atom.ts";
 import { describeBetween, describeHalves, describeNotNarrowed, notNarrowed } from "../regressions/format.ts";
 import { FEED_JSON_FILE } from "../regressions/feed-json.ts";

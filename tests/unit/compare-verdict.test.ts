@@ -4,7 +4,7 @@ import { compareResults } from "../../src/compare/compare.ts";
 import { runToRunShift } from "../../src/compare/noise.ts";
 import { ratioOfMedians, trialClusters } from "../../src/compare/ratio.ts";
 import { measurementsOf } from "../../src/compare/series-key.ts";
-import { judge } from "../../src/compare/verdict.ts";
+import { formatInterval, judge } from "../../src/compare/verdict.ts";
 import { makeResult, metricOf } from "../../benchmarks/lib/documents.ts";
 import { syntheticResult, syntheticSamples } from "../helpers/series.ts";
 
@@ -99,6 +99,14 @@ describe("compare: verdicts", () => {
     assert.equal(verdict(1.2, [1.1, 1.3], "lower", 0.25), "inconclusive", "within e, yet the interval reaches past 1.25");
     assert.equal(verdict(3.71, [0, 98664.9], "higher", 0.01), "inconclusive", "the default run's 3.7× gap on two pairs at 0.08 %");
     assert.match(judge({ ratio: 3.71, ci95: [0, Infinity] }, "higher", 0.01).reason!, /\[0, ∞\]/);
+  });
+
+  it("prints an interval's bounds in few digits however far they reach", () => {
+    assert.equal(formatInterval([0.9, 1.5]), "[0.900, 1.500]");
+    assert.equal(formatInterval([0, 98664.9]), "[0, 9.87e+4]");
+    // Two counted pairs at the sequential rule's first look: toFixed alone printed 8.677241593113953e+21.
+    assert.equal(formatInterval([1.2e-22, 8.677241593113953e21]), "[0.000, 8.68e+21]");
+    assert.equal(formatInterval([-0.1, Infinity]), "[0, ∞]");
   });
 });
 
