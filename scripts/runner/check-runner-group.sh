@@ -21,9 +21,12 @@ org="$1" group="$2" repository="$3" branch="${4:-main}"
 api_url="${GITHUB_API_URL:-https://api.github.com}"
 [ -n "${GITHUB_TOKEN:-}" ] || die "GITHUB_TOKEN is not set"
 
-# The workflows whose jobs may reach the machines: benchmark.yml and its caller, from the default
-# branch (the job-started hook's ADMITTED_WORKFLOWS).
-expected="$(printf '%s/.github/workflows/%s@refs/heads/%s\n' "$repository" benchmark.yml "$branch" "$repository" release-watch.yml "$branch" | sort)"
+# The workflows whose jobs may reach the machines, from the default branch: the job-started hook's
+# ADMITTED_WORKFLOWS, read from the hook beside this script, so that the two lists cannot drift apart.
+hook="$(dirname "${BASH_SOURCE[0]}")/job-started.sh"
+admitted="$(sed -n 's/^ADMITTED_WORKFLOWS=(\(.*\))$/\1/p' "$hook" 2>/dev/null)"
+[ -n "$admitted" ] || die "$hook: no ADMITTED_WORKFLOWS=(...) line to read the admitted workflows from"
+expected="$(for file in $admitted; do printf '%s/.github/workflows/%s@refs/heads/%s\n' "$repository" "$file" "$branch"; done | sort)"
 
 api() {
   curl -fsS --max-time 30 -H "Authorization: Bearer $GITHUB_TOKEN" -H "Accept: application/vnd.github+json" \

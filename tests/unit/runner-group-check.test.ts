@@ -43,10 +43,19 @@ async function check(edit: (groups: Group[], repositories: { full_name: string }
 const group = (groups: Group[]) => groups.find((g) => g.name === "benchmark-machines")!;
 
 describe("the runner-group check", () => {
-  it("passes a group limited to this repository and to benchmark.yml and release-watch.yml on the default branch, and prints its id", async () => {
+  it("passes a group limited to this repository and to the hook's admitted workflows on the default branch, and prints its id", async () => {
     const { code, stdout, stderr } = await check();
     assert.equal(code, 0, stderr);
-    assert.equal(stdout, "runner group 'benchmark-machines' (id 7): only bench-org/runtime-bench, only bench-org/runtime-bench/.github/workflows/benchmark.yml@refs/heads/main bench-org/runtime-bench/.github/workflows/release-watch.yml@refs/heads/main\n");
+    const admitted = ["benchmark.yml", "canary.yml", "release-watch.yml"].map((file) => `bench-org/runtime-bench/.github/workflows/${file}@refs/heads/main`);
+    assert.equal(stdout, `runner group 'benchmark-machines' (id 7): only bench-org/runtime-bench, only ${admitted.join(" ")}\n`);
+  });
+
+  it("holds the group to the hook's list: a group without canary.yml, which the hook admits, fails", async () => {
+    const { code, stderr } = await check((groups) => {
+      group(groups).selected_workflows = group(groups).selected_workflows.filter((workflow) => !workflow.includes("/canary.yml@"));
+    });
+    assert.equal(code, 1);
+    assert.match(stderr, /- its selected workflows are \[[^\]]*\], not \[[^\]]*canary\.yml@refs\/heads\/main[^\]]*\]\n/);
   });
 
   it("fails loudly, naming each missing setting", async () => {
