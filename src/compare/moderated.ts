@@ -21,7 +21,7 @@ export const MIN_PRIOR_CELLS = 8;
  * The most degrees of freedom a prior lends. Past it little is gained (t at 95 % is 2.26 with 9,
  * 1.96 at the limit), and a cap keeps a fit that saw calm cells by chance from lending too much:
  * in simulation (tests/unit/compare-moderated.test.ts) single looks of two pairs then cross 95 %
- * in 4–6.5 % of A/A cells, the more the more the cells' true spreads differ.
+ * in 3–6.5 % of A/A cells (the test's bounds), the more the more the cells' true spreads differ.
  */
 export const MAX_PRIOR_DF = 8;
 
