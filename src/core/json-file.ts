@@ -10,9 +10,15 @@ export function displayPath(path: string): string {
   return rel.startsWith("..") ? path : rel;
 }
 
-/** Parses a JSON file; bad JSON is a UserError naming the file. */
+/** Parses a JSON file; a missing or unreadable file, or bad JSON, is a UserError naming the file. */
 export function readJsonFile(path: string): unknown {
-  const text = readFileSync(path, "utf8");
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UserError(`${displayPath(path)}: ${code === "ENOENT" ? "no such file" : `cannot read: ${code ?? errorMessage(error)}`}`);
+  }
   try {
     return JSON.parse(text);
   } catch (error) {
