@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { describe, it } from "node:test";
 import { bench } from "../../benchmarks/lib/cli.ts";
+import { RUN_FILE, writeResult } from "../../src/results/store.ts";
+import { syntheticResult } from "../helpers/series.ts";
 import { ownTempDir } from "../helpers/temp.ts";
 
 /** Runs each case and checks that it says its problem in one line, with exit status 2. */
@@ -21,6 +24,36 @@ describe("bad input on the command line: one line naming what and where, exit st
       [["collect", ownTempDir("artifacts"), "--runners", missing], /missing\.json: no such file$/],
       [["collect", ownTempDir("artifacts"), "--plan", missing], /missing\.json: no such file$/],
       [["sweep", "--plan", "--runners", missing], /missing\.json: no such file$/],
+    ]);
+  });
+});
+
+describe("result files that parse but lack what every reader relies on", () => {
+  /** A data folder of two runs, the second's result (or its run.json) edited by `edit`. */
+  async function editedData(edit: (doc: Record<string, unknown>) => void, file: "result" | "run.json" = "result"): Promise<{ data: string; base: string; head: string; broken: string }> {
+    const data = ownTempDir("bad-result");
+    const base = await writeResult(data, syntheticResult({ index: 0, level: 30 }));
+    const head = await writeResult(data, syntheticResult({ index: 1, level: 15 }));
+    const broken = file === "result" ? head : join(dirname(dirname(dirname(head))), RUN_FILE);
+    const doc = JSON.parse(readFileSync(broken, "utf8")) as Record<string, unknown>;
+    edit(doc);
+    writeFileSync(broken, JSON.stringify(doc));
+    return { data, base: dirname(base), head: dirname(head), broken: head };
+  }
+
+  it("names the file and the field, in every command that reads results", async () => {
+    const noRuntime = await editedData((doc) => delete doc.runtime);
+    const samples = await editedData((doc) => ((doc.metrics as { wall_ms: { samples: unknown } }).wall_ms.samples = "many"));
+    const noEnvironment = await editedData((doc) => delete doc.environment, "run.json");
+    const history = ownTempDir("no-history");
+    await rejects([
+      [["compare", noRuntime.base, noRuntime.head, "--history", history], /-\S+\.json: not a complete result: \/runtime: must be an object \(scripts\/bench validate/],
+      [["compare", samples.base, samples.head, "--history", history], /\.json: not a complete result: \/metrics\/wall_ms\/samples: must be a list of numbers/],
+      [["compare", noEnvironment.base, noEnvironment.head, "--history", history], /\.json: not a complete result: \/environment: must be an object/],
+      [["regressions", "--data", noRuntime.data, "--no-cache"], /\.json: not a complete result: \/runtime: must be an object/],
+      [["findings", samples.head], /\.json: not a complete result: \/metrics\/wall_ms\/samples/],
+      [["export", "gab", noEnvironment.head, "--better", "lower"], /\.json: not a complete result: \/environment/],
+      [["repro", noRuntime.broken], /\.json: not a complete result: \/runtime/],
     ]);
   });
 });
