@@ -56,3 +56,20 @@ export function replaceFile(path: string, text: string): void {
   writeFileSync(partial, text);
   renameSync(partial, path);
 }
+
+/** Why a path named on the command line cannot be written, from the error writing it gave. */
+export function unwritableReason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "EEXIST" || code === "ENOTDIR" || code === "EISDIR") return code === "EISDIR" ? "a folder is there" : "a file is in the way";
+  if (code === "ENOENT") return "its folder does not exist";
+  return `cannot write: ${code ?? errorMessage(error)}`;
+}
+
+/** Creates a folder named on the command line (`option`: the one that named it), or a UserError naming it and why not. */
+export function makeFolder(path: string, option: string): void {
+  try {
+    mkdirSync(path, { recursive: true });
+  } catch (error) {
+    throw new UserError(`${option} ${displayPath(path)}: ${unwritableReason(error)}`);
+  }
+}

@@ -28,6 +28,21 @@ describe("bad input on the command line: one line naming what and where, exit st
   });
 });
 
+describe("an --out where nothing can be written", () => {
+  it("names the place and why", async () => {
+    const results = ownTempDir("out-results");
+    const written = await writeResult(results, syntheticResult({ index: 0, level: 30 }));
+    const file = join(ownTempDir("out-file"), "a-file");
+    writeFileSync(file, "");
+    await rejects([
+      [["export", "gab", results, "--better", "lower", "--out", join(file, "gab.json")], /export gab: --out \S+\/a-file\/gab\.json: a file is in the way$/],
+      [["export", "gab", results, "--better", "lower", "--out", results], /export gab: --out \S+: a folder is there$/],
+      [["site", "--data", results, "--out", file], /a-file: a file, not a folder; choose another --out$/],
+      [["repro", written, "--out", file], /--out \S+\/a-file: a file is in the way$/],
+    ]);
+  });
+});
+
 describe("result files that parse but lack what every reader relies on", () => {
   /** A data folder of two runs, the second's result (or its run.json) edited by `edit`. */
   async function editedData(edit: (doc: Record<string, unknown>) => void, file: "result" | "run.json" = "result"): Promise<{ data: string; base: string; head: string; broken: string }> {
