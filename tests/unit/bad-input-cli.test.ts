@@ -28,6 +28,16 @@ describe("bad input on the command line: one line naming what and where, exit st
   });
 });
 
+describe("plan checks the suites' options as run does", () => {
+  it("refuses an app no chosen suite has, or an option for suites none of which is chosen", async () => {
+    await rejects([
+      [["plan", "--suite", "http", "--app", "nope"], /unknown app 'nope': the chosen suites have apps .*native/],
+      [["plan", "--suite", "database", "--engine", "nope"], /unknown engine 'nope': the chosen suites have engines sqlite, postgres$/],
+      [["plan", "--suite", "startup", "--app", "native"], /--app applies to the http, .* suite\(s\), and none of them is chosen$/],
+    ]);
+  });
+});
+
 describe("an --out where nothing can be written", () => {
   it("names the place and why", async () => {
     const results = ownTempDir("out-results");
