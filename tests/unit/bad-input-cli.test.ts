@@ -28,6 +28,15 @@ describe("bad input on the command line: one line naming what and where, exit st
   });
 });
 
+describe("an unknown suite where scripts/bench installs the suites' tools first", () => {
+  it("is said once", async () => {
+    await rejects([
+      [["run", "--suite", "nope"], /unknown suite 'nope': known suites are /],
+      [["sweep", "--plan", "--suite", "nope"], /unknown suite 'nope': known suites are /],
+    ]);
+  });
+});
+
 describe("plan checks the suites' options as run does", () => {
   it("refuses an app no chosen suite has, or an option for suites none of which is chosen", async () => {
     await rejects([
