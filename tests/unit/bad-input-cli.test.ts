@@ -37,6 +37,13 @@ describe("an unknown suite where scripts/bench installs the suites' tools first"
   });
 });
 
+describe("a run's runtimes", () => {
+  it("reads the sentinel's spec before provisioning any runtime", async () => {
+    const out = ownTempDir("run-out");
+    await rejects([[["run", "--suite", "startup", "--scenario", "hello", "--out", out, "--runtime", "node@path:/nonexistent/node", "--sentinel", "nosuch@1"], /unknown runtime 'nosuch' in 'nosuch@1'/]]);
+  });
+});
+
 describe("plan checks the suites' options as run does", () => {
   it("refuses an app no chosen suite has, or an option for suites none of which is chosen", async () => {
     await rejects([
