@@ -6,7 +6,7 @@
  */
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { UserError, errorMessage } from "../../src/core/errors.ts";
+import { UserError, errorMessage, parseArgsProblem } from "../../src/core/errors.ts";
 import { REPO_ROOT } from "../../src/core/paths.ts";
 import { installInterruptHandling, interruptCleanup, interruptExitCode, isInterrupted } from "../../src/process/children.ts";
 
@@ -27,6 +27,6 @@ try {
     process.exit(interruptExitCode());
   }
   if (!(error instanceof UserError) && !badOption(error)) throw error;
-  process.stderr.write(`${name}: ${errorMessage(error)}\n`);
+  process.stderr.write(`${name}: ${badOption(error) ? parseArgsProblem(error) : errorMessage(error)}\n`);
   process.exitCode = 2;
 }

@@ -68,7 +68,8 @@ ensure_suite_tools() {
   if [ -f "$remembered" ] && [ "$(head -n 1 "$remembered")" = "$key" ]; then
     tools="$(tail -n +2 "$remembered")"
   else
-    tools="$(node --import tsx "$ROOT/src/cli/main.ts" tools "$@")" || die "could not list the suites' tools"
+    # Exit status 2 is bad input (an unknown suite) that `tools` has said in its one line already.
+    tools="$(node --import tsx "$ROOT/src/cli/main.ts" tools "$@")" || { local status=$?; [ "$status" = 2 ] && exit 2; die "could not list the suites' tools"; }
     mkdir -p "$TOOLS_ROOT"
     printf '%s\n%s\n' "$key" "$tools" >"$remembered.$$" && mv "$remembered.$$" "$remembered"
   fi

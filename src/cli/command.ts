@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { UserError, errorMessage } from "../core/errors.ts";
+import { UserError, parseArgsProblem } from "../core/errors.ts";
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 
@@ -35,7 +35,7 @@ export async function invoke(command: Command, argv: string[]): Promise<number> 
   try {
     parsed = parseArgs({ args: argv, options: command.options, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new UserError(`${command.name}: ${errorMessage(error).replace(/\. To specify.*$/, "")} (see scripts/bench ${command.name} --help)`);
+    throw new UserError(`${command.name}: ${parseArgsProblem(error)} (see scripts/bench ${command.name} --help)`);
   }
   if (!command.allowPositionals && parsed.positionals.length > 0) {
     throw new UserError(`${command.name}: unexpected argument '${parsed.positionals[0]}' (see scripts/bench ${command.name} --help)`);

@@ -37,3 +37,15 @@ export class TrialFailure extends Error {
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/**
+ * node:util's parseArgs error (an unknown option, a missing value) as one line: a value that
+ * starts with a dash makes it three, and an older Node adds a hint about positionals that the
+ * commands' own usage says better.
+ */
+export function parseArgsProblem(error: unknown): string {
+  return errorMessage(error)
+    .replace(/\. To specify a positional[^]*$/, "")
+    .split("\n")
+    .join(" ");
+}

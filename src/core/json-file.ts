@@ -10,9 +10,15 @@ export function displayPath(path: string): string {
   return rel.startsWith("..") ? path : rel;
 }
 
-/** Parses a JSON file; bad JSON is a UserError naming the file. */
+/** Parses a JSON file; a missing or unreadable file, or bad JSON, is a UserError naming the file. */
 export function readJsonFile(path: string): unknown {
-  const text = readFileSync(path, "utf8");
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UserError(`${displayPath(path)}: ${code === "ENOENT" ? "no such file" : `cannot read: ${code ?? errorMessage(error)}`}`);
+  }
   try {
     return JSON.parse(text);
   } catch (error) {
@@ -49,4 +55,21 @@ export function replaceFile(path: string, text: string): void {
   const partial = `${path}.${process.pid}.tmp`;
   writeFileSync(partial, text);
   renameSync(partial, path);
+}
+
+/** Why a path named on the command line cannot be written, from the error writing it gave. */
+export function unwritableReason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "EEXIST" || code === "ENOTDIR" || code === "EISDIR") return code === "EISDIR" ? "a folder is there" : "a file is in the way";
+  if (code === "ENOENT") return "its folder does not exist";
+  return `cannot write: ${code ?? errorMessage(error)}`;
+}
+
+/** Creates a folder named on the command line (`option`: the one that named it), or a UserError naming it and why not. */
+export function makeFolder(path: string, option: string): void {
+  try {
+    mkdirSync(path, { recursive: true });
+  } catch (error) {
+    throw new UserError(`${option} ${displayPath(path)}: ${unwritableReason(error)}`);
+  }
 }

@@ -1,4 +1,4 @@
-import type { ResultDocument } from "./types.ts";
+import { RESULT_SCHEMA_ID, type ResultDocument } from "./types.ts";
 
 /*
  * What a result file may hold beyond its schema, checked by collect and validate before the schema:
@@ -77,4 +77,49 @@ export function undeclaredMetrics(doc: ResultDocument, declared: DeclaredMetrics
     if (!units) return [`/metrics/${name}: the ${doc.suite} suite records no metric '${name}'`];
     return units.has(metric.unit) ? [] : [`/metrics/${name}/unit: '${metric.unit}', but the ${doc.suite} suite declares ${[...units].map((unit) => `'${unit}'`).join(" or ")}`];
   });
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isText = (value: unknown) => typeof value === "string";
+const isNumber = (value: unknown) => typeof value === "number";
+const OBJECT = [isObject, "an object"] as const;
+const TEXT = [isText, "a string"] as const;
+const NUMBER = [isNumber, "a number"] as const;
+
+/** The fields every reader of results takes for granted (compare, regressions, findings, export, the site), parents before their fields. */
+const RELIED_ON: readonly (readonly [string, (value: unknown) => boolean, string])[] = [
+  ["schema", (value) => value === RESULT_SCHEMA_ID, `'${RESULT_SCHEMA_ID}'`],
+  ...(["run", "environment", "runtime", "params", "tools", "metrics"] as const).map((key) => [key, ...OBJECT] as const),
+  ...(["run/id", "run/runner", "run/started_at", "run/profile", "environment/fingerprint", "runtime/name", "runtime/version", "suite", "scenario", "status", "reproduce"] as const).map(
+    (key) => [key, ...TEXT] as const,
+  ),
+  ["run/trials", ...NUMBER],
+  ["scenario_version", ...NUMBER],
+  ["app", (value) => value === null || isText(value), "a string or null"],
+];
+
+const METRIC_RELIED_ON: readonly (readonly [string, (value: unknown) => boolean, string])[] = [
+  ["unit", ...TEXT],
+  ["better", (value) => value === "lower" || value === "higher", "lower or higher"],
+  ["samples", (value) => Array.isArray(value) && value.every(isNumber), "a list of numbers"],
+  ["median", ...NUMBER],
+];
+
+/**
+ * The first field a parsed document lacks of those every reader relies on, as `/field: must be …`,
+ * or nothing. Far less than the schema, which `validate` and `collect` check: checking each file
+ * of a history against the schema makes a cold read of it half as slow again.
+ */
+export function incompleteResult(doc: unknown): string | undefined {
+  if (!isObject(doc)) return "/: must be an object";
+  for (const [path, holds, what] of RELIED_ON) {
+    const value = path.split("/").reduce<unknown>((inner, key) => (inner as Record<string, unknown>)[key], doc);
+    if (!holds(value)) return `/${path}: must be ${what}`;
+  }
+  for (const [name, metric] of Object.entries(doc.metrics as Record<string, unknown>)) {
+    if (!isObject(metric)) return `/metrics/${name}: must be an object`;
+    const missing = METRIC_RELIED_ON.find(([key, holds]) => !holds(metric[key]));
+    if (missing) return `/metrics/${name}/${missing[0]}: must be ${missing[2]}`;
+  }
+  return undefined;
 }

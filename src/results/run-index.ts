@@ -2,7 +2,7 @@ import { closeSync, existsSync, fstatSync, openSync, readSync, statSync } from "
 import { join } from "node:path";
 import { UserError } from "../core/errors.ts";
 import { replaceFile } from "../core/json-file.ts";
-import { readResultFile, runFolderContents, runFolderNames, runIndexPath } from "./store.ts";
+import { readCompleteResult, runFolderContents, runFolderNames, runIndexPath } from "./store.ts";
 import type { ResultDocument } from "./types.ts";
 
 /*
@@ -15,10 +15,11 @@ import type { ResultDocument } from "./types.ts";
  */
 
 /**
- * 3: what a run's results share (its run.json) held once, not in every document; 2: written in
- * ASCII only (format 1 held its text as UTF-8).
+ * 4: a document without the fields every reader relies on held as null, as bad JSON is; 3: what a
+ * run's results share (its run.json) held once, not in every document; 2: written in ASCII only
+ * (format 1 held its text as UTF-8).
  */
-const INDEX_FORMAT = 3;
+const INDEX_FORMAT = 4;
 
 /**
  * Folder times this recent are not trusted: a file written in the same clock tick as the folder's
@@ -27,7 +28,7 @@ const INDEX_FORMAT = 3;
  */
 const SETTLED_MS = 2000;
 
-/** One result file of the index: its document, or null where it cannot be read as one (not valid JSON, or without its run.json). */
+/** One result file of the index: its document, or null where it cannot be read as one (not valid JSON, without its run.json, or incomplete). */
 export interface IndexedResult {
   readonly path: string;
   readonly doc: ResultDocument | null;
@@ -109,7 +110,7 @@ function loadIndex(path: string, runDir: string): RunIndex | null {
 
 function parseOrNull(path: string): ResultDocument | null {
   try {
-    return readResultFile(path);
+    return readCompleteResult(path);
   } catch (error) {
     if (error instanceof UserError) return null;
     throw error;
@@ -200,5 +201,5 @@ export function readIndexedResults(dataDir: string, runner?: string): IndexedRes
 export function readIndexedDocuments(dataDir: string): ResultDocument[] {
   if (!existsSync(dataDir)) throw new UserError(`${dataDir}: no such data folder`);
   // Reading the file again throws the UserError that says what is wrong with it.
-  return readIndexedResults(dataDir).map(({ path, doc }) => doc ?? readResultFile(path));
+  return readIndexedResults(dataDir).map(({ path, doc }) => doc ?? readCompleteResult(path));
 }

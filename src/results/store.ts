@@ -7,6 +7,7 @@ import { paramsSlug } from "../core/params.ts";
 import { checkAgainst } from "../core/schema.ts";
 import type { Environment } from "../env/fingerprint.ts";
 import { isRuntimeName, type RuntimeName } from "../runtimes/catalog.ts";
+import { incompleteResult } from "./limits.ts";
 import type { ResultDocument, RunInfo } from "./types.ts";
 
 /*
@@ -305,12 +306,23 @@ export function readResultFile(path: string): ResultDocument {
 }
 
 /**
- * Reads result documents (unchecked: `validate` is the checker); unreadable files are a UserError.
- * A plain loop of readFileSync + JSON.parse reads 100,000 small files several times faster than
- * promise-based reads.
+ * Reads one result file as `readResultFile` does, and refuses a document without the fields every
+ * reader relies on (limits.ts): a UserError naming the file and the first such field.
+ */
+export function readCompleteResult(path: string): ResultDocument {
+  const doc = readResultFile(path);
+  const problem = incompleteResult(doc);
+  if (problem !== undefined) throw new UserError(`${path}: not a complete result: ${problem} (scripts/bench validate names every problem)`);
+  return doc;
+}
+
+/**
+ * Reads result documents, each complete enough to read (the schema unchecked: `validate` is the
+ * checker); unreadable files are a UserError. A plain loop of readFileSync + JSON.parse reads
+ * 100,000 small files several times faster than promise-based reads.
  */
 export function readResults(paths: readonly string[]): LoadedResult[] {
-  return listResultFiles(paths).map((path) => ({ path, doc: readResultFile(path) }));
+  return listResultFiles(paths).map((path) => ({ path, doc: readCompleteResult(path) }));
 }
 
 /** The documents of `readResults`; none at all is bad input, named by `what` (the side or command). */
@@ -327,5 +339,5 @@ export function readRunnerResults(dataDir: string, runner: string, runtimeVersio
       const measured = runtimeOfResultFile(file);
       return measured !== null && runtimeVersions.has(`${measured.runtime}-${measured.version}`);
     })
-    .map(readResultFile);
+    .map(readCompleteResult);
 }

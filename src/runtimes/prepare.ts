@@ -1,6 +1,7 @@
 import { UserError } from "../core/errors.ts";
 import { identify, type IdentifiedRuntime } from "../runtimes/identify.ts";
 import { provision } from "../runtimes/provision.ts";
+import { parseSpec } from "../runtimes/spec.ts";
 
 /** What runs when no --runtime is given: the newest release of each runtime, resolved now. */
 export const DEFAULT_RUNTIMES = ["node@latest", "deno@latest", "bun@latest"] as const;
@@ -46,7 +47,10 @@ function labelled(runtimes: readonly { runtime: IdentifiedRuntime; label: string
  */
 export async function prepareRuntimes(specs: readonly string[], note: (line: string) => void, sentinel?: string | null): Promise<IdentifiedRuntime[]> {
   const prepared: { runtime: IdentifiedRuntime; label: string | null }[] = [];
-  for (const text of [...specs, ...(sentinel ? [sentinel] : [])]) {
+  const texts = [...specs, ...(sentinel ? [sentinel] : [])];
+  // Every spec read before the first is provisioned: a misspelt sentinel was found after downloading the rest.
+  for (const text of texts) parseSpec(splitLabel(text).spec);
+  for (const text of texts) {
     const { label, spec } = splitLabel(text);
     const runtime = await identify(await provision(spec, note));
     const { name, version, sha256 } = runtime.identity;

@@ -18,6 +18,7 @@ export function checkDataDir(dataDir: string): void {
 
 /** Refuses an output folder that holds anything but an earlier build. */
 export function checkOutDir(outDir: string): void {
+  if (existsSync(outDir) && !statSync(outDir).isDirectory()) throw new UserError(`${outDir}: a file, not a folder; choose another --out`);
   const entries = existsSync(outDir) ? readdirSync(outDir) : [];
   if (entries.length > 0 && !entries.includes(SITE_MARKER)) throw new UserError(`${outDir}: not empty and not a site built by runtime-bench; choose another --out`);
 }

@@ -24,9 +24,18 @@ describe("scripts/benchmark", () => {
     assert.doesNotMatch(stderr, /\n\s+at /, "no stack trace");
   });
 
-  it("names an unknown benchmark and the folder it looked in", async () => {
-    const { code, stderr } = await runProcess(benchmarkScript, ["no-such-benchmark"]);
-    assert.equal(code, 2);
-    assert.match(stderr, /no benchmark 'no-such-benchmark' in benchmarks\//);
+  it("says a value that starts with a dash in one line", async () => {
+    const { code, stderr } = await runProcess(benchmarkScript, ["site-scale", "--builds", "-1"]);
+    assert.equal(code, 2, stderr);
+    assert.equal(stderr.trim().split("\n").length, 1, stderr);
+    assert.match(stderr, /^site-scale: Option '--builds' argument is ambiguous\..*'--builds=-XYZ'/);
+  });
+
+  it("names an unknown benchmark and the folder it looked in, and takes no path for a name", async () => {
+    for (const name of ["no-such-benchmark", "lib/cli"]) {
+      const { code, stderr } = await runProcess(benchmarkScript, [name]);
+      assert.equal(code, 2, `${name}: ${stderr}`);
+      assert.match(stderr, new RegExp(`no benchmark '${name}' in benchmarks/`));
+    }
   });
 });

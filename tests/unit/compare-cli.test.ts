@@ -34,6 +34,7 @@ describe("compare, regressions and export on the command line", () => {
       [["compare", base, join(head, "missing")], /missing: no such file or folder/],
       [["compare", base, head, "--json", "--markdown"], /choose one of --json and --markdown/],
       [["compare", base, head, "--min-effect", "lots"], /--min-effect: 'lots' is not a percentage/],
+      [["compare", base, head, "--min-effect", "-1"], /compare: Option '--min-effect' argument is ambiguous\..*'--min-effect=-XYZ'/],
       [["compare", base, tempDir("empty")], /HEAD: no result files in/],
       [["regressions", "--data", join(base, "missing")], /missing: no such data folder/],
       [["export", "gab", base], /--better must be higher or lower/],

@@ -54,11 +54,11 @@ describe("reading results", () => {
       mkdirSync(join(data, path, ".."), { recursive: true });
       writeFileSync(join(data, path), typeof doc === "string" ? doc : JSON.stringify(doc));
     };
-    put("r/b/x.json", { n: 2 });
-    put("r/a/y.json", { n: 1 });
+    put("r/b/x.json", makeResult({ scenario: "second" }));
+    put("r/a/y.json", makeResult({ scenario: "first" }));
     put("r/a/notes.txt", "not a result");
     put("r/.tmp/z.json", "{ half written");
-    assert.deepEqual(readResults([join(data, "r")]).map((r) => (r.doc as unknown as { n: number }).n), [1, 2]);
+    assert.deepEqual(readResults([join(data, "r")]).map((r) => r.doc.scenario), ["first", "second"]);
     assert.deepEqual(readResults([join(data, "r/b/x.json")]).map((r) => r.path), [join(data, "r/b/x.json")]);
   });
 

@@ -1,5 +1,6 @@
 import { writeFile } from "node:fs/promises";
 import { UserError } from "../../core/errors.ts";
+import { unwritableReason } from "../../core/json-file.ts";
 import { gabEntries, gabTool } from "../../export/gab.ts";
 import { readDocuments } from "../../results/store.ts";
 import type { Better } from "../../results/types.ts";
@@ -39,7 +40,9 @@ export const exportSubcommand = defineCommand({
     if (values.out === undefined) {
       process.stdout.write(json);
     } else {
-      await writeFile(values.out, json);
+      await writeFile(values.out, json).catch((error: unknown) => {
+        throw new UserError(`export gab: --out ${values.out}: ${unwritableReason(error)}`);
+      });
       process.stderr.write(`${entries.length} benchmarks written to ${values.out} (tool: ${gabTool(better)})\n`);
     }
     return 0;

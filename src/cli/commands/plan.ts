@@ -12,7 +12,7 @@ import { commandLineSelection, DEFAULT_SELECTION_HELP, suiteOptionArgs } from ".
 import { formatDuration } from "../../ui/duration.ts";
 import { formatTable } from "../../ui/table.ts";
 import { defineCommand } from "../command.ts";
-import { parseProfile, parseTrials } from "./run.ts";
+import { checkSuiteOptions, parseProfile, parseTrials } from "./run.ts";
 
 /**
  * The release job's subjects: each spec's version followed by its predecessor (the newest stable
@@ -93,6 +93,7 @@ export const planSubcommand = defineCommand({
     const profile = parseProfile(values.profile);
     const requested = (values.runtime ?? [...DEFAULT_RUNTIMES]).map((text) => parseSpec(splitLabel(text).spec));
     const scenarios = resolveScenarios(selectScenarios({ suites, scenarios: chosen }), profile, parseTrials(values.trials, profile));
+    checkSuiteOptions(suiteOptions, [...new Set(scenarios.map((s) => s.suite))]);
     let specs = requested;
     if (values["with-predecessor"]) {
       const names = [...new Set(requested.map((spec) => spec.name))];

@@ -66,7 +66,7 @@ export function parseTrials(value: string | undefined, profile: Profile): number
  * Suites' options are checked before anything is provisioned: one given for suites none of which
  * runs, or a value (an app) no chosen suite has, is bad input rather than a run that measures nothing.
  */
-function checkSuiteOptions(given: Record<string, Record<string, string[]>>, suites: readonly AnySuite[]): void {
+export function checkSuiteOptions(given: Record<string, Record<string, string[]>>, suites: readonly AnySuite[]): void {
   for (const option of suiteOptionList()) {
     const values = [...new Set(suites.flatMap((suite) => given[suite.name]?.[option.name] ?? []))];
     if (values.length === 0) continue;

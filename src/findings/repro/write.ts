@@ -1,8 +1,9 @@
-import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, cpSync, existsSync, writeFileSync } from "node:fs";
 import { basename, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { cellLabel } from "../../compare/format.ts";
 import { NoReproduction } from "../../core/errors.ts";
+import { makeFolder } from "../../core/json-file.ts";
 import { escapeMarkdown, shellComment } from "../../core/markup.ts";
 import { REPO_ROOT } from "../../core/paths.ts";
 import type { ResultDocument } from "../../results/types.ts";
@@ -241,7 +242,7 @@ export function writeReproduction(selected: ResolvedScenario, docs: readonly Res
   if (!suite.reproduction) throw new NoReproduction(`the ${suite.name} suite has no standalone reproduction yet`);
   const cell = cellLabel(docs[0]!);
   const repros = docs.map((doc) => suite.reproduction!(scenario, doc));
-  mkdirSync(outDir, { recursive: true });
+  makeFolder(outDir, "--out");
   const filter = copiedFilter(repros[0]!);
   for (const folder of new Set(repros.flatMap((repro) => repro.folders))) {
     if (existsSync(folder)) cpSync(folder, join(outDir, relative(REPO_ROOT, folder)), { recursive: true, filter });
