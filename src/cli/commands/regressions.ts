@@ -55,7 +55,7 @@ export const regressionsSubcommand = defineCommand({
     "  --chains          the chained trends instead: each release against the first of its chain, the product of the",
     "                    paired ratios of the releases measured beside each other, across changes of machine (docs/history.md);",
     `                    with --json as JSON, with --feed-dir also written there as ${CHAINS_JSON_FILE}`,
-    `  --feed-dir DIR    write the feed there: ${FEED_JSON_FILE} (the whole report) and ${FEED_ATOM_FILE} (confirmed changes, Atom 1.0)`,
+    `  --feed-dir DIR    write the feed there: ${FEED_JSON_FILE} (the whole report), ${FEED_ATOM_FILE} (confirmed changes, Atom 1.0) and ${CHAINS_JSON_FILE} (the chained trends)`,
     `  --feed-page URL   the page Atom entries link to, relative to the feed or absolute (default: ${DEFAULT_FEED_PAGE})`,
     `  --min-effect PCT  the change needed where a series has too little history (default ${DEFAULT_MIN_EFFECT * 100}, or RUNTIME_BENCH_MIN_EFFECT)`,
     "  --no-cache        compute every series again, and neither read nor write the cache of series results",

@@ -164,7 +164,7 @@ export function parseTrialBudget(text: string): number {
 export const runSubcommand = defineCommand({
   name: "run",
   summary: "Measure scenarios on runtimes (provisioning them first) and write one result file per cell.",
-  usage: `run [--suite S]... [--scenario X]... [--default-selection] [--runtime SPEC]... [--profile quick|full|smoke] [--trials N] [--out DIR] [--sentinel SPEC]${SUITE_OPTIONS.usage}`,
+  usage: `run [--suite S]... [--scenario X]... [--default-selection] [--runtime SPEC]... [--profile quick|full|smoke] [--trials N] [--out DIR] [--sentinel SPEC] [--trial-budget N] [--time-limit T] [--full]${SUITE_OPTIONS.usage}`,
   help: [
     "  --suite S         a suite to run (repeatable); default: every suite",
     "  --scenario X      a scenario, as NAME or SUITE/NAME (repeatable); default: every scenario of the suites",
