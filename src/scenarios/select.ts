@@ -15,7 +15,8 @@ export function selectScenarios(selection: Selection, suitesDir = SUITES_DIR): S
   for (const suite of selection.suites) {
     if (!known.includes(suite)) throw new UserError(`unknown suite '${suite}': suites are ${known.join(", ")}`);
   }
-  const suites = selection.suites.length > 0 ? selection.suites : known;
+  // A suite named twice is chosen once: its scenarios measured twice would be cells written twice.
+  const suites = selection.suites.length > 0 ? [...new Set(selection.suites)] : known;
   const all = suites.flatMap((suite) => scenarioDirs(suite, suitesDir).map((dir) => loadScenario(dir, suite)));
   if (selection.scenarios.length === 0) return all;
   const wanted = new Set(selection.scenarios);

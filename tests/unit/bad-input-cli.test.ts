@@ -69,6 +69,16 @@ describe("an --out where nothing can be written", () => {
   });
 });
 
+describe("a folder the site is told to read", () => {
+  it("named and absent is a typo, not a site without it", async () => {
+    const missing = join(ownTempDir("site-inputs"), "nope");
+    await rejects([
+      [["site", "--feed", missing], /site: --feed \S+\/nope: no such folder \(leave --feed out to build without it\)$/],
+      [["site", "--profiles", missing], /site: --profiles \S+\/nope: no such folder/],
+    ]);
+  });
+});
+
 describe("result files that parse but lack what every reader relies on", () => {
   /** A data folder of two runs, the second's result (or its run.json) edited by `edit`. */
   async function editedData(edit: (doc: Record<string, unknown>) => void, file: "result" | "run.json" = "result"): Promise<{ data: string; base: string; head: string; broken: string }> {

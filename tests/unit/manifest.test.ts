@@ -86,6 +86,11 @@ describe("scenario manifests", () => {
     assert.equal(resolveScenarios(all, "full").length, all.length, "every manifest resolves against its suite");
   });
 
+  it("chooses a suite named twice once", () => {
+    const once = selectScenarios({ suites: ["startup"], scenarios: [] }).map((s) => s.name);
+    assert.deepEqual(selectScenarios({ suites: ["startup", "startup"], scenarios: [] }).map((s) => s.name), once);
+  });
+
   it("rejects an unknown suite or scenario by name", () => {
     assert.throws(() => selectScenarios({ suites: ["nope"], scenarios: [] }), /unknown suite 'nope'/);
     assert.throws(() => selectScenarios({ suites: ["startup"], scenarios: ["nope"] }), /unknown scenario 'nope'/);
