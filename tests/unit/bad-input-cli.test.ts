@@ -69,6 +69,12 @@ describe("an --out where nothing can be written", () => {
   });
 });
 
+describe("export without its arguments", () => {
+  it("says what it takes", async () => {
+    await rejects([[["export"], /export: give a format and the results: export gab DIR --better higher\|lower/]]);
+  });
+});
+
 describe("a folder the site is told to read", () => {
   it("named and absent is a typo, not a site without it", async () => {
     const missing = join(ownTempDir("site-inputs"), "nope");

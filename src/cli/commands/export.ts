@@ -30,7 +30,8 @@ export const exportSubcommand = defineCommand({
   allowPositionals: true,
   async run(values, positionals) {
     const [format, ...paths] = positionals;
-    if (format !== "gab") throw new UserError(`export: unknown format '${format ?? ""}': the one format is gab (see scripts/bench export --help)`);
+    if (format === undefined) throw new UserError("export: give a format and the results: export gab DIR --better higher|lower (see scripts/bench export --help)");
+    if (format !== "gab") throw new UserError(`export: unknown format '${format}': the one format is gab (see scripts/bench export --help)`);
     if (paths.length === 0) throw new UserError("export gab: give the results to export (a folder such as data/<runner>/<run id>)");
     const better = parseBetter(values.better);
     const entries = gabEntries(readDocuments(paths, "export gab"), better);
