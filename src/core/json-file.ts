@@ -60,7 +60,8 @@ export function replaceFile(path: string, text: string): void {
 /** Why a path named on the command line cannot be written, from the error writing it gave. */
 export function unwritableReason(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
-  if (code === "EEXIST" || code === "ENOTDIR" || code === "EISDIR") return code === "EISDIR" ? "a folder is there" : "a file is in the way";
+  if (code === "EISDIR") return "a folder is there";
+  if (code === "EEXIST" || code === "ENOTDIR") return "a file is in the way";
   if (code === "ENOENT") return "its folder does not exist";
   return `cannot write: ${code ?? errorMessage(error)}`;
 }
