@@ -58,7 +58,7 @@ for (const shape of shapes) {
     measured.push({
       suite: shape.suite,
       design,
-      trials: `${design === "paired" ? `${shape.trials} to ${adaptivePlan(shape.trials).looks.at(-1)}` : shape.trials} trials × ${shape.perTrial}`,
+      trials: `${design === "paired" ? `${shape.trials} to ${adaptivePlan(shape.trials, shape.profile).looks.at(-1)}` : shape.trials} trials × ${shape.perTrial}`,
       noise: percent(sd, 0),
       smallest_step: smallest === null ? "none up to 200 %" : `${percent(smallest.step, 1)} (${smallest.rates.detected} of ${perStep})`,
       false_alarms_per_version: `${percent(quiet.falseAlarms / quiet.judgements, 2)} (${quiet.falseAlarms} of ${quiet.judgements})`,

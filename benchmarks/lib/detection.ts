@@ -7,7 +7,7 @@
  * minute), each sample by s within its trial. All three are log-normal. A step multiplies the level
  * of every version from `stepAt` on.
  */
-import type { ResultDocument } from "../../src/results/types.ts";
+import type { ResultDocument, SuiteProfile } from "../../src/results/types.ts";
 import { TrialSchedule, UNLIMITED, type ScheduledCell } from "../../src/orchestrate/adaptive.ts";
 import { detectRegressions } from "../../src/regressions/detect.ts";
 import type { Subject } from "../../src/suites/suite.ts";
@@ -22,20 +22,21 @@ export interface SeriesShape {
   readonly suite: string;
   readonly metric: string;
   readonly unit: string;
+  readonly profile: SuiteProfile;
   readonly trials: number;
   readonly perTrial: number;
 }
 
 /** The full profiles of the suites with a series each: startup's wall time, HTTP's requests per second (one sample per trial). */
 export const FULL_PROFILE_SHAPES: readonly SeriesShape[] = [
-  { suite: "startup", metric: "wall_ms", unit: "ms", trials: startupSuite.profiles.full.trials, perTrial: startupSuite.profiles.full.runs },
-  { suite: "http", metric: "latency_p50_ms", unit: "ms", trials: httpSuite.profiles.full.trials, perTrial: 1 },
+  { suite: "startup", metric: "wall_ms", unit: "ms", profile: "full", trials: startupSuite.profiles.full.trials, perTrial: startupSuite.profiles.full.runs },
+  { suite: "http", metric: "latency_p50_ms", unit: "ms", profile: "full", trials: httpSuite.profiles.full.trials, perTrial: 1 },
 ];
 
 /** The same series in the quick profile, which a history sweep measures each link in (docs/history.md). */
 export const QUICK_PROFILE_SHAPES: readonly SeriesShape[] = [
-  { suite: "startup", metric: "wall_ms", unit: "ms", trials: startupSuite.profiles.quick.trials, perTrial: startupSuite.profiles.quick.runs },
-  { suite: "http", metric: "latency_p50_ms", unit: "ms", trials: httpSuite.profiles.quick.trials, perTrial: 1 },
+  { suite: "startup", metric: "wall_ms", unit: "ms", profile: "quick", trials: startupSuite.profiles.quick.trials, perTrial: startupSuite.profiles.quick.runs },
+  { suite: "http", metric: "latency_p50_ms", unit: "ms", profile: "quick", trials: httpSuite.profiles.quick.trials, perTrial: 1 },
 ];
 
 /** Versions in a simulated series, and the first version of a step: enough history for a noise floor, and versions after to confirm. */
@@ -91,7 +92,7 @@ export function simulatePairedSeries(shape: SeriesShape, relativeSd: number, ste
   return Array.from({ length: VERSIONS }, (_, v) => {
     const versions = v === 0 ? [0] : [v - 1, v];
     const cells = versions.map((): ScheduledCell & { samples: { m: number[] }; trialSamples: { m: number[] } } => ({ subject, status: "pending", samples: { m: [] }, trialSamples: { m: [] } }));
-    const schedule = new TrialSchedule(shape.trials, cells, { ...UNLIMITED });
+    const schedule = new TrialSchedule(shape.trials, cells, { ...UNLIMITED }, { profile: shape.profile });
     const runLevel = shift();
     for (let t = 0; schedule.another(t); t++) {
       const minute = shift();

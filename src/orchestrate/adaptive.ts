@@ -4,7 +4,7 @@
  * the MIN_PAIRS a paired interval needs, so a one-trial profile is not blind to its release), then
  * looks at the pairs of each app and load point and runs that point another round of trials while
  * one of its pairs is still undecided against PAIRED_MIN_EFFECT and likely to be decided by the last
- * look, up to MAX_TRIALS_FACTOR times the minimum and within the job's budget of extra trials and
+ * look, up to MAX_TRIALS_FACTOR times the minimum (at least the profile's MIN_MAX_TRIALS) and within the job's budget of extra trials and
  * extra time. A point decided, futile (its undecided pairs unlikely to be decided by the cap), or
  * with no pair left to judge (a side failed, or no second subject of its runtime), stops while the
  * others go on: one undecided point does not keep a scenario's every cell running. The rule and its
@@ -17,7 +17,7 @@ import { paramsSlug } from "../core/params.ts";
 import { splitTrials } from "../compare/ratio.ts";
 import { groupBy } from "../compare/series-key.ts";
 import { MIN_PAIRS, PAIRED_MIN_EFFECT, adaptivePlan, pairLogRatios, standingAtLook, type SequentialPlan } from "../compare/sequential.ts";
-import type { ResultDocument } from "../results/types.ts";
+import type { ResultDocument, SuiteProfile } from "../results/types.ts";
 import type { Subject } from "../suites/suite.ts";
 
 /** What the schedule reads of a cell: its subject, whether it is still measured, and its samples by trial. */
@@ -66,6 +66,8 @@ interface Point {
 }
 
 export interface ScheduleOptions {
+  /** The run's profile, which sets the cap of adaptive trials (MIN_MAX_TRIALS). */
+  readonly profile: SuiteProfile;
   /** False for a run whose results no verdict reads (the smoke profile). */
   readonly judged?: boolean;
   /** Cells measured in every round the schedule runs and never judged (the run's sentinel, for drift). */
@@ -92,13 +94,13 @@ export class TrialSchedule {
     readonly minTrials: number,
     cells: readonly ScheduledCell[],
     private readonly budget: TrialBudget,
-    { judged = true, alongside = [], futility = true }: ScheduleOptions = {},
+    { profile, judged = true, alongside = [], futility = true }: ScheduleOptions,
   ) {
     this.alongside = alongside;
     this.futility = futility;
     this.points = [...groupBy(cells, cellKey).values()].map((group) => ({ cells: group, pairs: judged ? pairsOf(group) : [], stopped: null, measuring: true }));
     for (const point of this.points) for (const cell of point.cells) this.pointOf.set(cell, point);
-    this.plan = this.points.some((point) => point.pairs.length > 0) ? adaptivePlan(minTrials) : null;
+    this.plan = this.points.some((point) => point.pairs.length > 0) ? adaptivePlan(minTrials, profile) : null;
     this.fixedTrials = judged && this.points.some((point) => point.cells.length > 1) ? Math.max(minTrials, MIN_PAIRS) : minTrials;
   }
 

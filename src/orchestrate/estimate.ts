@@ -6,6 +6,7 @@
 import semver from "semver";
 import { MIN_PAIRS, adaptivePlan } from "../compare/sequential.ts";
 import type { RuntimeSpec } from "../runtimes/spec.ts";
+import { suiteProfileOf } from "../results/types.ts";
 import type { ResolvedScenario } from "../suites/resolve.ts";
 
 /** A suite's share of a planned run. */
@@ -55,7 +56,7 @@ export function planRun(scenarios: readonly ResolvedScenario[], specs: readonly 
       plan.cells += cells;
       plan.trials += cells * measured;
       plan.seconds! += seconds;
-      plan.maxSeconds! += (timed * adaptivePlan(trials).looks.at(-1)!) / trials + countingSeconds;
+      plan.maxSeconds! += (timed * adaptivePlan(trials, suiteProfileOf(scenario.profile)).looks.at(-1)!) / trials + countingSeconds;
     }
   }
   return [...plans.values()];

@@ -10,7 +10,7 @@ import type { IdentifiedRuntime } from "../runtimes/identify.ts";
 import { summarize } from "../stats/summary.ts";
 import { runCommand } from "../results/reproduce.ts";
 import { writeResult } from "../results/store.ts";
-import type { MetricSummary, Profile, ResultDocument, ResultStatus, RunInfo } from "../results/types.ts";
+import { suiteProfileOf, type MetricSummary, type Profile, type ResultDocument, type ResultStatus, type RunInfo } from "../results/types.ts";
 import { prepareScenario } from "../scenarios/prepare.ts";
 import type { ResolvedScenario } from "../suites/resolve.ts";
 import { TrialFailure, type AnySuite, type Subject, type SuiteSession } from "../suites/suite.ts";
@@ -278,7 +278,7 @@ async function runTrials(run: Run, selected: ResolvedScenario, cells: readonly C
   const sentinel = (c: Cell) => c.subject.runtime.identity.spec === run.plan.run.sentinel;
   const judged = measuredCells.filter((c) => !sentinel(c));
   const alongside = measuredCells.filter(sentinel);
-  const schedule = new TrialSchedule(trials, judged, run.budget, { judged: run.plan.profile !== "smoke", alongside, futility: run.plan.futility ?? true });
+  const schedule = new TrialSchedule(trials, judged, run.budget, { profile: suiteProfileOf(run.plan.profile), judged: run.plan.profile !== "smoke", alongside, futility: run.plan.futility ?? true });
   const began = performance.now();
   let trialsRun = 0;
   const secondsPerTrial = () => (trialsRun === 0 ? 0 : (performance.now() - began) / 1000 / trialsRun);

@@ -114,9 +114,11 @@ describe("paired comparison", () => {
     const plan = { looks: [2, 4, 6], alpha: PAIRED_ALPHA };
     const sequential = { looks: [...plan.looks], alpha: plan.alpha, stopped: "decided" as const };
     const [row] = comparePaired([releaseResult("22.11.0", baseTrials, { sequential })], [releaseResult("22.12.0", headTrials, { sequential })]);
-    assert.deepEqual(adaptivePlan(2).looks, [2, 6, 10], "three looks, from the minimum to at least 10 trials");
-    assert.deepEqual(adaptivePlan(1).looks, [2, 6, 10], "a one-trial profile's first look has the two pairs an interval needs");
-    assert.deepEqual(adaptivePlan(10).looks, [10, 20, 30], "or to three times the minimum");
+    assert.deepEqual(adaptivePlan(2, "quick").looks, [2, 6, 10], "three looks, from the minimum to at least 10 trials");
+    assert.deepEqual(adaptivePlan(1, "quick").looks, [2, 6, 10], "a one-trial profile's first look has the two pairs an interval needs");
+    assert.deepEqual(adaptivePlan(10, "quick").looks, [10, 20, 30], "or to three times the minimum");
+    assert.deepEqual(adaptivePlan(10, "full").looks, [10, 20, 30], "the release job's profile goes to at least 30");
+    assert.deepEqual(adaptivePlan(3, "full").looks, [3, 12, 21, 30], "with a look at least every 10 trials on the way");
     assert.ok(Math.abs(row!.alpha! - lookAlpha(plan, 1)) < 1e-12);
     assert.ok(Math.abs(lookAlpha(plan, 0) + lookAlpha(plan, 1) + lookAlpha(plan, 2) - plan.alpha) < 1e-12, "the looks spend exactly alpha");
   });
@@ -162,7 +164,7 @@ describe("sequential rule: false alarms on simulated A/A, and a step it must cat
     const random = seededRandom(seed);
     const cell = (): ScheduledCell & { samples: Record<string, number[]>; trialSamples: Record<string, number[]> } => ({ subject, status: "pending", samples: { wall_ms: [] }, trialSamples: { wall_ms: [] } });
     const cells = [cell(), cell()];
-    const schedule = new TrialSchedule(5, cells, { ...UNLIMITED });
+    const schedule = new TrialSchedule(5, cells, { ...UNLIMITED }, { profile: "quick" });
     for (let t = 0; schedule.another(t); t++) {
       cells.forEach((c, side) => {
         const level = 50 * (side === 1 ? 1 + step : 1) * Math.exp(0.02 * gaussian(random));
@@ -198,7 +200,7 @@ describe("sequential rule: false alarms on simulated A/A, and a step it must cat
     const alarms = Array.from({ length: runs }, (_, i) => simulate(0, 1 + i)).filter((v) => v === "faster" || v === "slower").length;
     // At most 2.4 alarms expected; a rule spending the whole alpha at each of its three looks (7.2 expected) reaches 8 in about 4 seeds of 10.
     assert.ok(alarms < implausibleAlarms(runs, PAIRED_ALPHA), `${alarms} false alarms in ${runs}, ${implausibleAlarms(runs, PAIRED_ALPHA)} or more would be implausible at ${PAIRED_ALPHA}`);
-    assert.ok(lookAlpha(adaptivePlan(5), 0) < PAIRED_ALPHA / 5, "the first look spends little");
+    assert.ok(lookAlpha(adaptivePlan(5, "quick"), 0) < PAIRED_ALPHA / 5, "the first look spends little");
   });
 
   it("catches a 6 % step in at least 95 % of scenarios with the same noise", () => {
@@ -213,7 +215,7 @@ describe("the run's budget of extra trials", () => {
   /** Trials the schedule runs on a close call (never decided, never futile: only the cap or the budget stops it), each round taking `roundSeconds`. */
   function trialsRun(budget: TrialBudget, roundSeconds: number): { trials: number; stopped: string | undefined } {
     const cells = [() => 10, closeCall].map((level) => ({ level, cell: { subject, status: "pending", samples: { wall_ms: [] as number[] }, trialSamples: { wall_ms: [] as number[] } } }));
-    const schedule = new TrialSchedule(5, cells.map(({ cell }) => cell), budget);
+    const schedule = new TrialSchedule(5, cells.map(({ cell }) => cell), budget, { profile: "quick" });
     let t = 0;
     for (; schedule.another(t, roundSeconds / 2); t++) {
       for (const { level, cell } of cells) {
@@ -275,7 +277,7 @@ describe("the points of a scenario, stopped one by one", () => {
       failHead: () => 10,
       alone: () => 10,
     };
-    const schedule = new TrialSchedule(5, Object.values(cells), budget, { alongside: [sentinel], futility });
+    const schedule = new TrialSchedule(5, Object.values(cells), budget, { profile: "quick", alongside: [sentinel], futility });
     const trials = new Map<Cell, number>();
     for (let t = 0; schedule.another(t, 1); t++) {
       if (t === 2) cells.failHead.status = "failed";
@@ -328,7 +330,7 @@ describe("the points of a scenario, stopped one by one", () => {
 });
 
 describe("futility: a pair the cap would not decide stops early", () => {
-  const plan = adaptivePlan(5);
+  const plan = adaptivePlan(5, "quick");
   const gaussian = (random: () => number) => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
 
   it("gives the chance of a verdict at the last look that simulated pairs bear out", () => {
@@ -369,7 +371,7 @@ describe("a one-trial profile", () => {
   it("gives two builds with a 5× step a verdict: too few pairs counts as undecided, so the schedule adds trials", () => {
     const subject = { runtime: { identity: { name: "node" } }, app: null, params: {} } as unknown as Subject;
     const cells = [0, 1].map((): ScheduledCell & { samples: Record<string, number[]>; trialSamples: Record<string, number[]> } => ({ subject, status: "pending", samples: { wall_ms: [] }, trialSamples: { wall_ms: [] } }));
-    const schedule = new TrialSchedule(1, cells, { ...UNLIMITED });
+    const schedule = new TrialSchedule(1, cells, { ...UNLIMITED }, { profile: "quick" });
     const random = seededRandom(7);
     let trials = 0;
     for (; schedule.another(trials); trials++) {
@@ -392,15 +394,22 @@ describe("a one-trial profile", () => {
   it("stays at one trial in the smoke profile, which no verdict reads", () => {
     const subject = { runtime: { identity: { name: "node" } }, app: null, params: {} } as unknown as Subject;
     const cells = [0, 1].map((): ScheduledCell => ({ subject, status: "pending", samples: {}, trialSamples: {} }));
-    const schedule = new TrialSchedule(1, cells, { ...UNLIMITED }, { judged: false });
+    const schedule = new TrialSchedule(1, cells, { ...UNLIMITED }, { profile: "quick", judged: false });
     assert.deepEqual([schedule.another(0), schedule.another(1)], [true, false]);
   });
 
   it("gives two runtimes at one app and load point the two trials a single look needs, and a runtime alone its profile's one", () => {
     const at = (name: string, app: string) => ({ subject: { runtime: { identity: { name } }, app, params: {} } as unknown as Subject, status: "pending", samples: {}, trialSamples: {} });
-    assert.equal(new TrialSchedule(1, [at("node", "native"), at("bun", "native")], { ...UNLIMITED }).fixedTrials, 2);
-    assert.equal(new TrialSchedule(1, [at("node", "native"), at("bun", "elysia")], { ...UNLIMITED }).fixedTrials, 1, "different apps: no row pairs them");
-    assert.equal(new TrialSchedule(1, [at("node", "native")], { ...UNLIMITED }).fixedTrials, 1);
+    assert.equal(new TrialSchedule(1, [at("node", "native"), at("bun", "native")], { ...UNLIMITED }, { profile: "quick" }).fixedTrials, 2);
+    assert.equal(new TrialSchedule(1, [at("node", "native"), at("bun", "elysia")], { ...UNLIMITED }, { profile: "quick" }).fixedTrials, 1, "different apps: no row pairs them");
+    assert.equal(new TrialSchedule(1, [at("node", "native")], { ...UNLIMITED }, { profile: "quick" }).fixedTrials, 1);
+  });
+
+  it("takes a release beside its predecessor to 30 trials in the release job's profile, and to 10 in quick", () => {
+    const at = (version: string) => ({ subject: { runtime: { identity: { name: "node", version } }, app: "native", params: {} } as unknown as Subject, status: "pending", samples: {}, trialSamples: {} });
+    const release = () => [at("22.11.0"), at("22.12.0")];
+    assert.deepEqual(new TrialSchedule(3, release(), { ...UNLIMITED }, { profile: "full" }).plan?.looks, [3, 12, 21, 30]);
+    assert.deepEqual(new TrialSchedule(3, release(), { ...UNLIMITED }, { profile: "quick" }).plan?.looks, [3, 7, 10]);
   });
 });
 

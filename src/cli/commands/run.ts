@@ -173,7 +173,7 @@ export const runSubcommand = defineCommand({
     "                    LABEL=SPEC names the subject (base=node@22.11.0); two builds of one version run side by side",
     "  --profile P       quick (default) or full: trials, runs and load levels come from each suite and scenario manifest; smoke: quick with one trial and one window of server warm-up, to check that a runtime runs (docs/arm64-smoke.md)",
     "  --trials N        each scenario's minimum trials, instead of its profile's; two builds of one runtime side",
-    "                    by side may add up to 3× as many (at least 10) while their verdict is undecided",
+    "                    by side may add up to 3× as many (at least 10; 30 in full) while their verdict is undecided",
     "  --out DIR         where results go (default: data/)",
     "  --sentinel SPEC   a pinned reference runtime measured alongside, to detect drift of the machine",
     "  --trial-budget N  extra trials adaptive runs (two builds of one runtime side by side) may add in all; default: each cell's cap",
