@@ -16,8 +16,7 @@ export function readJsonFile(path: string): unknown {
   try {
     text = readFileSync(path, "utf8");
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new UserError(`${displayPath(path)}: ${code === "ENOENT" ? "no such file" : `cannot read: ${code ?? errorMessage(error)}`}`);
+    throw new UserError(`${displayPath(path)}: ${unreadableReason(error, "no such file")}`);
   }
   try {
     return JSON.parse(text);
@@ -55,6 +54,15 @@ export function replaceFile(path: string, text: string): void {
   const partial = `${path}.${process.pid}.tmp`;
   writeFileSync(partial, text);
   renameSync(partial, path);
+}
+
+/** Why a path named on the command line cannot be read, from the error reading it gave; `missing`: what a missing one is. */
+export function unreadableReason(error: unknown, missing: string): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "ENOENT" || code === "ENOTDIR") return missing;
+  if (code === "ELOOP") return "its symbolic links loop";
+  if (code === "EACCES") return "permission denied";
+  return `cannot read: ${code ?? errorMessage(error)}`;
 }
 
 /** Why a path named on the command line cannot be written, from the error writing it gave. */

@@ -5,6 +5,7 @@ import { isDeepStrictEqual } from "node:util";
 import { UserError } from "../core/errors.ts";
 import { paramsSlug } from "../core/params.ts";
 import { checkAgainst } from "../core/schema.ts";
+import { unreadableReason } from "../core/json-file.ts";
 import type { Environment } from "../env/fingerprint.ts";
 import { isRuntimeName, type RuntimeName } from "../runtimes/catalog.ts";
 import { incompleteResult } from "./limits.ts";
@@ -163,8 +164,8 @@ export function listResultFiles(paths: readonly string[]): string[] {
     let isDirectory: boolean;
     try {
       isDirectory = statSync(path).isDirectory();
-    } catch {
-      throw new UserError(`${path}: no such file or folder`);
+    } catch (error) {
+      throw new UserError(`${path}: ${unreadableReason(error, "no such file or folder")}`);
     }
     if (isDirectory) walk(path);
     else if (path.endsWith(".json")) found.push(path);

@@ -5,7 +5,7 @@
  */
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { mkdir, rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { UserError } from "../core/errors.ts";
 
 /** Marks a folder as a built site, so a rebuild may empty it and nothing else ever is. */
@@ -16,9 +16,11 @@ export function checkDataDir(dataDir: string): void {
   if (!existsSync(dataDir) || !statSync(dataDir).isDirectory()) throw new UserError(`${dataDir}: no such data folder (run scripts/bench first, or pass --data DIR)`);
 }
 
-/** Refuses an output folder that holds anything but an earlier build. */
+/** Refuses an output folder that holds anything but an earlier build, or that a file stands in the way of. */
 export function checkOutDir(outDir: string): void {
-  if (existsSync(outDir) && !statSync(outDir).isDirectory()) throw new UserError(`${outDir}: a file, not a folder; choose another --out`);
+  let nearest = outDir;
+  while (!existsSync(nearest) && dirname(nearest) !== nearest) nearest = dirname(nearest);
+  if (!statSync(nearest).isDirectory()) throw new UserError(`--out ${outDir}: a file is in the way`);
   const entries = existsSync(outDir) ? readdirSync(outDir) : [];
   if (entries.length > 0 && !entries.includes(SITE_MARKER)) throw new UserError(`${outDir}: not empty and not a site built by runtime-bench; choose another --out`);
 }

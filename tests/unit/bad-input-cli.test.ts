@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, it } from "node:test";
 import { bench } from "../../benchmarks/lib/cli.ts";
@@ -63,7 +63,8 @@ describe("an --out where nothing can be written", () => {
     await rejects([
       [["export", "gab", results, "--better", "lower", "--out", join(file, "gab.json")], /export gab: --out \S+\/a-file\/gab\.json: a file is in the way$/],
       [["export", "gab", results, "--better", "lower", "--out", results], /export gab: --out \S+: a folder is there$/],
-      [["site", "--data", results, "--out", file], /a-file: a file, not a folder; choose another --out$/],
+      [["site", "--data", results, "--out", file], /--out \S+\/a-file: a file is in the way$/],
+      [["site", "--data", results, "--out", join(file, "sub")], /--out \S+\/a-file\/sub: a file is in the way$/],
       [["repro", written, "--out", file], /--out \S+\/a-file: a file is in the way$/],
     ]);
   });
@@ -111,6 +112,19 @@ describe("result files that parse but lack what every reader relies on", () => {
       [["findings", samples.head], /\.json: not a complete result: \/metrics\/wall_ms\/samples/],
       [["export", "gab", noEnvironment.head, "--better", "lower"], /\.json: not a complete result: \/environment/],
       [["repro", noRuntime.broken], /\.json: not a complete result: \/runtime/],
+    ]);
+  });
+});
+
+describe("a path or a subject given wrong", () => {
+  it("says which and why: a folder sweep is told to read, a symbolic link that loops, a runtime given twice", async () => {
+    const dir = ownTempDir("wrong-paths");
+    const loop = join(dir, "loop");
+    symlinkSync(loop, loop);
+    await rejects([
+      [["sweep", "--plan", "--runtime", "node@22.11.0", "--runtime", "node@22.12.0", "--data", join(dir, "nope")], /sweep: --data \S+\/nope: no such folder \(make it first to start a history there\)$/],
+      [["validate", loop], /\/loop: its symbolic links loop$/],
+      [["plan", "--suite", "startup", "--runtime", "node@22.11.0", "--runtime", "node@22.11.0"], /plan: node@22\.11\.0 is given twice, and run refuses to measure one binary beside itself$/],
     ]);
   });
 });

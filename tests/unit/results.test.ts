@@ -1,13 +1,21 @@
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { recordedCommit, runnerIdentity } from "../../src/orchestrate/run-info.ts";
 import { readResults } from "../../src/results/store.ts";
 import { checkAgainst } from "../../src/core/schema.ts";
+import { REPO_ROOT } from "../../src/core/paths.ts";
+import { incompleteResult } from "../../src/results/limits.ts";
 import { readResultFile, resultPath, writeResult } from "../../src/results/store.ts";
 import { tempDir } from "../../benchmarks/lib/cli.ts";
 import { makeResult } from "../../benchmarks/lib/documents.ts";
+
+/** An object of the result schema: its fields, and which it requires. */
+interface SchemaNode {
+  readonly properties?: Record<string, unknown>;
+  readonly required?: readonly string[];
+}
 
 describe("result schema", () => {
   it("accepts a complete document", () => {
@@ -21,6 +29,26 @@ describe("result schema", () => {
     assert.match(checkAgainst("result.schema.json", makeResult({ metrics: {} })).join(), /\/metrics: must NOT have fewer than 1 properties/);
     const badSha = makeResult({ runtime: { sha256: "xyz" } });
     assert.match(checkAgainst("result.schema.json", badSha).join(), /\/runtime\/sha256: must match pattern/);
+  });
+
+  it("leaves to the schema every field it makes optional: a read never refuses a valid document for lacking one", () => {
+    const schema = JSON.parse(readFileSync(join(REPO_ROOT, "schemas", "result.schema.json"), "utf8")) as SchemaNode & { properties: Record<string, SchemaNode>; $defs: Record<string, SchemaNode> };
+    const complete = makeResult({ sequential: { looks: [3, 12, 21, 30], alpha: 0.0008, stopped: "decided" } });
+    const objects: [string[], SchemaNode][] = [[[], schema], ...["run", "environment", "runtime"].map((key): [string[], SchemaNode] => [[key], schema.properties[key]!]), ...Object.keys(complete.metrics).map((name): [string[], SchemaNode] => [["metrics", name], schema.$defs.metric!])];
+    const dropped: string[] = [];
+    for (const [at, node] of objects) {
+      for (const key of Object.keys(node.properties ?? {}).filter((k) => !(node.required ?? []).includes(k))) {
+        const doc = structuredClone(complete) as unknown as Record<string, unknown>;
+        const holder = at.reduce<Record<string, unknown>>((inner, k) => inner[k] as Record<string, unknown>, doc);
+        if (!(key in holder)) continue;
+        delete holder[key];
+        const field = [...at, key].join("/");
+        assert.deepEqual(checkAgainst("result.schema.json", doc), [], `without /${field} the document is still valid`);
+        assert.equal(incompleteResult(doc), undefined, `/${field} is optional in the schema`);
+        dropped.push(field);
+      }
+    }
+    assert.ok(dropped.length >= 5, `optional fields tried: ${dropped.join(", ")}`);
   });
 
   it("allows a failed or unsupported result without metrics", () => {

@@ -92,6 +92,8 @@ export const planSubcommand = defineCommand({
     const { suites, scenarios: chosen, suiteOptions } = commandLineSelection(values);
     const profile = parseProfile(values.profile);
     const requested = (values.runtime ?? [...DEFAULT_RUNTIMES]).map((text) => parseSpec(splitLabel(text).spec));
+    const twice = requested.find((spec, i) => requested.findIndex((other) => other.text === spec.text) !== i);
+    if (twice) throw new UserError(`plan: ${twice.text} is given twice, and run refuses to measure one binary beside itself`);
     const scenarios = resolveScenarios(selectScenarios({ suites, scenarios: chosen }), profile, parseTrials(values.trials, profile));
     checkSuiteOptions(suiteOptions, [...new Set(scenarios.map((s) => s.suite))]);
     let specs = requested;

@@ -54,10 +54,13 @@ export function parseProfile(value: string | undefined): Profile {
 }
 
 /** `--trials`: a whole number of at least 1; the smoke profile is one trial by definition. */
+/** The most `--trials` takes: adaptive trials go to three times it, and a scenario of 300 trials is a typo, not a plan. */
+const MAX_TRIALS_OPTION = 100;
+
 export function parseTrials(value: string | undefined, profile: Profile): number | undefined {
   if (value === undefined) return undefined;
   const trials = Number(value);
-  if (!Number.isInteger(trials) || trials < 1) throw new UserError(`--trials must be a whole number of trials, at least 1, not '${value}'`);
+  if (!Number.isInteger(trials) || trials < 1 || trials > MAX_TRIALS_OPTION) throw new UserError(`--trials must be a whole number of trials from 1 to ${MAX_TRIALS_OPTION}, not '${value}'`);
   if (profile === "smoke") throw new UserError("--trials: the smoke profile runs one trial; use --profile quick or full");
   return trials;
 }
