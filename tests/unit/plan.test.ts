@@ -61,7 +61,7 @@ describe("plan", () => {
   });
 
   it("takes runtimes as run does, labelled, and --trials as each scenario's minimum", async () => {
-    const planned = await bench(["plan", "--trials", "4", "--suite", "startup", "--scenario", "hello", "--runtime", "base=node@22.11.0", "--runtime", "head=node@22.11.0"]);
+    const planned = await bench(["plan", "--trials", "4", "--suite", "startup", "--scenario", "hello", "--runtime", "base=node@22.11.0", "--runtime", "head=node@22.12.0"]);
     assert.equal(planned.code, 0, planned.stderr);
     assert.match(planned.stdout, /^startup +1 +2 +8 /m, "two cells of 4 trials each");
   });
