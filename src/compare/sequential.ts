@@ -8,10 +8,10 @@
  * mean of the log ratios and its Student t interval over the pairs give the ratio and its interval.
  *
  * Adaptive trials look at the pairs more than once, and each look is a chance of a false alarm. The
- * rule is group-sequential with a fixed set of looks (the minimum trials, half-way, the maximum,
- * more on a long way to the maximum)
- * and alpha spending: look k tests at alpha_k = alpha · (t_k² − t_(k−1)²), t_k its
- * share of the maximum trials, so the looks together spend exactly alpha. By the union bound the
+ * rule is group-sequential with a fixed set of looks (the minimum trials, half-way, the maximum;
+ * more on a long way to the maximum) and alpha spending: look k tests at
+ * alpha_k = alpha · (t_k² − t_(k−1)²), t_k its share of the maximum trials, so the looks together
+ * spend exactly alpha. By the union bound the
  * chance of any false alarm over all looks is at most alpha whatever the correlation of the looks:
  * conservative, and valid without a table of boundaries. Early looks spend little (a change seen
  * there must be plain), the last look most.
@@ -50,8 +50,8 @@ export const MAX_TRIALS_FACTOR = 3;
  * The fewest trials adaptive trials may go up to, by profile. The release job's profile (full)
  * takes up to 30 in every suite: at 10, documented steps of 4 to 9 % stayed undecided on the shared
  * 2-CPU testbed in the suites whose full profile starts at 3 trials, and replays that went on
- * decided them at 20 or 30 pairs (docs/known-changes.md). The quick profile keeps 10: it is the default run's and a
- * history sweep's, whose time is the budget.
+ * decided them at 12 to 30 pairs (docs/known-changes.md). The quick profile keeps 10: it is the
+ * default run's and a history sweep's, whose time is the budget.
  */
 export const MIN_MAX_TRIALS: Readonly<Record<SuiteProfile, number>> = { quick: 10, full: 30 };
 

@@ -56,6 +56,14 @@ export function replaceFile(path: string, text: string): void {
   renameSync(partial, path);
 }
 
+/**
+ * A folder an option named (`where`: the command and option) must be there: the option's default
+ * may be absent, but a folder named and absent is a typo; `remedy` says what to do instead.
+ */
+export function checkNamedFolder(where: string, path: string | undefined, remedy: string): void {
+  if (path !== undefined && !existsSync(path)) throw new UserError(`${where} ${path}: no such folder (${remedy})`);
+}
+
 /** Why a path named on the command line cannot be read, from the error reading it gave; `missing`: what a missing one is. */
 export function unreadableReason(error: unknown, missing: string): string {
   const code = (error as NodeJS.ErrnoException).code;

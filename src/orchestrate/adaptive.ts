@@ -4,8 +4,8 @@
  * the MIN_PAIRS a paired interval needs, so a one-trial profile is not blind to its release), then
  * looks at the pairs of each app and load point and runs that point another round of trials while
  * one of its pairs is still undecided against PAIRED_MIN_EFFECT and likely to be decided by the last
- * look, up to MAX_TRIALS_FACTOR times the minimum (at least the profile's MIN_MAX_TRIALS) and within the job's budget of extra trials and
- * extra time. A point decided, futile (its undecided pairs unlikely to be decided by the cap), or
+ * look, up to MAX_TRIALS_FACTOR times the minimum (at least the profile's MIN_MAX_TRIALS) and
+ * within the job's budget of extra trials and extra time. A point decided, futile (its undecided pairs unlikely to be decided by the cap), or
  * with no pair left to judge (a side failed, or no second subject of its runtime), stops while the
  * others go on: one undecided point does not keep a scenario's every cell running. The rule and its
  * false-alarm rate are in src/compare/sequential.ts. Subjects of different runtimes at one app and

@@ -53,10 +53,10 @@ export function parseProfile(value: string | undefined): Profile {
   throw new UserError(`unknown profile '${value}': use quick, full or smoke`);
 }
 
-/** `--trials`: a whole number of at least 1; the smoke profile is one trial by definition. */
 /** The most `--trials` takes: adaptive trials go to three times it, and a scenario of 300 trials is a typo, not a plan. */
 const MAX_TRIALS_OPTION = 100;
 
+/** `--trials`: a whole number from 1 to MAX_TRIALS_OPTION; the smoke profile is one trial by definition. */
 export function parseTrials(value: string | undefined, profile: Profile): number | undefined {
   if (value === undefined) return undefined;
   const trials = Number(value);

@@ -1,6 +1,6 @@
-import { existsSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { UserError } from "../../core/errors.ts";
+import { checkNamedFolder } from "../../core/json-file.ts";
 import { DEFAULT_DATA_DIR, DEFAULT_PROFILES_DIR, REPO_ROOT } from "../../core/paths.ts";
 import type { SiteBuildSummary } from "../../site/build.ts";
 import { startSiteBuild } from "../../site/parts.ts";
@@ -66,10 +66,8 @@ export const siteSubcommand = defineCommand({
   },
   async run(values) {
     if (!values.serve && (values.base !== undefined || values.port !== undefined)) throw new UserError("site: --base and --port only apply with --serve");
-    // Their defaults may be absent (no feed or profiles yet, which the pages say); a folder named and absent is a typo.
-    for (const [option, dir] of [["--feed", values.feed], ["--profiles", values.profiles]] as const) {
-      if (dir !== undefined && !existsSync(dir)) throw new UserError(`site: ${option} ${dir}: no such folder (leave ${option} out to build without it)`);
-    }
+    // Their defaults may be absent: no feed or profiles yet, which the pages say.
+    for (const [option, dir] of [["--feed", values.feed], ["--profiles", values.profiles]] as const) checkNamedFolder(`site: ${option}`, dir, `leave ${option} out to build without it`);
     const outDir = resolve(values.out ?? DEFAULT_SITE_DIR);
     // Listening first: a port in use is found out before the build, not after it.
     const server = values.serve ? await serveSite(outDir, { base: values.base ?? "/", port: parsePort(values.port) }) : null;

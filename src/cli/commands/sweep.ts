@@ -1,8 +1,8 @@
-import { existsSync } from "node:fs";
 import { cpus } from "node:os";
 import { resolve } from "node:path";
 import semver from "semver";
 import { UserError } from "../../core/errors.ts";
+import { checkNamedFolder } from "../../core/json-file.ts";
 import { DEFAULT_DATA_DIR } from "../../core/paths.ts";
 import { readEnvironment } from "../../env/fingerprint.ts";
 import { liveMachine, parseMaxLoad } from "../../env/machine-check.ts";
@@ -135,8 +135,8 @@ function parseRequest(values: ParsedValues<typeof SWEEP_OPTIONS>): SweepRequest 
   const config = loadBenchConfig(values.runners === undefined ? BENCH_RUNNERS_FILE : resolve(values.runners));
   const profile = parseProfile(values.profile ?? SWEEP_PROFILE);
   if (profile === "smoke") throw new UserError("sweep: the smoke profile runs one trial, and a link's paired verdict needs two: use quick or full");
-  // Its default may be absent (the first sweep makes it); a folder named and absent is a typo, priced as if nothing were measured.
-  if (values.data !== undefined && !existsSync(values.data)) throw new UserError(`sweep: --data ${values.data}: no such folder (make it first to start a history there)`);
+  // Its default may be absent (the first sweep makes it); a named one absent would be priced as if nothing were measured.
+  checkNamedFolder("sweep: --data", values.data, "make it first to start a history there");
   const scenarios = values.scenario ?? [];
   const trials = parseTrials(values.trials, profile);
   const runtimes = parseRuntimes(values.runtime ?? [...RUNTIME_NAMES]);
