@@ -14,7 +14,7 @@
  */
 import { parseArgs } from "node:util";
 import { splitTrials } from "../src/compare/ratio.ts";
-import { PAIRED_MIN_EFFECT, pairLogRatios, standingAtLook } from "../src/compare/sequential.ts";
+import { PAIRED_MIN_EFFECT, pairLogRatios, recordedPlan, standingAtLook } from "../src/compare/sequential.ts";
 import { groupBy } from "../src/compare/series-key.ts";
 import { paramsSlug } from "../src/core/params.ts";
 import { REPO_ROOT } from "../src/core/paths.ts";
@@ -42,7 +42,7 @@ function judgedAt(base: ResultDocument, head: ResultDocument, trials: number, k:
   return Object.keys(base.metrics).map((metric) => {
     const side = (doc: ResultDocument) => splitTrials(doc.metrics[metric]!.samples, doc.metrics[metric]!.trial_samples ?? []).slice(0, trials);
     const logRatios = pairLogRatios(side(base), side(head));
-    return { metric, standing: logRatios === null ? "decided" : standingAtLook(logRatios, base.sequential!, k, PAIRED_MIN_EFFECT) };
+    return { metric, standing: logRatios === null ? "decided" : standingAtLook(logRatios, recordedPlan(base.sequential!), k, PAIRED_MIN_EFFECT) };
   });
 }
 
@@ -56,7 +56,7 @@ for (const group of points.values()) {
   const pair = pairOf(group);
   if (pair === null) continue;
   const [base, head] = pair as [ResultDocument, ResultDocument];
-  const plan = base.sequential!;
+  const plan = recordedPlan(base.sequential!);
   const trials = Math.min(base.run.trials, head.run.trials);
   const stoppedAt = plan.looks.filter((look) => look <= trials).length - 1;
   const final = judgedAt(base, head, trials, stoppedAt);

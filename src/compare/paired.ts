@@ -12,7 +12,7 @@ import { compareResults, rowOf } from "./compare.ts";
 import { cellLabel, formatConfidence } from "./format.ts";
 import { trialClusters } from "./ratio.ts";
 import { fitSpreadPrior, type CellSpread, type SpreadPrior } from "./moderated.ts";
-import { MIN_PAIRS, PAIRED_MIN_EFFECT, SINGLE_LOOK_ALPHA, finalAlpha, fixedPlan, lookIndex, pairLogRatios, pairSpread, pairedEstimate, type SequentialPlan } from "./sequential.ts";
+import { MIN_PAIRS, PAIRED_ALPHA, PAIRED_MIN_EFFECT, SINGLE_LOOK_ALPHA, finalAlpha, fixedPlan, lookIndex, pairLogRatios, pairSpread, pairedEstimate, recordedPlan, type SequentialPlan } from "./sequential.ts";
 import { groupBy, matchKey, measurementsOf, type Measurement } from "./series-key.ts";
 import type { CompareOptions, CompareRow, MinEffectSource, PairedRule } from "./types.ts";
 import { boundedByClient, judge, type Judgement } from "./verdict.ts";
@@ -42,9 +42,18 @@ export function pairedRule(base: ResultDocument, head: ResultDocument): PairedRu
   return canary || (unlabelled(base) && unlabelled(head)) ? "sequential" : "single look";
 }
 
-/** The looks a result's run judged at: its adaptive record, else one look at its trials. */
-function planOf(doc: ResultDocument): SequentialPlan {
-  return doc.sequential ?? fixedPlan(doc.run.trials);
+/**
+ * The false-alarm rate a cell of `pairs` pairs is judged at. By the sequential rule: the share of
+ * 0.08 % of the look its run stopped at (the looks its run recorded, else one at its trials). A
+ * single look: 5 %, or where the run took a one-off plan's looks (two runtimes side by side), the
+ * share of the look it stopped at.
+ */
+function alphaOf(rule: PairedRule, doc: ResultDocument, pairs: number): number {
+  const recorded = doc.sequential;
+  const oneOff = recorded?.first_share !== undefined;
+  if (rule === "single look" && !oneOff) return SINGLE_LOOK_ALPHA;
+  const plan: SequentialPlan = recorded === undefined ? fixedPlan(doc.run.trials) : rule === "sequential" && oneOff ? { looks: recorded.looks, alpha: PAIRED_ALPHA } : recordedPlan(recorded);
+  return finalAlpha(plan, lookIndex(plan, pairs), recorded?.stopped === "budget");
 }
 
 const inRun = (m: Measurement) => `${m.doc.run.runner}/${m.doc.run.id} ${matchKey(m)}`;
@@ -90,8 +99,7 @@ export function pairedRow(base: Measurement, head: Measurement, judging: PairedJ
   const pairs = Math.min(baseTrials.length, headTrials.length);
   const tick = tickEffect(base, head);
   const [minEffect, source]: [number, MinEffectSource] = tick > pairedEffect ? [tick, "resolution"] : [pairedEffect, pairedSource];
-  const plan = planOf(base.doc);
-  const alpha = rule === "sequential" ? finalAlpha(plan, lookIndex(plan, pairs), base.doc.sequential?.stopped === "budget") : SINGLE_LOOK_ALPHA;
+  const alpha = alphaOf(rule, base.doc, pairs);
   const estimate = baseTrials.length === headTrials.length ? pairedEstimate(baseTrials, headTrials, alpha, prior) : null;
   const row = {
     ...rowOf([base], [head]),

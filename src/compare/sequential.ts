@@ -14,12 +14,15 @@
  * spend exactly alpha. By the union bound the
  * chance of any false alarm over all looks is at most alpha whatever the correlation of the looks:
  * conservative, and valid without a table of boundaries. Early looks spend little (a change seen
- * there must be plain), the last look most.
+ * there must be plain), the last look most. A one-off comparison (two runtimes of one run) spends
+ * its 5 % the other way round: most at its first look, which decides most of its cells, and the
+ * rest evenly over the looks of the cells still undecided (ONE_OFF_FIRST_SHARE); the union bound
+ * holds for any split.
  */
 import { mean, median, stddev } from "../stats/summary.ts";
 import { moderate, type CellSpread, type SpreadPrior } from "./moderated.ts";
 import { tCritical, tTwoSidedP } from "./student-t.ts";
-import type { SuiteProfile } from "../results/types.ts";
+import type { ResultDocument, SuiteProfile } from "../results/types.ts";
 import { exceedsMinEffect, excludesOne, withinMinEffect } from "./verdict.ts";
 
 /**
@@ -36,6 +39,16 @@ export const PAIRED_ALPHA = 0.0008;
  * one-off A/B (and, as it warns, one such comparison in twenty crosses it by chance).
  */
 export const SINGLE_LOOK_ALPHA = 0.05;
+
+/**
+ * The share of SINGLE_LOOK_ALPHA a one-off comparison's first look spends (4 % of its 5 %); its later
+ * looks share the rest evenly. Where two runtimes run side by side, most cells are decided at the
+ * first look, and a first look of two pairs at a small share of 5 % (the t² rule gives it 0.2 %)
+ * could decide almost nothing: its t quantile at 1 degree of freedom is in the hundreds. A cell
+ * still undecided goes on, and its later looks (0.5 % each in the quick profile) decide a wide gap
+ * that two noisy pairs could not.
+ */
+export const ONE_OFF_FIRST_SHARE = 0.8;
 
 /** Pairs of trials a paired interval needs: with one, the spread between pairs is unknown. */
 export const MIN_PAIRS = 2;
@@ -66,6 +79,8 @@ export interface SequentialPlan {
   /** Trial counts at which the pairs are judged, ascending; the last is the maximum. */
   readonly looks: readonly number[];
   readonly alpha: number;
+  /** A one-off comparison's plan: the share of alpha its first look spends, the later looks sharing the rest evenly. Absent: the t² rule. */
+  readonly firstShare?: number;
 }
 
 /**
@@ -82,14 +97,30 @@ export function adaptivePlan(minTrials: number, profile: SuiteProfile, alpha = P
   return { looks: Array.from({ length: gaps + 1 }, (_, k) => Math.round(first + ((max - first) * k) / gaps)), alpha };
 }
 
+/** The looks of a one-off comparison (two runtimes, builds a user labelled) whose profile asks for `minTrials` trials: adaptivePlan's, spending SINGLE_LOOK_ALPHA mostly at the first. */
+export function oneOffPlan(minTrials: number, profile: SuiteProfile): SequentialPlan {
+  return { ...adaptivePlan(minTrials, profile, SINGLE_LOOK_ALPHA), firstShare: ONE_OFF_FIRST_SHARE };
+}
+
+/** The plan a result's `sequential` record stands for. */
+export function recordedPlan(recorded: NonNullable<ResultDocument["sequential"]>): SequentialPlan {
+  return { looks: recorded.looks, alpha: recorded.alpha, ...(recorded.first_share === undefined ? {} : { firstShare: recorded.first_share }) };
+}
+
 /** A single look at a fixed number of trials: a run without adaptive trials, judged once. */
 export function fixedPlan(trials: number, alpha = PAIRED_ALPHA): SequentialPlan {
   return { looks: [trials], alpha };
 }
 
-/** The share of alpha the looks up to look `i` spend together: t_i², t_i its share of the maximum trials (0 before the first). */
+/**
+ * The share of alpha the looks up to look `i` spend together (0 before the first): t_i², t_i its
+ * share of the maximum trials; for a one-off plan, its first look's share and then even steps.
+ */
 function spentBy(plan: SequentialPlan, i: number): number {
-  return i < 0 ? 0 : (plan.looks[i]! / plan.looks.at(-1)!) ** 2;
+  if (i < 0) return 0;
+  const last = plan.looks.length - 1;
+  if (plan.firstShare === undefined) return (plan.looks[i]! / plan.looks[last]!) ** 2;
+  return last === 0 ? 1 : plan.firstShare + ((1 - plan.firstShare) * i) / last;
 }
 
 /** The false-alarm rate look `k` may spend: alpha · (t_k² − t_(k−1)²). */

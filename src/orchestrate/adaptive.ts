@@ -6,17 +6,18 @@
  * one of its pairs is still undecided against PAIRED_MIN_EFFECT and likely to be decided by the last
  * look, up to MAX_TRIALS_FACTOR times the minimum (at least the profile's MIN_MAX_TRIALS) and
  * within the job's budget of extra trials and extra time. A point decided, futile (its undecided pairs unlikely to be decided by the cap), or
- * with no pair left to judge (a side failed, or no second subject of its runtime), stops while the
- * others go on: one undecided point does not keep a scenario's every cell running. The rule and its
- * false-alarm rate are in src/compare/sequential.ts. Subjects of different runtimes at one app and
- * load point (a single look, no adaptive rounds) get MIN_PAIRS trials at least; a scenario without
- * either runs exactly its profile's trials. The smoke profile judges nothing, so it runs its one
- * trial whatever its subjects.
+ * with no pair left to judge (a side failed), stops while the others go on: one undecided point
+ * does not keep a scenario's every cell running. The rule and its false-alarm rate are in
+ * src/compare/sequential.ts. A point where only subjects of different runtimes meet (the default
+ * run's) is a one-off question: it takes the same looks on its headline metric, each pair of
+ * runtimes judged by the one-off plan (most of 5 % at the first look), so a wide gap that its first
+ * two noisy pairs leave undecided still gets a verdict. A scenario without either runs exactly its
+ * profile's trials. The smoke profile judges nothing, so it runs its one trial whatever its subjects.
  */
 import { paramsSlug } from "../core/params.ts";
 import { splitTrials } from "../compare/ratio.ts";
 import { groupBy } from "../compare/series-key.ts";
-import { MIN_PAIRS, PAIRED_MIN_EFFECT, adaptivePlan, pairLogRatios, standingAtLook, type SequentialPlan } from "../compare/sequential.ts";
+import { MIN_PAIRS, PAIRED_MIN_EFFECT, adaptivePlan, oneOffPlan, pairLogRatios, standingAtLook, type SequentialPlan } from "../compare/sequential.ts";
 import type { ResultDocument, SuiteProfile } from "../results/types.ts";
 import type { Subject } from "../suites/suite.ts";
 
@@ -48,6 +49,15 @@ function pairsOf<C extends ScheduledCell>(cells: readonly C[]): [C, C][] {
   return [...groups.values()].flatMap(([base, ...heads]) => heads.map((head): [C, C] => [base!, head]));
 }
 
+/** The first subject of each runtime against the first of every other: the one-off pairs of one app and load point. */
+function acrossRuntimes<C extends ScheduledCell>(cells: readonly C[]): [C, C][] {
+  const firsts = [...groupBy(cells, (cell) => cell.subject.runtime.identity.name).values()].map(([first]) => first!);
+  return firsts.flatMap((base, i) => firsts.slice(i + 1).map((head): [C, C] => [base, head]));
+}
+
+/** A scenario's headline metric: its first. */
+const headlineOf = (cell: ScheduledCell) => Object.keys(cell.subject.scenario.metrics)[0]!;
+
 const trialsOf = (cell: ScheduledCell, metric: string) => splitTrials(cell.samples[metric] ?? [], cell.trialSamples[metric] ?? []);
 
 const measured = ([base, head]: readonly [ScheduledCell, ScheduledCell]) => base.status === "pending" && head.status === "pending";
@@ -60,6 +70,9 @@ const measured = ([base, head]: readonly [ScheduledCell, ScheduledCell]) => base
 interface Point {
   readonly cells: readonly ScheduledCell[];
   readonly pairs: readonly (readonly [ScheduledCell, ScheduledCell])[];
+  /** What its pairs are judged by: builds of one runtime by the sequential rule on every metric, runtimes side by side by the one-off plan on the headline. */
+  readonly plan: SequentialPlan;
+  readonly headlineOnly: boolean;
   /** Why its adaptive trials stopped; null while they go on, and for a point with no pair left to judge. */
   stopped: Stopped | null;
   measuring: boolean;
@@ -81,9 +94,8 @@ export interface ScheduleOptions {
 }
 
 export class TrialSchedule {
-  readonly plan: SequentialPlan | null;
-  /** Trials without adaptive rounds: the profile's, or MIN_PAIRS where subjects of different runtimes are compared. */
-  readonly fixedTrials: number;
+  /** The trial counts at which points are judged; null where no point has a pair to judge (each cell runs its profile's trials). */
+  readonly looks: readonly number[] | null;
   private readonly points: Point[];
   private readonly pointOf = new Map<ScheduledCell, Point>();
 
@@ -98,15 +110,21 @@ export class TrialSchedule {
   ) {
     this.alongside = alongside;
     this.futility = futility;
-    this.points = [...groupBy(cells, cellKey).values()].map((group) => ({ cells: group, pairs: judged ? pairsOf(group) : [], stopped: null, measuring: true }));
-    for (const point of this.points) for (const cell of point.cells) this.pointOf.set(cell, point);
-    this.plan = this.points.some((point) => point.pairs.length > 0) ? adaptivePlan(minTrials, profile) : null;
-    this.fixedTrials = judged && this.points.some((point) => point.cells.length > 1) ? Math.max(minTrials, MIN_PAIRS) : minTrials;
+    const point = (group: readonly ScheduledCell[]): Point => {
+      const releases = judged ? pairsOf(group) : [];
+      const base = { cells: group, stopped: null, measuring: true };
+      if (releases.length > 0) return { ...base, pairs: releases, plan: adaptivePlan(minTrials, profile), headlineOnly: false };
+      return { ...base, pairs: judged ? acrossRuntimes(group) : [], plan: oneOffPlan(minTrials, profile), headlineOnly: true };
+    };
+    this.points = [...groupBy(cells, cellKey).values()].map(point);
+    for (const p of this.points) for (const cell of p.cells) this.pointOf.set(cell, p);
+    // Both plans look at the same trial counts; only what each look may spend differs.
+    this.looks = this.points.some((p) => p.pairs.length > 0) ? adaptivePlan(minTrials, profile).looks : null;
   }
 
   /** Trials every cell takes, whatever its pairs say. */
   private get firstTrials(): number {
-    return this.plan === null ? this.fixedTrials : this.plan.looks[0]!;
+    return this.looks?.[0] ?? this.minTrials;
   }
 
   /**
@@ -118,12 +136,13 @@ export class TrialSchedule {
   private standing(point: Point, k: number): "decided" | "open" | "futile" {
     let standing: "decided" | "futile" = "decided";
     for (const [base, head] of point.pairs.filter(measured)) {
-      for (const metric of Object.keys(base.samples)) {
+      const metrics = point.headlineOnly ? [headlineOf(base)].filter((metric) => metric in base.samples && metric in head.samples) : Object.keys(base.samples);
+      for (const metric of metrics) {
         const baseTrials = trialsOf(base, metric);
         const headTrials = trialsOf(head, metric);
         if (Math.min(baseTrials.length, headTrials.length) < MIN_PAIRS) return "open";
         const logRatios = pairLogRatios(baseTrials, headTrials);
-        const metricStanding = logRatios === null ? "decided" : standingAtLook(logRatios, this.plan!, k, PAIRED_MIN_EFFECT);
+        const metricStanding = logRatios === null ? "decided" : standingAtLook(logRatios, point.plan, k, PAIRED_MIN_EFFECT);
         if (metricStanding === "open") return "open";
         if (metricStanding === "futile") {
           if (!this.futility) return "open";
@@ -149,26 +168,26 @@ export class TrialSchedule {
    * at once, so a point always stops at a look and each look is tested once, at its own share of alpha.
    */
   another(done: number, secondsPerTrial = 0): boolean {
-    const plan = this.plan;
-    if (plan === null) return done < this.fixedTrials;
+    const looks = this.looks;
+    if (looks === null) return done < this.minTrials;
     if (done < this.firstTrials) return true;
     for (const point of this.points) if (!point.pairs.some(measured)) point.measuring = false;
-    const k = plan.looks.indexOf(done);
-    if (k >= 0) this.look(plan, k, done, secondsPerTrial);
+    const k = looks.indexOf(done);
+    if (k >= 0) this.look(looks, k, done, secondsPerTrial);
     return this.points.some((point) => point.measuring);
   }
 
-  private look(plan: SequentialPlan, k: number, done: number, secondsPerTrial: number): void {
+  private look(looks: readonly number[], k: number, done: number, secondsPerTrial: number): void {
     const going = this.points.filter((point) => point.measuring);
     for (const point of going) {
       const standing = this.standing(point, k);
       if (standing !== "open") this.stop(point, standing);
-      else if (k === plan.looks.length - 1) this.stop(point, "max trials");
+      else if (k === looks.length - 1) this.stop(point, "max trials");
     }
     const goingOn = going.filter((point) => point.measuring);
     if (goingOn.length === 0) return;
     const cells = goingOn.reduce((sum, point) => sum + point.cells.filter((cell) => cell.status === "pending").length, 0) + this.alongside.length;
-    const rounds = plan.looks[k + 1]! - done;
+    const rounds = looks[k + 1]! - done;
     const cost = { trials: rounds * cells, seconds: rounds * cells * secondsPerTrial };
     if (this.budget.trials < cost.trials || this.budget.seconds < cost.seconds) {
       for (const point of goingOn) this.stop(point, "budget");
@@ -185,8 +204,9 @@ export class TrialSchedule {
 
   /** What a cell's result records of its adaptive trials; nothing for a cell no pair of its point judged by them. */
   record(cell: ScheduledCell): ResultDocument["sequential"] {
-    const stopped = this.pointOf.get(cell)?.stopped ?? null;
-    if (this.plan === null || stopped === null) return undefined;
-    return { looks: [...this.plan.looks], alpha: this.plan.alpha, stopped };
+    const point = this.pointOf.get(cell);
+    if (point?.stopped === undefined || point.stopped === null) return undefined;
+    const { looks, alpha, firstShare } = point.plan;
+    return { looks: [...looks], alpha, ...(firstShare === undefined ? {} : { first_share: firstShare }), stopped: point.stopped };
   }
 }

@@ -7,7 +7,7 @@ import { comparePaired, compareWithPairs } from "../../src/compare/paired.ts";
 import { splitTrials } from "../../src/compare/ratio.ts";
 import { detectRegressions } from "../../src/regressions/detect.ts";
 import { FULL_PROFILE_SHAPES, STEP_AT, simulatePairedSeries } from "../../benchmarks/lib/detection.ts";
-import { FUTILITY_CHANCE, PAIRED_ALPHA, PAIRED_MIN_EFFECT, SINGLE_LOOK_ALPHA, adaptivePlan, chanceDecidedAtLast, estimateOf, lookAlpha, pairedEstimate, settled } from "../../src/compare/sequential.ts";
+import { FUTILITY_CHANCE, PAIRED_ALPHA, PAIRED_MIN_EFFECT, SINGLE_LOOK_ALPHA, adaptivePlan, chanceDecidedAtLast, estimateOf, lookAlpha, oneOffPlan, pairedEstimate, settled } from "../../src/compare/sequential.ts";
 import { tCritical } from "../../src/compare/student-t.ts";
 import { UserError } from "../../src/core/errors.ts";
 import { checkAgainst } from "../../src/core/schema.ts";
@@ -400,16 +400,86 @@ describe("a one-trial profile", () => {
 
   it("gives two runtimes at one app and load point the two trials a single look needs, and a runtime alone its profile's one", () => {
     const at = (name: string, app: string) => ({ subject: { runtime: { identity: { name } }, app, params: {} } as unknown as Subject, status: "pending", samples: {}, trialSamples: {} });
-    assert.equal(new TrialSchedule(1, [at("node", "native"), at("bun", "native")], { ...UNLIMITED }, { profile: "quick" }).fixedTrials, 2);
-    assert.equal(new TrialSchedule(1, [at("node", "native"), at("bun", "elysia")], { ...UNLIMITED }, { profile: "quick" }).fixedTrials, 1, "different apps: no row pairs them");
-    assert.equal(new TrialSchedule(1, [at("node", "native")], { ...UNLIMITED }, { profile: "quick" }).fixedTrials, 1);
+    assert.deepEqual(new TrialSchedule(1, [at("node", "native"), at("bun", "native")], { ...UNLIMITED }, { profile: "quick" }).looks, [2, 6, 10]);
+    assert.equal(new TrialSchedule(1, [at("node", "native"), at("bun", "elysia")], { ...UNLIMITED }, { profile: "quick" }).looks, null, "different apps: no row pairs them");
+    assert.equal(new TrialSchedule(1, [at("node", "native")], { ...UNLIMITED }, { profile: "quick" }).looks, null);
   });
 
   it("takes a release beside its predecessor to 30 trials in the release job's profile, and to 10 in quick", () => {
     const at = (version: string) => ({ subject: { runtime: { identity: { name: "node", version } }, app: "native", params: {} } as unknown as Subject, status: "pending", samples: {}, trialSamples: {} });
     const release = () => [at("22.11.0"), at("22.12.0")];
-    assert.deepEqual(new TrialSchedule(3, release(), { ...UNLIMITED }, { profile: "full" }).plan?.looks, [3, 12, 21, 30]);
-    assert.deepEqual(new TrialSchedule(3, release(), { ...UNLIMITED }, { profile: "quick" }).plan?.looks, [3, 7, 10]);
+    assert.deepEqual(new TrialSchedule(3, release(), { ...UNLIMITED }, { profile: "full" }).looks, [3, 12, 21, 30]);
+    assert.deepEqual(new TrialSchedule(3, release(), { ...UNLIMITED }, { profile: "quick" }).looks, [3, 7, 10]);
+  });
+});
+
+describe("two runtimes side by side: a one-off question over the same looks", () => {
+  type Cell = ScheduledCell & { samples: Record<string, number[]>; trialSamples: Record<string, number[]> };
+  const metrics = { wall_ms: {}, peak_rss_mb: {} };
+  const at = (name: string): Cell => ({
+    subject: { runtime: { identity: { name } }, app: "native", params: {}, scenario: { metrics } } as unknown as Subject,
+    status: "pending",
+    samples: { wall_ms: [], peak_rss_mb: [] },
+    trialSamples: { wall_ms: [], peak_rss_mb: [] },
+  });
+  /** Node and Bun at one point through the schedule, each trial's wall time and memory from `wall` and `rss` (side 0: node, 1: bun). */
+  function sideBySide(wall: (side: number, t: number) => number, rss: (side: number, t: number) => number) {
+    const cells = [at("node"), at("bun")];
+    const schedule = new TrialSchedule(2, cells, { ...UNLIMITED }, { profile: "quick" });
+    let trials = 0;
+    for (; schedule.another(trials); trials++) {
+      cells.forEach((cell, side) => {
+        cell.samples.wall_ms!.push(wall(side, trials));
+        cell.samples.peak_rss_mb!.push(rss(side, trials));
+        cell.trialSamples.wall_ms!.push(1);
+        cell.trialSamples.peak_rss_mb!.push(1);
+      });
+    }
+    const results = cells.map((cell, side) => {
+      const runtime = { ...makeResult().runtime, ...(side === 0 ? { name: "node" as const, version: "26.12.1" } : { name: "bun" as const, version: "1.4.5" }) };
+      const metric = (name: string) => ({ ...metricOf(cell.samples[name]!), trial_samples: cell.trialSamples[name]! });
+      return makeResult({ runtime, run: { trials }, metrics: { wall_ms: metric("wall_ms"), peak_rss_mb: metric("peak_rss_mb") }, sequential: schedule.record(cell) });
+    });
+    const rows = comparePaired([results[0]!], [results[1]!]);
+    return { trials, record: schedule.record(cells[0]!), wall: rows.find((r) => r.metric === "wall_ms")!, rss: rows.find((r) => r.metric === "peak_rss_mb")! };
+  }
+
+  it("spends 4 % of the one-off 5 % at the first look and the rest evenly over the later ones", () => {
+    const plan = oneOffPlan(2, "quick");
+    assert.deepEqual([plan.looks, plan.alpha], [[2, 6, 10], SINGLE_LOOK_ALPHA]);
+    const spent = plan.looks.map((_, k) => lookAlpha(plan, k));
+    assert.ok(Math.abs(spent[0]! - 0.04) < 1e-12 && Math.abs(spent[1]! - 0.005) < 1e-12 && Math.abs(spent[2]! - 0.005) < 1e-12, `${spent}`);
+    assert.ok(Math.abs(spent.reduce((a, b) => a + b) - SINGLE_LOOK_ALPHA) < 1e-12, "the looks spend exactly 5 %");
+  });
+
+  it("calls a 1.5× gap that two noisy pairs leave undecided, judging each row at the share of the look it stopped at", () => {
+    // Bun 1.6× faster, each trial's ratio moved ±25 % (as file I/O moved on the 2-CPU testbed): at two pairs its interval reaches 1.
+    const wobble = [1.25, 0.8, 1.2, 0.85, 1.1, 0.9, 1.15, 0.95, 1.05, 1];
+    const { trials, record, wall, rss } = sideBySide((side, t) => (side === 0 ? 100 : 62.5 * wobble[t]!), (side) => (side === 0 ? 60 : 40));
+    assert.ok(trials > 2, `${trials} trials: the first look did not decide it, so the point went on`);
+    assert.deepEqual([record?.first_share, record?.stopped], [0.8, "decided"]);
+    assert.deepEqual([wall.rule, wall.verdict], ["single look", "faster"], JSON.stringify(wall));
+    assert.ok(Math.abs(wall.alpha! - 0.005) < 1e-12, `judged at the later look's 0.5 %, not at 5 %: ${wall.alpha}`);
+    assert.equal(rss.alpha, wall.alpha, "every metric of the point is judged at the look its trials stopped at");
+    // Without the later looks, its two pairs alone are inconclusive at 5 %.
+    const twoPairs = (side: number) => [0, 1].map((t) => [side === 0 ? 100 : 62.5 * wobble[t]!]);
+    const [first] = comparePaired([subjectResult("node", twoPairs(0), { runtime: { ...makeResult().runtime, name: "node" } })], [subjectResult("bun", twoPairs(1), { runtime: { ...makeResult().runtime, name: "bun" } })]);
+    assert.equal(first!.verdict, "inconclusive", JSON.stringify(first));
+  });
+
+  it("stops at the first look on a plain gap, and judges it at that look's 4 %", () => {
+    const { trials, record, wall } = sideBySide((side, t) => (side === 0 ? 100 + t : 30 + t / 3), (side) => (side === 0 ? 60 : 40));
+    assert.equal(trials, 2);
+    assert.equal(record?.stopped, "decided");
+    assert.equal(wall.verdict, "faster");
+    assert.ok(Math.abs(wall.alpha! - 0.04) < 1e-12, `${wall.alpha}`);
+  });
+
+  it("goes on for the headline metric only: a memory figure left undecided does not keep the point running", () => {
+    const { trials, wall, rss } = sideBySide((side, t) => (side === 0 ? 100 + t : 30 + t / 3), (side, t) => (side === 0 ? 60 : t % 2 === 0 ? 40 : 80));
+    assert.equal(trials, 2);
+    assert.equal(wall.verdict, "faster");
+    assert.equal(rss.verdict, "inconclusive");
   });
 });
 
