@@ -72,7 +72,9 @@ export const RULE_TEXT: Readonly<Record<CompareRow["rule"], string>> = {
     "suite on that kind of machine (or --min-effect). A change within that shift is inconclusive, and so is a side with fewer than 2 trials.",
   "single look":
     "Single look (two runtimes or labelled builds of one run, a one-off question): trial k of HEAD with trial k of BASE; Student's t " +
-    "interval over the pairs' log ratios at 95 % (one comparison in twenty crosses it by chance); a change needs it to exclude 1 and to " +
+    "interval over the pairs' log ratios at 95 % (one comparison in twenty crosses it by chance), or, where runtimes side by side took " +
+    "more trials because their first look left the headline undecided, at the share of that 5 % of the look they stopped at (4 % at the " +
+    "first, 1 % at the second); a change needs it to exclude 1 and to " +
     `exceed the min effect. No run-to-run shift or history is needed: the machine's state falls on both sides alike. Where ${MIN_PRIOR_CELLS} or more cells ` +
     "of the metric (else of the suite) in that run have a spread, each cell's spread is moderated by theirs (Smyth's empirical Bayes " +
     `moderated t; exact counts keep their own), and its interval has the degrees of freedom the fit lends (at most ${MAX_PRIOR_DF} more).`,

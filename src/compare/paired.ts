@@ -12,7 +12,7 @@ import { compareResults, rowOf } from "./compare.ts";
 import { cellLabel, formatConfidence } from "./format.ts";
 import { trialClusters } from "./ratio.ts";
 import { fitSpreadPrior, type CellSpread, type SpreadPrior } from "./moderated.ts";
-import { MIN_PAIRS, PAIRED_ALPHA, PAIRED_MIN_EFFECT, SINGLE_LOOK_ALPHA, finalAlpha, fixedPlan, lookIndex, pairLogRatios, pairSpread, pairedEstimate, recordedPlan, type SequentialPlan } from "./sequential.ts";
+import { MIN_PAIRS, ONE_OFF_GAP, PAIRED_ALPHA, PAIRED_MIN_EFFECT, SINGLE_LOOK_ALPHA, finalAlpha, fixedPlan, lookIndex, pairLogRatios, pairSpread, pairedEstimate, recordedPlan, type SequentialPlan } from "./sequential.ts";
 import { groupBy, matchKey, measurementsOf, type Measurement } from "./series-key.ts";
 import type { CompareOptions, CompareRow, MinEffectSource, PairedRule } from "./types.ts";
 import { boundedByClient, judge, type Judgement } from "./verdict.ts";
@@ -113,16 +113,22 @@ export function pairedRow(base: Measurement, head: Measurement, judging: PairedJ
     alpha,
   };
   if (estimate === null) return { ...row, ratio: null, ci95: null, verdict: "inconclusive", reason: noEstimate(baseTrials.length, headTrials.length) };
-  const judgement = stoppedAsFutile(boundedByClient(judge({ ratio: estimate.ratio, ci95: estimate.ci }, base.summary.better, minEffect, formatConfidence(alpha)), [base], [head]), base.doc, pairs);
+  const judgement = stoppedShort(boundedByClient(judge({ ratio: estimate.ratio, ci95: estimate.ci }, base.summary.better, minEffect, formatConfidence(alpha)), [base], [head]), base.doc, pairs);
   const moderated = prior === null ? {} : { df: estimate.df, moderated_over: prior.cells };
   return { ...row, ...moderated, ratio: estimate.ratio, ci95: estimate.ci, ...judgement };
 }
 
-/** An inconclusive cell whose adaptive trials stopped short of their cap for futility says so: more trials were unlikely to decide it. */
-function stoppedAsFutile(judgement: Judgement, doc: ResultDocument, pairs: number): Judgement {
-  if (judgement.verdict !== "inconclusive" || doc.sequential?.stopped !== "futile") return judgement;
-  const cap = doc.sequential.looks.at(-1)!;
-  return { ...judgement, reason: `${judgement.reason}; its trials stopped at ${pairs} of ${cap}, since the last look was unlikely to decide it (futility)` };
+/** Why adaptive trials that stopped short of their cap left a cell undecided, where they did: more trials were unlikely to decide it, or its runtimes were too close for more to be worth it. */
+const STOPPED_SHORT: Partial<Record<NonNullable<ResultDocument["sequential"]>["stopped"], string>> = {
+  futile: "since the last look was unlikely to decide it (futility)",
+  close: `since runtimes side by side within ${ONE_OFF_GAP * 100} % of each other on the headline take no more`,
+};
+
+/** An inconclusive cell whose adaptive trials stopped short of their cap says why. */
+function stoppedShort(judgement: Judgement, doc: ResultDocument, pairs: number): Judgement {
+  const why = doc.sequential === undefined ? undefined : STOPPED_SHORT[doc.sequential.stopped];
+  if (judgement.verdict !== "inconclusive" || why === undefined) return judgement;
+  return { ...judgement, reason: `${judgement.reason}; its trials stopped at ${pairs} of ${doc.sequential!.looks.at(-1)!}, ${why}` };
 }
 
 interface MatchedCell {

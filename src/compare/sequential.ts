@@ -16,8 +16,8 @@
  * conservative, and valid without a table of boundaries. Early looks spend little (a change seen
  * there must be plain), the last look most. A one-off comparison (two runtimes of one run) spends
  * its 5 % the other way round: most at its first look, which decides most of its cells, and the
- * rest evenly over the looks of the cells still undecided (ONE_OFF_FIRST_SHARE); the union bound
- * holds for any split.
+ * rest at one more look for the cells still undecided (ONE_OFF_FIRST_SHARE). The union bound holds
+ * for any split, and whatever decides which cells go on.
  */
 import { mean, median, stddev } from "../stats/summary.ts";
 import { moderate, type CellSpread, type SpreadPrior } from "./moderated.ts";
@@ -41,14 +41,21 @@ export const PAIRED_ALPHA = 0.0008;
 export const SINGLE_LOOK_ALPHA = 0.05;
 
 /**
- * The share of SINGLE_LOOK_ALPHA a one-off comparison's first look spends (4 % of its 5 %); its later
- * looks share the rest evenly. Where two runtimes run side by side, most cells are decided at the
+ * The share of SINGLE_LOOK_ALPHA a one-off comparison's first look spends (4 % of its 5 %); its second
+ * and last look spends the rest. Where two runtimes run side by side, most cells are decided at the
  * first look, and a first look of two pairs at a small share of 5 % (the t² rule gives it 0.2 %)
  * could decide almost nothing: its t quantile at 1 degree of freedom is in the hundreds. A cell
- * still undecided goes on, and its later looks (0.5 % each in the quick profile) decide a wide gap
- * that two noisy pairs could not.
+ * still undecided goes on, and its second look (1 % in the quick profile, at 6 pairs) decides a wide
+ * gap that two noisy pairs could not.
  */
 export const ONE_OFF_FIRST_SHARE = 0.8;
+
+/**
+ * The gap between two runtimes worth more trials: a one-off pair undecided at its first look goes
+ * on only where its ratio is at least 10 % from 1. Telling runtimes a few percent apart is not what
+ * a one-off comparison of a quick run is for, and it would take every load point to its cap.
+ */
+export const ONE_OFF_GAP = 0.1;
 
 /** Pairs of trials a paired interval needs: with one, the spread between pairs is unknown. */
 export const MIN_PAIRS = 2;
@@ -97,9 +104,9 @@ export function adaptivePlan(minTrials: number, profile: SuiteProfile, alpha = P
   return { looks: Array.from({ length: gaps + 1 }, (_, k) => Math.round(first + ((max - first) * k) / gaps)), alpha };
 }
 
-/** The looks of a one-off comparison (two runtimes, builds a user labelled) whose profile asks for `minTrials` trials: adaptivePlan's, spending SINGLE_LOOK_ALPHA mostly at the first. */
+/** The looks of a one-off comparison (two runtimes side by side) whose profile asks for `minTrials` trials: adaptivePlan's first two, spending SINGLE_LOOK_ALPHA mostly at the first. */
 export function oneOffPlan(minTrials: number, profile: SuiteProfile): SequentialPlan {
-  return { ...adaptivePlan(minTrials, profile, SINGLE_LOOK_ALPHA), firstShare: ONE_OFF_FIRST_SHARE };
+  return { looks: adaptivePlan(minTrials, profile).looks.slice(0, 2), alpha: SINGLE_LOOK_ALPHA, firstShare: ONE_OFF_FIRST_SHARE };
 }
 
 /** The plan a result's `sequential` record stands for. */

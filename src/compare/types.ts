@@ -29,7 +29,8 @@ export type MinEffectSource = "noise floor" | "run-to-run shift" | "setting" | "
  * side (a release beside its predecessor, a canary beside its release), judged as the release job
  * and the feed judge them, at the share of the false-alarm rate (0.08 % over all looks) of the look
  * the run stopped at. `single look`: any other two subjects of one run (two runtimes, builds a user
- * labelled), a one-off comparison at 95 %, trial k with trial k. `separate runs`: results of
+ * labelled), a one-off comparison at 95 % (at its look's share of 5 % where runtimes side by side
+ * took more looks, their first having left them undecided), trial k with trial k. `separate runs`: results of
  * different runs, pooled per side, at 95 % with the run-to-run shift or the noise floor as the
  * minimum effect (compareResults).
  */
@@ -81,7 +82,8 @@ export interface CompareRow extends MeasuredCell {
   /**
    * Interval of the ratio; null when not comparable. Separate runs: 95 %, trial-clustered
    * bootstrap. A paired row: the Student t interval over the pairs at 1 − `alpha` (95 % for a
-   * single look; for the sequential rule the share of 0.08 % of the look it was judged at, so wider).
+   * single look, or 1 − its look's share of 5 % where runtimes side by side took more looks; for the
+   * sequential rule the share of 0.08 % of the look it was judged at, so wider).
    */
   ci95: [number, number] | null;
   /** The rule that judged the row, and so the level of its interval. */

@@ -9,15 +9,17 @@
  * with no pair left to judge (a side failed), stops while the others go on: one undecided point
  * does not keep a scenario's every cell running. The rule and its false-alarm rate are in
  * src/compare/sequential.ts. A point where only subjects of different runtimes meet (the default
- * run's) is a one-off question: it takes the same looks on its headline metric, each pair of
- * runtimes judged by the one-off plan (most of 5 % at the first look), so a wide gap that its first
+ * run's) is a one-off question: it takes the first two of the same looks on its headline metric,
+ * each pair of runtimes judged by the one-off plan (most of 5 % at the first look; no more trials
+ * for runtimes within ONE_OFF_GAP of each other), so a wide gap that its first
  * two noisy pairs leave undecided still gets a verdict. A scenario without either runs exactly its
  * profile's trials. The smoke profile judges nothing, so it runs its one trial whatever its subjects.
  */
 import { paramsSlug } from "../core/params.ts";
 import { splitTrials } from "../compare/ratio.ts";
 import { groupBy } from "../compare/series-key.ts";
-import { MIN_PAIRS, PAIRED_MIN_EFFECT, adaptivePlan, oneOffPlan, pairLogRatios, standingAtLook, type SequentialPlan } from "../compare/sequential.ts";
+import { MIN_PAIRS, ONE_OFF_GAP, PAIRED_MIN_EFFECT, adaptivePlan, oneOffPlan, pairLogRatios, standingAtLook, type SequentialPlan } from "../compare/sequential.ts";
+import { mean } from "../stats/summary.ts";
 import type { ResultDocument, SuiteProfile } from "../results/types.ts";
 import type { Subject } from "../suites/suite.ts";
 
@@ -118,7 +120,7 @@ export class TrialSchedule {
     };
     this.points = [...groupBy(cells, cellKey).values()].map(point);
     for (const p of this.points) for (const cell of p.cells) this.pointOf.set(cell, p);
-    // Both plans look at the same trial counts; only what each look may spend differs.
+    // Both plans look at the same trial counts (the one-off at the first two); what each look may spend differs.
     this.looks = this.points.some((p) => p.pairs.length > 0) ? adaptivePlan(minTrials, profile).looks : null;
   }
 
@@ -129,12 +131,13 @@ export class TrialSchedule {
 
   /**
    * Where the point stands at look `k`: its pairs all decided; one open (undecided, and likely to be
-   * decided by the last look, or at the last look itself); or the undecided ones futile. Too few
-   * pairs for an interval is open; a metric whose trials give no ratio (a zero median) decides
-   * nothing, however many.
+   * decided by the last look, or at the last look itself); or the undecided ones futile, or, for
+   * runtimes side by side, close (within ONE_OFF_GAP: no gap worth more trials). Too few pairs for
+   * an interval is open; a metric whose trials give no ratio (a zero median) decides nothing,
+   * however many.
    */
-  private standing(point: Point, k: number): "decided" | "open" | "futile" {
-    let standing: "decided" | "futile" = "decided";
+  private standing(point: Point, k: number): "decided" | "open" | "futile" | "close" {
+    let standing: "decided" | "futile" | "close" = "decided";
     for (const [base, head] of point.pairs.filter(measured)) {
       const metrics = point.headlineOnly ? [headlineOf(base)].filter((metric) => metric in base.samples && metric in head.samples) : Object.keys(base.samples);
       for (const metric of metrics) {
@@ -143,11 +146,14 @@ export class TrialSchedule {
         if (Math.min(baseTrials.length, headTrials.length) < MIN_PAIRS) return "open";
         const logRatios = pairLogRatios(baseTrials, headTrials);
         const metricStanding = logRatios === null ? "decided" : standingAtLook(logRatios, point.plan, k, PAIRED_MIN_EFFECT);
-        if (metricStanding === "open") return "open";
-        if (metricStanding === "futile") {
-          if (!this.futility) return "open";
-          standing = "futile";
+        if (metricStanding === "decided") continue;
+        if (point.headlineOnly && Math.abs(mean(logRatios!)) < Math.log1p(ONE_OFF_GAP)) {
+          if (standing === "decided") standing = "close";
+          continue;
         }
+        if (metricStanding === "open") return "open";
+        if (!this.futility) return "open";
+        standing = "futile";
       }
     }
     return standing;
@@ -182,7 +188,7 @@ export class TrialSchedule {
     for (const point of going) {
       const standing = this.standing(point, k);
       if (standing !== "open") this.stop(point, standing);
-      else if (k === looks.length - 1) this.stop(point, "max trials");
+      else if (k === point.plan.looks.length - 1) this.stop(point, "max trials");
     }
     const goingOn = going.filter((point) => point.measuring);
     if (goingOn.length === 0) return;

@@ -61,8 +61,9 @@ describe("workers suite", () => {
       assert.equal(doc.environment.machine?.perf_counters.readable, hardwarePmu, "the machine check before the run is in every result");
       for (const [name, metric] of Object.entries(doc.metrics)) assert.ok(metric.median > 0 && Number.isFinite(metric.median), `${key(doc)} ${name}`);
       if (doc.scenario === "round-trip") {
-        assert.equal(doc.run.trials, 2, "node and bun side by side: the two trials a paired verdict needs, though the quick profile has one");
-        assert.equal(doc.metrics.rtt_us!.samples.length, 5 * 2, "one median round trip per iteration");
+        assert.ok([2, 6].includes(doc.run.trials), `${key(doc)}: node and bun side by side take the two trials a paired verdict needs, though the quick profile has one, and 6 where those left a wide gap undecided; ${doc.run.trials}`);
+        assert.equal(doc.sequential?.first_share, 0.8, `${key(doc)}: judged as a one-off question`);
+        assert.equal(doc.metrics.rtt_us!.samples.length, 5 * doc.run.trials, "one median round trip per iteration");
         assert.ok(doc.metrics.rtt_p99_us!.median >= doc.metrics.rtt_us!.median, key(doc));
       }
       if (doc.scenario === "parallel-primes") {
