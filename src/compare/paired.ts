@@ -118,10 +118,10 @@ export function pairedRow(base: Measurement, head: Measurement, judging: PairedJ
   return { ...row, ...moderated, ratio: estimate.ratio, ci95: estimate.ci, ...judgement };
 }
 
-/** Why adaptive trials that stopped short of their cap left a cell undecided, where they did: more trials were unlikely to decide it, or its runtimes were too close for more to be worth it. */
+/** Why adaptive trials that stopped short of their cap left a cell undecided, where they did: more trials were unlikely to decide it, or its runtimes too close for more to be worth it. */
 const STOPPED_SHORT: Partial<Record<NonNullable<ResultDocument["sequential"]>["stopped"], string>> = {
   futile: "since the last look was unlikely to decide it (futility)",
-  close: `since runtimes side by side within ${ONE_OFF_GAP * 100} % of each other on the headline take no more`,
+  "small gap": `since runtimes side by side less than ${1 + ONE_OFF_GAP}× apart on the headline take no more`,
 };
 
 /** An inconclusive cell whose adaptive trials stopped short of their cap says why. */

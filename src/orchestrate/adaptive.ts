@@ -11,7 +11,7 @@
  * src/compare/sequential.ts. A point where only subjects of different runtimes meet (the default
  * run's) is a one-off question: it takes the first two of the same looks on its headline metric,
  * each pair of runtimes judged by the one-off plan (most of 5 % at the first look; no more trials
- * for runtimes within ONE_OFF_GAP of each other), so a wide gap that its first
+ * for runtimes less than ONE_OFF_GAP apart), so a wide gap that its first
  * two noisy pairs leave undecided still gets a verdict. A scenario without either runs exactly its
  * profile's trials. The smoke profile judges nothing, so it runs its one trial whatever its subjects.
  */
@@ -132,12 +132,12 @@ export class TrialSchedule {
   /**
    * Where the point stands at look `k`: its pairs all decided; one open (undecided, and likely to be
    * decided by the last look, or at the last look itself); or the undecided ones futile, or, for
-   * runtimes side by side, close (within ONE_OFF_GAP: no gap worth more trials). Too few pairs for
+   * runtimes side by side, a small gap (less than ONE_OFF_GAP apart: not worth more trials). Too few pairs for
    * an interval is open; a metric whose trials give no ratio (a zero median) decides nothing,
    * however many.
    */
-  private standing(point: Point, k: number): "decided" | "open" | "futile" | "close" {
-    let standing: "decided" | "futile" | "close" = "decided";
+  private standing(point: Point, k: number): "decided" | "open" | "futile" | "small gap" {
+    let standing: "decided" | "futile" | "small gap" = "decided";
     for (const [base, head] of point.pairs.filter(measured)) {
       const metrics = point.headlineOnly ? [headlineOf(base)].filter((metric) => metric in base.samples && metric in head.samples) : Object.keys(base.samples);
       for (const metric of metrics) {
@@ -148,7 +148,7 @@ export class TrialSchedule {
         const metricStanding = logRatios === null ? "decided" : standingAtLook(logRatios, point.plan, k, PAIRED_MIN_EFFECT);
         if (metricStanding === "decided") continue;
         if (point.headlineOnly && Math.abs(mean(logRatios!)) < Math.log1p(ONE_OFF_GAP)) {
-          if (standing === "decided") standing = "close";
+          if (standing === "decided") standing = "small gap";
           continue;
         }
         if (metricStanding === "open") return "open";
@@ -187,8 +187,9 @@ export class TrialSchedule {
     const going = this.points.filter((point) => point.measuring);
     for (const point of going) {
       const standing = this.standing(point, k);
-      if (standing !== "open") this.stop(point, standing);
+      if (standing === "decided") this.stop(point, standing);
       else if (k === point.plan.looks.length - 1) this.stop(point, "max trials");
+      else if (standing !== "open") this.stop(point, standing);
     }
     const goingOn = going.filter((point) => point.measuring);
     if (goingOn.length === 0) return;

@@ -4,7 +4,7 @@
  * --time-limit` gives adaptive trials what the limit leaves beyond it.
  */
 import semver from "semver";
-import { MIN_PAIRS, adaptivePlan } from "../compare/sequential.ts";
+import { MIN_PAIRS, adaptivePlan, oneOffPlan } from "../compare/sequential.ts";
 import type { RuntimeSpec } from "../runtimes/spec.ts";
 import { suiteProfileOf } from "../results/types.ts";
 import type { ResolvedScenario } from "../suites/resolve.ts";
@@ -18,7 +18,7 @@ export interface SuitePlan {
   trials: number;
   /** Null when the suite has no estimate hook. */
   seconds: number | null;
-  /** The same with every cell at its cap of adaptive trials (when two builds of a runtime run side by side and no cell decides early). */
+  /** The same with every cell at its cap of adaptive trials (where subjects run side by side and no cell decides early). */
   maxSeconds: number | null;
 }
 
@@ -48,6 +48,9 @@ export function planRun(scenarios: readonly ResolvedScenario[], specs: readonly 
     const running = specs.filter((s) => runs(selected, s));
     const { trials } = scenario.profileParams;
     const measured = judged && running.length > 1 ? Math.max(trials, MIN_PAIRS) : trials;
+    // Two releases of one runtime go to the sequential rule's cap; runtimes side by side to the one-off plan's second look.
+    const releases = new Set(running.map((s) => s.name)).size < running.length;
+    const cap = judged && running.length > 1 ? (releases ? adaptivePlan : oneOffPlan)(trials, suiteProfileOf(scenario.profile)).looks.at(-1)! : trials;
     for (const spec of running) {
       const { cells, seconds: estimated, countingSeconds = 0 } = suite.estimate(scenario, spec.name, options);
       // A trial's cost is the same at any count: the trials run, and the cap, scale the estimate; the counting pass runs once.
@@ -56,7 +59,7 @@ export function planRun(scenarios: readonly ResolvedScenario[], specs: readonly 
       plan.cells += cells;
       plan.trials += cells * measured;
       plan.seconds! += seconds;
-      plan.maxSeconds! += (timed * adaptivePlan(trials, suiteProfileOf(scenario.profile)).looks.at(-1)!) / trials + countingSeconds;
+      plan.maxSeconds! += (timed * cap) / trials + countingSeconds;
     }
   }
   return [...plans.values()];

@@ -88,7 +88,7 @@ export interface ResultDocument {
   /** The subject's label in its run (`base`, `node-22.11.0`); absent in results written before labels. */
   label?: string;
   /** Adaptive trials: when the paired comparisons looked, their total false-alarm rate, why the trials stopped. */
-  sequential?: { looks: number[]; alpha: number; first_share?: number; stopped: "decided" | "futile" | "close" | "max trials" | "budget" };
+  sequential?: { looks: number[]; alpha: number; first_share?: number; stopped: "decided" | "futile" | "small gap" | "max trials" | "budget" };
   suite: string;
   scenario: string;
   scenario_version: number;

@@ -475,13 +475,13 @@ describe("two runtimes side by side: a one-off question over the same looks", ()
     assert.ok(Math.abs(wall.alpha! - 0.04) < 1e-12, `${wall.alpha}`);
   });
 
-  it("takes no more trials for runtimes within 10 % of each other, and says so", () => {
-    const { trials, record, wall } = sideBySide((side, t) => (side === 0 ? 100 : 103 * [1.2, 0.85][t % 2]!), (side) => (side === 0 ? 60 : 40));
-    assert.deepEqual([trials, record?.stopped], [2, "close"]);
+  it("takes no more trials for runtimes less than 1.5× apart, and says so", () => {
+    const { trials, record, wall } = sideBySide((side, t) => (side === 0 ? 100 : 125 * [1.6, 0.6][t % 2]!), (side) => (side === 0 ? 60 : 40));
+    assert.deepEqual([trials, record?.stopped], [2, "small gap"]);
     assert.equal(wall.verdict, "inconclusive");
-    assert.match(wall.reason!, /stopped at 2 of 6, since runtimes side by side within 10 % of each other on the headline take no more/);
-    // The same spread 1.5× apart goes on.
-    assert.equal(sideBySide((side, t) => (side === 0 ? 100 : 150 * [1.2, 0.85][t % 2]!), (side) => (side === 0 ? 60 : 40)).trials, 6);
+    assert.match(wall.reason!, /stopped at 2 of 6, since runtimes side by side less than 1\.5× apart on the headline take no more/);
+    // The same spread 1.6× apart goes on.
+    assert.equal(sideBySide((side, t) => (side === 0 ? 100 : 160 * [1.6, 0.6][t % 2]!), (side) => (side === 0 ? 60 : 40)).trials, 6);
   });
 
   it("goes on for the headline metric only: a memory figure left undecided does not keep the point running", () => {
