@@ -54,8 +54,8 @@ export const ONE_OFF_FIRST_SHARE = 0.8;
  * The gap between two runtimes worth more trials: a one-off pair undecided at its first look goes
  * on only where its ratio is 1.5× or more either way. A gap that wide is what a reader of a one-off
  * comparison acts on, and what two noisy pairs most often leave undecided (issue 37); smaller gaps
- * are the release job's to settle. With 10 %, the default run's points nearly all went on: on
- * 2026-12-05 it took 16 min 47 s against about 10.
+ * are the release job's to settle. At 10 %, nearly every load point of the default run went on,
+ * and the run took over half as long again (docs/paired-verdicts.md).
  */
 export const ONE_OFF_GAP = 0.5;
 
