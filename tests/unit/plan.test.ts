@@ -81,6 +81,19 @@ describe("plan", () => {
     assert.deepEqual([all!.cells, old!.cells], [2, 1]);
   });
 
+  it("prices adaptive trials by who runs side by side: a release beside its predecessor to the sequential cap, runtimes to the one-off plan's second look, a runtime alone to none", () => {
+    // startup/hello's quick profile: 3 trials, so looks at 3, 7 and 10.
+    const capOver = (...texts: string[]) => {
+      const plan = planRun(resolved("startup/hello", "quick"), specs(...texts), {})[0]!;
+      return plan.maxSeconds! / plan.seconds!;
+    };
+    // The counting pass runs once whatever the trials, so each ratio lies a little under the trials'.
+    const [alone, runtimes, release] = [capOver("node@22.11.0"), capOver("node@22.11.0", "bun@1.2.0"), capOver("node@22.11.0", "node@22.10.0")];
+    assert.equal(alone, 1, "no pair: its profile's trials");
+    assert.ok(runtimes > 1.5 && runtimes <= 7 / 3 + 1e-9, `${runtimes}: up to 7 trials of 3`);
+    assert.ok(release > 7 / 3 + 1e-9 && release <= 10 / 3 + 1e-9, `${release}: up to 10 trials of 3`);
+  });
+
   it("grows with the profile: the full profile costs more than the quick one", () => {
     const quick = planRun(resolved("startup/hello", "quick"), specs("node@22.11.0"), {})[0]!;
     const full = planRun(resolved("startup/hello", "full"), specs("node@22.11.0"), {})[0]!;
