@@ -12,6 +12,7 @@ import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { bench, PINNED, tempDir } from "../../benchmarks/lib/cli.ts";
+import { oneOffPlan } from "../../src/compare/sequential.ts";
 import type { ExplainedRow } from "../../src/compare/syscall-diff.ts";
 import { readResults } from "../../src/results/store.ts";
 import type { ResultDocument } from "../../src/results/types.ts";
@@ -165,7 +166,8 @@ describe("startup suite on real runtimes", () => {
       assert.match(doc.run.runner, /^local-/);
       assert.equal(doc.run.profile, doc.scenario === "hello" ? "quick" : "smoke", where);
       const { trials: quickTrials, runs } = startupProfiles.get(doc.scenario)! as { trials: number; runs: number };
-      const trials = doc.run.profile === "smoke" ? 1 : quickTrials;
+      const trials = doc.run.profile === "smoke" ? 1 : doc.run.trials;
+      if (doc.run.profile !== "smoke") assert.ok(oneOffPlan(quickTrials, "quick").looks.includes(trials), `${where}: ${trials} trials, at a look of runtimes side by side`);
       assert.equal(doc.metrics.wall_ms!.samples.length, trials * runs, `${where}: ${trials} trials × ${runs} runs`);
       assert.ok(doc.metrics.wall_ms!.median > 1 && doc.metrics.wall_ms!.median < 5000, `${where}: plausible wall time`);
       assert.ok(doc.metrics.peak_rss_mb!.median > 5, `${where}: plausible peak RSS`);
@@ -200,7 +202,8 @@ describe("http suite on real runtimes", () => {
       assert.equal(doc.status, "ok", `${where}: ${doc.error}`);
       assert.equal(doc.app, "native");
       assert.deepEqual(doc.params, { connections: 10, keepalive: true, rate: 1000 });
-      assert.equal(doc.metrics.rps!.samples.length, 2, `${where}: one sample per trial`);
+      assert.ok(oneOffPlan(2, "quick").looks.includes(doc.run.trials), `${where}: ${doc.run.trials} trials, at a look of runtimes side by side`);
+      assert.equal(doc.metrics.rps!.samples.length, doc.run.trials, `${where}: one sample per trial`);
       assert.ok(doc.metrics.rps!.median > 100, `${where}: plausible throughput`);
       assert.ok(doc.metrics.latency_p99_ms!.median > 0);
       assert.ok(doc.metrics.latency_p50_ms!.median <= doc.metrics.latency_p999_ms!.median);
