@@ -1,4 +1,5 @@
 import { MAX_PRIOR_DF, MIN_PRIOR_CELLS } from "./moderated.ts";
+import { ONE_OFF_FIRST_SHARE, SINGLE_LOOK_ALPHA } from "./sequential.ts";
 import { describeDocumented } from "../core/known-changes.ts";
 import { escapeMarkdown } from "../core/markup.ts";
 import { paramsSlug } from "../core/params.ts";
@@ -59,6 +60,9 @@ export function ruleLabel(row: Pick<CompareRow, "rule" | "alpha" | "pairs" | "df
   return `${formatConfidence(row.alpha ?? 0.05)} ${row.rule}${pairsLabel(row)}`;
 }
 
+/** A rate as the rule texts give it: `4 %`, `0.5 %`. */
+const percentOf = (fraction: number) => `${Number((fraction * 100).toPrecision(3))} %`;
+
 const HEADER = ["scenario", "metric", "BASE", "HEAD", "HEAD/BASE", "interval", "min effect", "verdict"];
 
 const OUTCOMES =
@@ -73,8 +77,8 @@ export const RULE_TEXT: Readonly<Record<CompareRow["rule"], string>> = {
   "single look":
     "Single look (two runtimes or labelled builds of one run, a one-off question): trial k of HEAD with trial k of BASE; Student's t " +
     "interval over the pairs' log ratios at 95 % (one comparison in twenty crosses it by chance), or, where runtimes side by side took " +
-    "more trials because their first look left the headline undecided, at the share of that 5 % of the look they stopped at (4 % at the " +
-    "first, 1 % at the second); a change needs it to exclude 1 and to " +
+    "more trials because their first look left the headline undecided, at the share of that 5 % of the look they stopped at " +
+    `(${percentOf(SINGLE_LOOK_ALPHA * ONE_OFF_FIRST_SHARE)} at the first, ${percentOf(SINGLE_LOOK_ALPHA * (1 - ONE_OFF_FIRST_SHARE))} at the second); a change needs it to exclude 1 and to ` +
     `exceed the min effect. No run-to-run shift or history is needed: the machine's state falls on both sides alike. Where ${MIN_PRIOR_CELLS} or more cells ` +
     "of the metric (else of the suite) in that run have a spread, each cell's spread is moderated by theirs (Smyth's empirical Bayes " +
     `moderated t; exact counts keep their own), and its interval has the degrees of freedom the fit lends (at most ${MAX_PRIOR_DF} more).`,

@@ -62,6 +62,9 @@ const headlineOf = (cell: ScheduledCell) => Object.keys(cell.subject.scenario.me
 
 const trialsOf = (cell: ScheduledCell, metric: string) => splitTrials(cell.samples[metric] ?? [], cell.trialSamples[metric] ?? []);
 
+/** A point of runtimes side by side: judged by the one-off plan, on its headline metric alone. */
+const oneOff = (point: Point) => point.plan.firstShare !== undefined;
+
 const measured = ([base, head]: readonly [ScheduledCell, ScheduledCell]) => base.status === "pending" && head.status === "pending";
 
 /**
@@ -72,9 +75,8 @@ const measured = ([base, head]: readonly [ScheduledCell, ScheduledCell]) => base
 interface Point {
   readonly cells: readonly ScheduledCell[];
   readonly pairs: readonly (readonly [ScheduledCell, ScheduledCell])[];
-  /** What its pairs are judged by: builds of one runtime by the sequential rule on every metric, runtimes side by side by the one-off plan on the headline. */
+  /** What its pairs are judged by: builds of one runtime by the sequential rule on every metric, runtimes side by side by the one-off plan on the headline (`oneOff`). */
   readonly plan: SequentialPlan;
-  readonly headlineOnly: boolean;
   /** Why its adaptive trials stopped; null while they go on, and for a point with no pair left to judge. */
   stopped: Stopped | null;
   measuring: boolean;
@@ -115,8 +117,8 @@ export class TrialSchedule {
     const point = (group: readonly ScheduledCell[]): Point => {
       const releases = judged ? pairsOf(group) : [];
       const base = { cells: group, stopped: null, measuring: true };
-      if (releases.length > 0) return { ...base, pairs: releases, plan: adaptivePlan(minTrials, profile), headlineOnly: false };
-      return { ...base, pairs: judged ? acrossRuntimes(group) : [], plan: oneOffPlan(minTrials, profile), headlineOnly: true };
+      if (releases.length > 0) return { ...base, pairs: releases, plan: adaptivePlan(minTrials, profile) };
+      return { ...base, pairs: judged ? acrossRuntimes(group) : [], plan: oneOffPlan(minTrials, profile) };
     };
     this.points = [...groupBy(cells, cellKey).values()].map(point);
     for (const p of this.points) for (const cell of p.cells) this.pointOf.set(cell, p);
@@ -139,7 +141,7 @@ export class TrialSchedule {
   private standing(point: Point, k: number): "decided" | "open" | "futile" | "small gap" {
     let standing: "decided" | "futile" | "small gap" = "decided";
     for (const [base, head] of point.pairs.filter(measured)) {
-      const metrics = point.headlineOnly ? [headlineOf(base)].filter((metric) => metric in base.samples && metric in head.samples) : Object.keys(base.samples);
+      const metrics = oneOff(point) ? [headlineOf(base)].filter((metric) => metric in base.samples && metric in head.samples) : Object.keys(base.samples);
       for (const metric of metrics) {
         const baseTrials = trialsOf(base, metric);
         const headTrials = trialsOf(head, metric);
@@ -147,7 +149,7 @@ export class TrialSchedule {
         const logRatios = pairLogRatios(baseTrials, headTrials);
         const metricStanding = logRatios === null ? "decided" : standingAtLook(logRatios, point.plan, k, PAIRED_MIN_EFFECT);
         if (metricStanding === "decided") continue;
-        if (point.headlineOnly && Math.abs(mean(logRatios!)) < Math.log1p(ONE_OFF_GAP)) {
+        if (oneOff(point) && Math.abs(mean(logRatios!)) < Math.log1p(ONE_OFF_GAP)) {
           if (standing === "decided") standing = "small gap";
           continue;
         }
