@@ -7,6 +7,7 @@
  */
 import semver from "semver";
 import { paramsSlug } from "../core/params.ts";
+import { groupBy } from "../compare/series-key.ts";
 import type { ReleasesBetween, SeriesChange } from "./types.ts";
 
 /** Runner, runtime, cell and direction: what a change and its narrowing have in common, whatever the machine's fingerprint. */
@@ -22,11 +23,13 @@ function within(inner: SeriesChange, outer: SeriesChange): boolean {
 /** Confirmed paired changes of a release, without the wider ones a narrower change of the same step lies within. */
 export function withoutNarrowed(changes: readonly SeriesChange[]): SeriesChange[] {
   const paired = (c: SeriesChange) => c.status === "confirmed" && c.compare_command !== undefined;
+  // Grouped once: the feed of a two-year history holds thousands of confirmed changes, and matching each against all the others took most of its time.
+  const byStep = groupBy(changes.filter(paired), sameStep);
   return changes.flatMap((change) => {
     if (!paired(change)) return [change];
-    const narrower = changes.filter((other) => paired(other) && sameStep(other) === sameStep(change));
-    if (narrower.some((other) => within(other, change))) return [];
-    const wider = narrower.filter((other) => within(change, other)).map((other) => `${other.from_version} → ${other.to_version}`);
+    const sameSteps = byStep.get(sameStep(change))!;
+    if (sameSteps.some((other) => within(other, change))) return [];
+    const wider = sameSteps.filter((other) => within(change, other)).map((other) => `${other.from_version} → ${other.to_version}`);
     return [wider.length === 0 ? change : { ...change, narrowed_from: wider }];
   });
 }
