@@ -33,3 +33,17 @@ test("a report with round trips missing is a failed trial, not a figure", () => 
   const config: WorkersConfig = { kind: "round-trip", batches: [10], payloads: ["number"] };
   assert.throws(() => metricsOf(config, { batch: 10, payload: "number" }, { wall_ms: [1, 1], rtt_us: [5] }, 50), TrialFailure);
 });
+
+test("a payload string is, character for character, the one built a character at a time (throughput's version 2)", async () => {
+  // @ts-expect-error: the apps' shared code is plain JavaScript, run by every runtime.
+  const { makeString } = (await import("../../apps/workers/shared/payloads.js")) as { makeString: (size: number, seed: number) => string };
+  const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789";
+  const byCharacter = (size: number, seed: number) => {
+    let out = `message ${seed} `;
+    for (let i = out.length; i < size; i++) out += alphabet[(i * 7 + seed) % alphabet.length];
+    return out.slice(0, size);
+  };
+  for (const size of [0, 5, 11, 12, 13, 47, 48, 49, 1024, 65_536, 1_048_576]) {
+    for (const seed of [0, 1, 35, 36, 63]) assert.equal(makeString(size, seed), byCharacter(size, seed), `size ${size}, seed ${seed}`);
+  }
+});
