@@ -143,7 +143,7 @@ describe("judging a replay", () => {
 });
 
 describe("a replay recorded before", () => {
-  const recorded = { profile: "full", entry: entry.id, pair: "deno 2.7.13 → 2.7.14", cell: "workers/round-trip/worker-threads rtt_us", outcome: "missed" };
+  const recorded = { profile: "full", entry: entry.id, pair: "deno 2.7.13 → 2.7.14", cell: "workers/round-trip/web-worker rtt_us", outcome: "missed" };
 
   it("stands for its entry in its profile while the entry names the same pair and cell", () => {
     assert.equal(standingRow([recorded], entry, "full"), recorded);
@@ -184,7 +184,7 @@ describe("the source beside the verdict", () => {
   });
 
   it("holds a load point the entry names: a cell at another point is not the documented one", () => {
-    const worker = { runtime: "deno", suite: "workers", scenario: "round-trip", app: "worker-threads", metric: "rtt_us", from: "2.7.13", to: "2.7.14" };
+    const worker = { runtime: "deno", suite: "workers", scenario: "round-trip", app: "web-worker", metric: "rtt_us", from: "2.7.13", to: "2.7.14" };
     assert.equal(documentedChanges({ ...worker, params: { batch: 1, payload: "number" } }).length, 1);
     assert.equal(documentedChanges({ ...worker, params: { batch: 10, payload: "number" } }).length, 0);
   });
