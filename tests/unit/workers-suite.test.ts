@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { makeString } from "../../apps/workers/shared/payloads.js";
 import { TrialFailure } from "../../src/suites/suite.ts";
 import { metricsOf, pointsOf, type WorkersConfig } from "../../src/suites/workers/index.ts";
 
@@ -34,9 +35,7 @@ test("a report with round trips missing is a failed trial, not a figure", () => 
   assert.throws(() => metricsOf(config, { batch: 10, payload: "number" }, { wall_ms: [1, 1], rtt_us: [5] }, 50), TrialFailure);
 });
 
-test("a payload string is, character for character, the one built a character at a time (throughput's version 2)", async () => {
-  // @ts-expect-error: the apps' shared code is plain JavaScript, run by every runtime.
-  const { makeString } = (await import("../../apps/workers/shared/payloads.js")) as { makeString: (size: number, seed: number) => string };
+test("a payload string is, character for character, the one built a character at a time (throughput's version 2)", () => {
   const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789";
   const byCharacter = (size: number, seed: number) => {
     let out = `message ${seed} `;
