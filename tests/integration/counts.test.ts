@@ -147,9 +147,12 @@ describe("counts", () => {
     const profile = profileOf(doc!)!;
     assert.equal(profile.per, "file");
     assert.equal(doc!.metrics.syscalls_per_op!.unit, "calls/file");
-    // Each file is opened, read and closed at least once; the start and the verification are the baseline's.
-    for (const call of ["openat", "close"]) assert.ok(Math.abs(profile.calls[call]![0]! - 1) < 0.05, `${call}: ${profile.calls[call]}`);
-    assert.ok(counted(doc!, "syscalls_per_op").every((n) => n >= 3 && n < 10), String(doc!.metrics.syscalls_per_op!.samples));
+    // Each file is opened and closed once in every counted run; the start and the verification are the baseline's.
+    for (const call of ["openat", "close"]) assert.ok(profile.calls[call]!.every((n) => Math.abs(n - 1) < 0.05), `${call}: ${profile.calls[call]}`);
+    // Its reads and writes also carry the event loop's wake-ups (an eventfd read and write each), which timing
+    // decides and the baseline's run may have had more of (docs/methodology.md, "Counts"): node 22.11.0 made
+    // 2.86 calls a file beyond the baseline once, and up to 6.1 on other runs.
+    assert.ok(counted(doc!, "syscalls_per_op").every((n) => n >= 2 && n < 10), String(doc!.metrics.syscalls_per_op!.samples));
   });
 });
 
