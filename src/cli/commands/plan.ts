@@ -1,8 +1,9 @@
-import { UserError } from "../../core/errors.ts";
+import { UserError, errorMessage } from "../../core/errors.ts";
 import { publishedReleases, type Release } from "../../releases/published.ts";
 import { predecessorOf } from "../../releases/select.ts";
 import type { Profile } from "../../results/types.ts";
-import { machineArch, type RuntimeName } from "../../runtimes/catalog.ts";
+import { RUNTIMES, machineArch, type RuntimeName } from "../../runtimes/catalog.ts";
+import { fetchPackageMetadata } from "../../runtimes/registry.ts";
 import { DEFAULT_RUNTIMES, splitLabel } from "../../runtimes/prepare.ts";
 import { parseSpec, pickVersion, type RuntimeSpec } from "../../runtimes/spec.ts";
 import { planRun, type SuitePlan } from "../../orchestrate/estimate.ts";
@@ -30,6 +31,25 @@ export function withPredecessors(specs: readonly RuntimeSpec[], releasesOf: (run
     return [`${spec.name}@${version}`, ...(predecessor === null ? [] : [`${spec.name}@${predecessor}`])].map(parseSpec);
   });
   return { specs: paired, notes };
+}
+
+/**
+ * Refuses a version the registry does not list, as run would when it provisions it, so that no
+ * plan prices a release that does not exist. Reads only the package lists (nothing is
+ * downloaded); where the registry cannot be read, says so and prices the versions unchecked.
+ */
+async function checkPublished(specs: readonly RuntimeSpec[]): Promise<void> {
+  const registered = specs.filter((spec) => spec.request.kind !== "path");
+  const names = [...new Set(registered.map((spec) => spec.name))];
+  let versions: Map<RuntimeName, string[]>;
+  try {
+    versions = new Map(await Promise.all(names.map(async (name) => [name, [...(await fetchPackageMetadata(RUNTIMES[name].packageName(machineArch()))).versions.keys()]] as const)));
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error;
+    process.stderr.write(`runtime-bench: plan: the versions are priced unchecked: ${errorMessage(error)}\n`);
+    return;
+  }
+  for (const spec of registered) pickVersion(spec, versions.get(spec.name)!);
 }
 
 /** `releases`: with --with-predecessor, how many releases the runtimes are (each beside its predecessor in one job). */
@@ -69,7 +89,7 @@ export const planSubcommand = defineCommand({
     "  --suite S         a suite (repeatable); default: every suite",
     "  --scenario X      a scenario, as NAME or SUITE/NAME (repeatable); default: every scenario of the suites",
     ...DEFAULT_SELECTION_HELP,
-    `  --runtime SPEC    as for run (repeatable; nothing is provisioned); default: ${DEFAULT_RUNTIMES.join(" ")}`,
+    `  --runtime SPEC    as for run (repeatable; its version checked in the registry, nothing provisioned); default: ${DEFAULT_RUNTIMES.join(" ")}`,
     "  --with-predecessor  each runtime beside its predecessor, as the release watch's job measures it (the",
     "                    previous release of its line, or the newest of the line before; read from the registry)",
     ...SUITE_OPTIONS.help,
@@ -103,6 +123,8 @@ export const planSubcommand = defineCommand({
       const paired = withPredecessors(requested, (name) => published.get(name)!);
       for (const note of paired.notes) process.stderr.write(`runtime-bench: ${note}\n`);
       specs = paired.specs;
+    } else {
+      await checkPublished(requested);
     }
     const releases = values["with-predecessor"] ? requested.length : undefined;
     process.stdout.write(`${planTable(planRun(scenarios, specs, suiteOptions, profile !== "smoke"), profile, specs.length, releases)}\n`);
