@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { makeString } from "../../apps/workers/shared/payloads.js";
+import { loadApps, unsupportedApp } from "../../src/apps/manifest.ts";
+import type { IdentifiedRuntime } from "../../src/runtimes/identify.ts";
 import { TrialFailure } from "../../src/suites/suite.ts";
 import { metricsOf, pointsOf, type WorkersConfig } from "../../src/suites/workers/index.ts";
 
@@ -45,4 +47,12 @@ test("a payload string is, character for character, the one built a character at
   for (const size of [0, 5, 11, 12, 13, 47, 48, 49, 1024, 65_536, 1_048_576]) {
     for (const seed of [0, 1, 35, 36, 63]) assert.equal(makeString(size, seed), byCharacter(size, seed), `size ${size}, seed ${seed}`);
   }
+});
+
+test("worker-threads leaves out the Deno releases whose Worker never says it is online, naming why, instead of hanging in every cell", () => {
+  const app = loadApps("workers").find((candidate) => candidate.name === "worker-threads")!;
+  const deno = (version: string) => ({ identity: { name: "deno", version } }) as IdentifiedRuntime;
+  // Tried on each release the registry has: 1.46.0 never emitted 'online' to a listener, 1.46.2 and 1.46.3 did.
+  assert.match(unsupportedApp(app, deno("1.46.0"))!, /^app worker-threads needs deno >= 1\.46\.2: .*'online' event .*denoland\/deno#25243/);
+  for (const version of ["1.46.2", "1.46.3", "2.9.6"]) assert.equal(unsupportedApp(app, deno(version)), null, version);
 });
