@@ -41,7 +41,7 @@ export function withPredecessors(specs: readonly RuntimeSpec[], releasesOf: (run
 async function checkPublished(specs: readonly RuntimeSpec[]): Promise<void> {
   const registered = specs.filter((spec) => spec.request.kind !== "path");
   const names = [...new Set(registered.map((spec) => spec.name))];
-  let versions: Map<RuntimeName, string[]>;
+  let versions: Map<RuntimeName, readonly string[]>;
   try {
     versions = new Map(await Promise.all(names.map(async (name) => [name, [...(await fetchPackageMetadata(RUNTIMES[name].packageName(machineArch()))).versions.keys()]] as const)));
   } catch (error) {
