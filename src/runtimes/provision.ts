@@ -7,9 +7,9 @@ import { pipeline } from "node:stream/promises";
 import { UserError } from "../core/errors.ts";
 import { cacheDir } from "../core/paths.ts";
 import { runCommand, tail } from "../process/children.ts";
-import { RUNTIMES } from "./catalog.ts";
+import { RUNTIMES, type RuntimeName } from "./catalog.ts";
 import { targetArch } from "./emulation.ts";
-import { fetchFromRegistry, fetchPackageMetadata, type PublishedVersion } from "./registry.ts";
+import { fetchFromRegistry, fetchPackageMetadata, type PackageMetadata, type PublishedVersion } from "./registry.ts";
 import { pickVersion, parseSpec, type RuntimeSpec } from "./spec.ts";
 
 /** A runtime binary ready to run, and where it came from. */
@@ -32,6 +32,13 @@ function packageDir(packageName: string, version: string): string {
   return join(runtimesCacheDir(), packageName.replace("/", "__"), version);
 }
 
+const versionsOf = (metadata: PackageMetadata): string[] => [...metadata.versions.keys()];
+
+/** The versions of a runtime's binary package `provision` would install from (this run's target architecture), as the registry lists them. */
+export async function publishedVersions(name: RuntimeName): Promise<string[]> {
+  return versionsOf(await fetchPackageMetadata(RUNTIMES[name].packageName(targetArch())));
+}
+
 export async function provision(specText: string, note: ProgressNote = () => {}): Promise<ProvisionedRuntime> {
   const spec = parseSpec(specText);
   const definition = RUNTIMES[spec.name];
@@ -50,7 +57,7 @@ export async function provision(specText: string, note: ProgressNote = () => {})
   const cached = await cachedBinary(spec);
   if (cached !== null && spec.request.kind === "exact") return { spec, binary: cached, source: "registry", resolvedVersion: spec.request.version, packageName };
   const metadata = await fetchPackageMetadata(packageName);
-  const version = pickVersion(spec, [...metadata.versions.keys()]);
+  const version = pickVersion(spec, versionsOf(metadata));
   const published = metadata.versions.get(version);
   if (!published) throw new UserError(`${packageName}@${version} has no tarball with a sha512 integrity in the registry`);
   const dir = packageDir(packageName, version);

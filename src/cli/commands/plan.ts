@@ -2,8 +2,8 @@ import { UserError, errorMessage } from "../../core/errors.ts";
 import { publishedReleases, type Release } from "../../releases/published.ts";
 import { predecessorOf } from "../../releases/select.ts";
 import type { Profile } from "../../results/types.ts";
-import { RUNTIMES, machineArch, type RuntimeName } from "../../runtimes/catalog.ts";
-import { fetchPackageMetadata } from "../../runtimes/registry.ts";
+import { machineArch, type RuntimeName } from "../../runtimes/catalog.ts";
+import { publishedVersions } from "../../runtimes/provision.ts";
 import { DEFAULT_RUNTIMES, splitLabel } from "../../runtimes/prepare.ts";
 import { parseSpec, pickVersion, type RuntimeSpec } from "../../runtimes/spec.ts";
 import { planRun, type SuitePlan } from "../../orchestrate/estimate.ts";
@@ -34,7 +34,7 @@ export function withPredecessors(specs: readonly RuntimeSpec[], releasesOf: (run
 }
 
 /**
- * Refuses a version the registry does not list, as run would when it provisions it, so that no
+ * Refuses a version the registry does not list, as run would when it provisions it (the same list), so that no
  * plan prices a release that does not exist. Reads only the package lists (nothing is
  * downloaded); where the registry cannot be read, says so and prices the versions unchecked.
  */
@@ -43,7 +43,7 @@ async function checkPublished(specs: readonly RuntimeSpec[]): Promise<void> {
   const names = [...new Set(registered.map((spec) => spec.name))];
   let versions: Map<RuntimeName, readonly string[]>;
   try {
-    versions = new Map(await Promise.all(names.map(async (name) => [name, [...(await fetchPackageMetadata(RUNTIMES[name].packageName(machineArch()))).versions.keys()]] as const)));
+    versions = new Map(await Promise.all(names.map(async (name) => [name, await publishedVersions(name)] as const)));
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
     process.stderr.write(`runtime-bench: plan: the versions are priced unchecked: ${errorMessage(error)}\n`);
