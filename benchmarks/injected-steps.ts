@@ -235,6 +235,8 @@ function nextBurn(points: readonly { burnUs: number; lengthening: number }[], ta
 }
 const geometricMean = (values: readonly number[]) => Math.exp(values.reduce((sum, v) => sum + Math.log(v), 0) / values.length);
 const percent = (part: number, whole: number) => `${((100 * part) / whole).toFixed(0)} % (${part}/${whole})`;
+/** A/A runs called a change: an inconclusive one says too little, which is not a false verdict. */
+const falseVerdicts = (aa: readonly ExplainedRow[]) => percent(aa.filter((r) => r.verdict === "faster" || r.verdict === "slower").length, aa.length);
 const COLUMNS = {
   cell: "cell",
   metric: "metric",
@@ -286,7 +288,7 @@ for (const c of CASES.filter((c) => only.length === 0 || only.includes(c.suite))
     burn: `${burnUs.toFixed(1)} µs`,
     measured: meanRatio.toFixed(3),
     detected: percent(ab.filter((r) => r.verdict === "slower").length, pairs),
-    aa_false: percent(aa.filter((r) => r.verdict === "faster" || r.verdict === "slower").length, pairs),
+    aa_false: falseVerdicts(aa),
     minutes: `${Math.round((Date.now() - suiteStarted) / 60_000)} min`,
   });
 }
@@ -316,7 +318,7 @@ async function countCase(c: CountCase): Promise<Record<keyof typeof COLUMNS, str
     burn: c.extra,
     measured: geometricMean(ab.flatMap((r) => (r.ratio === null ? [] : [r.ratio]))).toFixed(4),
     detected: `${percent(ab.filter((r) => r.verdict === "slower").length, pairs)}, ${c.syscall} named first in ${named}/${pairs}`,
-    aa_false: percent(aa.filter((r) => r.verdict !== "no significant change").length, pairs),
+    aa_false: falseVerdicts(aa),
     minutes: `${Math.round((Date.now() - started) / 60_000)} min`,
   };
 }

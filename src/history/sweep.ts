@@ -38,9 +38,11 @@ export interface SweepHooks {
   /**
    * Measures the job's two releases beside each other in one run on its scenarios and adds the
    * results to data/. `timeLimit`: the seconds left before the sweep's deadline, which the run's
-   * adaptive trials stay within; undefined: each cell's cap.
+   * adaptive trials stay within; undefined: each cell's cap. `cut short`: measured, but the time
+   * limit stopped a cell's adaptive trials before their last look, so data/ counts the run as not
+   * measured yet (RunnerCoverage) and the next sweep measures it again.
    */
-  measure(job: Required<SweepJob>, timeLimit: number | undefined): Promise<"measured" | "interrupted">;
+  measure(job: Required<SweepJob>, timeLimit: number | undefined): Promise<"measured" | "cut short" | "interrupted">;
   cost(job: Required<SweepJob>): JobCost;
   /** What data/ holds on the testbed now. */
   coverage(): RunnerCoverage;
@@ -88,6 +90,8 @@ export interface SweepReport {
   readonly measured: number;
   readonly skipped: number;
   readonly steps: SweepStep[];
+  /** The runs the time limit cut short (in words, as the progress names them): in data/, and measured again by the next sweep. */
+  readonly cutShort: readonly string[];
   /** Why the sweep stopped before the end: run it again to go on. */
   readonly stopped: "interrupted" | "time limit" | null;
 }
@@ -158,6 +162,7 @@ export function paceOf(recent: readonly TimedRun[], job: Required<SweepJob>): { 
 class SweepRun {
   stopped: SweepReport["stopped"] = null;
   measured = 0;
+  readonly cutShort: string[] = [];
   /**
    * The latest runs of each purpose and subject, this sweep's and earlier ones': a narrowing run of
    * one scenario and a link of every suite miss their estimates by different factors (on the
@@ -240,8 +245,14 @@ class SweepRun {
     const outcome = await this.hooks.measure(job, left);
     if (outcome === "interrupted") return this.stop("interrupted");
     this.measured += 1;
-    this.record({ purpose: job.purpose, subject: subjectOf(job).key, measured: (this.hooks.now() - started) / 1000, estimated: this.hooks.cost(job).maxSeconds });
-    return true;
+    if (outcome === "measured") {
+      this.record({ purpose: job.purpose, subject: subjectOf(job).key, measured: (this.hooks.now() - started) / 1000, estimated: this.hooks.cost(job).maxSeconds });
+      return true;
+    }
+    // Neither its time (the limit's, not its own) sets the pace, nor its verdicts (not final) judge a step: a narrowing half would read as showing none.
+    this.cutShort.push(what);
+    this.hooks.log(`sweep: ${what}: the time limit stopped its adaptive trials before their last look; its results are in data/, and the next sweep measures it again`);
+    return this.stop("time limit");
   }
 }
 
@@ -295,7 +306,7 @@ export async function runSweep(plan: SweepPlan, hooks: SweepHooks, limits: Sweep
   } catch (error) {
     if (!(error instanceof Stopped)) throw error;
   }
-  return { measured: sweep.measured, skipped, steps, stopped: sweep.stopped };
+  return { measured: sweep.measured, skipped, steps, cutShort: sweep.cutShort, stopped: sweep.stopped };
 }
 
 /**

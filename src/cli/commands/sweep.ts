@@ -387,7 +387,10 @@ function realHooks(request: SweepRequest, workDir: string): SweepHooks & { refus
         refused.push(...collected.problems);
         throw new UserError(`sweep: collect refused ${count(collected.problems.length, "problem")} in ${linkLabel(job.link)}; nothing of it entered ${request.dataDir}, and it stays in ${workDir}`);
       }
-      return outcome.interrupted ? "interrupted" : "measured";
+      if (outcome.interrupted) return "interrupted";
+      // With --trial-budget a cell stopped for budget is what the sweep asked for (readCoverage).
+      const cutShort = request.trialBudget === undefined && outcome.results.some((result) => result.doc.sequential?.stopped === "budget");
+      return cutShort ? "cut short" : "measured";
     },
   };
 }
@@ -418,7 +421,13 @@ export function reportText(report: SweepReport, leftOut: LeftOut): string {
   const lines = [`sweep: ${count(report.measured, "run")} measured, ${count(report.skipped, "link")} already in data/`];
   if (rows.length > 0) lines.push("", formatTable(["runtime", "scenario", "step (headline, paired ratio of the link)", "link", "the step's release", "release notes"], rows));
   else if (report.stopped === null) lines.push("No link shows a confirmed step on a headline metric.");
-  if (report.stopped !== null) lines.push(`stopped (${report.stopped}): run the same command again to go on; nothing measured is measured again`);
+  if (report.cutShort.length > 0) {
+    lines.push(`cut short by the time limit (a cell's adaptive trials stopped before their last look), in data/ but counted as not measured: ${report.cutShort.join("; ")}`);
+  }
+  if (report.stopped !== null) {
+    const again = report.cutShort.length > 0 ? "nothing measured to the end is measured again, and what was cut short is" : "nothing measured is measured again";
+    lines.push(`stopped (${report.stopped}): run the same command again to go on; ${again}`);
+  }
   return lines.join("\n");
 }
 
@@ -456,7 +465,8 @@ export const sweepSubcommand = defineCommand({
     "a release beside its predecessor; its results go into DIR through collect, checked against the testbed and the",
     "link. A confirmed step is then narrowed: runs of its scenario and apps over the releases between, halved until",
     "it lies between adjacent releases or neither half shows it (--plan lists the runs it owes first).",
-    "Run again after Ctrl-C or a time limit: what DIR holds is skipped, an interrupted scenario measured again.",
+    "Run again after Ctrl-C or a time limit: what DIR holds is skipped, an interrupted scenario measured again, and so is",
+    "a run whose adaptive trials the time limit stopped before their last look (the sweep stops after it, naming it).",
     "",
     "Exit status: 0 when done (or stopped by the time limit), 1 when collect refused results, 2 on bad input, 130 on Ctrl-C.",
   ],
