@@ -16,7 +16,7 @@ import type { ChainLink } from "./select.ts";
  * A cell whose adaptive trials stopped for budget before their last look: judged on two or three
  * pairs at the strictest alpha, it decides nothing (docs/history.md, "Running and resuming").
  */
-const cutShort = (doc: ResultDocument) => doc.sequential?.stopped === "budget";
+export const cutShort = (doc: ResultDocument) => doc.sequential?.stopped === "budget";
 
 export interface CoverageOptions {
   /**

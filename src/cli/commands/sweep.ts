@@ -6,7 +6,7 @@ import { checkNamedFolder } from "../../core/json-file.ts";
 import { DEFAULT_DATA_DIR } from "../../core/paths.ts";
 import { readEnvironment } from "../../env/fingerprint.ts";
 import { liveMachine, parseMaxLoad } from "../../env/machine-check.ts";
-import { RunnerCoverage } from "../../history/coverage.ts";
+import { RunnerCoverage, cutShort } from "../../history/coverage.ts";
 import { narrowingRuns } from "../../history/narrow.ts";
 import { chainLinks, linkLabel, parseGranularity, releasesBetween, selectReleases, type Granularity } from "../../history/select.ts";
 import { declaredMetrics } from "./validate.ts";
@@ -275,9 +275,12 @@ function costModel(request: SweepRequest): (job: Required<SweepJob>) => JobCost 
  */
 const loadFadeSeconds = (maxLoad: number) => Math.max(0, 60 * Math.log(cpus().length / maxLoad));
 
-/** What data/ holds of the testbed's links; runs cut short by a budget count only where the sweep asks for one itself. */
+/** Runs cut short by a budget count as measured only where the sweep asks for one itself. */
+const acceptsCutShort = (request: SweepRequest) => request.trialBudget !== undefined;
+
+/** What data/ holds of the testbed's links. */
 const readCoverage = (request: SweepRequest) =>
-  RunnerCoverage.read(request.dataDir, request.testbed.name, { acceptCutShort: request.trialBudget !== undefined, ...(request.againBefore ? { countedFrom: request.againBefore } : {}) });
+  RunnerCoverage.read(request.dataDir, request.testbed.name, { acceptCutShort: acceptsCutShort(request), ...(request.againBefore ? { countedFrom: request.againBefore } : {}) });
 
 /** The narrowing runs data/ says a sweep owes before anything else: the first of each unfinished bisection. */
 function owedText(owed: readonly Required<SweepJob>[], cost: (job: Required<SweepJob>) => JobCost): string[] {
@@ -388,9 +391,7 @@ function realHooks(request: SweepRequest, workDir: string): SweepHooks & { refus
         throw new UserError(`sweep: collect refused ${count(collected.problems.length, "problem")} in ${linkLabel(job.link)}; nothing of it entered ${request.dataDir}, and it stays in ${workDir}`);
       }
       if (outcome.interrupted) return "interrupted";
-      // With --trial-budget a cell stopped for budget is what the sweep asked for (readCoverage).
-      const cutShort = request.trialBudget === undefined && outcome.results.some((result) => result.doc.sequential?.stopped === "budget");
-      return cutShort ? "cut short" : "measured";
+      return !acceptsCutShort(request) && outcome.results.some((result) => cutShort(result.doc)) ? "cut short" : "measured";
     },
   };
 }
