@@ -143,19 +143,23 @@ function paceRuns(recent: readonly TimedRun[], job: Required<SweepJob>): { runs:
 }
 
 /**
- * What a job's estimate is scaled by: actual over estimated time of the runs it is priced at, 1 before
- * the first; and those runs in words.
+ * What a job's estimate is scaled by: the largest ratio of actual to estimated time among the runs it is
+ * priced at, 1 before the first; and those runs in words. The largest, not the mean: the estimate is every
+ * cell at its cap, and runs whose cells decided early pulled a mean below what a run at the cap takes (Deno's
+ * narrowing runs of workers/throughput took 12.5 min at 6 pairs and 23 at 10; the mean announced "up to 16 min
+ * 43 s" for one that took 22 min 56 s and ended chunk 71 past its limit).
  */
 export function paceOf(recent: readonly TimedRun[], job: Required<SweepJob>): { factor: number; text: string } {
   const { runs, of } = paceRuns(recent, job);
-  const estimated = runs.reduce((sum, run) => sum + run.estimated, 0);
-  const factor = estimated > 0 ? runs.reduce((sum, run) => sum + run.measured, 0) / estimated : 1;
+  const ratios = runs.filter((run) => run.estimated > 0).map((run) => run.measured / run.estimated);
+  const factor = ratios.length > 0 ? Math.max(...ratios) : 1;
+  const pace = runs.length > 1 ? "the slowest pace" : "the pace";
   const { key, words } = subjectOf(job);
-  if (runs.length > 0 && of === "own") return { factor, text: `the pace of the latest ${runsOf(job.purpose, runs.length, words)}` };
+  if (runs.length > 0 && of === "own") return { factor, text: `${pace} of the latest ${runsOf(job.purpose, runs.length, words)}` };
   const none = `no ${runsOf(job.purpose, 1, words)} measured yet`;
   if (runs.length === 0) return { factor, text: `${none}: the estimate's own pace` };
   const others = of === "suite" ? `${job.link.runtime} on the ${[...new Set(suitesOf(key))].join(", ")} suite` : job.link.runtime;
-  return { factor, text: `${none}: the pace of the latest ${runsOf(job.purpose, runs.length, others)}` };
+  return { factor, text: `${none}: ${pace} of the latest ${runsOf(job.purpose, runs.length, others)}` };
 }
 
 /** The machinery of one sweep: the queue's pace, the gate before each run, and its progress lines. */
@@ -191,7 +195,7 @@ class SweepRun {
     return this.limits.deadline === undefined ? undefined : (this.limits.deadline - this.hooks.now()) / 1000;
   }
 
-  /** The job's seconds with every look its adaptive trials may need, at the pace of the latest runs of its kind. */
+  /** The job's seconds with every look its adaptive trials may need, at the slowest pace of the latest runs of its kind. */
   private price(job: Required<SweepJob>): number {
     return this.hooks.cost(job).maxSeconds * paceOf(this.recent, job).factor;
   }

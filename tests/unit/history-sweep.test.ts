@@ -391,7 +391,7 @@ describe("a sweep: each link, then its steps narrowed", () => {
     const sweep = fakeSweep(data, { chainShare: 0.5, kept });
     await runSweep(plan, sweep.hooks, { maxLoad: 1 });
     const paces = sweep.log.filter((line) => line.includes("up to")).map((line) => /× (\d\.\d\d)/.exec(line)![1]);
-    assert.deepEqual(paces, ["2.00", "1.70", "1.40", "1.10", "0.80", "0.50"]);
+    assert.deepEqual(paces, ["2.00", "2.00", "2.00", "2.00", "2.00", "0.50"], "the slowest of the five, until the new host's five replace them");
     assert.deepEqual(kept.map((run) => [run.subject, run.measured]), Array.from({ length: 5 }, () => ["node", 900]));
   });
 
@@ -408,7 +408,7 @@ describe("a sweep: each link, then its steps narrowed", () => {
     assert.equal(narrowing.length, 4, sweep.log.join("\n"));
     assert.match(narrowing[0]!, /up to 15 min 00 s; .*× 0\.50, no narrowing run of node on startup\/hello measured yet: the pace of the latest narrowing run of node\)/);
     assert.match(narrowing[1]!, /up to 1 h 30 min; .*× 3\.00, the pace of the latest narrowing run of node on startup\/hello\)/);
-    assert.match(narrowing[3]!, /× 3\.00, the pace of the latest 3 narrowing runs of node on startup\/hello\)/);
+    assert.match(narrowing[3]!, /× 3\.00, the slowest pace of the latest 3 narrowing runs of node on startup\/hello\)/);
     assert.deepEqual(
       kept.map((run) => run.subject),
       [...bun.map(() => "bun startup/hello"), "node http/json", "node", "node", ...Array.from({ length: 4 }, () => "node startup/hello")],
@@ -433,8 +433,15 @@ describe("a sweep: each link, then its steps narrowed", () => {
       { purpose: "narrowing", subject: "node startup/hello", measured: 3600, estimated: 1800 },
     ];
     const link = (runtime: "node" | "deno") => ({ link: { runtime, from: "1.0.0", to: "1.1.0" }, scenarios: [SCENARIO], apps: [], purpose: "chain" as const });
-    assert.deepEqual(paceOf(kept, link("node")), { factor: 0.5, text: "the pace of the latest 5 links of node" });
+    assert.deepEqual(paceOf(kept, link("node")), { factor: 0.5, text: "the slowest pace of the latest 5 links of node" });
     assert.deepEqual(paceOf(kept, link("deno")), { factor: 1, text: "no link of deno measured yet: the estimate's own pace" });
+  });
+
+  it("prices a run at the slowest of the latest runs of its kind, so that runs whose cells decided early do not price one at the cap below what it takes", () => {
+    // As Deno's narrowing runs of workers/throughput in chunk 71: 23 min when every cell went to its cap, 12.5 when the 1 MiB cells decided at 6 pairs.
+    const kept: TimedRun[] = [1380, 750, 1380, 750, 1380].map((measured) => ({ purpose: "narrowing" as const, subject: "deno workers/throughput", measured, estimated: 300 }));
+    const job: Required<SweepJob> = { link: { runtime: "deno", from: "2.1.14", to: "2.2.0" }, scenarios: ["workers/throughput"], apps: [], purpose: "narrowing" };
+    assert.deepEqual(paceOf(kept, job), { factor: 4.6, text: "the slowest pace of the latest 5 narrowing runs of deno on workers/throughput" });
   });
 
   it("plans only the scenarios of a link that data/ lacks", async () => {
