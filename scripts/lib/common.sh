@@ -71,7 +71,11 @@ ensure_suite_tools() {
     # Exit status 2 is bad input (an unknown suite) that `tools` has said in its one line already.
     tools="$(node --import tsx "$ROOT/src/cli/main.ts" tools "$@")" || { local status=$?; [ "$status" = 2 ] && exit 2; die "could not list the suites' tools"; }
     mkdir -p "$TOOLS_ROOT"
-    printf '%s\n%s\n' "$key" "$tools" >"$remembered.$$" && mv "$remembered.$$" "$remembered"
+    # Written beside the cached folder, not in it: a cache save copying the folder at that moment
+    # (two jobs under one HOME) would list the half-written file and find it gone when it copies it.
+    local writing
+    writing="$(dirname "$TOOLS_ROOT")/.suite-tools.$$"
+    printf '%s\n%s\n' "$key" "$tools" >"$writing" && mv "$writing" "$remembered"
   fi
   command -v tar >/dev/null 2>&1 || apt_install tar  # runtimes arrive as npm tarballs
   if grep -qx oha <<<"$tools"; then start_oha_build; fi
