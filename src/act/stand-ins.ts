@@ -143,9 +143,18 @@ function saveCache(context: StandInContext): void {
   // Two jobs may save one key at once (the real action lets the first reserve it): each copies
   // aside, out of restore's sight, and the entry appears whole by a rename, or the loser's copy is dropped.
   const staging = join(context.state, "cache-saving", `${entryName(key)}-${process.pid}`);
-  pathLines(context, context.inputs.path).forEach((path, index) => {
-    if (existsSync(path)) cpSync(path, join(staging, String(index)), { recursive: true });
-  });
+  try {
+    pathLines(context, context.inputs.path).forEach((path, index) => {
+      if (existsSync(path)) cpSync(path, join(staging, String(index)), { recursive: true });
+    });
+  } catch (error) {
+    // The real action archives the paths with tar; when that fails (a file removed while it reads
+    // the folder, one tar cannot archive) it warns and saves nothing, and the job goes on.
+    rmSync(staging, { recursive: true, force: true });
+    context.record.warning = `Failed to save: ${(error as Error).message}`;
+    process.stderr.write(`::warning::${context.record.warning}; no cache entry saved under ${key}\n`);
+    return;
+  }
   mkdirSync(staging, { recursive: true });
   mkdirSync(join(context.state, "cache"), { recursive: true });
   try {

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { UserError } from "../../src/core/errors.ts";
@@ -63,6 +64,24 @@ describe("scripts/act's stand-ins", () => {
     writeFileSync(join(workspace, "kept.txt"), "one");
     await assert.rejects(runStandIn("actions/cache/save", step(state, workspace, { path: "kept.txt", key: " " }).env), (error: Error) => error instanceof UserError && /empty key/.test(error.message));
     assert.equal(existsSync(join(state, "cache")), false);
+  });
+
+  it("cache: a save whose copy fails warns and saves nothing, as the real action does, and leaves the key free", async () => {
+    const state = tempDir("stand-in-cache-failed");
+    const workspace = tempDir("stand-in-workspace");
+    mkdirSync(join(workspace, "tools"));
+    writeFileSync(join(workspace, "tools", "kept.txt"), "one");
+    // A named pipe is what a copy cannot take, like a file that vanishes while the folder is copied.
+    execFileSync("mkfifo", [join(workspace, "tools", "pipe")]);
+    const save = () => runStandIn("actions/cache/save", step(state, workspace, { path: "tools", key: "tools-1" }).env);
+    await save();
+    assert.equal(existsSync(join(state, "cache", "tools-1")), false);
+    assert.deepEqual(existsSync(join(state, "cache-saving")) ? readdirSync(join(state, "cache-saving")) : [], []);
+    const [record] = readFileSync(join(state, "records.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line) as { warning?: string });
+    assert.match(record?.warning ?? "", /^Failed to save: .*FIFO/i);
+    rmSync(join(workspace, "tools", "pipe"));
+    await save();
+    assert.equal(readFileSync(join(state, "cache", "tools-1", "0", "kept.txt"), "utf8"), "one");
   });
 
   it("artifacts: a name is uploaded once per run, and a pattern downloads each match into its own folder", async () => {
