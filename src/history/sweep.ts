@@ -304,7 +304,8 @@ export async function runSweep(plan: SweepPlan, hooks: SweepHooks, limits: Sweep
       for (const link of chain.links) {
         const k = jobs.findIndex((job) => job.link === link);
         if (k >= 0 && !(await sweep.run(jobs[k]!, jobs.slice(k), `${k + 1}/${jobs.length}`))) throw new Stopped();
-        steps.push(...(await linkStepsNarrowed(link, chain.scenarios, plan, hooks, sweep)));
+        // Each step as soon as it is narrowed: a time limit within a link's later narrowing keeps the ones finished.
+        for await (const step of linkStepsNarrowed(link, chain.scenarios, plan, hooks, sweep)) steps.push(step);
       }
     }
   } catch (error) {
@@ -349,8 +350,7 @@ export async function nextRuns(plan: SweepPlan, coverage: RunnerCoverage, cost: 
  * half, as a step of a link is. Every pair judged lies in the link's bisection tree and follows the pairs data/
  * holds, so what this adds is bounded by that tree: at most two runs per release between, per scenario.
  */
-async function linkStepsNarrowed(link: ChainLink, scenarios: readonly string[], plan: SweepPlan, hooks: SweepHooks, sweep: SweepRun): Promise<SweepStep[]> {
-  const found: SweepStep[] = [];
+async function* linkStepsNarrowed(link: ChainLink, scenarios: readonly string[], plan: SweepPlan, hooks: SweepHooks, sweep: SweepRun): AsyncGenerator<SweepStep> {
   for (const scenario of scenarios) {
     const version = plan.scenarioVersion(scenario);
     /** `pair verdict cell` of every step a bisection already follows: a half that shows it is entered for it. */
@@ -380,11 +380,10 @@ async function linkStepsNarrowed(link: ChainLink, scenarios: readonly string[], 
           return judgement;
         };
         const measured = (from: string, to: string) => hooks.coverage().measured({ runtime: link.runtime, from, to }, scenario, version, apps);
-        found.push({ link: pair, step, narrowed: await narrowStep(pair.from, pair.to, between, judge, { runs: (release) => hooks.runs(link.runtime, release), measured }) });
+        yield { link: pair, step, narrowed: await narrowStep(pair.from, pair.to, between, judge, { runs: (release) => hooks.runs(link.runtime, release), measured }) };
       }
     }
   }
-  return found;
 }
 
 /** A step restricted to the cells a bisection does not follow yet; undefined when it follows them all. */

@@ -221,6 +221,17 @@ describe("a sweep: each link, then its steps narrowed", () => {
     assert.deepEqual(again.runs, [], "run again, it decides the same from data/ and measures nothing");
   });
 
+  it("reports a link's step narrowed to its release when a time limit or Ctrl-C stops the narrowing of another step within the link", async () => {
+    const plan: SweepPlan = { ...PLAN, chains: [{ links: chainLinks("node", ["22.0.0", "22.8.0"]), scenarios: [SCENARIO] }] };
+    const secondCell = (version: string) => (["22.2.0", "22.3.0", "22.4.0", "22.5.0"].includes(version) ? 110 : 100);
+    // Ctrl-C in the ninth run, 22.2.0 → 22.4.0: the half's own step is open, the link's is narrowed.
+    const sweep = fakeSweep(tempDir("sweep-half-step-stopped"), { secondCell, interruptAt: 9 });
+    const report = await runSweep(plan, sweep.hooks, { maxLoad: 1 });
+    assert.equal(report.stopped, "interrupted");
+    assert.deepEqual(report.steps.map((s) => [`${s.link.from}→${s.link.to}`, s.narrowed.map((n) => `${n.from}→${n.to}`).join(" ")]), [["22.0.0→22.8.0", "22.5.0→22.6.0"]]);
+    assert.match(reportText(report, []), /node +startup\/hello .* 22\.0\.0 → 22\.8\.0 +22\.5\.0 → 22\.6\.0 /);
+  });
+
   it("narrows a step of an app beyond the sweep's selection with runs of that app", async () => {
     const data = tempDir("sweep-app-step");
     const plan: SweepPlan = { ...PLAN, chains: [{ links: chainLinks("node", ["22.0.0", "22.8.0"]), scenarios: [SCENARIO] }] };
