@@ -508,6 +508,14 @@ describe("the sweep's report", () => {
     assert.doesNotMatch(text, /1\.2\.13|2\.4\.1/, "only the runtime's releases between the two");
     assert.match(reportText(report, []), /2\.2\.15 → 2\.3\.1 +https:/, "nothing named where none was left out");
   });
+
+  it("shows a step by its largest cell, and how many cells it has", () => {
+    const rows = [0.97, 0.62, 0.9].map((ratio) => ({ metric: "wall_ms", ratio }) as CompareRow);
+    const step = { scenario: "fileio/read-many", verdict: "faster" as const, cells: [], rows };
+    const report = { measured: 1, skipped: 0, stopped: null, cutShort: [], steps: [{ link: { runtime: "deno" as const, from: "2.2.0", to: "2.3.1" }, step, narrowed: [{ from: "2.2.15", to: "2.3.1", adjacent: true, unmeasurable: [] }] }] };
+    assert.match(reportText(report, []), /wall_ms faster ×0\.620 \(the largest of 3 cells\)/);
+    assert.match(reportText({ ...report, steps: [{ ...report.steps[0]!, step: { ...step, rows: [rows[0]!] } }] }, []), /wall_ms faster ×0\.970 +2\.2\.0/, "one cell, no count");
+  });
 });
 
 describe("a sweep's stage", () => {
