@@ -142,6 +142,9 @@ function fakeSweep(dataDir: string, options: { refused?: string[]; futile?: stri
   return { hooks, log, runs };
 }
 
+/** A second cell 10 % slower from 22.2.0 to 22.5.0 and back after: a link over them shows nothing there, its halves do. */
+const RETURNING_CELL = (version: string) => (["22.2.0", "22.3.0", "22.4.0", "22.5.0"].includes(version) ? 110 : 100);
+
 const PLAN: SweepPlan = {
   chains: [{ links: chainLinks("node", ["22.0.0", "22.4.0", "22.8.0"]), scenarios: [SCENARIO] }],
   between: (link) => releasesBetween(RELEASES, link),
@@ -204,8 +207,7 @@ describe("a sweep: each link, then its steps narrowed", () => {
   it("narrows, within the half a bisection measured, a step the half shows on another cell that the link did not", async () => {
     const data = tempDir("sweep-half-step");
     const plan: SweepPlan = { ...PLAN, chains: [{ links: chainLinks("node", ["22.0.0", "22.8.0"]), scenarios: [SCENARIO] }] };
-    // The second cell is 10 % slower from 22.2.0 to 22.5.0 and back after: the link shows nothing there, its halves do.
-    const secondCell = (version: string) => (["22.2.0", "22.3.0", "22.4.0", "22.5.0"].includes(version) ? 110 : 100);
+    const secondCell = RETURNING_CELL;
     const sweep = fakeSweep(data, { secondCell });
     const report = await runSweep(plan, sweep.hooks, { maxLoad: 1 });
     const steps = report.steps.map((s) => [`${s.link.from}→${s.link.to}`, s.step.verdict, s.step.cells.join(","), s.narrowed.map((n) => `${n.from}→${n.to}${n.adjacent ? "" : "?"}`).join(" ")]);
@@ -223,9 +225,8 @@ describe("a sweep: each link, then its steps narrowed", () => {
 
   it("reports a link's step narrowed to its release when a time limit or Ctrl-C stops the narrowing of another step within the link", async () => {
     const plan: SweepPlan = { ...PLAN, chains: [{ links: chainLinks("node", ["22.0.0", "22.8.0"]), scenarios: [SCENARIO] }] };
-    const secondCell = (version: string) => (["22.2.0", "22.3.0", "22.4.0", "22.5.0"].includes(version) ? 110 : 100);
     // Ctrl-C in the ninth run, 22.2.0 → 22.4.0: the half's own step is open, the link's is narrowed.
-    const sweep = fakeSweep(tempDir("sweep-half-step-stopped"), { secondCell, interruptAt: 9 });
+    const sweep = fakeSweep(tempDir("sweep-half-step-stopped"), { secondCell: RETURNING_CELL, interruptAt: 9 });
     const report = await runSweep(plan, sweep.hooks, { maxLoad: 1 });
     assert.equal(report.stopped, "interrupted");
     assert.deepEqual(report.steps.map((s) => [`${s.link.from}→${s.link.to}`, s.narrowed.map((n) => `${n.from}→${n.to}`).join(" ")]), [["22.0.0→22.8.0", "22.5.0→22.6.0"]]);

@@ -409,18 +409,18 @@ function checkOnTestbed(testbed: ReferenceTestbed): void {
  * between a step's two releases, as a release the narrowing left out is: the step may be its.
  */
 export function reportText(report: SweepReport, leftOut: LeftOut): string {
-  const rows = report.steps.flatMap(({ link, step, narrowed }) =>
-    narrowed.map((n) => {
-      // A step's cells can move by different amounts (1 MiB byte arrays ×1.14, 64 KiB ×1.01): the largest is the step.
-      const row = step.rows.reduce((largest, next) => (Math.abs(Math.log(next.ratio!)) > Math.abs(Math.log(largest.ratio!)) ? next : largest));
-      const cells = step.rows.length > 1 ? ` (the largest of ${step.rows.length} cells)` : "";
+  const rows = report.steps.flatMap(({ link, step, narrowed }) => {
+    // A step's cells can move by different amounts (1 MiB byte arrays ×1.14, 64 KiB ×1.01): the largest is the step.
+    const row = step.rows.reduce((largest, next) => (Math.abs(Math.log(next.ratio!)) > Math.abs(Math.log(largest.ratio!)) ? next : largest));
+    const change = `${row.metric} ${step.verdict} ×${row.ratio!.toFixed(3)}${step.rows.length > 1 ? ` (the largest of ${step.rows.length} cells)` : ""}`;
+    return narrowed.map((n) => {
       const notes = n.adjacent ? (releaseNotes(link.runtime, n.from, n.to)?.changelog ?? "") : "not narrowed to one release";
       const within = leftOut.filter((r) => r.runtime === link.runtime && semver.gt(r.version, n.from) && semver.lt(r.version, n.to)).map((r) => r.version);
       const between = [...new Set([...n.unmeasurable, ...within])].sort(semver.compare);
       const unmeasurable = between.length === 0 ? "" : ` (${between.join(", ")} between cannot be measured here)`;
-      return [link.runtime, step.scenario, `${row.metric} ${step.verdict} ×${row.ratio!.toFixed(3)}${cells}`, `${link.from} → ${link.to}`, `${n.from} → ${n.to}${unmeasurable}`, notes];
-    }),
-  );
+      return [link.runtime, step.scenario, change, `${link.from} → ${link.to}`, `${n.from} → ${n.to}${unmeasurable}`, notes];
+    });
+  });
   const lines = [`sweep: ${count(report.measured, "run")} measured, ${count(report.skipped, "link")} already in data/`];
   if (rows.length > 0) lines.push("", formatTable(["runtime", "scenario", "step (headline, paired ratio of the link)", "link", "the step's release", "release notes"], rows));
   else if (report.stopped === null) lines.push("No link shows a confirmed step on a headline metric.");
