@@ -1,6 +1,7 @@
 import { paramsSlug } from "../core/params.ts";
 import { clientLimitOf, type ResultDocument } from "../results/types.ts";
 import { formatNumber, formatTable } from "./table.ts";
+import { firstLine } from "./words.ts";
 
 /** Results of one scenario, app and load point: one line of the summary. */
 interface Group {
@@ -88,6 +89,13 @@ export function summaryTable(docs: readonly ResultDocument[]): string {
   });
   const table = formatTable(["scenario", "headline", ...runtimes, "vs best (* = 95 % intervals apart)"], rows);
   return bounded ? `${table}\n${BOUND_NOTE}` : table;
+}
+
+/** One line per failed result: its cell, its runtime, and the first line of its reason. */
+export function failureLines(docs: readonly ResultDocument[]): string[] {
+  return groupsOf(docs).flatMap(({ label, docs: members }) =>
+    members.filter((d) => d.status === "failed").map((d) => `${label} ${runtimeLabel(d)}: ${firstLine(d.error ?? "no reason recorded")}`),
+  );
 }
 
 /**

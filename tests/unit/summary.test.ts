@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { fullTable, summaryTable } from "../../src/ui/summary.ts";
+import { failureLines, fullTable, summaryTable } from "../../src/ui/summary.ts";
 import { makeResult, metricOf } from "../../benchmarks/lib/documents.ts";
 
 const node = makeResult({ metrics: { wall_ms: metricOf([40, 41, 39, 40, 42]), peak_rss_mb: metricOf([50, 50, 51], "MB") } });
@@ -52,5 +52,10 @@ describe("the run's summary", () => {
     const table = fullTable([node, bun]);
     assert.equal(table.split("\n").length, 2 + 4);
     assert.match(table, /peak_rss_mb\s+50\.00 ± \S+ MB\s+n=3\s+1\.67×/);
+  });
+
+  it("names each failed result with its cell, runtime and the first line of its reason, and nothing else", () => {
+    const crashed = makeResult({ runtime: { name: "bun", version: "1.2.0" }, app: "loopback-http", params: { batch: 8 }, status: "failed", error: "trial 2: the app failed: EADDRINUSE\n    at listen (server.js:4)", metrics: {} });
+    assert.deepEqual(failureLines([node, unsupported, crashed]), ["startup/hello loopback-http batch=8 bun@1.2.0: trial 2: the app failed: EADDRINUSE … (1 more line in the result's error)"]);
   });
 });

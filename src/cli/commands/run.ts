@@ -18,7 +18,7 @@ import { commandLineSelection, DEFAULT_SELECTION_HELP, suiteOptionArgs, suiteOpt
 import type { AnySuite } from "../../suites/suite.ts";
 import { Progress } from "../../ui/progress.ts";
 import { formatDuration, parseDuration } from "../../ui/duration.ts";
-import { fullTable, summaryTable } from "../../ui/summary.ts";
+import { failureLines, fullTable, summaryTable } from "../../ui/summary.ts";
 import { DEFAULT_THRESHOLDS, findFindings } from "../../findings/detect.ts";
 import { findingsTable } from "../../findings/format.ts";
 import { defineCommand } from "../command.ts";
@@ -139,8 +139,8 @@ export async function runBenchmarks(request: RunRequest): Promise<RunOutcome> {
 }
 
 export function exitCodeOf(outcome: RunOutcome): number {
-  const failed = outcome.results.filter((r) => r.doc.status === "failed");
-  if (failed.length > 0) process.stderr.write(`runtime-bench: ${count(failed.length, "result")} failed; their reasons are in the table above and in the files\n`);
+  const failed = failureLines(outcome.results.map((r) => r.doc));
+  if (failed.length > 0) process.stderr.write(`runtime-bench: ${count(failed.length, "result")} failed (each file holds the whole reason):\n${failed.map((line) => `  ${line}\n`).join("")}`);
   return failed.length > 0 ? 1 : 0;
 }
 
