@@ -17,6 +17,20 @@ export function formatPercent(fraction: number): string {
   return `${(fraction * 100).toFixed(1)} %`;
 }
 
+/** A time or a rate: a unit whose change is a speed. */
+const isSpeed = (unit: string) => /^(ns|µs|ms|s|min)$/.test(unit) || unit.endsWith("/s");
+
+/**
+ * A verdict in a reader's words. `faster` / `slower` are stored in the metric's own direction
+ * whatever it measures; a peak memory or a count of calls that fell is not faster, but lower
+ * (better).
+ */
+export function verdictText(row: Pick<CompareRow, "verdict" | "unit" | "better">): string {
+  if ((row.verdict !== "faster" && row.verdict !== "slower") || isSpeed(row.unit)) return row.verdict;
+  const improved = row.verdict === "faster";
+  return `${improved === (row.better === "lower") ? "lower" : "higher"} (${improved ? "better" : "worse"})`;
+}
+
 /** `startup/hello`, then app and load parameters when there are any. */
 export function cellLabel(row: { suite: string; scenario: string; app: string | null; params: CompareRow["params"] }): string {
   return [`${row.suite}/${row.scenario}`, row.app, paramsSlug(row.params)].filter(Boolean).join(" ");
@@ -34,7 +48,7 @@ function columns(row: CompareRow): string[] {
     row.ratio === null ? "" : `${row.ratio.toFixed(3)}× (${formatChange(row.ratio)})`,
     row.ci95 === null ? `(${ruleLabel(row)})` : `${formatInterval(row.ci95)} ${ruleLabel(row)}`,
     row.verdict === "not comparable" ? "" : minEffect,
-    [row.reason === undefined ? row.verdict : `${row.verdict}: ${row.reason}`, ...(row.documented ?? []).map((change) => `documented: ${describeDocumented(change)} ${change.url}`)].join("; "),
+    [row.reason === undefined ? verdictText(row) : `${verdictText(row)}: ${row.reason}`, ...(row.documented ?? []).map((change) => `documented: ${describeDocumented(change)} ${change.url}`)].join("; "),
   ];
 }
 
@@ -66,7 +80,23 @@ const percentOf = (fraction: number) => `${Number((fraction * 100).toPrecision(3
 const HEADER = ["scenario", "metric", "BASE", "HEAD", "HEAD/BASE", "interval", "min effect", "verdict"];
 
 const OUTCOMES =
-  "No significant change needs the whole interval within ±min effect; an interval that reaches beyond it is inconclusive, as is too little data.";
+  "No significant change needs the whole interval within ±min effect; an interval that reaches beyond it is inconclusive, as is too little data. " +
+  "Faster and slower are said of times and rates; a memory or a count is lower or higher, better or worse.";
+
+/**
+ * How many rows have each outcome, in the words of a summary line: a change for the worse or the
+ * better (slower, or a memory higher), then the rest.
+ */
+export function verdictCounts(rows: readonly Pick<CompareRow, "verdict">[]): { words: string; count: number }[] {
+  const count = (...verdicts: CompareRow["verdict"][]) => rows.filter((r) => verdicts.includes(r.verdict)).length;
+  return [
+    { words: "worse", count: count("slower") },
+    { words: "better", count: count("faster") },
+    { words: "inconclusive", count: count("inconclusive") },
+    { words: "no significant change", count: count("no significant change") },
+    { words: "not comparable", count: count("not comparable") },
+  ];
+}
 
 /** What each rule does, for the notes under a table: CLI, job summaries and pull-request comments say the same. */
 export const RULE_TEXT: Readonly<Record<CompareRow["rule"], string>> = {
@@ -110,10 +140,5 @@ export function compareMarkdown(rows: readonly CompareRow[]): string {
     `| ${HEADER.map((_, i) => (i >= 4 && i <= 6 ? "---:" : "---")).join(" | ")} |`,
     ...rows.map((row) => `| ${emphasis(row, columns(row).map(escapeMarkdown)).join(" | ")} |`),
   ];
-  const count = (verdict: CompareRow["verdict"]) => rows.filter((r) => r.verdict === verdict).length;
-  const summary = (["slower", "faster", "inconclusive", "no significant change", "not comparable"] as const)
-    .filter((verdict) => count(verdict) > 0)
-    .map((verdict) => `${count(verdict)} ${verdict}`)
-    .join(", ");
-  return [`**HEAD against BASE**: ${summary}.`, "", ...lines, "", ...rulesNote(rows).split("\n").map((line) => `<sub>${escapeMarkdown(line)}</sub><br>`)].join("\n");
+  return [`**HEAD against BASE**: ${verdictCounts(rows).filter((c) => c.count > 0).map(({ count, words }) => `${count} ${words}`).join(", ")}.`, "", ...lines, "", ...rulesNote(rows).split("\n").map((line) => `<sub>${escapeMarkdown(line)}</sub><br>`)].join("\n");
 }

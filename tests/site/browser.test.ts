@@ -275,8 +275,10 @@ describe("the trend site in Chromium, served below a sub-path", () => {
     assert.ok(rows.length >= 2 + 4 * 3, `every metric of every series both versions measured: ${rows.length} rows`);
     assert.ok(rows.some((row) => row.startsWith("startup/")) && rows.some((row) => row.startsWith("http/")), "both suites are compared");
     // Two versions of separate runs: the interval at 95 %, and the rule that says so.
-    for (const row of rows) assert.match(row, /×\d\.\d{3} \([+−]\d+\.\d %\)\[\d\.\d{3}, \d\.\d{3}\]95 %, separate runs(≥ \d+\.\d %|needs 6 runs).*(faster|slower|no significant change|inconclusive.*(interval|needs))/);
-    assert.ok(rows.some((row) => /(faster|slower|no significant change)min\./.test(row)), "some rows are decided");
+    for (const row of rows) assert.match(row, /×\d\.\d{3} \([+−]\d+\.\d %\)\[\d\.\d{3}, \d\.\d{3}\]95 %, separate runs(≥ \d+\.\d %|needs 6 runs).*(faster|slower|(lower|higher) \((better|worse)\)|no significant change|inconclusive.*(interval|needs))/);
+    // A binary's size is no speed.
+    for (const row of rows.filter((r) => r.includes("Binary size"))) assert.doesNotMatch(row, /faster|slower/, row);
+    assert.ok(rows.some((row) => /(faster|slower|\((better|worse)\)|no significant change)min\./.test(row)), "some rows are decided");
     await page.selectOption("select[name=suite]", "http");
     await page.waitForFunction(() => document.querySelector("figure[data-chart=ratios][data-drawn]") && !document.querySelector("#compare-more"));
     const http = await page.$$eval("figure[data-chart=ratios] tbody tr", (trs) => trs.map((tr) => tr.textContent ?? ""));
@@ -288,7 +290,7 @@ describe("the trend site in Chromium, served below a sub-path", () => {
     await page.click("a.preset:has-text('bun vs node, newest')");
     await page.waitForSelector("figure[data-chart=ratios][data-head^='bun@'][data-drawn]");
     assert.match(page.url(), /base=node%40[\d.]+&head=bun%40[\d.]+/);
-    assert.match(await page.$eval("#compare-summary", (p) => p.textContent ?? ""), /^\d+ comparisons( in [^:]+)?: \d+ faster, \d+ slower/);
+    assert.match(await page.$eval("#compare-summary", (p) => p.textContent ?? ""), /^\d+ comparisons( in [^:]+)?: \d+ worse, \d+ better, \d+ inconclusive, \d+ with no significant change/);
     assert.deepEqual(problems, []);
     await page.close();
   });

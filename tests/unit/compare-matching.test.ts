@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { compareResults } from "../../src/compare/compare.ts";
-import { compareMarkdown, compareTable } from "../../src/compare/format.ts";
+import { compareMarkdown, compareTable, verdictText } from "../../src/compare/format.ts";
 import { makeResult, metricOf } from "../../benchmarks/lib/documents.ts";
 import { syntheticResult } from "../helpers/series.ts";
 
@@ -71,8 +71,22 @@ describe("compare: matching BASE and HEAD", () => {
     const rows = compareResults([syntheticResult({ index: 0, level: 30 })], [syntheticResult({ index: 1, level: 12 })]);
     assert.match(compareTable(rows), /startup\/hello\s+wall_ms\s+node@22\.11\.0 29\.\d+ ms\s+node@22\.11\.0 11\.\d+ ms\s+0\.400× \(−60\.0 %\).*faster/);
     const markdown = compareMarkdown(rows).split("\n");
-    assert.equal(markdown[0], "**HEAD against BASE**: 1 faster.");
+    assert.equal(markdown[0], "**HEAD against BASE**: 1 better.");
     assert.match(markdown[2]!, /^\| scenario \| metric \| BASE \| HEAD \|/);
     assert.match(markdown[4]!, /^\| startup\/hello \| wall_ms \|.*\| \*\*faster\*\* \|$/);
+  });
+
+  it("calls a change faster or slower only for a time or a rate; a memory or a count is lower or higher, better or worse", () => {
+    const memory = { unit: "MB", better: "lower" } as const;
+    assert.equal(verdictText({ ...memory, verdict: "faster" }), "lower (better)");
+    assert.equal(verdictText({ ...memory, verdict: "slower" }), "higher (worse)");
+    assert.equal(verdictText({ unit: "x", better: "higher", verdict: "slower" }), "lower (worse)", "a speed-up that fell");
+    assert.equal(verdictText({ unit: "calls/op", better: "lower", verdict: "slower" }), "higher (worse)");
+    for (const unit of ["ms", "µs", "s", "req/s", "MB/s"]) assert.equal(verdictText({ unit, better: unit.endsWith("/s") ? "higher" : "lower", verdict: "faster" }), "faster", unit);
+    assert.equal(verdictText({ ...memory, verdict: "inconclusive" }), "inconclusive");
+    const rss = (level: number, index: number) => makeResult({ run: { ...makeResult().run, id: `r${index}` }, metrics: { peak_rss_mb: metricOf([level, level * 1.01, level * 0.99, level * 1.005, level * 0.995], "MB") } });
+    const rows = compareResults([rss(60, 0)], [rss(30, 1)], { defaultMinEffect: 0.05 });
+    assert.match(compareTable(rows), /peak_rss_mb .*0\.500× .*lower \(better\)/);
+    assert.match(compareMarkdown(rows), /^\*\*HEAD against BASE\*\*: 1 better\./);
   });
 });

@@ -501,7 +501,7 @@ describe("a sweep: each link, then its steps narrowed", () => {
 
 describe("the sweep's report", () => {
   it("names a release the selection left out where it lies between a step's two releases", () => {
-    const row = { metric: "wall_ms", ratio: 0.607 } as CompareRow;
+    const row = { metric: "wall_ms", unit: "ms", better: "lower", ratio: 0.607 } as CompareRow;
     const step = { scenario: "fileio/read-many", verdict: "faster" as const, cells: [], rows: [row] };
     const report = { measured: 0, skipped: 17, stopped: null, cutShort: [], steps: [{ link: { runtime: "deno" as const, from: "2.2.0", to: "2.3.1" }, step, narrowed: [{ from: "2.2.15", to: "2.3.1", adjacent: true, unmeasurable: [] }] }] };
     const text = reportText(report, [{ runtime: "deno", version: "2.3.0" }, { runtime: "bun", version: "1.2.13" }, { runtime: "deno", version: "2.4.1" }]);
@@ -511,11 +511,13 @@ describe("the sweep's report", () => {
   });
 
   it("shows a step by its largest cell, and how many cells it has", () => {
-    const rows = [0.97, 0.62, 0.9].map((ratio) => ({ metric: "wall_ms", ratio }) as CompareRow);
+    const rows = [0.97, 0.62, 0.9].map((ratio) => ({ metric: "wall_ms", unit: "ms", better: "lower", ratio }) as CompareRow);
     const step = { scenario: "fileio/read-many", verdict: "faster" as const, cells: [], rows };
     const report = { measured: 1, skipped: 0, stopped: null, cutShort: [], steps: [{ link: { runtime: "deno" as const, from: "2.2.0", to: "2.3.1" }, step, narrowed: [{ from: "2.2.15", to: "2.3.1", adjacent: true, unmeasurable: [] }] }] };
     assert.match(reportText(report, []), /wall_ms faster ×0\.620 \(the largest of 3 cells\)/);
     assert.match(reportText({ ...report, steps: [{ ...report.steps[0]!, step: { ...step, rows: [rows[0]!] } }] }, []), /wall_ms faster ×0\.970 +2\.2\.0/, "one cell, no count");
+    const memory = { ...report.steps[0]!, step: { ...step, rows: [{ metric: "peak_rss_mb", unit: "MB", better: "lower", ratio: 0.8 } as CompareRow] } };
+    assert.match(reportText({ ...report, steps: [memory] }, []), /peak_rss_mb lower \(better\) ×0\.800/, "a memory is not faster");
   });
 });
 

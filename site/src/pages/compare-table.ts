@@ -1,5 +1,5 @@
 /** The compare page's table: one row per comparison, its interval drawn on a log scale, its rule and confidence stated. */
-import { cellLabel, formatChange, formatConfidence, formatPercent, pairCount } from "../../../src/compare/format.ts";
+import { cellLabel, formatChange, formatConfidence, formatPercent, pairCount, verdictText } from "../../../src/compare/format.ts";
 import { formatSyscallDiff, type ExplainedRow } from "../../../src/compare/syscall-diff.ts";
 import type { CompareRow } from "../../../src/compare/types.ts";
 import { DETECTABLE_HELP, detectableLabel } from "../../../src/site/detectable.ts";
@@ -23,7 +23,7 @@ function documentedLinks(row: CompareRow): HTMLElement[] {
 
 function verdictCell(row: CompareRow): HTMLElement {
   const kind = row.verdict === "faster" ? "faster" : row.verdict === "slower" ? "slower" : "same";
-  return h("span", { class: `verdict verdict-${kind}` }, row.verdict);
+  return h("span", { class: `verdict verdict-${kind}` }, verdictText(row));
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { ExplainedRow } from "../../../src/compare/syscall-diff.ts";
+import { verdictCounts } from "../../../src/compare/format.ts";
 import type { RuntimeName } from "../../../src/runtimes/catalog.ts";
 import { compareBundlePath, compareHistoryPath, compareSuites } from "../../../src/site/compare-data.ts";
 import { SITE_RUNTIMES, machineLabel, type CatalogData, type TestbedRef } from "../../../src/site/model.ts";
@@ -158,11 +159,12 @@ export async function comparePage(): Promise<void> {
   new ComparisonView(catalog, new Comparer()).show(choice);
 }
 
-/** Counts of each verdict, in the words of the summary line. */
-function verdictCounts(rows: readonly ExplainedRow[]): string {
-  const count = (verdict: ExplainedRow["verdict"]) => rows.filter((r) => r.verdict === verdict).length;
-  const notComparable = count("not comparable");
-  return `${count("faster")} faster, ${count("slower")} slower, ${count("inconclusive")} inconclusive, ${count("no significant change")} with no significant change${notComparable ? `, ${notComparable} not comparable` : ""}`;
+/** Counts of each verdict, in the words of the summary line; `not comparable` only where there are some. */
+function countsText(rows: readonly ExplainedRow[]): string {
+  return verdictCounts(rows)
+    .filter(({ words, count }) => count > 0 || words !== "not comparable")
+    .map(({ words, count }) => `${count} ${words === "no significant change" ? "with no significant change" : words}`)
+    .join(", ");
 }
 
 /**
@@ -255,7 +257,7 @@ class ComparisonView {
         "section",
         { class: "card" },
         h("div", { class: "card-head" }, h("h2", {}, title)),
-        h("p", { class: "summary-line", id: "compare-summary" }, `${this.rows.length} comparisons${scope}: ${verdictCounts(this.rows)}. ${choice.testbed.kind === "local" ? "Measured on a local machine." : ""}`),
+        h("p", { class: "summary-line", id: "compare-summary" }, `${this.rows.length} comparisons${scope}: ${countsText(this.rows)}. ${choice.testbed.kind === "local" ? "Measured on a local machine." : ""}`),
         this.figure ?? (complete ? h("p", { class: "empty" }, empty) : null),
         more,
         h(

@@ -4,6 +4,7 @@ import semver from "semver";
 import { UserError } from "../../core/errors.ts";
 import { checkNamedFolder } from "../../core/json-file.ts";
 import { DEFAULT_DATA_DIR } from "../../core/paths.ts";
+import { verdictText } from "../../compare/format.ts";
 import { readEnvironment } from "../../env/fingerprint.ts";
 import { liveMachine, parseMaxLoad } from "../../env/machine-check.ts";
 import { RunnerCoverage, cutShort } from "../../history/coverage.ts";
@@ -412,7 +413,7 @@ export function reportText(report: SweepReport, leftOut: LeftOut): string {
   const rows = report.steps.flatMap(({ link, step, narrowed }) => {
     // A step's cells can move by different amounts (1 MiB byte arrays ×1.14, 64 KiB ×1.01): the largest is the step.
     const row = step.rows.reduce((largest, next) => (Math.abs(Math.log(next.ratio!)) > Math.abs(Math.log(largest.ratio!)) ? next : largest));
-    const change = `${row.metric} ${step.verdict} ×${row.ratio!.toFixed(3)}${step.rows.length > 1 ? ` (the largest of ${step.rows.length} cells)` : ""}`;
+    const change = `${row.metric} ${verdictText({ ...row, verdict: step.verdict })} ×${row.ratio!.toFixed(3)}${step.rows.length > 1 ? ` (the largest of ${step.rows.length} cells)` : ""}`;
     return narrowed.map((n) => {
       const notes = n.adjacent ? (releaseNotes(link.runtime, n.from, n.to)?.changelog ?? "") : "not narrowed to one release";
       const within = leftOut.filter((r) => r.runtime === link.runtime && semver.gt(r.version, n.from) && semver.lt(r.version, n.to)).map((r) => r.version);
