@@ -73,9 +73,11 @@ ensure_suite_tools() {
     mkdir -p "$TOOLS_ROOT"
     # Written beside the cached folder, not in it: a cache save copying the folder at that moment
     # (two jobs under one HOME) would list the half-written file and find it gone when it copies it.
+    # A parent the user may not write (a folder named by RUNTIME_BENCH_TOOLS) leaves only the folder.
     local writing
     writing="$(dirname "$TOOLS_ROOT")/.suite-tools.$$"
-    printf '%s\n%s\n' "$key" "$tools" >"$writing" && mv "$writing" "$remembered"
+    { printf '%s\n%s\n' "$key" "$tools" >"$writing"; } 2>/dev/null || { writing="$remembered.$$" && printf '%s\n%s\n' "$key" "$tools" >"$writing"; }
+    mv "$writing" "$remembered"
   fi
   command -v tar >/dev/null 2>&1 || apt_install tar  # runtimes arrive as npm tarballs
   if grep -qx oha <<<"$tools"; then start_oha_build; fi
