@@ -81,8 +81,11 @@ export interface SweepLimits {
 export interface SweepStep {
   readonly link: ChainLink;
   readonly step: LinkStep;
-  /** The narrowest pairs showing it; the link itself when its releases are adjacent or narrowing was not asked for. */
-  readonly narrowed: readonly NarrowedStep[];
+  /**
+   * The narrowest pairs showing it; the link itself when its releases are adjacent or narrowing was
+   * not asked for; null when the sweep stopped before its narrowing finished (the next sweep goes on).
+   */
+  readonly narrowed: readonly NarrowedStep[] | null;
 }
 
 export interface SweepReport {
@@ -380,7 +383,15 @@ async function* linkStepsNarrowed(link: ChainLink, scenarios: readonly string[],
           return judgement;
         };
         const measured = (from: string, to: string) => hooks.coverage().measured({ runtime: link.runtime, from, to }, scenario, version, apps);
-        yield { link: pair, step, narrowed: await narrowStep(pair.from, pair.to, between, judge, { runs: (release) => hooks.runs(link.runtime, release), measured }) };
+        let narrowed: readonly NarrowedStep[];
+        try {
+          narrowed = await narrowStep(pair.from, pair.to, between, judge, { runs: (release) => hooks.runs(link.runtime, release), measured });
+        } catch (error) {
+          // A step whose narrowing the stop cut off is still a confirmed step: the report shows it as open.
+          if (error instanceof Stopped) yield { link: pair, step, narrowed: null };
+          throw error;
+        }
+        yield { link: pair, step, narrowed };
       }
     }
   }

@@ -210,7 +210,7 @@ describe("a sweep: each link, then its steps narrowed", () => {
     const secondCell = RETURNING_CELL;
     const sweep = fakeSweep(data, { secondCell });
     const report = await runSweep(plan, sweep.hooks, { maxLoad: 1 });
-    const steps = report.steps.map((s) => [`${s.link.from}→${s.link.to}`, s.step.verdict, s.step.cells.join(","), s.narrowed.map((n) => `${n.from}→${n.to}${n.adjacent ? "" : "?"}`).join(" ")]);
+    const steps = report.steps.map((s) => [`${s.link.from}→${s.link.to}`, s.step.verdict, s.step.cells.join(","), (s.narrowed?.map((n) => `${n.from}→${n.to}${n.adjacent ? "" : "?"}`).join(" ") ?? "open")]);
     assert.deepEqual(steps, [
       ["22.0.0→22.8.0", "slower", "- - wall_ms", "22.5.0→22.6.0"],
       ["22.0.0→22.4.0", "slower", "- size=2 wall_ms", "22.1.0→22.2.0"],
@@ -223,14 +223,15 @@ describe("a sweep: each link, then its steps narrowed", () => {
     assert.deepEqual(again.runs, [], "run again, it decides the same from data/ and measures nothing");
   });
 
-  it("reports a link's step narrowed to its release when a time limit or Ctrl-C stops the narrowing of another step within the link", async () => {
+  it("reports a link's step narrowed to its release, and the other step within the link as not narrowed yet, when a time limit or Ctrl-C stops the other's narrowing", async () => {
     const plan: SweepPlan = { ...PLAN, chains: [{ links: chainLinks("node", ["22.0.0", "22.8.0"]), scenarios: [SCENARIO] }] };
     // Ctrl-C in the ninth run, 22.2.0 → 22.4.0: the half's own step is open, the link's is narrowed.
     const sweep = fakeSweep(tempDir("sweep-half-step-stopped"), { secondCell: RETURNING_CELL, interruptAt: 9 });
     const report = await runSweep(plan, sweep.hooks, { maxLoad: 1 });
     assert.equal(report.stopped, "interrupted");
-    assert.deepEqual(report.steps.map((s) => [`${s.link.from}→${s.link.to}`, s.narrowed.map((n) => `${n.from}→${n.to}`).join(" ")]), [["22.0.0→22.8.0", "22.5.0→22.6.0"]]);
+    assert.deepEqual(report.steps.map((s) => [`${s.link.from}→${s.link.to}`, (s.narrowed?.map((n) => `${n.from}→${n.to}`).join(" ") ?? "open")]), [["22.0.0→22.8.0", "22.5.0→22.6.0"], ["22.0.0→22.4.0", "open"]]);
     assert.match(reportText(report, []), /node +startup\/hello .* 22\.0\.0 → 22\.8\.0 +22\.5\.0 → 22\.6\.0 /);
+    assert.match(reportText(report, []), /node +startup\/hello .* 22\.0\.0 → 22\.4\.0 +not narrowed yet: the sweep stopped first\n/);
   });
 
   it("narrows a step of an app beyond the sweep's selection with runs of that app", async () => {
@@ -238,7 +239,7 @@ describe("a sweep: each link, then its steps narrowed", () => {
     const plan: SweepPlan = { ...PLAN, chains: [{ links: chainLinks("node", ["22.0.0", "22.8.0"]), scenarios: [SCENARIO] }] };
     const sweep = fakeSweep(data, { express: LEVEL });
     const report = await runSweep(plan, sweep.hooks, { maxLoad: 1 });
-    const steps = report.steps.map((s) => [s.step.cells.join(","), s.narrowed.map((n) => `${n.from}→${n.to}${n.adjacent ? "" : "?"}`).join(" ")]);
+    const steps = report.steps.map((s) => [s.step.cells.join(","), (s.narrowed?.map((n) => `${n.from}→${n.to}${n.adjacent ? "" : "?"}`).join(" ") ?? "open")]);
     assert.deepEqual(steps, [["express - wall_ms", "22.5.0→22.6.0"]]);
     assert.deepEqual(sweep.runs, ["22.0.0→22.8.0", "22.0.0→22.4.0", "22.4.0→22.8.0", "22.4.0→22.6.0", "22.6.0→22.8.0", "22.4.0→22.5.0", "22.5.0→22.6.0"]);
     const apps = RunnerCoverage.read(data, TESTBED_AMD.runner, { acceptCutShort: false });

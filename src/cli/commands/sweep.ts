@@ -414,6 +414,7 @@ export function reportText(report: SweepReport, leftOut: LeftOut): string {
     // A step's cells can move by different amounts (1 MiB byte arrays ×1.14, 64 KiB ×1.01): the largest is the step.
     const row = step.rows.reduce((largest, next) => (Math.abs(Math.log(next.ratio!)) > Math.abs(Math.log(largest.ratio!)) ? next : largest));
     const change = `${row.metric} ${verdictText({ ...row, verdict: step.verdict })} ×${row.ratio!.toFixed(3)}${step.rows.length > 1 ? ` (the largest of ${step.rows.length} cells)` : ""}`;
+    if (narrowed === null) return [[link.runtime, step.scenario, change, `${link.from} → ${link.to}`, "not narrowed yet: the sweep stopped first", ""]];
     return narrowed.map((n) => {
       const notes = n.adjacent ? (releaseNotes(link.runtime, n.from, n.to)?.changelog ?? "") : "not narrowed to one release";
       const within = leftOut.filter((r) => r.runtime === link.runtime && semver.gt(r.version, n.from) && semver.lt(r.version, n.to)).map((r) => r.version);
