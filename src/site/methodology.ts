@@ -90,7 +90,7 @@ function verdictSection(): SafeHtml {
   <h2>How a change is judged</h2>
   <ul>
     <li>A comparison is the ratio of medians, HEAD / BASE, with a 95 % interval from a bootstrap that resamples trials, then samples within them.</li>
-    <li><strong>faster</strong> or <strong>slower</strong> needs the interval to exclude 1 and the change to exceed a minimum effect: the series' own <strong>noise floor</strong> once 6 runs of history measure it, else the <strong>run-to-run shift</strong> of that suite's metric on that kind of machine.</li>
+    <li><strong>faster</strong> or <strong>slower</strong> (for a memory or a count, <strong>lower</strong> or <strong>higher</strong>, better or worse) needs the interval to exclude 1 and the change to exceed a minimum effect: the series' own <strong>noise floor</strong> once 6 runs of history measure it, else the <strong>run-to-run shift</strong> of that suite's metric on that kind of machine.</li>
     <li>The trials of one run share the machine's state of that hour, so the interval cannot see how far a whole run moves; the shift below is the largest seen between identical back-to-back runs. A change the interval shows but within the shift is <strong>inconclusive</strong>, and so is a side with fewer than 2 trials.</li>
   </ul>
   <div class="table-scroll"><table class="data">

@@ -21,7 +21,7 @@ interface Choice {
   testbed: TestbedRef;
   base: Side;
   head: Side;
-  /** Every comparison, or only those with a verdict of faster or slower. */
+  /** Every comparison, or only the changes (faster or slower, or a memory or count lower or higher). */
   show: "all" | "changes";
   /** One suite, or "" for every suite the machine has. */
   suite: string;
@@ -250,7 +250,7 @@ class ComparisonView {
     const scope = complete ? "" : ` in ${compared.join(", ")} (${this.done} of ${this.suites.length} suites; the others are compared as you scroll)`;
     const file = `compare-${label(choice.base)}-vs-${label(choice.head)}-${choice.testbed.id}${choice.suite ? `-${choice.suite}` : ""}`.replace(/[^A-Za-z0-9._=,@+-]/g, "_");
     const more = complete ? null : h("p", { class: "loading more", id: "compare-more" }, `Comparing ${this.suites[this.done]}…`);
-    const empty = this.rows.length > 0 ? "No faster or slower verdict: every comparison so far is within its noise, or undecided." : "These two versions have no scenario in common on this machine.";
+    const empty = this.rows.length > 0 ? "No change: every comparison so far is within its noise, or undecided." : "These two versions have no scenario in common on this machine.";
     this.figure = shown.length > 0 ? this.tableFigure(shown) : null;
     this.root.replaceChildren(
       h(
