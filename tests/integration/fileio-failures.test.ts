@@ -39,8 +39,10 @@ describe("fileio suite: wrong digests, crashes, skipped writes and interrupts", 
     assert.match(String(crashed.details?.stderr), /dying on purpose/);
     assert.match(crashed.error!, /frame 3 \[0x1003\]$/, "the result keeps the stderr's last lines");
     const crashLines = result.stderr.split("\n").filter((line) => /dying on purpose|frame \d/.test(line));
-    assert.equal(crashLines.length, 1, `the console gives the crash one line:\n${crashLines.join("\n")}`);
+    assert.equal(crashLines.length, 2, `the console gives the crash one line as it happens and one among the failures at the end:\n${crashLines.join("\n")}`);
     assert.match(crashLines[0]!, /read-many.*: failed: crashed \(exit code 137\) without a report: crashes: dying on purpose … \(\d more lines in the result's error\)$/);
+    assert.match(crashLines[1]!, /^  fileio\/read-many crashes .*node@22\.11\.0: trial 1: crashed \(exit code 137\) without a report: crashes: dying on purpose … \(\d more lines in the result's error\)$/);
+    assert.match(result.stderr, /runtime-bench: 3 results failed \(each file holds the whole reason\):\n/);
 
     const skipped = docs.get("write-many/skips-writes")!;
     assert.equal(skipped.status, "failed");
