@@ -118,10 +118,14 @@ export const RULE_TEXT: Readonly<Record<CompareRow["rule"], string>> = {
     "dozen releases of an unchanged series carry under 1 %); a change needs it to exclude 1 and to exceed the min effect.",
 };
 
-/** The notes under a table: each rule its rows used, then the three outcomes. */
+const PAIRED_RATIO =
+  "A paired row's HEAD/BASE is the geometric mean of its pairs' ratios (trial k's median over trial k's), so it can differ from the ratio of the pooled medians in BASE and HEAD.";
+
+/** The notes under a table: each rule its rows used, what a paired ratio is where there is one, then the three outcomes. */
 export function rulesNote(rows: readonly CompareRow[]): string {
   const rules = (["sequential", "single look", "separate runs"] as const).filter((rule) => rows.some((r) => r.rule === rule));
-  return [...rules.map((rule) => RULE_TEXT[rule]), OUTCOMES].join("\n");
+  const paired = rules.some((rule) => rule !== "separate runs") ? [PAIRED_RATIO] : [];
+  return [...rules.map((rule) => RULE_TEXT[rule]), ...paired, OUTCOMES].join("\n");
 }
 
 export function compareTable(rows: readonly CompareRow[]): string {

@@ -3,6 +3,7 @@ import { copyFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { compareResults } from "../../src/compare/compare.ts";
+import { compareTable } from "../../src/compare/format.ts";
 import { comparePaired, compareWithPairs } from "../../src/compare/paired.ts";
 import { splitTrials } from "../../src/compare/ratio.ts";
 import { detectRegressions } from "../../src/regressions/detect.ts";
@@ -64,6 +65,9 @@ describe("paired comparison", () => {
     const [wide] = comparePaired([subjectResult("base", baseTrials)], [subjectResult("head", shuffled)]);
     assert.equal(wide!.verdict, "inconclusive", "an interval reaching beyond ±1 % rules out no change");
     assert.match(wide!.reason!, /^the 95 % interval \[0\.\d{3}, 1\.\d{3}\] reaches beyond ±1\.0 %/);
+    // Beside pooled medians, the table says which ratio HEAD/BASE is.
+    assert.match(compareTable([row!]), /HEAD\/BASE is the geometric mean of its pairs' ratios/);
+    assert.doesNotMatch(compareTable(compareResults([subjectResult("base", baseTrials)], [subjectResult("head", headTrials)])), /geometric mean of its pairs/, "no pairs, no such note");
   });
 
   it("judges two released versions of one runtime by the release job's sequential rule", () => {
