@@ -118,7 +118,8 @@ export const RULE_TEXT: Readonly<Record<CompareRow["rule"], string>> = {
     "dozen releases of an unchanged series carry under 1 %); a change needs it to exclude 1 and to exceed the min effect.",
 };
 
-const PAIRED_RATIO =
+/** What a paired row's ratio is: the notes under a table and the Compare page's hover say it alike. */
+export const PAIRED_RATIO =
   "A paired row's HEAD/BASE is the geometric mean of its pairs' ratios (trial k's median over trial k's), so it can differ from the ratio of the pooled medians in BASE and HEAD.";
 
 /** The notes under a table: each rule its rows used, what a paired ratio is where there is one, then the three outcomes. */

@@ -1,5 +1,5 @@
 /** The compare page's table: one row per comparison, its interval drawn on a log scale, its rule and confidence stated. */
-import { cellLabel, formatChange, formatConfidence, formatPercent, pairCount, verdictText } from "../../../src/compare/format.ts";
+import { PAIRED_RATIO, cellLabel, formatChange, formatConfidence, formatPercent, pairCount, verdictText } from "../../../src/compare/format.ts";
 import { formatSyscallDiff, type ExplainedRow } from "../../../src/compare/syscall-diff.ts";
 import type { CompareRow } from "../../../src/compare/types.ts";
 import { DETECTABLE_HELP, detectableLabel } from "../../../src/site/detectable.ts";
@@ -59,7 +59,7 @@ function intervalCell(row: CompareRow, span: number): HTMLElement {
   return h(
     "span",
     {},
-    row.ratio === null ? "" : `×${row.ratio.toFixed(3)} (${formatChange(row.ratio)})`,
+    row.ratio === null ? "" : h("span", row.pairs === undefined ? {} : { title: PAIRED_RATIO }, `×${row.ratio.toFixed(3)} (${formatChange(row.ratio)})`),
     row.ci95 ? h("div", { class: "muted" }, `[${intervalEnd(row.ci95[0])}, ${intervalEnd(row.ci95[1])}]`) : null,
     row.verdict === "not comparable" ? null : h("div", { class: "muted rule" }, `${row.ci95 ? `${confidenceOf(row)}, ` : ""}${row.rule}${pairs}`),
     moderated,
