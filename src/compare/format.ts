@@ -88,7 +88,7 @@ const OUTCOMES =
  * better (slower, or a memory higher), then the rest.
  */
 export function verdictCounts(rows: readonly Pick<CompareRow, "verdict">[]): { words: string; count: number }[] {
-  const count = (...verdicts: CompareRow["verdict"][]) => rows.filter((r) => verdicts.includes(r.verdict)).length;
+  const count = (verdict: CompareRow["verdict"]) => rows.filter((r) => r.verdict === verdict).length;
   return [
     { words: "worse", count: count("slower") },
     { words: "better", count: count("faster") },
