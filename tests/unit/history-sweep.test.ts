@@ -10,7 +10,7 @@ import { collectStaged, earlierRuns, keepRuns, sweepPaceFile } from "../../src/h
 import { UserError } from "../../src/core/errors.ts";
 import { narrowingRuns, narrowStep, type StepJudgement } from "../../src/history/narrow.ts";
 import { chainLinks, releasesBetween, selectReleases } from "../../src/history/select.ts";
-import { nextRuns, paceOf, pendingJobs, runSweep, type SweepHooks, type SweepJob, type SweepPlan, type TimedRun } from "../../src/history/sweep.ts";
+import { nextRuns, paceOf, pendingJobs, runSweep, type SweepHooks, type SweepJob, type SweepPlan, type SweepStep, type TimedRun } from "../../src/history/sweep.ts";
 import type { Release } from "../../src/releases/published.ts";
 import { detectRegressions } from "../../src/regressions/detect.ts";
 import { readIndexedDocuments } from "../../src/results/run-index.ts";
@@ -142,6 +142,9 @@ function fakeSweep(dataDir: string, options: { refused?: string[]; futile?: stri
   return { hooks, log, runs };
 }
 
+/** A step's narrowest pairs as `from→to`, `?` after one not narrowed to adjacent releases; `open` where the sweep stopped first. */
+const narrowedText = (s: SweepStep) => s.narrowed?.map((n) => `${n.from}→${n.to}${n.adjacent ? "" : "?"}`).join(" ") ?? "open";
+
 /** A second cell 10 % slower from 22.2.0 to 22.5.0 and back after: a link over them shows nothing there, its halves do. */
 const RETURNING_CELL = (version: string) => (["22.2.0", "22.3.0", "22.4.0", "22.5.0"].includes(version) ? 110 : 100);
 
@@ -207,10 +210,9 @@ describe("a sweep: each link, then its steps narrowed", () => {
   it("narrows, within the half a bisection measured, a step the half shows on another cell that the link did not", async () => {
     const data = tempDir("sweep-half-step");
     const plan: SweepPlan = { ...PLAN, chains: [{ links: chainLinks("node", ["22.0.0", "22.8.0"]), scenarios: [SCENARIO] }] };
-    const secondCell = RETURNING_CELL;
-    const sweep = fakeSweep(data, { secondCell });
+    const sweep = fakeSweep(data, { secondCell: RETURNING_CELL });
     const report = await runSweep(plan, sweep.hooks, { maxLoad: 1 });
-    const steps = report.steps.map((s) => [`${s.link.from}→${s.link.to}`, s.step.verdict, s.step.cells.join(","), (s.narrowed?.map((n) => `${n.from}→${n.to}${n.adjacent ? "" : "?"}`).join(" ") ?? "open")]);
+    const steps = report.steps.map((s) => [`${s.link.from}→${s.link.to}`, s.step.verdict, s.step.cells.join(","), narrowedText(s)]);
     assert.deepEqual(steps, [
       ["22.0.0→22.8.0", "slower", "- - wall_ms", "22.5.0→22.6.0"],
       ["22.0.0→22.4.0", "slower", "- size=2 wall_ms", "22.1.0→22.2.0"],
@@ -218,7 +220,7 @@ describe("a sweep: each link, then its steps narrowed", () => {
     ]);
     assert.equal(new Set(sweep.runs).size, sweep.runs.length, `no pair measured twice: ${sweep.runs.join(" ")}`);
     assert.deepEqual(sweep.runs, ["22.0.0→22.8.0", "22.0.0→22.4.0", "22.4.0→22.8.0", "22.4.0→22.6.0", "22.6.0→22.8.0", "22.4.0→22.5.0", "22.5.0→22.6.0", "22.0.0→22.2.0", "22.2.0→22.4.0", "22.0.0→22.1.0", "22.1.0→22.2.0"], "the second cell's way back needed no run of its own: its halves were measured");
-    const again = fakeSweep(data, { secondCell });
+    const again = fakeSweep(data, { secondCell: RETURNING_CELL });
     await runSweep(plan, again.hooks, { maxLoad: 1 });
     assert.deepEqual(again.runs, [], "run again, it decides the same from data/ and measures nothing");
   });
@@ -229,7 +231,7 @@ describe("a sweep: each link, then its steps narrowed", () => {
     const sweep = fakeSweep(tempDir("sweep-half-step-stopped"), { secondCell: RETURNING_CELL, interruptAt: 9 });
     const report = await runSweep(plan, sweep.hooks, { maxLoad: 1 });
     assert.equal(report.stopped, "interrupted");
-    assert.deepEqual(report.steps.map((s) => [`${s.link.from}→${s.link.to}`, (s.narrowed?.map((n) => `${n.from}→${n.to}`).join(" ") ?? "open")]), [["22.0.0→22.8.0", "22.5.0→22.6.0"], ["22.0.0→22.4.0", "open"]]);
+    assert.deepEqual(report.steps.map((s) => [`${s.link.from}→${s.link.to}`, narrowedText(s)]), [["22.0.0→22.8.0", "22.5.0→22.6.0"], ["22.0.0→22.4.0", "open"]]);
     assert.match(reportText(report, []), /node +startup\/hello .* 22\.0\.0 → 22\.8\.0 +22\.5\.0 → 22\.6\.0 /);
     assert.match(reportText(report, []), /node +startup\/hello .* 22\.0\.0 → 22\.4\.0 +not narrowed yet: the sweep stopped first\n/);
   });
@@ -239,7 +241,7 @@ describe("a sweep: each link, then its steps narrowed", () => {
     const plan: SweepPlan = { ...PLAN, chains: [{ links: chainLinks("node", ["22.0.0", "22.8.0"]), scenarios: [SCENARIO] }] };
     const sweep = fakeSweep(data, { express: LEVEL });
     const report = await runSweep(plan, sweep.hooks, { maxLoad: 1 });
-    const steps = report.steps.map((s) => [s.step.cells.join(","), (s.narrowed?.map((n) => `${n.from}→${n.to}${n.adjacent ? "" : "?"}`).join(" ") ?? "open")]);
+    const steps = report.steps.map((s) => [s.step.cells.join(","), narrowedText(s)]);
     assert.deepEqual(steps, [["express - wall_ms", "22.5.0→22.6.0"]]);
     assert.deepEqual(sweep.runs, ["22.0.0→22.8.0", "22.0.0→22.4.0", "22.4.0→22.8.0", "22.4.0→22.6.0", "22.6.0→22.8.0", "22.4.0→22.5.0", "22.5.0→22.6.0"]);
     const apps = RunnerCoverage.read(data, TESTBED_AMD.runner, { acceptCutShort: false });
