@@ -74,6 +74,11 @@ export function entryFile(app: App, runtime: RuntimeName): string {
   return entry;
 }
 
+/** What `list` shows of a suite's apps: each one's name and the runtimes its manifest names. */
+export function listingOf(apps: readonly App[]): { name: string; runtimes: string[] }[] {
+  return apps.map((app) => ({ name: app.name, runtimes: Object.keys(app.manifest.runtimes) }));
+}
+
 /** Every folder with an app.json, in name order (shared code sits in folders without one). */
 export function loadApps<Extra>(suite: string, dir = appsDir(suite)): App<Extra>[] {
   if (!existsSync(dir)) throw new UserError(`${displayPath(dir)}: no such apps folder`);

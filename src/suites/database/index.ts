@@ -1,4 +1,4 @@
-import { appOption, installApp, loadApps } from "../../apps/manifest.ts";
+import { appOption, installApp, listingOf, loadApps } from "../../apps/manifest.ts";
 import { UserError } from "../../core/errors.ts";
 import { TASKSET_TOOL } from "../../tools/cpu-split.ts";
 import type { Engine } from "../../tools/database-data.ts";
@@ -108,7 +108,7 @@ export const databaseSuite = defineSuite<DatabaseConfig, DatabaseProfile, Databa
   },
 
   listApps() {
-    return loadApps<DatabaseAppFields>("database").map((app) => ({ name: app.name, runtimes: Object.keys(app.manifest.runtimes) }));
+    return listingOf(loadApps("database"));
   },
 
   reproduction: databaseReproduction,

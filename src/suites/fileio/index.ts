@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync } from "node:fs";
 import { join, relative } from "node:path";
 import { inputPath } from "../../../apps/fileio/shared/data.js";
-import { appOption, appsOption, entryFile, loadApps, selectApps, type App, unsupportedApp } from "../../apps/manifest.ts";
+import { appOption, appsOption, entryFile, listingOf, loadApps, selectApps, type App, unsupportedApp } from "../../apps/manifest.ts";
 import { NoReproduction, UserError } from "../../core/errors.ts";
 import { cacheDir, REPO_ROOT } from "../../core/paths.ts";
 import { suiteProfileOf, type ParamValue, type Profile, type SuiteProfile } from "../../results/types.ts";
@@ -233,7 +233,7 @@ export const fileioSuite = defineSuite<FileioConfig, FileioProfile, { apps: read
   },
 
   listApps() {
-    return loadApps<{ synchronous: boolean }>("fileio").map((app) => ({ name: app.name, runtimes: Object.keys(app.manifest.runtimes) }));
+    return listingOf(loadApps("fileio"));
   },
 
   start(context) {

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { NoReproduction, UserError } from "../../core/errors.ts";
 import { once } from "../../core/once.ts";
-import { appOption, appsOption, dependencyVersions, entryFile, installApp, loadApps, selectApps, type App, unsupportedApp } from "../../apps/manifest.ts";
+import { appOption, appsOption, dependencyVersions, entryFile, installApp, listingOf, loadApps, selectApps, type App, unsupportedApp } from "../../apps/manifest.ts";
 import type { ParamValue } from "../../results/types.ts";
 import type { RuntimeName } from "../../runtimes/catalog.ts";
 import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
@@ -374,7 +374,7 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
   },
 
   listApps() {
-    return loadApps<HttpAppFields>("http").map((app) => ({ name: app.name, runtimes: Object.keys(app.manifest.runtimes) }));
+    return listingOf(loadApps("http"));
   },
 
   start(context) {

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { appOption } from "../../apps/manifest.ts";
+import { appOption, listingOf } from "../../apps/manifest.ts";
 import { UserError } from "../../core/errors.ts";
 import { TASKSET_TOOL } from "../../tools/cpu-split.ts";
 import { GNU_TIME_TOOL } from "../../tools/gnu-time.ts";
@@ -100,7 +100,7 @@ export const installSuite = defineSuite<InstallConfig, InstallProfile, InstallOp
   },
 
   listApps() {
-    return loadManagers().map((manager) => ({ name: manager.name, runtimes: Object.keys(manager.manifest.runtimes) }));
+    return listingOf(loadManagers());
   },
 
   start(context) {

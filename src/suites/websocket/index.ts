@@ -1,4 +1,4 @@
-import { appOption, appsOption, dependencyVersions, entryFile, installApp, loadApps, selectApps, type App, unsupportedApp } from "../../apps/manifest.ts";
+import { appOption, appsOption, dependencyVersions, entryFile, installApp, listingOf, loadApps, selectApps, type App, unsupportedApp } from "../../apps/manifest.ts";
 import { UserError } from "../../core/errors.ts";
 import { once } from "../../core/once.ts";
 import type { ParamValue } from "../../results/types.ts";
@@ -331,7 +331,7 @@ export const websocketSuite = defineSuite<WebSocketConfig, WebSocketProfile, { a
   },
 
   listApps() {
-    return loadApps<{ servers: Record<string, string> }>("websocket").map((app) => ({ name: app.name, runtimes: Object.keys(app.manifest.runtimes) }));
+    return listingOf(loadApps("websocket"));
   },
 
   start(context) {

@@ -1,5 +1,5 @@
 import { availableParallelism, cpus } from "node:os";
-import { appOption, appsOption, dependencyVersions, entryFile, installApp, loadApps, selectApps, unsupportedApp, type App } from "../../apps/manifest.ts";
+import { appOption, appsOption, dependencyVersions, entryFile, installApp, listingOf, loadApps, selectApps, unsupportedApp, type App } from "../../apps/manifest.ts";
 import { NoReproduction, UserError } from "../../core/errors.ts";
 import type { ParamValue } from "../../results/types.ts";
 import { runtimeEnv, scriptArgv } from "../../runtimes/command.ts";
@@ -284,7 +284,7 @@ export const workersSuite = defineSuite<WorkersConfig, WorkersProfile, { apps: r
   },
 
   listApps() {
-    return loadApps<WorkersAppFields>("workers").map((app) => ({ name: app.name, runtimes: Object.keys(app.manifest.runtimes) }));
+    return listingOf(loadApps("workers"));
   },
 
   start(context) {
