@@ -93,7 +93,7 @@ export function verdictCounts(rows: readonly Pick<CompareRow, "verdict">[]): { w
     { words: "worse", count: count("slower") },
     { words: "better", count: count("faster") },
     { words: "inconclusive", count: count("inconclusive") },
-    { words: "no significant change", count: count("no significant change") },
+    { words: "with no significant change", count: count("no significant change") },
     { words: "not comparable", count: count("not comparable") },
   ];
 }

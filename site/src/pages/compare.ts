@@ -163,7 +163,7 @@ export async function comparePage(): Promise<void> {
 function countsText(rows: readonly ExplainedRow[]): string {
   return verdictCounts(rows)
     .filter(({ words, count }) => count > 0 || words !== "not comparable")
-    .map(({ words, count }) => `${count} ${words === "no significant change" ? "with no significant change" : words}`)
+    .map(({ words, count }) => `${count} ${words}`)
     .join(", ");
 }
 
