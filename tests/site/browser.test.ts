@@ -301,6 +301,15 @@ describe("the trend site in Chromium, served below a sub-path", () => {
     const rows = await regressions.page.$$eval("tr.change-regression[id], tr.change-improvement[id]", (trs) => trs.map((tr) => Array.from((tr as HTMLTableRowElement).cells, (td) => (td.textContent ?? "").replace(/\s+/g, " ").trim()).join(" | ")));
     assert.ok(rows.some((row) => /^regression \| node 20\.0\.0 → 21\.0\.0 ?not narrowed to one release: \d+ releases between \(20\.\d+\.\d+ … 20\.\d+\.\d+\) \| startup\/hello \| Wall time \(ms, lower is better\) \| \+\d+\.\d %.*no release between measured beside both ends$/.test(row)), `the step is listed, with why it stands on its link: ${rows.length} rows`);
     assert.ok((await regressions.page.request.get(new URL("regressions.atom", siteUrl).href)).ok());
+    // An Atom entry's link lands on its row below the sticky header, where the page is long enough to put it there.
+    const anchors = await regressions.page.$$eval("tr.change-regression[id], tr.change-improvement[id]", (trs) => trs.map((tr) => tr.id));
+    await regressions.page.goto(new URL(`regressions.html#${anchors[Math.floor(anchors.length / 2)]}`, siteUrl).href);
+    const landed = await regressions.page.evaluate(() => ({
+      row: document.querySelector(":target")!.getBoundingClientRect().top,
+      header: document.querySelector(".site-header")!.getBoundingClientRect().bottom,
+      atBottom: Math.ceil(window.scrollY + window.innerHeight) >= document.documentElement.scrollHeight,
+    }));
+    assert.ok(landed.row >= landed.header && (landed.row <= landed.header + 40 || landed.atBottom), `the linked row at ${landed.row} px, the header's bottom at ${landed.header} px`);
     assert.deepEqual(regressions.problems, []);
     await regressions.page.close();
 

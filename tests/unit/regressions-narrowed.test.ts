@@ -57,14 +57,15 @@ describe("the feed after a step was narrowed on another machine than its link", 
     assert.match(page, /22\.4\.0 → 22\.6\.0<div class="muted not-narrowed">not narrowed to one release: 1 release between \(22\.5\.0\)<\/div>/);
     assert.match(page, /<div class="muted halves">no release between measured beside both ends<\/div>/);
     assert.match(page, /<h2>Confirmed across several releases, not placed in one <span class="count">1<\/span><\/h2>/);
-    assert.doesNotMatch(page, /<h2>Confirmed regressions/, "no release's step: not among the regressions a reader blames a release for");
+    assert.doesNotMatch(page, /<h2>Confirmed changes, release by release/, "no release's step: not among the changes a reader blames a release for");
     assert.equal(detectRegressions(halves).changes[0]!.between, undefined, "unknown without the published releases");
     const narrowed = [...halves, ...linkRun({ machine: TESTBED_AMD, index: 4, from: "22.4.0", to: "22.5.0", level: LEVEL }), ...linkRun({ machine: TESTBED_AMD, index: 5, from: "22.5.0", to: "22.6.0", level: LEVEL })];
     const [adjacent] = detectRegressions(narrowed, { published }).changes;
     assert.deepEqual([adjacent!.from_version, adjacent!.to_version, adjacent!.between], ["22.5.0", "22.6.0", { releases: 0 }]);
     assert.match(regressionsText(detectRegressions(narrowed, { published }), false), /confirmed: 1 between adjacent releases, 0 not narrowed/);
     const narrowedPage = regressionsBody({ report: detectRegressions(narrowed, { published }), jsonPath: "regressions.json", atomPath: null }).text;
-    assert.match(narrowedPage, /<h2>Confirmed regressions <span class="count">1<\/span><\/h2>/);
+    assert.match(narrowedPage, /<h2>Confirmed changes, release by release <span class="count">1<\/span><\/h2>/);
+    assert.match(narrowedPage, /<section class="release" id="release-node-22\.5\.0-22\.6\.0-[^"]+"><h3>/);
     assert.doesNotMatch(narrowedPage, /Confirmed across several releases/);
   });
 
