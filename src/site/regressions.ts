@@ -2,15 +2,14 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { readDerivedFile } from "../core/json-file.ts";
 import { formatChange, formatPercent } from "../compare/format.ts";
-import { compareVersions, groupBy } from "../compare/series-key.ts";
 import { formatInterval } from "../compare/verdict.ts";
+import { changesByRelease, headlineChanges, kindCounts, type ReleaseChanges } from "../regressions/by-release.ts";
 import { FEED_ATOM_FILE, changeAnchor } from "../regressions/feed-atom.ts";
 import { describeBetween, describeHalves, describeNotNarrowed, notNarrowed } from "../regressions/format.ts";
 import { FEED_JSON_FILE } from "../regressions/feed-json.ts";
 import { REGRESSIONS_SCHEMA_ID, type RegressionReport, type SeriesChange } from "../regressions/types.ts";
 import { paramsSlug } from "../core/params.ts";
 import { releaseNotes, type ReleaseNotes } from "../runtimes/catalog.ts";
-import { count } from "../ui/words.ts";
 import { html, type SafeHtml } from "./html.ts";
 import { metricLabel } from "./labels.ts";
 
@@ -100,53 +99,13 @@ function changesTable(caption: string, changes: readonly SeriesChange[]): SafeHt
 ${changeRows(changes)}</section>`;
 }
 
-/** The confirmed changes of one release beside the one before it, on one runner: what a reader asks of a release, as Perfherder's alert summary groups a push's alerts. */
-interface ReleaseChanges {
-  readonly id: string;
-  /** Its scenarios' headline metrics first, then the largest changes. */
-  readonly changes: readonly SeriesChange[];
+/** A release's changes on its scenarios' headline metrics, one line per scenario and kind, or `none`. */
+function headlineCell(release: ReleaseChanges): SafeHtml {
+  const lines = headlineChanges(release);
+  if (lines.length === 0) return html`<span class="muted">none</span>`;
+  const metric = (name: string) => metricLabel(name).charAt(0).toLowerCase() + metricLabel(name).slice(1);
+  return html`${lines.map(({ kind, first, range }) => html`<div class="verdict-${kind}">${first.suite}/${first.scenario}, ${metric(first.metric)}: ${range}</div>`)}`;
 }
-
-const releaseId = (c: SeriesChange) =>
-  `release-${[c.runtime, c.from_version, c.to_version, c.runner, ...(c.channel ? [c.channel] : [])].join("-").replace(/[^A-Za-z0-9._-]/g, "-")}`;
-
-/**
- * `changes` (newest first) by release: the runtimes in the order of their newest measurement, each
- * one's releases newest version first, so the release just measured leads and a history reads down
- * its versions.
- */
-function byRelease(changes: readonly SeriesChange[]): ReleaseChanges[] {
-  const runtimes = [...new Set(changes.map((c) => c.runtime))];
-  const size = (c: SeriesChange) => Math.abs(Math.log(c.ratio));
-  const releases = [...groupBy(changes, releaseId)].map(([id, held]) => ({ id, changes: [...held].sort((a, b) => Number(b.headline) - Number(a.headline) || size(b) - size(a)) }));
-  return releases.sort((x, y) => {
-    const [a, b] = [x.changes[0]!, y.changes[0]!];
-    return runtimes.indexOf(a.runtime) - runtimes.indexOf(b.runtime) || compareVersions(b.to_version, a.to_version) || compareVersions(b.from_version, a.from_version) || x.id.localeCompare(y.id);
-  });
-}
-
-/** `workers/throughput, throughput: +10.8 % to +17.3 % in 3 cells`: a release's changes of one kind on one scenario's headline metric. */
-function headlineText(changes: readonly SeriesChange[]): string {
-  const ratios = changes.map((c) => c.ratio).sort((a, b) => a - b);
-  const range = ratios.length === 1 ? formatChange(ratios[0]!) : `${formatChange(ratios[0]!)} to ${formatChange(ratios.at(-1)!)} in ${ratios.length} cells`;
-  const { suite, scenario, metric } = changes[0]!;
-  const label = metricLabel(metric);
-  return `${suite}/${scenario}, ${label.charAt(0).toLowerCase()}${label.slice(1)}: ${range}`;
-}
-
-/** A release's changes on its scenarios' headline metrics, one line per scenario and kind, or a dash where it changed none. */
-function headlineChanges(release: ReleaseChanges): SafeHtml {
-  const groups = new Map<string, SeriesChange[]>();
-  for (const change of release.changes.filter((c) => c.headline)) {
-    const key = `${change.suite}/${change.scenario} ${change.kind}`;
-    groups.set(key, [...(groups.get(key) ?? []), change]);
-  }
-  if (groups.size === 0) return html`<span class="muted">none</span>`;
-  return html`${[...groups.values()].map((held) => html`<div class="verdict-${held[0]!.kind}">${headlineText(held)}</div>`)}`;
-}
-
-const kindCounts = (changes: readonly SeriesChange[]) =>
-  (["regression", "improvement"] as const).map((kind) => count(changes.filter((c) => c.kind === kind).length, kind)).join(", ");
 
 /** The release's name as its heading and index row show it: runtime, versions, a canary's badge. */
 function releaseName(first: SeriesChange): SafeHtml {
@@ -159,7 +118,7 @@ function releasesSection(releases: readonly ReleaseChanges[]): SafeHtml {
   const changes = releases.reduce((sum, release) => sum + release.changes.length, 0);
   const indexRow = (release: ReleaseChanges) => {
     const first = release.changes[0]!;
-    return html`<tr><td data-label="release"><div><a href="#${release.id}">${releaseName(first)}</a></div></td><td data-label="runner"><div>${first.runner}</div></td><td class="num" data-label="regressions"><div>${release.changes.filter((c) => c.kind === "regression").length}</div></td><td class="num" data-label="improvements"><div>${release.changes.filter((c) => c.kind === "improvement").length}</div></td><td data-label="on a headline metric"><div>${headlineChanges(release)}</div></td><td data-label="what changed"><div>${releaseNotesLinks(releaseNotes(first.runtime, first.from_version, first.to_version))}</div></td></tr>`;
+    return html`<tr><td data-label="release"><div><a href="#${release.id}">${releaseName(first)}</a></div></td><td data-label="runner"><div>${first.runner}</div></td><td class="num" data-label="regressions"><div>${release.changes.filter((c) => c.kind === "regression").length}</div></td><td class="num" data-label="improvements"><div>${release.changes.filter((c) => c.kind === "improvement").length}</div></td><td data-label="on a headline metric"><div>${headlineCell(release)}</div></td><td data-label="what changed"><div>${releaseNotesLinks(releaseNotes(first.runtime, first.from_version, first.to_version))}</div></td></tr>`;
   };
   const section = (release: ReleaseChanges) => {
     const first = release.changes[0]!;
@@ -184,14 +143,14 @@ export function regressionsBody(feed: RegressionsFeed | null): SafeHtml {
   const { report } = feed;
   const newestFirst = [...report.changes].sort((a, b) => b.updated.localeCompare(a.updated));
   const confirmed = newestFirst.filter((c) => c.status === "confirmed");
-  // A change no release shows alone is no release's step: the reader looking for the release to blame reads the first two tables.
+  // A change no release shows alone is no release's step: the reader looking for the release to blame reads the releases.
   const wide = confirmed.filter(notNarrowed);
   const placed = confirmed.filter((c) => !notNarrowed(c));
   return html`<h1>Regressions</h1>
 <p class="lede">Significant changes between consecutive versions of each series, as found by <code>scripts/bench regressions</code> on ${report.generated_at.slice(0, 10)}: the 95 % interval of the ratio excludes 1 and the change exceeds the series' own noise floor. ${feed.atomPath ? html`<a class="feed" href="${FEED_ATOM_FILE}">Subscribe (Atom)</a>` : ""} <a href="${FEED_JSON_FILE}">JSON</a></p>
 ${wide.length > 0 ? html`<p id="not-narrowed">${wide.length} of the ${confirmed.length} confirmed changes lie between releases with others published between them, ${describeNotNarrowed(wide)}. A change no half shows alone may be spread over several releases, or one run's figure; docs/history.md in the repository says why each stands. They are listed apart, below the changes of one release; each row names the releases between, and says why the change stands there: what its halves gave, or that none was measured.</p>` : ""}
 ${report.changes.length === 0 ? html`<p class="empty">No significant change in ${report.series.length} series.</p>` : ""}
-${releasesSection(byRelease(placed))}
+${releasesSection(changesByRelease(placed))}
 ${changesTable("Confirmed across several releases, not placed in one", wide)}
 ${changesTable("Unconfirmed changes", newestFirst.filter((c) => c.status === "unconfirmed"))}
 ${report.drifted_runs.length > 0 ? html`<h2>Runs measured while the machine drifted</h2><ul>${report.drifted_runs.map((run) => html`<li>${run.runner} run ${run.run_id} (${run.started_at.slice(0, 10)}): sentinel ${run.sentinel} moved in ${run.moved.length} series</li>`)}</ul>` : ""}`;

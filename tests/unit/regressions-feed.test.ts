@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { detectRegressions } from "../../src/regressions/detect.ts";
-import { FEED_ATOM_FILE, changeAnchor, regressionsAtom } from "../../src/regressions/feed-atom.ts";
+import { FEED_ATOM_FILE, regressionsAtom } from "../../src/regressions/feed-atom.ts";
 import { FEED_JSON_FILE, regressionsJson } from "../../src/regressions/feed-json.ts";
 import { regressionsText } from "../../src/regressions/format.ts";
 import type { RegressionReport } from "../../src/regressions/types.ts";
@@ -48,18 +48,36 @@ describe("regressions feed", () => {
     const entries = elements(atom, "entry");
     assert.equal(entries.length, 1);
     const [entry] = entries;
-    assert.match(elements(entry!, "id")[0]!, /^tag:runtime-bench,2026:change\/[0-9a-f]{16}$/);
-    assert.match(elements(entry!, "title")[0]!, /^Regression: node startup\/hello wall_ms on bench-x64-1 22\.5\.0 → 22\.6\.0 \+\d+\.\d %/);
+    assert.equal(elements(entry!, "id")[0], "tag:runtime-bench,2026:release-node-22.5.0-22.6.0-bench-x64-1");
+    assert.equal(elements(entry!, "title")[0], "node 22.5.0 → 22.6.0 on bench-x64-1: 1 regression, 0 improvements");
     assert.match(elements(entry!, "updated")[0]!, RFC3339);
-    assert.match(entry!, new RegExp(`<link rel="alternate" href="regressions.html#${changeAnchor(report.changes[0]!)}"/>`));
-    assert.match(elements(entry!, "summary")[0]!, /interval \[1\.\d{3}, 1\.\d{3}\], noise floor \d\.\d %\. 22\.7\.0 confirms it\./);
+    assert.match(entry!, /<link rel="alternate" href="regressions.html#release-node-22\.5\.0-22\.6\.0-bench-x64-1"\/>/);
+    assert.match(entry!, /<category term="regression"\/>/);
+    assert.match(elements(entry!, "summary")[0]!, /^1 regression, 0 improvements\. On a headline metric: startup\/hello wall_ms \+\d+\.\d % \(regression\)\. Each: startup\/hello wall_ms regression \+\d+\.\d % \(noise floor \d\.\d %\) \[1\.\d{3}, 1\.\d{3}\]: 22\.7\.0 confirms it\.$/);
+  });
+
+  it("gives each release one entry, however many series it changed: its headline metrics and largest changes named, the rest counted", () => {
+    const change = report.changes[0]!;
+    const cell = (metric: string, ratio: number, headline: boolean) => ({ ...change, series: `${change.series} ${metric}`, metric, ratio, headline, kind: ratio > 1 ? ("regression" as const) : ("improvement" as const) });
+    const many: RegressionReport = {
+      ...report,
+      changes: [cell("wall_ms", 1.1, true), ...[1.5, 0.6, 1.02, 0.97, 1.3, 0.99].map((ratio, i) => cell(`m${i}`, ratio, false)), { ...change, from_version: "22.6.0", to_version: "22.7.0", updated: "2026-01-01T00:00:00.000Z" }],
+    };
+    const entries = elements(regressionsAtom(many), "entry");
+    assert.deepEqual(entries.map((e) => elements(e, "title")[0]), [
+      "node 22.5.0 → 22.6.0 on bench-x64-1: 4 regressions, 3 improvements",
+      "node 22.6.0 → 22.7.0 on bench-x64-1: 1 regression, 0 improvements",
+    ], "the most recently measured first");
+    const summary = elements(entries[0]!, "summary")[0]!;
+    assert.match(summary, /The largest 5: startup\/hello wall_ms regression \+10\.0 %.*; startup\/hello m1 improvement −40\.0 %.*; startup\/hello m0 regression \+50\.0 %.*; startup\/hello m4 regression \+30\.0 %.*; startup\/hello m3 improvement −3\.0 %.*; and 2 more on the page\.$/);
+    assert.match(entries[0]!, /<category term="regression"\/>\n {4}<category term="improvement"\/>/);
   });
 
   it("keeps entry ids and the feed's date when regenerated later, and links entries to the given page", () => {
     const later = detectRegressions(stepped, { now: new Date("2027-01-01T00:00:00.000Z") });
     assert.equal(elements(regressionsAtom(later), "id").join(), elements(regressionsAtom(report), "id").join());
     assert.equal(elements(regressionsAtom(later), "updated")[0], report.changes[0]!.updated);
-    assert.match(regressionsAtom(report, "https://bench.example/regressions.html"), /href="https:\/\/bench\.example\/regressions\.html#[0-9a-f]{16}"/);
+    assert.match(regressionsAtom(report, "https://bench.example/regressions.html"), /href="https:\/\/bench\.example\/regressions\.html#release-node-22\.5\.0-22\.6\.0-bench-x64-1"/);
   });
 
   it("alerts only confirmed changes, and escapes text", () => {

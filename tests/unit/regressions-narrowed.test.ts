@@ -51,7 +51,8 @@ describe("the feed after a step was narrowed on another machine than its link", 
     const report = detectRegressions(halves, { published });
     assert.match(regressionsText(report, false), /confirmed: 0 between adjacent releases, 1 not narrowed to one release \(others published between\), 1 of them on a scenario's headline metric \(the one a history sweep narrows\): 0 split at a release between measured beside both ends, neither half showing the change alone; 1 with no release between measured beside both ends/);
     assert.match(regressionsText(report, false), /not narrowed to one release: 1 release between \(22\.5\.0\); no release between measured beside both ends/);
-    assert.match(regressionsAtom(report), /; not narrowed to one release: 1 release between \(22\.5\.0\); no release between measured beside both ends\./);
+    assert.match(regressionsAtom(report), /<title>node 22\.4\.0 → 22\.6\.0 on [^:<]+: 1 regression, 0 improvements<\/title>/);
+    assert.match(regressionsAtom(report), /<summary>1 regression, 0 improvements, not narrowed to one release: 1 release between \(22\.5\.0\)\. .*; no release between measured beside both ends\.<\/summary>/);
     const page = regressionsBody({ report, jsonPath: "regressions.json", atomPath: null }).text;
     assert.match(page, /<p id="not-narrowed">1 of the 1 confirmed changes lie between releases with others published between them, 1 of them on a scenario&#39;s headline metric \(the one a history sweep narrows\): 0 split/);
     assert.match(page, /22\.4\.0 → 22\.6\.0<div class="muted not-narrowed">not narrowed to one release: 1 release between \(22\.5\.0\)<\/div>/);
