@@ -101,6 +101,7 @@ describe("regressions feed", () => {
     const text = regressionsText(report, true);
     assert.match(text, /^1 series, 1 change \(1 confirmed, 0 unconfirmed\), 0 runs with environment drift/);
     assert.match(text, /confirmed\s+regression\s+node startup\/hello wall_ms on bench-x64-1\s+22\.5\.0 → 22\.6\.0\s+\+\d+\.\d % \(noise floor \d\.\d %\)/);
+    assert.match(text, /release by release \(each change is in the table below\):\nrelease\s+runner\s+regressions\s+improvements\s+on a headline metric\n[- ]+\nnode 22\.5\.0 → 22\.6\.0\s+bench-x64-1\s+1\s+0\s+startup\/hello wall_ms \+\d+\.\d % \(regression\)\n/);
     assert.match(text, /node startup\/hello wall_ms on bench-x64-1\s+10: 22\.0\.0 … 22\.9\.0\s+10\s+\d\.\d %$/m);
   });
 });
