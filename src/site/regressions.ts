@@ -83,12 +83,20 @@ const COLUMNS: readonly { title: string; numeric?: boolean; cell: (change: Serie
   },
 ];
 
-/** A table of changes, each row anchored: the Atom feed's entries link to regressions.html#<anchor>. A cell's content is one block, a labelled line when stacked. */
-function changeRows(changes: readonly SeriesChange[]): SafeHtml {
+/** The columns a release's own table leaves to its heading: every row of it has the same. */
+const RELEASE_HEADING_COLUMNS = new Set(["runtime", "what changed"]);
+
+/**
+ * A table of changes, each row anchored: the Atom feed's entries link to regressions.html#<anchor>.
+ * A cell's content is one block, a labelled line when stacked. Under a release's heading, the
+ * release's runtime, versions and notes are the heading's.
+ */
+function changeRows(changes: readonly SeriesChange[], underRelease = false): SafeHtml {
+  const columns = underRelease ? COLUMNS.filter((c) => !RELEASE_HEADING_COLUMNS.has(c.title)) : COLUMNS;
   const row = (change: SeriesChange) =>
-    html`<tr class="change-${change.kind}" id="${changeAnchor(change)}">${COLUMNS.map((c) => html`<td${c.numeric ? html` class="num"` : ""} data-label="${c.title}"><div>${c.cell(change)}</div></td>`)}</tr>`;
+    html`<tr class="change-${change.kind}" id="${changeAnchor(change)}">${columns.map((c) => html`<td${c.numeric ? html` class="num"` : ""} data-label="${c.title}"><div>${c.cell(change)}</div></td>`)}</tr>`;
   return html`<div class="table-scroll"><table class="data stacked changes">
-  <thead><tr>${COLUMNS.map((c) => html`<th scope="col"${c.numeric ? html` class="num"` : ""}>${c.title}</th>`)}</tr></thead>
+  <thead><tr>${columns.map((c) => html`<th scope="col"${c.numeric ? html` class="num"` : ""}>${c.title}</th>`)}</tr></thead>
   <tbody>${changes.map(row)}</tbody>
 </table></div>`;
 }
@@ -122,8 +130,10 @@ function releasesSection(releases: readonly ReleaseChanges[]): SafeHtml {
   };
   const section = (release: ReleaseChanges) => {
     const first = release.changes[0]!;
+    const notes = releaseNotes(first.runtime, first.from_version, first.to_version);
     return html`<section class="release" id="${release.id}"><h3>${releaseName(first)} <span class="muted">on ${first.runner}</span> <span class="count">${kindCounts(release.changes)}</span></h3>
-${changeRows(release.changes)}</section>`;
+${notes ? html`<p class="muted">${releaseNotesLinks(notes)}</p>` : ""}
+${changeRows(release.changes, true)}</section>`;
   };
   return html`<h2>Confirmed changes, release by release <span class="count">${changes}</span></h2>
 <p>Each release beside the one before it, newest first, runtime by runtime: what it changed on its scenarios' headline metrics (the metric each scenario is judged on first) and how many changes it made in all. Under the table, each release's changes, its headline metrics first, then the largest.</p>
