@@ -271,6 +271,23 @@ export function measuredVersions(summaries: readonly TrendSummary[]): CatalogDat
   return Object.fromEntries([...known].map(([id, perRuntime]) => [id, Object.fromEntries([...perRuntime].map(([name, set]) => [name, [...set].sort(compareVersions)]))]));
 }
 
+/** The newest version of each runtime in a trend's figures, or undefined where it has none. */
+const newestOk = (trend: TrendSummary, runtime: RuntimeName) => [...(trend.okVersions[runtime] ?? [])].sort(compareVersions).at(-1);
+
+/** Runtimes of a series newer on another machine of the trend's runner than on the trend's own, each with its newest version there. */
+function newerElsewhere(trend: TrendSummary, sameSeries: readonly TrendSummary[]): OverviewGroup["newer_elsewhere"] {
+  const others = sameSeries.filter((t) => t.testbed.runner === trend.testbed.runner && t.testbed.id !== trend.testbed.id);
+  const runtimes = [...new Set(others.flatMap((t) => Object.keys(t.okVersions) as RuntimeName[]))].sort();
+  return runtimes.flatMap((runtime) => {
+    const newest = others
+      .map((t) => ({ version: newestOk(t, runtime), testbed: t.testbed.id }))
+      .filter((v): v is { version: string; testbed: string } => v.version !== undefined)
+      .sort((a, b) => compareVersions(b.version, a.version))[0];
+    const here = newestOk(trend, runtime);
+    return newest !== undefined && (here === undefined || compareVersions(newest.version, here) > 0) ? [{ runtime, ...newest }] : [];
+  });
+}
+
 /** The overview's cards and the catalog, from the summaries of every trend of every testbed. */
 export function pagesData(summaries: readonly TrendSummary[], testbeds: Map<string, TestbedFacts>, infos: ReadonlyMap<string, ScenarioInfo>, generatedAt: string): { overview: OverviewData; catalog: CatalogData } {
   const byScenario = new Map<string, TrendSummary[]>();
@@ -294,7 +311,7 @@ export function pagesData(summaries: readonly TrendSummary[], testbeds: Map<stri
       const groupsByArch: OverviewGroup[] = [];
       for (const arch of ["x86_64", "arm64"] as const) {
         const trend = headlineTrends.find((t) => t.testbed.arch === arch);
-        if (trend) groupsByArch.push({ testbed: trend.testbed, figures: trend.newest });
+        if (trend) groupsByArch.push({ testbed: trend.testbed, figures: trend.newest, newer_elsewhere: newerElsewhere(trend, headlineTrends) });
       }
       return { ...infos.get(id)!, headline, series_count: new Set(scenarioTrends.map((t) => seriesId(t.series))).size, groups: groupsByArch };
     }),

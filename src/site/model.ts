@@ -121,6 +121,12 @@ export interface TrendData {
 export interface OverviewGroup {
   testbed: TestbedRef;
   figures: ReducedResult[];
+  /**
+   * Runtimes whose newest version of this series was measured on another machine of the same
+   * runner (a reference testbed whose host changed, a runner whose machine was replaced), newer
+   * than any `figures` holds: another machine's absolute figures are never drawn beside these.
+   */
+  newer_elsewhere: { runtime: RuntimeName; version: string; testbed: string }[];
 }
 
 export interface ScenarioInfo {

@@ -321,6 +321,21 @@ describe("site over a pool of two machines", () => {
     assert.match(readFileSync(join(out, "methodology.html"), "utf8"), /Pool<\/dt><dd>bench-x64: this machine runs startup\/hello;/);
   });
 
+  it("names on an overview card the newer versions measured on another machine of its runner, whose figures it does not draw", async () => {
+    const dataDir = tempDir("site-machine-changed");
+    const result = (fingerprint: string, day: string, name: "node" | "bun", version: string) =>
+      makeResult({ run: { runner: "bench-x64-a", id: `202611${day}T000000Z-${fingerprint.slice(0, 6)}`, started_at: `2026-11-${day}T00:00:00.000Z` }, environment: { fingerprint }, runtime: { name, version }, suite: "startup", scenario: "hello" });
+    // The runner's first machine measured node and bun; the machine that replaced it, a newer node only.
+    await writeResult(dataDir, result("aaaaaaaa00000000", "01", "node", "22.0.0"));
+    await writeResult(dataDir, result("aaaaaaaa00000000", "01", "bun", "1.1.0"));
+    await writeResult(dataDir, result("bbbbbbbb00000000", "02", "node", "24.0.0"));
+    const { overview } = aggregate(loadResults(dataDir), new Map(), null, new Map(), "2026-11-03T00:00:00.000Z");
+    const [group] = overview.scenarios.find((s) => s.scenario === "hello")!.groups;
+    assert.equal(group!.testbed.id, "bench-x64-a-bbbbbbbb", "the machine measured last speaks");
+    assert.deepEqual(group!.figures.map((f) => `${f.runtime} ${f.version}`), ["node 24.0.0"]);
+    assert.deepEqual(group!.newer_elsewhere, [{ runtime: "bun", version: "1.1.0", testbed: "bench-x64-a-aaaaaaaa" }], "node's older figure on the first machine is not news");
+  });
+
   it("places the committed runners in no pool, and each pool member in its pool with its suites", () => {
     assert.deepEqual([...benchPools()], []);
     const member = (name: string, suites?: string[]) => ({ name, arch: "x86_64" as const, labels: ["self-hosted", name], pool: "bench-x64", ...(suites ? { suites } : {}) });

@@ -61,6 +61,15 @@ function fallbackTable(card: Card, metric: string, groups: readonly OverviewGrou
   );
 }
 
+/** Where a runtime's newest version of the series was measured on another machine of a group's runner: named, since its bar is an older version. */
+function newerElsewhere(groups: readonly OverviewGroup[]): HTMLElement | null {
+  const lines = groups
+    .filter((g) => g.newer_elsewhere.length > 0)
+    .map((g) => `Newer on another machine of ${g.testbed.runner}: ${g.newer_elsewhere.map((n) => `${n.runtime} ${n.version}`).join(", ")}.`);
+  if (lines.length === 0) return null;
+  return h("p", { class: "newer-elsewhere" }, `${lines.join(" ")} Two machines' figures are never drawn side by side: the trend page has each machine's.`);
+}
+
 function renderCard(card: Card, state: PageState): HTMLElement | null {
   const metric = state.metric && card.metrics[state.metric] ? state.metric : state.metric ? null : card.primary;
   if (!metric) return null;
@@ -87,6 +96,7 @@ function renderCard(card: Card, state: PageState): HTMLElement | null {
     h("div", { class: "card-head" }, h("h3", {}, h("span", { class: "suite" }, `${card.suite} / `), card.scenario), h("a", { href: trendLink }, "Trend →")),
     card.description ? h("p", { class: "description" }, card.description) : null,
     figure,
+    newerElsewhere(groups),
     h("div", { class: "chart-foot" }, downloadLinks(overviewCardPath(card.suite, card.scenario), () => overviewCardCsv(card))),
     tableFallback("Show as table", fallbackTable(card, metric, groups)),
   );
