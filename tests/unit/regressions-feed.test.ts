@@ -73,6 +73,15 @@ describe("regressions feed", () => {
     assert.match(entries[0]!, /<category term="regression"\/>\n {4}<category term="improvement"\/>/);
   });
 
+  it("names and links, once, a change the runtime's team documented on any of the release's cells", () => {
+    const change = report.changes[0]!;
+    const documented = { id: "node-x", direction: "slower" as const, factor: 1.1, measure: "a start", source: "nodejs/node#1", url: "https://github.com/nodejs/node/pull/1" };
+    const twice: RegressionReport = { ...report, changes: [{ ...change, documented: [documented] }, { ...change, series: `${change.series} cpu`, metric: "cpu_s", headline: false, documented: [documented] }] };
+    const [entry] = elements(regressionsAtom(twice), "entry");
+    assert.equal(entry!.match(/<link rel="related" title="documented: nodejs\/node#1" href="https:\/\/github\.com\/nodejs\/node\/pull\/1"\/>/g)?.length, 1);
+    assert.equal(elements(entry!, "summary")[0]!.match(/Documented by the runtime&#39;s team: [^(]+\(https:\/\/github\.com\/nodejs\/node\/pull\/1\)\./g)?.length, 1);
+  });
+
   it("keeps entry ids and the feed's date when regenerated later, and links entries to the given page", () => {
     const later = detectRegressions(stepped, { now: new Date("2027-01-01T00:00:00.000Z") });
     assert.equal(elements(regressionsAtom(later), "id").join(), elements(regressionsAtom(report), "id").join());
