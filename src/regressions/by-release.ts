@@ -55,6 +55,8 @@ export function headlineChanges(release: ReleaseChanges): HeadlineChange[] {
 /** `startup/hello wall_ms −20.0 % to −5.0 % in 3 cells (improvement)`: a headline change as the CLI and the feed name it. */
 export const headlineText = ({ kind, first, range }: HeadlineChange): string => `${first.suite}/${first.scenario} ${first.metric} ${range} (${kind})`;
 
+/** How many of `changes` are of a kind. */
+export const ofKind = (changes: readonly SeriesChange[], kind: SeriesChange["kind"]): number => changes.filter((c) => c.kind === kind).length;
+
 /** `2 regressions, 14 improvements`. */
-export const kindCounts = (changes: readonly SeriesChange[]): string =>
-  (["regression", "improvement"] as const).map((kind) => count(changes.filter((c) => c.kind === kind).length, kind)).join(", ");
+export const kindCounts = (changes: readonly SeriesChange[]): string => (["regression", "improvement"] as const).map((kind) => count(ofKind(changes, kind), kind)).join(", ");

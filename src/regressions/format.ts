@@ -4,7 +4,7 @@ import { describeDocumented } from "../core/known-changes.ts";
 import { formatTable } from "../ui/table.ts";
 import { count } from "../ui/words.ts";
 import type { ChainedTrends } from "./chains.ts";
-import { changesByRelease, headlineChanges, headlineText, type ReleaseChanges } from "./by-release.ts";
+import { changesByRelease, headlineChanges, headlineText, ofKind, type ReleaseChanges } from "./by-release.ts";
 import type { DriftedRun, MeasuredHalf, RegressionReport, SeriesChange, SeriesIdentity } from "./types.ts";
 
 /** `bun startup/hello wall_ms on bench-x64-1` */
@@ -87,9 +87,8 @@ export function regressionsText(report: RegressionReport, withSeries: boolean): 
   if (releases.length > 0) {
     const releaseRow = (release: ReleaseChanges) => {
       const first = release.changes[0]!;
-      const kinds = (kind: SeriesChange["kind"]) => String(release.changes.filter((c) => c.kind === kind).length);
       const headline = headlineChanges(release).map(headlineText);
-      return [`${first.channel === "canary" ? "canary " : ""}${first.runtime} ${first.from_version} → ${first.to_version}`, first.runner, kinds("regression"), kinds("improvement"), headline.length > 0 ? headline.join("; ") : "none"];
+      return [`${first.channel === "canary" ? "canary " : ""}${first.runtime} ${first.from_version} → ${first.to_version}`, first.runner, String(ofKind(release.changes, "regression")), String(ofKind(release.changes, "improvement")), headline.length > 0 ? headline.join("; ") : "none"];
     };
     parts.push(`confirmed changes of one release, release by release (each change is in the table below):\n${formatTable(["release", "runner", "regressions", "improvements", "on a headline metric"], releases.map(releaseRow))}`);
   }

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { readDerivedFile } from "../core/json-file.ts";
 import { formatChange, formatPercent } from "../compare/format.ts";
 import { formatInterval } from "../compare/verdict.ts";
-import { changesByRelease, headlineChanges, kindCounts, type ReleaseChanges } from "../regressions/by-release.ts";
+import { changesByRelease, headlineChanges, kindCounts, ofKind, type ReleaseChanges } from "../regressions/by-release.ts";
 import { FEED_ATOM_FILE, changeAnchor } from "../regressions/feed-atom.ts";
 import { describeBetween, describeHalves, describeNotNarrowed, notNarrowed } from "../regressions/format.ts";
 import { FEED_JSON_FILE } from "../regressions/feed-json.ts";
@@ -126,7 +126,7 @@ function releasesSection(releases: readonly ReleaseChanges[]): SafeHtml {
   const changes = releases.reduce((sum, release) => sum + release.changes.length, 0);
   const indexRow = (release: ReleaseChanges) => {
     const first = release.changes[0]!;
-    return html`<tr><td data-label="release"><div><a href="#${release.id}">${releaseName(first)}</a></div></td><td data-label="runner"><div>${first.runner}</div></td><td class="num" data-label="regressions"><div>${release.changes.filter((c) => c.kind === "regression").length}</div></td><td class="num" data-label="improvements"><div>${release.changes.filter((c) => c.kind === "improvement").length}</div></td><td data-label="on a headline metric"><div>${headlineCell(release)}</div></td><td data-label="what changed"><div>${releaseNotesLinks(releaseNotes(first.runtime, first.from_version, first.to_version))}</div></td></tr>`;
+    return html`<tr><td data-label="release"><div><a href="#${release.id}">${releaseName(first)}</a></div></td><td data-label="runner"><div>${first.runner}</div></td><td class="num" data-label="regressions"><div>${ofKind(release.changes, "regression")}</div></td><td class="num" data-label="improvements"><div>${ofKind(release.changes, "improvement")}</div></td><td data-label="on a headline metric"><div>${headlineCell(release)}</div></td><td data-label="what changed"><div>${releaseNotesLinks(releaseNotes(first.runtime, first.from_version, first.to_version))}</div></td></tr>`;
   };
   const section = (release: ReleaseChanges) => {
     const first = release.changes[0]!;
