@@ -57,10 +57,14 @@ export function testbedWithFigures(scenario: CatalogData["scenarios"][number], t
   return testbeds.find(hasFigures) ?? testbeds[0]!;
 }
 
-/** How a picker names a machine, with its CPU (a runner's machines differ by it), its pool and what it runs there. */
+/**
+ * How a picker and a chart name a machine: its CPU, and its fingerprint's first digits, since a
+ * runner's machines can share a CPU model (a reference testbed's hosts, a runner replaced by its
+ * like); its pool and what it runs there.
+ */
 export function machineLabel(testbed: TestbedRef): string {
   const pool = testbed.pool ? `, pool ${testbed.pool.name}: ${testbed.pool.runs.join(", ")}` : "";
-  return `${testbed.runner} (${testbed.kind}, ${testbed.arch}, ${testbed.cpu_model}${pool})`;
+  return `${testbed.runner} (${testbed.kind}, ${testbed.arch}, ${testbed.cpu_model}, machine ${testbed.fingerprint.slice(0, 8)}${pool})`;
 }
 
 /** What one line of a chart measures: a scenario, and the app and load point that tell its series apart. */

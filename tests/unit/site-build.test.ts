@@ -315,7 +315,7 @@ describe("site over a pool of two machines", () => {
     const b = pooled.testbeds.find((t) => t.runner === "bench-x64-b")!;
     assert.deepEqual(b.pool, { name: "bench-x64", runs: ["startup/hello"] });
     assert.ok(runsScenario(b, "startup", "hello") && !runsScenario(b, "startup", "cold") && !runsScenario(b, "http", "json"));
-    assert.equal(machineLabel(b), `bench-x64-b (dedicated, x86_64, ${b.cpu_model}, pool bench-x64: startup/hello)`, "the CPU tells a runner's machines apart");
+    assert.equal(machineLabel(b), `bench-x64-b (dedicated, x86_64, ${b.cpu_model}, machine bbbbbbbb, pool bench-x64: startup/hello)`, "the CPU tells a runner's machines apart");
     const out = tempDir("site-pool-out");
     await buildSite({ dataDir, outDir: out, scenarios, pools });
     assert.match(readFileSync(join(out, "methodology.html"), "utf8"), /Pool<\/dt><dd>bench-x64: this machine runs startup\/hello;/);
@@ -348,7 +348,7 @@ describe("site over a pool of two machines", () => {
 });
 
 describe("the machine a trend page opens on", () => {
-  const machine = (id: string, cpu: string): TestbedRef => ({ id, runner: "reference-x64", kind: "reference", arch: "x86_64", fingerprint: id, cpu_model: cpu, pool: null });
+  const machine = (id: string, cpu: string): TestbedRef => ({ id, runner: "reference-x64", kind: "reference", arch: "x86_64", fingerprint: `${id.slice(-8)}00000000`, cpu_model: cpu, pool: null });
   const [intel, amd] = [machine("reference-x64-11111111", "Intel"), machine("reference-x64-22222222", "AMD")];
   // The runner's new machine has measured node's series; bun's app is measured only on the old one, where bun ran.
   const scenario = {
@@ -365,6 +365,8 @@ describe("the machine a trend page opens on", () => {
     assert.equal(testbedWithFigures(scenario, [intel, amd], undefined, undefined), intel);
     assert.equal(testbedWithFigures(scenario, [intel, amd], "node-sqlite", "concurrency=8"), intel, "no figures anywhere: the first");
     assert.notEqual(machineLabel(intel), machineLabel(amd), "the picker tells them apart");
+    const likeAmd = machine("reference-x64-33333333", "AMD");
+    assert.notEqual(machineLabel(likeAmd), machineLabel(amd), "and two hosts of one CPU model, by their fingerprints");
   });
 });
 

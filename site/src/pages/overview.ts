@@ -65,7 +65,8 @@ function fallbackTable(card: Card, metric: string, groups: readonly OverviewGrou
 function newerElsewhere(groups: readonly OverviewGroup[]): HTMLElement | null {
   const lines = groups
     .filter((g) => g.newer_elsewhere.length > 0)
-    .map((g) => `Newer on another machine of ${g.testbed.runner}: ${g.newer_elsewhere.map((n) => `${n.runtime} ${n.version}`).join(", ")}.`);
+    // A testbed's id is its runner and its fingerprint's first digits, as the trend page's picker names the machine.
+    .map((g) => `Newer on other machines of ${g.testbed.runner}: ${g.newer_elsewhere.map((n) => `${n.runtime} ${n.version} (machine ${n.testbed.slice(g.testbed.runner.length + 1)})`).join(", ")}.`);
   if (lines.length === 0) return null;
   return h("p", { class: "newer-elsewhere" }, `${lines.join(" ")} Two machines' figures are never drawn side by side: the trend page has each machine's.`);
 }

@@ -330,7 +330,7 @@ function caption(view: View, chained: boolean): string {
   const info = view.scenario.metrics[view.metric]!;
   return chained
     ? `${metricLabel(view.metric)}: each release against the first of its chain, the product of the steps each measured beside its predecessor · ${betterText(info.better)} · on ${testbed.runner}, across its machines`
-    : `${metricLabel(view.metric)} (${info.unit}) · ${betterText(info.better)} · on ${testbed.runner} (${testbed.kind === "local" ? "local machine" : testbed.kind}, ${testbed.arch}, ${testbed.cpu_model})`;
+    : `${metricLabel(view.metric)} (${info.unit}) · ${betterText(info.better)} · on ${machineLabel(testbed)}`;
 }
 
 /** Fetches each file once, however often the reader comes back to its view. */
