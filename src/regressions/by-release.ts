@@ -1,7 +1,7 @@
 /**
  * Confirmed changes read release by release, as Perfherder groups a push's alerts into one
  * summary: a reader asks what a release changed, not what each of hundreds of series did. The
- * regressions page and the Atom feed both show them this way.
+ * regressions page, the Atom feed and `regressions`' own table show them this way.
  */
 import { formatChange } from "../compare/format.ts";
 import { compareVersions, groupBy } from "../compare/series-key.ts";

@@ -111,8 +111,8 @@ ${changeRows(changes)}</section>`;
 function headlineCell(release: ReleaseChanges): SafeHtml {
   const lines = headlineChanges(release);
   if (lines.length === 0) return html`<span class="muted">none</span>`;
-  const metric = (name: string) => metricLabel(name).charAt(0).toLowerCase() + metricLabel(name).slice(1);
-  return html`${lines.map(({ kind, first, range }) => html`<div class="verdict-${kind}">${first.suite}/${first.scenario}, ${metric(first.metric)}: ${range}</div>`)}`;
+  const metric = (label: string) => label.charAt(0).toLowerCase() + label.slice(1);
+  return html`${lines.map(({ kind, first, range }) => html`<div class="verdict-${kind}">${first.suite}/${first.scenario}, ${metric(metricLabel(first.metric))}: ${range}</div>`)}`;
 }
 
 /** The release's name as its heading and index row show it: runtime, versions, a canary's badge. */
