@@ -12,8 +12,19 @@ import type { MatrixEntry } from "../releases/matrix.ts";
 import { MACHINE_CHECKS, untunedRefusal } from "./machines.ts";
 import { bindArtifacts, CLOCK_SLACK_MS, outsideJob, type ArtifactUpload, type WorkflowRun } from "./workflow-run.ts";
 
-/** Whether a value is a plan's job as far as collect reads one: its runner, runtime and version. */
-export const isPlanJob = (job: unknown): job is MatrixEntry => ["runner", "runtime", "version"].every((key) => typeof (job as Record<string, unknown> | null)?.[key] === "string");
+/**
+ * A job as collect holds its results to it: a plan's matrix entry, or a reference testbed's run of
+ * the newest releases of several runtimes side by side (`sweep --side-by-side`), whose `beside`
+ * names each release it measured besides `runtime` and `version` (`deno@2.9.6`).
+ */
+export type PlanJob = MatrixEntry & { readonly beside?: readonly string[] };
+
+/** Whether a value is a plan's job as far as collect reads one: its runner, runtime and version, and any releases beside them. */
+export const isPlanJob = (job: unknown): job is PlanJob => {
+  const fields = (job ?? {}) as Record<string, unknown>;
+  const beside = fields["beside"];
+  return ["runner", "runtime", "version"].every((key) => typeof fields[key] === "string") && (beside === undefined || (Array.isArray(beside) && beside.every((spec) => typeof spec === "string")));
+};
 
 /** What collect trusts: the machines of .github/bench-runners.json, the suites' metrics, and the jobs of the run's plan. */
 export interface CollectTrust {
@@ -21,7 +32,7 @@ export interface CollectTrust {
   /** Each suite's metrics and their units: a result records no other. */
   readonly declared: DeclaredMetrics;
   /** The plan job's matrix and the call's name, which together name each job's artifact; without them, results are checked against the runners only. */
-  readonly plan?: { readonly call: string; readonly jobs: readonly MatrixEntry[] };
+  readonly plan?: { readonly call: string; readonly jobs: readonly PlanJob[] };
   /** The workflow run as GitHub's API lists it: each artifact is held to the upload step named for it, each result to that step's job. */
   readonly run?: WorkflowRun;
   /**
@@ -34,22 +45,23 @@ export interface CollectTrust {
   readonly now?: Date;
 }
 
-/** The artifact benchmark.yml's job for `entry` uploads: the workflow, not the job's own code, names it. */
-export function artifactName(call: string, entry: MatrixEntry): string {
-  return `results-${call}-${entry.runner}-${entry.runtime}-${entry.version}`;
+/** The artifact benchmark.yml's job for `entry` uploads: the workflow, not the job's own code, names it. A side-by-side run's names its other releases too. */
+export function artifactName(call: string, entry: PlanJob): string {
+  const beside = (entry.beside ?? []).map((spec) => `-${spec.replace("@", "-")}`).join("");
+  return `results-${call}-${entry.runner}-${entry.runtime}-${entry.version}${beside}`;
 }
 
 /** What a result is checked against: the machine it claims, and the job whose artifact held it. */
 interface Claim {
   readonly doc: ResultDocument;
   readonly runner: BenchMachine | undefined;
-  readonly job: MatrixEntry | undefined;
+  readonly job: PlanJob | undefined;
   /** The upload step that made its artifact, where the run's record is known. */
   readonly upload: ArtifactUpload | undefined;
   readonly now: Date;
 }
 
-const jobVersions = (job: MatrixEntry) => `${job.runtime} ${job.version}${job.predecessor ? ` and ${job.predecessor}` : ""}`;
+const jobVersions = (job: PlanJob) => [`${job.runtime} ${job.version}${job.predecessor ? ` and ${job.predecessor}` : ""}`, ...(job.beside ?? []).map((spec) => spec.replace("@", " "))].join(", ");
 
 /** A canary's or a nightly's version: a pre-release part (Node's `27.0.0-nightly…`) or a build part (Deno's `2.7.0+<commit>`). */
 const isPrerelease = (version: string) => /[-+]/.test(version);
@@ -58,18 +70,20 @@ const isPrerelease = (version: string) => /[-+]/.test(version);
  * Why a job did not measure the runtime version a result claims, or nothing. A release job
  * measures its release and the predecessor beside it, each under its default label. A canary job
  * measures its baseline release, labelled `release`, and a build whose version is known only once
- * installed, labelled `canary`: that label is taken only by a version that is no release.
+ * installed, labelled `canary`: that label is taken only by a version that is no release. A
+ * side-by-side run measures each of its releases under its default label.
  */
-function versionRefusal(job: MatrixEntry, doc: ResultDocument): string | undefined {
+function versionRefusal(job: PlanJob, doc: ResultDocument): string | undefined {
   const { name, version } = doc.runtime;
   const claimed = `claims ${name} ${version}${doc.label === undefined ? "" : ` labelled ${doc.label}`}`;
-  if (job.runtime !== name) return `${claimed}, but its job measured ${jobVersions(job)}`;
+  const beside = job.beside?.includes(`${name}@${version}`) ?? false;
+  if (job.runtime !== name && !beside) return `${claimed}, but its job measured ${jobVersions(job)}`;
   if (job.channel === "canary") {
     if (doc.label === "release") return version === job.predecessor ? undefined : `${claimed}, but its canary job's release is ${job.predecessor}`;
     if (doc.label === "canary") return isPrerelease(version) ? undefined : `${claimed}, but ${version} is a release, not a nightly or canary build`;
     return `${claimed}, but a canary job's results are labelled release or canary`;
   }
-  if (version !== job.version && version !== job.predecessor) return `${claimed}, but its job measured ${jobVersions(job)}`;
+  if (!beside && version !== job.version && version !== job.predecessor) return `${claimed}, but its job measured ${jobVersions(job)}`;
   return doc.label === undefined || doc.label === `${name}-${version}` ? undefined : `${claimed}, but a release job's results carry their own runtime and version as label`;
 }
 
@@ -102,7 +116,7 @@ const RESULT_CHECKS: readonly ((claim: Claim) => string | undefined)[] = [
 /** Where a file's artifact was found: its name, and the job and upload step it belongs to. */
 interface ArtifactOf {
   readonly name: string;
-  readonly job: MatrixEntry;
+  readonly job: PlanJob;
   readonly upload: ArtifactUpload | undefined;
 }
 

@@ -10,7 +10,7 @@ import type { CompareRow } from "../compare/types.ts";
 import { paramsSlug } from "../core/params.ts";
 import { readIndexedResults } from "../results/run-index.ts";
 import { cutByInterrupt, type ResultDocument } from "../results/types.ts";
-import type { ChainLink } from "./select.ts";
+import type { ChainLink, RuntimeRelease } from "./select.ts";
 
 /**
  * A cell whose adaptive trials stopped for budget before their last look: judged on two or three
@@ -70,6 +70,15 @@ export class RunnerCoverage {
       const to = run.filter((doc) => doc.runtime.version === link.to);
       return from.length > 0 && to.length > 0 ? [{ from, to }] : [];
     });
+  }
+
+  /** Whether one run measured every one of the releases in the scenario to the end: a side-by-side run of several runtimes' releases. */
+  together(releases: readonly RuntimeRelease[], scenario: string, version?: number): boolean {
+    const runIds = releases.map((release) => {
+      const runs = (this.runs.get(`${release.runtime} ${scenario}`) ?? []).filter((run) => version === undefined || run[0]!.scenario_version === version);
+      return new Set(runs.filter((run) => run.some((doc) => doc.runtime.version === release.version)).map((run) => run[0]!.run.id));
+    });
+    return [...(runIds[0] ?? [])].some((id) => runIds.every((ids) => ids.has(id)));
   }
 
   /**

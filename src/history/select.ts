@@ -64,6 +64,12 @@ export function selectReleases(runtime: RuntimeName, releases: readonly Release[
   return semver.sort([...chosen]);
 }
 
+/** A runtime's release, as a sweep names one (`deno@2.9.6`). */
+export interface RuntimeRelease {
+  readonly runtime: RuntimeName;
+  readonly version: string;
+}
+
 /** One link of a chain: a release measured beside the one before it in the selection, in one run. */
 export interface ChainLink {
   readonly runtime: RuntimeName;

@@ -10,13 +10,12 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { artifactName, collectResults, isPlanJob, type CollectOutcome, type CollectTrust } from "../collect/collect.ts";
+import { artifactName, collectResults, isPlanJob, type CollectOutcome, type CollectTrust, type PlanJob } from "../collect/collect.ts";
 import { UserError } from "../core/errors.ts";
 import { displayPath, readJsonFile, replaceFile } from "../core/json-file.ts";
 import { cacheDir } from "../core/paths.ts";
-import type { MatrixEntry } from "../releases/matrix.ts";
 import type { ReferenceTestbed } from "../releases/runners.ts";
-import type { ChainLink } from "./select.ts";
+import type { ChainLink, RuntimeRelease } from "./select.ts";
 import type { TimedRun } from "./sweep.ts";
 
 /** The call a sweep's jobs belong to: part of each staged artifact's name. */
@@ -24,7 +23,7 @@ export const SWEEP_CALL = "sweep";
 
 /** `<work>/artifacts/<artifact>/…`, as download-artifact lays them out, and `<work>/jobs/<artifact>.json`. */
 const artifactsDir = (workDir: string) => join(workDir, "artifacts");
-const jobFile = (workDir: string, job: MatrixEntry) => join(workDir, "jobs", `${artifactName(SWEEP_CALL, job)}.json`);
+const jobFile = (workDir: string, job: PlanJob) => join(workDir, "jobs", `${artifactName(SWEEP_CALL, job)}.json`);
 
 /** A sweep's staging folder for a data folder: below the per-user cache, one per data folder. */
 export function sweepWorkDir(dataDir: string): string {
@@ -63,12 +62,9 @@ export function keepRuns(dataDir: string, runs: readonly TimedRun[]): void {
   replaceFile(sweepPaceFile(dataDir), `${JSON.stringify(runs)}\n`);
 }
 
-/** A link as collect's plan holds a job: the newer release, measured beside the older one on the testbed. */
-export function linkJob(link: ChainLink, testbed: ReferenceTestbed, scenarios: readonly string[], apps: readonly string[]): MatrixEntry {
+/** What every job of a sweep on the testbed shares, measuring `scenarios` and `apps`. */
+function testbedJob(testbed: ReferenceTestbed, scenarios: readonly string[], apps: readonly string[]) {
   return {
-    runtime: link.runtime,
-    version: link.to,
-    predecessor: link.from,
     runner: testbed.name,
     arch: testbed.arch,
     labels: [],
@@ -76,11 +72,22 @@ export function linkJob(link: ChainLink, testbed: ReferenceTestbed, scenarios: r
     scenarios: scenarios.join(" "),
     apps: apps.join(" "),
     channel: "release",
-  };
+  } as const;
 }
 
-/** Declares a link's staging folder and the job it holds; returns the folder a run writes its results below. */
-export async function stageLink(workDir: string, job: MatrixEntry): Promise<string> {
+/** A link as collect's plan holds a job: the newer release, measured beside the older one on the testbed. */
+export function linkJob(link: ChainLink, testbed: ReferenceTestbed, scenarios: readonly string[], apps: readonly string[]): PlanJob {
+  return { ...testbedJob(testbed, scenarios, apps), runtime: link.runtime, version: link.to, predecessor: link.from };
+}
+
+/** Several runtimes' releases measured side by side in one run on the testbed, as collect's plan holds the job. */
+export function sideBySideJob(releases: readonly RuntimeRelease[], testbed: ReferenceTestbed, scenarios: readonly string[]): PlanJob {
+  const [first, ...others] = releases;
+  return { ...testbedJob(testbed, scenarios, []), runtime: first!.runtime, version: first!.version, predecessor: "", beside: others.map((r) => `${r.runtime}@${r.version}`) };
+}
+
+/** Declares a job's staging folder and the job it holds; returns the folder a run writes its results below. */
+export async function stageJob(workDir: string, job: PlanJob): Promise<string> {
   const artifact = join(artifactsDir(workDir), artifactName(SWEEP_CALL, job));
   await rm(artifact, { recursive: true, force: true });
   await mkdir(artifact, { recursive: true });
@@ -90,7 +97,7 @@ export async function stageLink(workDir: string, job: MatrixEntry): Promise<stri
 }
 
 /** The jobs of the links staged in a work folder. */
-function stagedJobs(workDir: string): MatrixEntry[] {
+function stagedJobs(workDir: string): PlanJob[] {
   const dir = join(workDir, "jobs");
   if (!existsSync(dir)) return [];
   return readdirSync(dir)

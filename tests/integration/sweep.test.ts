@@ -92,3 +92,25 @@ describe("a sweep over a window with a release whose binary is refused", () => {
     assert.match(run.stderr, /sweep: deno: none of the chosen scenarios runs on it/);
   });
 });
+
+describe("a sweep of the newest releases side by side", () => {
+  it("measures them in one run, collected as the testbed's, and finds them in data/ when run again", async () => {
+    const data = tempDir("sweep-data");
+    // Two trials and no adaptive ones: what is checked is the one run and its collect, not its verdicts.
+    const args = ["sweep", "--side-by-side", "--runtime", "node@22.11.0", "--runtime", "bun@1.2.0", "--scenario", "startup/hello", "--trials", "2", "--trial-budget", "0"];
+    args.push("--data", data, "--runners", thisMachineAsTestbed(), "--max-load", "1000");
+    const first = await bench(args);
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stdout, /sweep: node@22\.11\.0, bun@1\.2\.0 measured side by side on 1 scenario/);
+    const docs = [...results(data).values()];
+    assert.deepEqual(docs.map((doc) => `${doc.runtime.name} ${doc.runtime.version} ${doc.status}`).sort(), ["bun 1.2.0 ok", "node 22.11.0 ok"]);
+    assert.equal(new Set(docs.map((doc) => doc.run.id)).size, 1, "both in one run");
+    assert.ok(docs.every((doc) => doc.run.runner === "reference-here" && doc.run.runner_kind === "reference"));
+    assert.ok(!existsSync(sweepWorkDir(data)), "nothing is left staged");
+
+    const again = await bench(args);
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stdout, /node@22\.11\.0, bun@1\.2\.0 side by side are in data\/ already/);
+    assert.equal(results(data).size, 2, "nothing measured twice");
+  });
+});

@@ -2,7 +2,9 @@ import { declaredMetrics } from "../../src/cli/commands/validate.ts";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { artifactName, collectResults, type CollectTrust } from "../../src/collect/collect.ts";
+import { artifactName, collectResults, type CollectTrust, type PlanJob } from "../../src/collect/collect.ts";
+import { sideBySideJob } from "../../src/history/stage.ts";
+import type { RuntimeName } from "../../src/runtimes/catalog.ts";
 import { REPO_ROOT } from "../../src/core/paths.ts";
 import type { MatrixEntry } from "../../src/releases/matrix.ts";
 import { chooseTestbed, cpuModelMatches, loadBenchConfig, loadBenchMachines } from "../../src/releases/runners.ts";
@@ -17,23 +19,23 @@ const MACHINE = { isolated_cpus: "", nohz_full_cpus: null, aslr: 2, load_average
 const runAt = (id: string) => ({ id, started_at: `${id.slice(0, 4)}-${id.slice(4, 6)}-${id.slice(6, 8)}T${id.slice(9, 11)}:${id.slice(11, 13)}:${id.slice(13, 15)}.000Z` });
 
 /** A result of the fixture's reference testbed, untuned as such a machine is. */
-const onTestbed = (version: string, overrides: { cpu?: string; kind?: "reference" | "dedicated"; arch?: "x86_64" | "arm64"; id?: string } = {}) =>
+const onTestbed = (version: string, overrides: { cpu?: string; kind?: "reference" | "dedicated"; arch?: "x86_64" | "arm64"; id?: string; runtime?: RuntimeName } = {}) =>
   makeResult({
     // A run's id starts with the time it started (collect checks it).
     run: { runner: "reference-x64", runner_kind: overrides.kind ?? "reference", ...runAt(overrides.id ?? "20261101T000000Z-c0ffee") },
     environment: { cpu_model: overrides.cpu ?? "AMD EPYC 7763 64-Core Processor", governor: null, turbo: null, smt: "notsupported", arch: overrides.arch ?? "x86_64", machine: MACHINE },
-    runtime: { version, spec: `node@${version}` },
+    runtime: { name: overrides.runtime ?? "node", version, spec: `${overrides.runtime ?? "node"}@${version}` },
   });
 
 /** A sweep's link as collect's plan holds it: the newer release, and the one before it in the selection. */
 const LINK: MatrixEntry = { runtime: "node", version: "22.12.0", predecessor: "22.11.0", runner: "reference-x64", arch: "x86_64", labels: [], suites: "startup", scenarios: "startup/hello", apps: "", channel: "release" };
 const trust = (): CollectTrust => ({ runners: loadBenchMachines(FIXTURE), declared: declaredMetrics(), plan: { call: "sweep", jobs: [LINK] } });
 
-async function collectOne(docs: ReturnType<typeof makeResult>[]) {
+async function collectOne(docs: ReturnType<typeof makeResult>[], job: PlanJob = LINK) {
   const artifacts = tempDir("artifacts");
   const files: string[] = [];
-  for (const doc of docs) files.push(await writeResult(join(artifacts, artifactName("sweep", LINK)), doc));
-  return { files, outcome: await collectResults([artifacts], tempDir("data"), trust()) };
+  for (const doc of docs) files.push(await writeResult(join(artifacts, artifactName("sweep", job)), doc));
+  return { files, outcome: await collectResults([artifacts], tempDir("data"), { ...trust(), plan: { call: "sweep", jobs: [job] } }) };
 }
 
 describe("a reference testbed in .github/bench-runners.json", () => {
@@ -81,6 +83,27 @@ describe("collecting a reference testbed's results", () => {
     ];
     for (const problem of expected) assert.ok(outcome.problems.includes(problem), `${problem}\nnot in\n${outcome.problems.join("\n")}`);
     assert.deepEqual(outcome.added, []);
+  });
+
+  it("publishes a side-by-side run's releases of several runtimes, and refuses any other release", async () => {
+    const releases = [
+      { runtime: "node", version: "26.12.1" },
+      { runtime: "deno", version: "2.9.6" },
+      { runtime: "bun", version: "1.4.5" },
+    ] as const;
+    const testbed = chooseTestbed(loadBenchConfig(FIXTURE).testbeds, undefined);
+    const job = sideBySideJob(releases, testbed, ["startup/hello"]);
+    assert.equal(artifactName("sweep", job), "results-sweep-reference-x64-node-26.12.1-deno-2.9.6-bun-1.4.5");
+    const measured = releases.map((r) => onTestbed(r.version, { runtime: r.runtime }));
+    const accepted = await collectOne(measured, job);
+    assert.deepEqual(accepted.outcome.problems, []);
+    assert.equal(accepted.outcome.added.length, 3);
+
+    const { files, outcome } = await collectOne([onTestbed("2.9.5", { runtime: "deno" }), onTestbed("26.12.0")], job);
+    assert.deepEqual(outcome.problems.sort(), [
+      `${files[0]}: claims deno 2.9.5, but its job measured node 26.12.1, deno 2.9.6, bun 1.4.5`,
+      `${files[1]}: claims node 26.12.0, but its job measured node 26.12.1, deno 2.9.6, bun 1.4.5`,
+    ].sort());
   });
 
   it("refuses a testbed's claim from a dedicated runner's name, and keeps refusing untuned dedicated results", async () => {

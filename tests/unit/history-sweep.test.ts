@@ -16,6 +16,7 @@ import { detectRegressions } from "../../src/regressions/detect.ts";
 import { readIndexedDocuments } from "../../src/results/run-index.ts";
 import { writeResult } from "../../src/results/store.ts";
 import { linkRun, steppedLevel, TESTBED_AMD } from "../helpers/links.ts";
+import { makeResult } from "../../benchmarks/lib/documents.ts";
 
 const release = (version: string, day = 1): Release => ({ version, published: new Date(Date.UTC(2025, 0, day)) });
 
@@ -524,6 +525,24 @@ describe("the sweep's report", () => {
   });
 });
 
+describe("what data/ holds of a side-by-side run", () => {
+  const result = (name: "node" | "deno", version: string, id: string, scenarioVersion = 1) =>
+    makeResult({ run: { id, started_at: "2026-11-01T00:00:00.000Z" }, scenario_version: scenarioVersion, runtime: { name, version, spec: `${name}@${version}` } });
+  const releases = [
+    { runtime: "node", version: "26.12.1" },
+    { runtime: "deno", version: "2.9.6" },
+  ] as const;
+
+  it("is a run that measured every release of the scenario together, at its version", () => {
+    const apart = new RunnerCoverage([result("node", "26.12.1", "20261101T000000Z-aaaaaa"), result("deno", "2.9.6", "20261101T000000Z-bbbbbb")], { acceptCutShort: false });
+    assert.equal(apart.together(releases, SCENARIO, 1), false, "each release measured, but in runs of their own");
+    const together = new RunnerCoverage([result("node", "26.12.1", "20261101T000000Z-cccccc"), result("deno", "2.9.6", "20261101T000000Z-cccccc")], { acceptCutShort: false });
+    assert.equal(together.together(releases, SCENARIO, 1), true);
+    assert.equal(together.together(releases, SCENARIO, 2), false, "another version of the scenario");
+    assert.equal(together.together([releases[0], { runtime: "deno", version: "2.9.5" }], SCENARIO, 1), false, "another release");
+  });
+});
+
 describe("a sweep's stage", () => {
   it("refuses, naming the file, a staged job it did not write, before collecting anything", async () => {
     const work = tempDir("stage-forged");
@@ -553,5 +572,7 @@ describe("scripts/bench sweep, given bad input", () => {
     await refused(["--runtime", "node@22.10.0", "--runtime", "node@22.11.0", "--testbed", "nope"], /unknown reference testbed 'nope'/);
     await refused(["--runtime", "node@22.10.0", "--runtime", "node@22.11.0", "--again-before", "yesterday"], /--again-before 'yesterday': expected a date or a time in UTC/);
     await refused(["--runtime", "node@22.10.0", "--runtime", "node@22.11.0", "--again-before", "2999-01-01"], /--again-before '2999-01-01' is later than now/);
+    await refused(["--side-by-side", "--every", "minor"], /--side-by-side measures each runtime's newest release once, with no chain to sample \(--every\)/);
+    await refused(["--side-by-side", "--plan", "--runtime", "node@22.10.0", "--runtime", "node@22.11.0"], /--side-by-side: name one release of node, not 2/);
   });
 });

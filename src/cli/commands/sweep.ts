@@ -6,12 +6,14 @@ import { checkNamedFolder } from "../../core/json-file.ts";
 import { DEFAULT_DATA_DIR } from "../../core/paths.ts";
 import { verdictText } from "../../compare/format.ts";
 import { readEnvironment } from "../../env/fingerprint.ts";
-import { liveMachine, parseMaxLoad } from "../../env/machine-check.ts";
+import { liveMachine, parseMaxLoad, waitForQuiet } from "../../env/machine-check.ts";
 import { RunnerCoverage, cutShort } from "../../history/coverage.ts";
 import { narrowingRuns } from "../../history/narrow.ts";
-import { chainLinks, linkLabel, parseGranularity, releasesBetween, selectReleases, type Granularity } from "../../history/select.ts";
+import { chainLinks, linkLabel, parseGranularity, releasesBetween, selectReleases, windowed, type Granularity, type RuntimeRelease } from "../../history/select.ts";
 import { declaredMetrics } from "./validate.ts";
-import { collectStaged, earlierRuns, keepRuns, linkJob, stageLink, sweepWorkDir } from "../../history/stage.ts";
+import { collectStaged, earlierRuns, keepRuns, linkJob, sideBySideJob, stageJob, sweepWorkDir } from "../../history/stage.ts";
+import type { PlanJob } from "../../collect/collect.ts";
+import type { RunOutcome } from "../../orchestrate/execute.ts";
 import { jobKey, nextRuns, paceOf, pendingJobs, runSweep, type Chain, type JobCost, type SweepHooks, type SweepJob, type SweepPlan, type SweepReport } from "../../history/sweep.ts";
 import { planRun } from "../../orchestrate/estimate.ts";
 import { noteLoadedTree } from "../../orchestrate/run-info.ts";
@@ -65,6 +67,8 @@ interface SweepRequest {
   readonly maxLoad: number;
   readonly narrow: boolean;
   readonly againBefore?: Date;
+  /** One run of each runtime's newest release side by side instead of the chains. */
+  readonly sideBySide: boolean;
 }
 
 /** `--runtime node` (the window's releases) or `--runtime node@22.11.0`, repeated: those releases. */
@@ -130,6 +134,7 @@ const SWEEP_OPTIONS = {
   "max-load": { type: "string" },
   "no-narrow": { type: "boolean" },
   "again-before": { type: "string" },
+  "side-by-side": { type: "boolean" },
 } as const;
 
 function parseRequest(values: ParsedValues<typeof SWEEP_OPTIONS>): SweepRequest {
@@ -142,7 +147,9 @@ function parseRequest(values: ParsedValues<typeof SWEEP_OPTIONS>): SweepRequest 
   const trials = parseTrials(values.trials, profile);
   const runtimes = parseRuntimes(values.runtime ?? [...RUNTIME_NAMES]);
   const from = parseBounds(values.from, "--from");
-  const unbounded = values.since === undefined ? runtimes.find((choice) => choice.versions === null && !from.has(choice.runtime)) : undefined;
+  const sideBySide = values["side-by-side"] ?? false;
+  if (sideBySide && (values.every !== undefined || values["no-narrow"])) throw new UserError("sweep: --side-by-side measures each runtime's newest release once, with no chain to sample (--every) or narrow (--no-narrow)");
+  const unbounded = values.since === undefined && !sideBySide ? runtimes.find((choice) => choice.versions === null && !from.has(choice.runtime)) : undefined;
   if (unbounded !== undefined) {
     const name = unbounded.runtime;
     throw new UserError(`sweep: ${name}: give a window (--since DATE or --from ${name}@VERSION) or name its releases (--runtime ${name}@VERSION, repeated): all its releases would be hundreds of links`);
@@ -165,6 +172,7 @@ function parseRequest(values: ParsedValues<typeof SWEEP_OPTIONS>): SweepRequest 
     maxLoad: parseMaxLoad(values["max-load"], "sweep"),
     narrow: !values["no-narrow"],
     ...(values["again-before"] !== undefined ? { againBefore: parseAgainBefore(values["again-before"], Date.now()) } : {}),
+    sideBySide,
   };
 }
 
@@ -179,7 +187,7 @@ type ResolvedChains = {
  * Each runtime's chain, with its published releases (for the releases between a link's two).
  * `leftOut` (`deno@2.3.0`): releases a window's selection passes over, as if never published.
  */
-async function resolveChains(request: SweepRequest, leftOut: ReadonlyMap<string, LeftOut[number]> = new Map()): Promise<ResolvedChains> {
+async function resolveChains(request: SweepRequest, leftOut: ReadonlyMap<string, RuntimeRelease> = new Map()): Promise<ResolvedChains> {
   const selected = selectScenarios({ suites: request.selection.suites, scenarios: request.selection.scenarios });
   const releases = new Map<RuntimeName, Release[]>();
   const chains = [];
@@ -206,7 +214,7 @@ function sweepPlan(request: SweepRequest, { chains, releases, scenarioVersion }:
 }
 
 /** Releases of a window left out because their binary was refused (deno 2.3.0): published, but not measurable here. */
-type LeftOut = readonly { runtime: RuntimeName; version: string }[];
+type LeftOut = readonly RuntimeRelease[];
 
 /**
  * The chains with every release downloaded and verified before the first link, so that no link
@@ -215,7 +223,7 @@ type LeftOut = readonly { runtime: RuntimeName; version: string }[];
  * release of its line stands in. A release named with --runtime NAME@VERSION is refused as bad input.
  */
 async function provisionedChains(request: SweepRequest): Promise<ResolvedChains & { leftOut: LeftOut }> {
-  const leftOut = new Map<string, LeftOut[number]>();
+  const leftOut = new Map<string, RuntimeRelease>();
   const verified = new Set<string>();
   const note = (line: string) => process.stderr.write(`sweep: ${line}\n`);
   for (;;) {
@@ -230,10 +238,10 @@ async function provisionedChains(request: SweepRequest): Promise<ResolvedChains 
   }
 }
 
-const specOf = (release: LeftOut[number]) => `${release.runtime}@${release.version}`;
+const specOf = (release: RuntimeRelease) => `${release.runtime}@${release.version}`;
 
 /** Downloads and verifies each release in turn; the first whose binary is refused, with the reason. */
-async function firstRefused(releases: LeftOut, verified: Set<string>, note: (line: string) => void): Promise<{ release: LeftOut[number]; why: string } | null> {
+async function firstRefused(releases: LeftOut, verified: Set<string>, note: (line: string) => void): Promise<{ release: RuntimeRelease; why: string } | null> {
   for (const release of releases) {
     try {
       await prepareRuntimes([specOf(release)], note);
@@ -352,14 +360,48 @@ function releaseRunsHere(say: (line: string) => void, { download }: { download: 
   };
 }
 
+/** What one run of a sweep measures besides its staged job: its releases, scenarios and each suite's options. */
+interface StagedRun {
+  readonly specs: readonly string[];
+  readonly scenarios: readonly string[];
+  readonly suiteOptions: Selection["suiteOptions"];
+  readonly timeLimit: number | undefined;
+  readonly futility: boolean;
+}
+
+/**
+ * Measures a job into its stage and collects it into data/. When collect refuses, its problems go
+ * to `refused` and the job stays staged.
+ */
+async function measureStaged(request: SweepRequest, workDir: string, job: PlanJob, run: StagedRun, refused: string[]): Promise<RunOutcome> {
+  const outDir = await stageJob(workDir, job);
+  const outcome = await runBenchmarks({
+    suites: [],
+    scenarios: [...run.scenarios],
+    runtimes: [...run.specs],
+    sentinel: null,
+    profile: request.profile,
+    ...(request.trials !== undefined ? { trials: request.trials } : {}),
+    ...(request.trialBudget !== undefined ? { trialBudget: request.trialBudget } : {}),
+    outDir,
+    suiteOptions: run.suiteOptions,
+    ...(run.timeLimit !== undefined ? { timeLimit: run.timeLimit } : {}),
+    futility: run.futility,
+    identity: { runner: request.testbed.name, runner_kind: "reference" },
+  });
+  const collected = await collectStaged(workDir, request.dataDir, { runners: request.machines, declared: declaredMetrics() });
+  if (collected !== null && collected.problems.length > 0) {
+    refused.push(...collected.problems);
+    throw new UserError(`sweep: collect refused ${count(collected.problems.length, "problem")} in ${run.specs.join(", ")}; nothing of it entered ${request.dataDir}, and it stays in ${workDir}`);
+  }
+  return outcome;
+}
+
 /** The sweep's machinery on this machine: real runs into the stage, collected into data/. */
-function realHooks(request: SweepRequest, workDir: string): SweepHooks & { refused: string[] } {
+function realHooks(request: SweepRequest, workDir: string, refused: string[]): SweepHooks {
   let coverage: RunnerCoverage | undefined;
-  const refused: string[] = [];
-  const identity = { runner: request.testbed.name, runner_kind: "reference" as const };
   const say = (line: string) => void process.stderr.write(`${line}\n`);
   return {
-    refused,
     cost: costModel(request),
     coverage: () => (coverage ??= readCoverage(request)),
     ...liveMachine,
@@ -369,32 +411,106 @@ function realHooks(request: SweepRequest, workDir: string): SweepHooks & { refus
     keepRuns: (runs) => keepRuns(request.dataDir, runs),
     runs: releaseRunsHere(say, { download: true }),
     async measure(job, timeLimit) {
-      const outDir = await stageLink(workDir, linkJob(job.link, request.testbed, job.scenarios, job.apps));
-      const specs = [job.link.from, job.link.to].map((version) => `${job.link.runtime}@${version}`);
-      const outcome = await runBenchmarks({
-        suites: [],
-        scenarios: [...job.scenarios],
-        runtimes: specs,
-        sentinel: null,
-        profile: request.profile,
-        ...(request.trials !== undefined ? { trials: request.trials } : {}),
-        ...(request.trialBudget !== undefined ? { trialBudget: request.trialBudget } : {}),
-        outDir,
-        suiteOptions: jobOptions(request, job),
-        ...(timeLimit !== undefined ? { timeLimit } : {}),
-        futility: job.purpose === "chain",
-        identity,
-      });
-      coverage = undefined;
-      const collected = await collectStaged(workDir, request.dataDir, { runners: request.machines, declared: declaredMetrics() });
-      if (collected !== null && collected.problems.length > 0) {
-        refused.push(...collected.problems);
-        throw new UserError(`sweep: collect refused ${count(collected.problems.length, "problem")} in ${linkLabel(job.link)}; nothing of it entered ${request.dataDir}, and it stays in ${workDir}`);
-      }
+      const specs = [job.link.from, job.link.to].map((version) => specOf({ runtime: job.link.runtime, version }));
+      const run = { specs, scenarios: job.scenarios, suiteOptions: jobOptions(request, job), timeLimit, futility: job.purpose === "chain" };
+      const outcome = await measureStaged(request, workDir, linkJob(job.link, request.testbed, job.scenarios, job.apps), run, refused).finally(() => (coverage = undefined));
       if (outcome.interrupted) return "interrupted";
       return !acceptsCutShort(request) && outcome.results.some((result) => cutShort(result.doc)) ? "cut short" : "measured";
     },
   };
+}
+
+/** The chains' links, each confirmed step narrowed: what a sweep without --side-by-side measures; its report. */
+async function sweepChains(request: SweepRequest, workDir: string, refused: string[]): Promise<string> {
+  const { chains, releases, leftOut, scenarioVersion } = await provisionedChains(request);
+  // Apps and scenarios prepared once, for the suites the chains run (each run provisions its releases).
+  await setupAll([], [...new Set(chains.flatMap((chain) => chain.scenarios.map((scenario) => scenario.split("/")[0]!)))]);
+  const deadline = request.timeLimit === undefined ? undefined : Date.now() + request.timeLimit * 1000;
+  const report = await runSweep(sweepPlan(request, { chains, releases, scenarioVersion }), realHooks(request, workDir, refused), { maxLoad: request.maxLoad, ...(deadline !== undefined ? { deadline } : {}) });
+  return reportText(report, leftOut);
+}
+
+/**
+ * The newest release of each runtime in its window (or the one named) whose binary runs here: what
+ * `--side-by-side` measures. A window's newest release that is refused is left out, saying why, for the one before it.
+ */
+async function newestReleases(request: SweepRequest, { verify }: { verify: boolean }): Promise<RuntimeRelease[]> {
+  const note = (line: string) => void process.stderr.write(`sweep: ${line}\n`);
+  const newest: RuntimeRelease[] = [];
+  for (const { runtime, versions } of request.runtimes) {
+    if (versions !== null && versions.length > 1) throw new UserError(`sweep --side-by-side: name one release of ${runtime}, not ${versions.length}: the run measures one release of each runtime`);
+    const window = { since: request.since, from: request.from.get(runtime), to: request.to.get(runtime) };
+    const candidates = versions ?? windowed(await publishedReleases(runtime, request.testbed.arch), window).reverse();
+    if (!verify) {
+      if (candidates[0] === undefined) throw new UserError(`sweep --side-by-side: ${runtime}: no release in the window`);
+      newest.push({ runtime, version: candidates[0] });
+      continue;
+    }
+    let chosen: RuntimeRelease | undefined;
+    for (const version of candidates) {
+      const refused = await firstRefused([{ runtime, version }], new Set(), note);
+      if (refused === null) {
+        chosen = { runtime, version };
+        break;
+      }
+      if (versions !== null) throw new UserError(`sweep: ${refused.why}`);
+      note(`left out ${runtime} ${version}: ${refused.why}; the release before it stands in`);
+    }
+    if (chosen === undefined) throw new UserError(`sweep --side-by-side: ${runtime}: no release in the window runs here`);
+    newest.push(chosen);
+  }
+  return newest;
+}
+
+/**
+ * `sweep --side-by-side`: the newest release of each runtime in one run of the selection, as the
+ * overview draws them together (docs/history.md), on the scenarios where data/ holds no such run
+ * at the scenario's version yet. What it did, in words.
+ */
+/** What a side-by-side run of the releases owes: the scenarios data/ holds no such run of at their version, and their time with every cell at its cap. */
+function sideBySideWork(request: SweepRequest, releases: readonly RuntimeRelease[]): { missing: string[]; atCap: number } {
+  const coverage = readCoverage(request);
+  const scenarios = selectScenarios({ suites: request.selection.suites, scenarios: request.selection.scenarios }).flatMap((s) => {
+    const on = releases.filter((release) => s.manifest.runtimes[release.runtime] !== undefined);
+    return on.length === 0 ? [] : [{ id: `${s.suite}/${s.name}`, measured: coverage.together(on, `${s.suite}/${s.name}`, s.manifest.version) }];
+  });
+  if (scenarios.length === 0) throw new UserError(`sweep --side-by-side: none of the chosen scenarios runs on ${releases.map(specOf).join(", ")}`);
+  const missing = scenarios.filter((s) => !s.measured).map((s) => s.id);
+  if (missing.length === 0) return { missing, atCap: 0 };
+  const plans = planRun(resolveScenarios(selectScenarios({ suites: [], scenarios: missing }), request.profile, request.trials), releases.map((r) => parseSpec(specOf(r))), request.selection.suiteOptions);
+  return { missing, atCap: plans.reduce((sum, plan) => sum + (plan.maxSeconds ?? 0), 0) };
+}
+
+/** What `sweep --side-by-side --plan` prints. A plan downloads nothing: a newest release whose binary is refused is found by the run. */
+async function sideBySidePlanText(request: SweepRequest): Promise<string> {
+  const releases = await newestReleases(request, { verify: false });
+  const { missing, atCap } = sideBySideWork(request, releases);
+  const what = `${releases.map(specOf).join(", ")} side by side on ${request.testbed.name}`;
+  if (missing.length === 0) return `${what}: in data/ already, on every scenario at its version; nothing to measure`;
+  return `${what}: one run of ${count(missing.length, "scenario")} (${missing.join(", ")}), up to ${formatDuration(atCap)} with every cell at its cap of adaptive trials, profile ${request.profile}`;
+}
+
+/**
+ * `sweep --side-by-side`: the newest release of each runtime in one run of the selection, as the
+ * overview draws them together (docs/history.md), on the scenarios where data/ holds no such run
+ * at the scenario's version yet. What it did, in words.
+ */
+async function measureSideBySide(request: SweepRequest, workDir: string, refused: string[]): Promise<string> {
+  const started = Date.now();
+  const releases = await newestReleases(request, { verify: true });
+  const specs = releases.map(specOf);
+  const { missing, atCap } = sideBySideWork(request, releases);
+  if (missing.length === 0) return `sweep: ${specs.join(", ")} side by side are in data/ already, on every scenario at its version`;
+  await setupAll([], [...new Set(missing.map((scenario) => scenario.split("/")[0]!))]);
+  const say = (line: string) => void process.stderr.write(`${line}\n`);
+  if ((await waitForQuiet("sweep", request.maxLoad, { ...liveMachine, log: say, stop: () => (isInterrupted() ? "interrupted" : null) })) !== null) return "sweep: stopped (interrupted) before the run";
+  const left = request.timeLimit === undefined ? undefined : request.timeLimit - (Date.now() - started) / 1000;
+  if (left !== undefined && atCap > left) return `sweep: time limit: ${specs.join(", ")} side by side may take up to ${formatDuration(atCap)} with all its looks, and ${formatDuration(Math.max(0, left))} is left`;
+  say(`sweep: ${specs.join(", ")} side by side on ${count(missing.length, "scenario")}: up to ${formatDuration(atCap)} (the estimate at every look)`);
+  const run = { specs, scenarios: missing, suiteOptions: request.selection.suiteOptions, timeLimit: left, futility: false };
+  const outcome = await measureStaged(request, workDir, sideBySideJob(releases, request.testbed, missing), run, refused);
+  if (outcome.interrupted) return "sweep: stopped (interrupted): run the same command again to go on; nothing measured is measured again";
+  return `sweep: ${specs.join(", ")} measured side by side on ${count(missing.length, "scenario")}, added to ${request.dataDir}`;
 }
 
 /** Refuses to measure on a machine whose results collect would refuse. */
@@ -440,7 +556,7 @@ export const sweepSubcommand = defineCommand({
   name: "sweep",
   summary: "Measure a history of releases on the reference testbed: each selected release beside the one before it, one run per link, each confirmed step narrowed to its release (docs/history.md).",
   usage:
-    "sweep [--plan] [--runtime NAME|SPEC]... [--since DATE] [--from SPEC]... [--to SPEC]... [--every major|minor|patch] [--profile quick|full] [--trials N] [--trial-budget N] [--suite S]... [--scenario X]... [--data DIR] [--testbed NAME] [--runners FILE] [--time-limit T] [--max-load L] [--no-narrow] [--again-before TIME]",
+    "sweep [--plan] [--runtime NAME|SPEC]... [--since DATE] [--from SPEC]... [--to SPEC]... [--every major|minor|patch] [--profile quick|full] [--trials N] [--trial-budget N] [--suite S]... [--scenario X]... [--data DIR] [--testbed NAME] [--runners FILE] [--time-limit T] [--max-load L] [--no-narrow] [--again-before TIME] [--side-by-side]",
   help: [
     "  --plan            price the sweep (its chains, the links data/ lacks, the time per link) and measure nothing",
     `  --runtime NAME    node, deno or bun: a chain of its releases in the window (repeatable; default: ${RUNTIME_NAMES.join(", ")});`,
@@ -465,6 +581,9 @@ export const sweepSubcommand = defineCommand({
     "  --again-before T  runs of DIR started before T (2026-11-29, 2026-11-29T00:20Z) count as not measured: their links",
     "                    are measured again after a fix to the harness, and the newer run is the one judged. Name the",
     "                    scenarios (--scenario) and releases it concerns; a resumed sweep takes the same T",
+    "  --side-by-side    instead of the chains, one run of the newest release of each runtime (in its window; or the one",
+    "                    named, --runtime node@26.12.1) side by side, as the overview draws them together; what data/",
+    "                    holds of it already is skipped",
     "",
     "Each link runs its two releases beside each other in one run of the default selection, as the release job runs",
     "a release beside its predecessor; its results go into DIR through collect, checked against the testbed and the",
@@ -479,12 +598,11 @@ export const sweepSubcommand = defineCommand({
   async run(values) {
     const request = parseRequest(values);
     if (values.plan) {
-      process.stdout.write(`${await planText(request, await resolveChains(request))}\n`);
+      process.stdout.write(`${request.sideBySide ? await sideBySidePlanText(request) : await planText(request, await resolveChains(request))}\n`);
       return 0;
     }
     noteLoadedTree();
     checkOnTestbed(request.testbed);
-    const { chains, releases, leftOut, scenarioVersion } = await provisionedChains(request);
     const workDir = sweepWorkDir(request.dataDir);
     const leftover = await collectStaged(workDir, request.dataDir, { runners: request.machines, declared: declaredMetrics() });
     if (leftover !== null) {
@@ -492,20 +610,15 @@ export const sweepSubcommand = defineCommand({
       if (leftover.problems.length > 0) throw new UserError(`sweep: results an earlier sweep left in ${workDir} cannot be collected (above); look at them, then remove them`);
       process.stderr.write(`sweep: collected ${count(leftover.added.length, "result")} an earlier sweep had measured but not collected\n`);
     }
-    // Apps and scenarios prepared once, for the suites the chains run (each run provisions its releases).
-    await setupAll([], [...new Set(chains.flatMap((chain) => chain.scenarios.map((scenario) => scenario.split("/")[0]!)))]);
-    const hooks = realHooks(request, workDir);
-    const deadline = request.timeLimit === undefined ? undefined : Date.now() + request.timeLimit * 1000;
-    let report: SweepReport;
+    const refused: string[] = [];
     try {
-      report = await runSweep(sweepPlan(request, { chains, releases, scenarioVersion }), hooks, { maxLoad: request.maxLoad, ...(deadline !== undefined ? { deadline } : {}) });
+      process.stdout.write(`${request.sideBySide ? await measureSideBySide(request, workDir, refused) : await sweepChains(request, workDir, refused)}\n`);
     } catch (error) {
-      if (hooks.refused.length === 0) throw error;
-      for (const problem of hooks.refused) process.stderr.write(`${problem}\n`);
+      if (refused.length === 0) throw error;
+      for (const problem of refused) process.stderr.write(`${problem}\n`);
       process.stderr.write(`runtime-bench: ${(error as Error).message}\n`);
       return 1;
     }
-    process.stdout.write(`${reportText(report, leftOut)}\n`);
     return 0;
   },
 });
