@@ -288,6 +288,43 @@ function newerElsewhere(trend: TrendSummary, sameSeries: readonly TrendSummary[]
   });
 }
 
+const okRuntimes = (trend: TrendSummary) => new Set(trend.newest.filter((f) => f.status === "ok").map((f) => f.runtime));
+
+/** Whether a one-runtime series' newest figure is newer than another's: a later version, or the same measured later. */
+const newerFigure = (a: TrendSummary, b: TrendSummary) => compareVersions(a.newest[0]!.version, b.newest[0]!.version) > 0 || (a.newest[0]!.version === b.newest[0]!.version && a.newest[0]!.started_at > b.newest[0]!.started_at);
+
+/**
+ * A card's group on one testbed: the headline series' newest figures. Where that series holds at
+ * most one runtime and the scenario's apps each run on one runtime (install: npm on Node, deno
+ * install, bun install), no series compares runtimes, so the group joins, at the headline's load
+ * point, each other runtime's app: of its apps, the one with the newest figure (the first by name on
+ * a tie). `apps` then names each figure's app.
+ */
+function overviewGroup(trend: TrendSummary, scenarioTrends: readonly TrendSummary[]): OverviewGroup {
+  const sameSeries = (series: SeriesKey) => scenarioTrends.filter((t) => seriesId(t.series) === seriesId(series));
+  const headline = { testbed: trend.testbed, figures: trend.newest, newer_elsewhere: newerElsewhere(trend, sameSeries(trend.series)) };
+  const present = okRuntimes(trend);
+  if (trend.series.app === null || present.size > 1) return headline;
+  const joined = new Map<RuntimeName, TrendSummary>();
+  const candidates = scenarioTrends.filter((t) => t.testbed.id === trend.testbed.id && t.series.app !== null && t.series.params === trend.series.params && okRuntimes(t).size === 1);
+  for (const other of candidates.sort((a, b) => compareSeries(a.series, b.series))) {
+    const runtime = [...okRuntimes(other)][0]!;
+    const current = joined.get(runtime);
+    if (!present.has(runtime) && (current === undefined || newerFigure(other, current))) joined.set(runtime, other);
+  }
+  if (joined.size === 0) return headline;
+  const figures = [...trend.newest.map((figure) => ({ figure, app: trend.series.app! }))];
+  for (const [runtime, other] of joined) figures.push(...other.newest.filter((f) => f.runtime === runtime).map((figure) => ({ figure, app: other.series.app! })));
+  const ordered = SITE_RUNTIMES.flatMap((runtime) => figures.filter((f) => f.figure.runtime === runtime));
+  const elsewhere = [...joined].flatMap(([runtime, other]) => newerElsewhere(other, sameSeries(other.series)).filter((n) => n.runtime === runtime));
+  return {
+    testbed: trend.testbed,
+    figures: ordered.map((f) => f.figure),
+    newer_elsewhere: [...headline.newer_elsewhere, ...elsewhere],
+    apps: Object.fromEntries(ordered.map((f) => [f.figure.runtime, f.app])),
+  };
+}
+
 /** The overview's cards and the catalog, from the summaries of every trend of every testbed. */
 export function pagesData(summaries: readonly TrendSummary[], testbeds: Map<string, TestbedFacts>, infos: ReadonlyMap<string, ScenarioInfo>, generatedAt: string): { overview: OverviewData; catalog: CatalogData } {
   const byScenario = new Map<string, TrendSummary[]>();
@@ -311,7 +348,7 @@ export function pagesData(summaries: readonly TrendSummary[], testbeds: Map<stri
       const groupsByArch: OverviewGroup[] = [];
       for (const arch of ["x86_64", "arm64"] as const) {
         const trend = headlineTrends.find((t) => t.testbed.arch === arch);
-        if (trend) groupsByArch.push({ testbed: trend.testbed, figures: trend.newest, newer_elsewhere: newerElsewhere(trend, headlineTrends) });
+        if (trend) groupsByArch.push(overviewGroup(trend, scenarioTrends));
       }
       return { ...infos.get(id)!, headline, series_count: new Set(scenarioTrends.map((t) => seriesId(t.series))).size, groups: groupsByArch };
     }),

@@ -38,7 +38,9 @@ export function trendCsv(trend: TrendData): string {
 export type OverviewCard = OverviewData["scenarios"][number];
 
 export function overviewCardCsv(card: OverviewCard): string {
-  return csv(card.groups.flatMap((group) => resultLines(group.testbed, card.headline, card.metrics, group.figures)));
+  // A group that joins apps each running on one runtime names each figure's own app.
+  const seriesOf = (group: OverviewCard["groups"][number], figure: ReducedResult) => ({ ...card.headline, app: group.apps?.[figure.runtime] ?? card.headline.app });
+  return csv(card.groups.flatMap((group) => group.figures.flatMap((figure) => resultLines(group.testbed, seriesOf(group, figure), card.metrics, [figure]))));
 }
 
 const CHAIN_COLUMNS = ["runner", "suite", "scenario", "app", "params", "runtime", "metric", "version", "ratio_to_first", "ci95_low", "ci95_high", "links", "link_from", "link_ratio", "link_pairs", "link_run", "link_cpu_model", "link_fingerprint", "machine_changed"] as const;

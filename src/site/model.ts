@@ -131,6 +131,11 @@ export interface OverviewGroup {
    * than any `figures` holds: another machine's absolute figures are never drawn beside these.
    */
   newer_elsewhere: { runtime: RuntimeName; version: string; testbed: string }[];
+  /**
+   * Where the group joins apps that each run on one runtime (install: npm on Node, deno install,
+   * bun install), the app of each runtime's figure; absent: every figure is of the card's headline series.
+   */
+  apps?: Partial<Record<RuntimeName, string>>;
 }
 
 export interface ScenarioInfo {

@@ -14,7 +14,7 @@ import { allScenarios, benchPools } from "../../src/cli/site-inputs.ts";
 import { poolMemberships } from "../../src/releases/pools.ts";
 import { bundleDocuments, bundleOf, compareBundlePath, historyDocuments, historyOf } from "../../src/site/compare-data.ts";
 import { shareRunners, workerExecArgv } from "../../src/site/parts.ts";
-import { trendCsv } from "../../src/site/downloads.ts";
+import { overviewCardCsv, trendCsv } from "../../src/site/downloads.ts";
 import { html } from "../../src/site/html.ts";
 import { loadResults, placeInPools } from "../../src/site/load.ts";
 import { machineLabel, runsScenario, scenarioTestbeds, testbedWithFigures, trendPath, type CatalogData, type OverviewData, type TestbedRef, type TrendData } from "../../src/site/model.ts";
@@ -334,6 +334,33 @@ describe("site over a pool of two machines", () => {
     assert.equal(group!.testbed.id, "bench-x64-a-bbbbbbbb", "the machine measured last speaks");
     assert.deepEqual(group!.figures.map((f) => `${f.runtime} ${f.version}`), ["node 24.0.0"]);
     assert.deepEqual(group!.newer_elsewhere, [{ runtime: "bun", version: "1.1.0", testbed: "bench-x64-a-aaaaaaaa" }], "node's older figure on the first machine is not news");
+  });
+
+  it("joins on an install card each runtime's own package manager, since no app runs on two runtimes", async () => {
+    const dataDir = tempDir("site-joined-apps");
+    const result = (name: "node" | "deno" | "bun", version: string, app: string, day: string, wall: number) =>
+      makeResult({
+        run: { runner: "bench-x64-a", id: `202611${day}T000000Z-abcdef`, started_at: `2026-11-${day}T00:00:00.000Z` },
+        runtime: { name, version },
+        suite: "install",
+        scenario: "small",
+        app,
+        params: { registry: "local", state: "cache" },
+        metrics: { wall_ms: metricOf([wall, wall * 1.01, wall * 0.99]) },
+      });
+    await writeResult(dataDir, result("node", "26.12.1", "npm", "02", 2250));
+    await writeResult(dataDir, result("node", "26.12.1", "pnpm", "02", 900));
+    await writeResult(dataDir, result("node", "26.0.0", "yarn", "03", 800));
+    await writeResult(dataDir, result("deno", "2.9.6", "deno", "02", 60));
+    await writeResult(dataDir, result("bun", "1.4.5", "bun", "02", 250));
+    const { overview } = aggregate(loadResults(dataDir), new Map(), null, new Map(), "2026-11-04T00:00:00.000Z");
+    const card = overview.scenarios.find((s) => s.scenario === "small")!;
+    const [group] = card.groups;
+    assert.deepEqual(group!.figures.map((f) => `${f.runtime} ${f.version}`), ["node 26.12.1", "deno 2.9.6", "bun 1.4.5"]);
+    assert.deepEqual(group!.apps, { node: "npm", deno: "deno", bun: "bun" }, "npm and pnpm measured node 26.12.1 in one run: the first by name; yarn an older node");
+    const csvLines = overviewCardCsv(card).split("\r\n");
+    assert.ok(csvLines.some((line) => line.includes(",install,small,npm,") && line.includes(",node,26.12.1,")), "each figure's CSV line names its own app");
+    assert.ok(csvLines.some((line) => line.includes(",install,small,deno,") && line.includes(",deno,2.9.6,")));
   });
 
   it("places the committed runners in no pool, and each pool member in its pool with its suites", () => {

@@ -15,10 +15,13 @@ type Card = OverviewData["scenarios"][number];
 
 const DEFAULTS: PageState = { arch: "both", metric: "", suite: "" };
 
-function describeFigure(m: ReducedResult, metric: string, unit: string, runner: string): string {
+/** The app a figure was measured with, where its group joins apps that each run on one runtime. */
+const appOf = (group: OverviewGroup, m: ReducedResult) => group.apps?.[m.runtime];
+
+function describeFigure(m: ReducedResult, app: string | undefined, metric: string, unit: string, runner: string): string {
   const figure = m.values[metric];
   const value = figure ? `${formatValue(figure[0], unit)} (95 % CI ${formatInterval(figure[1], figure[2], unit)}, ${figure[3]} samples)` : m.status;
-  return `${m.runtime} ${m.version}: ${value}, ${runner}, ${formatDateTime(m.started_at)}`;
+  return `${m.runtime} ${m.version}${app ? ` (${app})` : ""}: ${value}, ${runner}, ${formatDateTime(m.started_at)}`;
 }
 
 function chartModel(card: Card, metric: string, groups: readonly OverviewGroup[]): BarChartModel {
@@ -33,11 +36,11 @@ function chartModel(card: Card, metric: string, groups: readonly OverviewGroup[]
       rows: group.figures.map((m) => ({
         runtime: m.runtime,
         version: m.version,
-        detail: formatDate(m.started_at) + (group.testbed.kind === "local" ? " · local" : ""),
+        detail: [appOf(group, m), formatDate(m.started_at), group.testbed.kind === "local" ? "local" : undefined].filter(Boolean).join(" · "),
         figure: m.values[metric] ?? null,
         status: m.status === "ok" && !m.values[metric] ? "failed" : m.status,
         local: group.testbed.kind === "local",
-        description: describeFigure(m, metric, info.unit, group.testbed.runner),
+        description: describeFigure(m, appOf(group, m), metric, info.unit, group.testbed.runner),
       })),
     })),
   };
@@ -49,7 +52,7 @@ function fallbackTable(card: Card, metric: string, groups: readonly OverviewGrou
   // Stacked: in a card half the page wide, each row is a small card of labelled lines.
   return dataTable(
     [
-      { title: "runtime", cell: (r) => h("span", {}, h("span", { class: `rt rt-${r.m.runtime}` }, r.m.runtime), ` ${r.m.version}`) },
+      { title: "runtime", cell: (r) => h("span", {}, h("span", { class: `rt rt-${r.m.runtime}` }, r.m.runtime), ` ${r.m.version}${appOf(r.group, r.m) ? ` (${appOf(r.group, r.m)})` : ""}`) },
       { title: "machine", cell: (r) => `${r.group.testbed.arch}, ${r.group.testbed.runner} (${r.group.testbed.kind})` },
       { title: "date (UTC)", cell: (r) => formatDateTime(r.m.started_at).replace(" UTC", "") },
       { title: `median (${unit})`, numeric: true, cell: (r) => (r.figure ? formatNumber(r.figure[0]) : r.m.status) },
@@ -71,6 +74,15 @@ function newerElsewhere(groups: readonly OverviewGroup[]): HTMLElement | null {
   return h("p", { class: "newer-elsewhere" }, `${lines.join(" ")} Two machines' figures are never drawn side by side: the trend page has each machine's.`);
 }
 
+/** How many series a card's groups draw: one, or each joined app's. */
+const seriesDrawn = (groups: readonly OverviewGroup[]) => Math.max(1, new Set(groups.flatMap((g) => Object.values(g.apps ?? {}))).size);
+
+/** The series a card draws: its headline's, or, where a group joins each runtime's own app, those apps at its load point. */
+function seriesCaption(card: Card, groups: readonly OverviewGroup[]): string {
+  const apps = [...new Set(groups.flatMap((g) => Object.entries(g.apps ?? {}).map(([runtime, app]) => `${app} on ${runtime}`)))];
+  return apps.length === 0 ? seriesLabel(card.headline) : [apps.join(", "), seriesLabel({ ...card.headline, app: null })].filter(Boolean).join(" · ");
+}
+
 function renderCard(card: Card, state: PageState): HTMLElement | null {
   const metric = state.metric && card.metrics[state.metric] ? state.metric : state.metric ? null : card.primary;
   if (!metric) return null;
@@ -83,12 +95,12 @@ function renderCard(card: Card, state: PageState): HTMLElement | null {
     metric,
     arch: state.arch === "both" ? "" : state.arch!,
   });
-  const series = seriesLabel(card.headline);
+  const series = seriesCaption(card, groups);
   const chartHolder = h("div", { class: "chart-body" });
   const figure = h(
     "figure",
     { class: "chart", "data-chart": "bars", "data-scenario": `${card.suite}/${card.scenario}`, "data-metric": metric },
-    h("figcaption", {}, `${metricLabel(metric)} of the newest version of each runtime: median, and 95 % CI as a whisker${series ? ` · ${series}` : ""}${card.series_count > 1 ? ` (1 of ${card.series_count} series on its trend page)` : ""}`),
+    h("figcaption", {}, `${metricLabel(metric)} of the newest version of each runtime: median, and 95 % CI as a whisker${series ? ` · ${series}` : ""}${card.series_count > 1 ? ` (${seriesDrawn(groups)} of ${card.series_count} series on its trend page)` : ""}`),
     chartHolder,
   );
   const element = h(
