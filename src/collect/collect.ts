@@ -7,7 +7,7 @@ import { shapeProblems, sizeProblem, undeclaredMetrics, type DeclaredMetrics } f
 import { listResultFiles, readResultFile, resultPath, runFolder, writeResult } from "../results/store.ts";
 import type { ResultDocument } from "../results/types.ts";
 import { errorMessage } from "../core/errors.ts";
-import type { BenchMachine } from "../releases/runners.ts";
+import { isTestbed, type BenchMachine } from "../releases/runners.ts";
 import type { MatrixEntry } from "../releases/matrix.ts";
 import { MACHINE_CHECKS, untunedRefusal } from "./machines.ts";
 import { bindArtifacts, CLOCK_SLACK_MS, outsideJob, type ArtifactUpload, type WorkflowRun } from "./workflow-run.ts";
@@ -110,6 +110,8 @@ const RESULT_CHECKS: readonly ((claim: Claim) => string | undefined)[] = [
   ({ doc, job }) => (!job || job.runner === doc.run.runner ? undefined : `claims runner '${doc.run.runner}', but its job ran on ${job.runner}`),
   ({ doc, runner }) => (!runner || runner.arch === doc.environment.arch ? undefined : `claims architecture ${doc.environment.arch}, but ${runner.name} is ${runner.arch} (.github/bench-runners.json)`),
   ({ doc, job }) => (job ? versionRefusal(job, doc) : undefined),
+  // Only a sweep plans several runtimes in one job, and only on a reference testbed: a benchmark machine's job measures one.
+  ({ job, runner }) => (job?.beside?.length && runner && !isTestbed(runner) ? `is in a job of several runtimes (${jobVersions(job)}), which only a reference testbed's sweep runs, not ${runner.name}` : undefined),
   dateRefusal,
 ];
 

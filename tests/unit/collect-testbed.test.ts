@@ -106,6 +106,15 @@ describe("collecting a reference testbed's results", () => {
     ].sort());
   });
 
+  it("refuses a job of several runtimes on a dedicated runner, whose jobs each measure one", async () => {
+    const testbed = chooseTestbed(loadBenchConfig(FIXTURE).testbeds, undefined);
+    const job = { ...sideBySideJob([{ runtime: "node", version: "26.12.1" }, { runtime: "bun", version: "1.4.5" }], testbed, ["startup/hello"]), runner: "bench-x64-1" };
+    const artifacts = tempDir("artifacts");
+    const file = await writeResult(join(artifacts, artifactName("sweep", job)), makeResult({ run: { id: "20261101T000000Z-c0ffe5" }, runtime: { name: "bun", version: "1.4.5", spec: "bun@1.4.5" } }));
+    const outcome = await collectResults([artifacts], tempDir("data"), { ...trust(), plan: { call: "sweep", jobs: [job] } });
+    assert.deepEqual(outcome.problems, [`${file}: is in a job of several runtimes (node 26.12.1, bun 1.4.5), which only a reference testbed's sweep runs, not bench-x64-1`]);
+  });
+
   it("refuses a testbed's claim from a dedicated runner's name, and keeps refusing untuned dedicated results", async () => {
     const artifacts = tempDir("artifacts");
     const claimed = makeResult({ run: { runner_kind: "reference" } });

@@ -462,11 +462,6 @@ async function newestReleases(request: SweepRequest, { verify }: { verify: boole
   return newest;
 }
 
-/**
- * `sweep --side-by-side`: the newest release of each runtime in one run of the selection, as the
- * overview draws them together (docs/history.md), on the scenarios where data/ holds no such run
- * at the scenario's version yet. What it did, in words.
- */
 /** What a side-by-side run of the releases owes: the scenarios data/ holds no such run of at their version, and their time with every cell at its cap. */
 function sideBySideWork(request: SweepRequest, releases: readonly RuntimeRelease[]): { missing: string[]; atCap: number } {
   const coverage = readCoverage(request);
