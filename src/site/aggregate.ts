@@ -6,7 +6,9 @@ import type { RuntimeName } from "../runtimes/catalog.ts";
 import { detectableChanges } from "./detectable.ts";
 import { reducedResult, type SiteResult, type TestbedFacts } from "./load.ts";
 import {
+  DEFAULT_PAIR_ORDER,
   SITE_RUNTIMES,
+  defaultPair,
   type CatalogData,
   type ChangeMarker,
   type ReducedResult,
@@ -14,6 +16,7 @@ import {
   type OverviewGroup,
   type ScenarioInfo,
   type SeriesKey,
+  type Side,
   type TestbedRef,
   type TrendData,
   runsScenario,
@@ -325,6 +328,37 @@ function overviewGroup(trend: TrendSummary, scenarioTrends: readonly TrendSummar
   };
 }
 
+/**
+ * What the Compare page opens on: the newest release against the one it was measured beside, on
+ * the preferred runner and architecture (the catalog's first machine's), of the first runtime
+ * (Node, Bun, Deno) whose newest release there a machine measured beside an older one; of those
+ * machines and older releases, the pair both sides of which measured the most series (on a tie, the
+ * preferred machine, then the nearer release). A reference testbed's most recent host may hold the
+ * newest release alone (a side-by-side run), and a release's nearest predecessor may be a
+ * narrowing run's one scenario where a sweep's link (26.0.0 → 26.12.1) measured every suite.
+ * Without such a release, the first machine's `defaultPair`.
+ */
+function compareDefault(summaries: readonly TrendSummary[], ordered: readonly TestbedRef[], versions: CatalogData["versions"]): CatalogData["compare_default"] {
+  const measured = ordered.filter((t) => Object.keys(versions[t.id] ?? {}).length > 0);
+  const first = measured[0];
+  if (first === undefined) return null;
+  const machines = measured.filter((t) => t.runner === first.runner && t.arch === first.arch);
+  const seriesOf = new Map<string, TrendSummary[]>();
+  for (const summary of summaries) seriesOf.set(summary.testbed.id, [...(seriesOf.get(summary.testbed.id) ?? []), summary]);
+  const holds = (summary: TrendSummary, side: Side) => summary.okVersions[side.runtime]?.includes(side.version) ?? false;
+  const coverage = ({ testbed, base, head }: NonNullable<CatalogData["compare_default"]>) => (seriesOf.get(testbed) ?? []).filter((s) => holds(s, base) && holds(s, head)).length;
+  for (const runtime of DEFAULT_PAIR_ORDER) {
+    const newest = machines.flatMap((t) => versions[t.id]![runtime] ?? []).sort(compareVersions).at(-1);
+    const pairs = machines.flatMap((t) => {
+      const list = versions[t.id]![runtime] ?? [];
+      const older = newest === undefined || !list.includes(newest) ? [] : list.slice(0, list.indexOf(newest)).reverse();
+      return older.map((version) => ({ testbed: t.id, base: { runtime, version }, head: { runtime, version: newest! } }));
+    });
+    if (pairs.length > 0) return pairs.map((pair) => ({ pair, covered: coverage(pair) })).reduce((best, next) => (next.covered > best.covered ? next : best)).pair;
+  }
+  return { testbed: first.id, ...defaultPair(versions[first.id]!) };
+}
+
 /** The overview's cards and the catalog, from the summaries of every trend of every testbed. */
 export function pagesData(summaries: readonly TrendSummary[], testbeds: Map<string, TestbedFacts>, infos: ReadonlyMap<string, ScenarioInfo>, generatedAt: string): { overview: OverviewData; catalog: CatalogData } {
   const byScenario = new Map<string, TrendSummary[]>();
@@ -353,11 +387,13 @@ export function pagesData(summaries: readonly TrendSummary[], testbeds: Map<stri
       return { ...infos.get(id)!, headline, series_count: new Set(scenarioTrends.map((t) => seriesId(t.series))).size, groups: groupsByArch };
     }),
   };
+  const ordered = [...testbeds.keys()].sort(preferredFirst(testbeds)).map((id) => testbeds.get(id)!.ref);
   const catalog: CatalogData = {
     generated_at: generatedAt,
-    testbeds: [...testbeds.keys()].sort(preferredFirst(testbeds)).map((id) => testbeds.get(id)!.ref),
+    testbeds: ordered,
     scenarios: scenarioIds.map((id) => ({ ...infos.get(id)!, series: catalogSeries(byScenario.get(id)!, preferredOf(id)) })),
     versions,
+    compare_default: compareDefault(summaries, ordered, versions),
   };
   return { overview, catalog };
 }

@@ -166,6 +166,8 @@ export interface CatalogData {
   scenarios: (ScenarioInfo & { series: { app: string | null; params: string; testbeds: string[]; measured: string[] }[] })[];
   /** Measured versions per testbed and runtime, oldest first. */
   versions: Record<string, Partial<Record<RuntimeName, string[]>>>;
+  /** What the Compare page opens on: `compareDefault` in src/site/aggregate.ts; null without results. */
+  compare_default: ({ testbed: string } & ComparePair) | null;
 }
 
 /** Safe in a file name and a URL path segment, as result file names are. */
@@ -212,4 +214,37 @@ export function overviewCardPath(suite: string, scenario: string): string {
 
 export function seriesLabel(series: SeriesKey): string {
   return [series.app, series.params.replace(/,/g, ", ")].filter(Boolean).join(" · ");
+}
+
+/** One side of a comparison: a runtime's version. */
+export interface Side {
+  runtime: RuntimeName;
+  version: string;
+}
+
+/** Two sides of a comparison, the base first. */
+export interface ComparePair {
+  base: Side;
+  head: Side;
+}
+
+/** Node is the usual baseline, Bun the usual challenger: base first. */
+export const DEFAULT_PAIR_ORDER: readonly RuntimeName[] = ["node", "bun", "deno"];
+
+/**
+ * The pair a reader most wants first: what the newest release changed, its predecessor against it
+ * (of the first runtime, Node, Bun, Deno, with two versions measured); with one version of each, as
+ * after a first `scripts/bench`, the newest Bun against the newest Node (or the two runtimes
+ * measured, in that order of preference).
+ */
+export function defaultPair(versions: CatalogData["versions"][string]): ComparePair {
+  const measured = DEFAULT_PAIR_ORDER.filter((r) => (versions[r] ?? []).length > 0);
+  const newest = (runtime: RuntimeName, back = 0): Side => {
+    const list = versions[runtime]!;
+    return { runtime, version: list[Math.max(0, list.length - 1 - back)]! };
+  };
+  const released = measured.find((r) => versions[r]!.length >= 2);
+  if (released !== undefined) return { base: newest(released, 1), head: newest(released) };
+  if (measured.length >= 2) return { base: newest(measured[0]!), head: newest(measured[1]!) };
+  return { base: newest(measured[0]!), head: newest(measured[0]!) };
 }

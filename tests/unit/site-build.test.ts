@@ -363,6 +363,20 @@ describe("site over a pool of two machines", () => {
     assert.ok(csvLines.some((line) => line.includes(",install,small,deno,") && line.includes(",deno,2.9.6,")));
   });
 
+  it("opens Compare on the newest release beside the older one it was measured with on the most series, on whichever machine of the runner holds them", async () => {
+    const dataDir = tempDir("site-compare-default");
+    const result = (fingerprint: string, day: string, version: string, scenario: string) =>
+      makeResult({ run: { runner: "bench-x64-a", id: `202611${day}T000000Z-${fingerprint.slice(0, 6)}`, started_at: `2026-11-${day}T00:00:00.000Z` }, environment: { fingerprint }, runtime: { name: "node", version }, suite: "startup", scenario });
+    // Machine a: a link of every scenario, 26.0.0 beside 26.12.1, then a narrowing run of one, 26.8.1 beside 26.12.1.
+    for (const scenario of ["hello", "import-graph"]) for (const version of ["26.0.0", "26.12.1"]) await writeResult(dataDir, result("aaaaaaaa00000000", "01", version, scenario));
+    for (const version of ["26.8.1", "26.12.1"]) await writeResult(dataDir, result("aaaaaaaa00000000", "02", version, "hello"));
+    // Machine b, measured last: 26.12.1 alone (a side-by-side run), so the overview's machine.
+    await writeResult(dataDir, result("bbbbbbbb00000000", "03", "26.12.1", "hello"));
+    const { catalog } = aggregate(loadResults(dataDir), new Map(), null, new Map(), "2026-11-04T00:00:00.000Z");
+    assert.equal(catalog.testbeds[0]!.id, "bench-x64-a-bbbbbbbb", "the machine measured last comes first");
+    assert.deepEqual(catalog.compare_default, { testbed: "bench-x64-a-aaaaaaaa", base: { runtime: "node", version: "26.0.0" }, head: { runtime: "node", version: "26.12.1" } });
+  });
+
   it("places the committed runners in no pool, and each pool member in its pool with its suites", () => {
     assert.deepEqual([...benchPools()], []);
     const member = (name: string, suites?: string[]) => ({ name, arch: "x86_64" as const, labels: ["self-hosted", name], pool: "bench-x64", ...(suites ? { suites } : {}) });

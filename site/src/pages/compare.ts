@@ -2,7 +2,7 @@ import type { ExplainedRow } from "../../../src/compare/syscall-diff.ts";
 import { verdictCounts } from "../../../src/compare/format.ts";
 import type { RuntimeName } from "../../../src/runtimes/catalog.ts";
 import { compareBundlePath, compareHistoryPath, compareSuites } from "../../../src/site/compare-data.ts";
-import { SITE_RUNTIMES, machineLabel, type CatalogData, type TestbedRef } from "../../../src/site/model.ts";
+import { SITE_RUNTIMES, defaultPair, machineLabel, type CatalogData, type Side, type TestbedRef } from "../../../src/site/model.ts";
 import { segmented, select, type Option } from "../controls.ts";
 import type { CompareReply, CompareRequest } from "../compare-worker.ts";
 import { fetchJson } from "../data.ts";
@@ -11,11 +11,6 @@ import { markChartDrawn } from "../render.ts";
 import { pageLink, readState, writeState } from "../state.ts";
 import { fileLink } from "../table.ts";
 import { inReadingOrder, rowsCsv, rowsTable } from "./compare-table.ts";
-
-interface Side {
-  runtime: RuntimeName;
-  version: string;
-}
 
 interface Choice {
   testbed: TestbedRef;
@@ -34,37 +29,17 @@ function parseSide(text: string | undefined): Side | null {
   return match ? { runtime: match[1] as RuntimeName, version: match[2]! } : null;
 }
 
-/** Node is the usual baseline, Bun the usual challenger: base first. */
-const DEFAULT_PAIR_ORDER: readonly RuntimeName[] = ["node", "bun", "deno"];
-
-/**
- * The pair a reader most wants first: what the newest release changed, its predecessor against it
- * (of the first runtime, Node, Bun, Deno, with two versions measured); with one version of each, as
- * after a first `scripts/bench`, the newest Bun against the newest Node (or the two runtimes
- * measured, in that order of preference).
- */
-function defaultPair(versions: CatalogData["versions"][string]): { base: Side; head: Side } {
-  const measured = DEFAULT_PAIR_ORDER.filter((r) => (versions[r] ?? []).length > 0);
-  const newest = (runtime: RuntimeName, back = 0): Side => {
-    const list = versions[runtime]!;
-    return { runtime, version: list[Math.max(0, list.length - 1 - back)]! };
-  };
-  const released = measured.find((r) => versions[r]!.length >= 2);
-  if (released !== undefined) return { base: newest(released, 1), head: newest(released) };
-  if (measured.length >= 2) return { base: newest(measured[0]!), head: newest(measured[1]!) };
-  return { base: newest(measured[0]!), head: newest(measured[0]!) };
-}
-
 /** The reader's choice from the query string, side by side; by default, `defaultPair`. */
 function resolveChoice(query: Record<string, string>, catalog: CatalogData): Choice | null {
   const testbeds = catalog.testbeds.filter((t) => Object.keys(catalog.versions[t.id] ?? {}).length > 0);
-  const testbed = testbeds.find((t) => t.id === query.testbed) ?? testbeds.find((t) => t.runner === query.testbed) ?? testbeds[0];
+  const opening = catalog.compare_default;
+  const testbed = testbeds.find((t) => t.id === query.testbed) ?? testbeds.find((t) => t.runner === query.testbed) ?? testbeds.find((t) => t.id === opening?.testbed) ?? testbeds[0];
   if (!testbed) return null;
   const versions = catalog.versions[testbed.id]!;
   const valid = (side: Side | null): side is Side => side !== null && (versions[side.runtime] ?? []).includes(side.version);
   const wantedBase = parseSide(query.base);
   const wantedHead = parseSide(query.head);
-  const fallback = defaultPair(versions);
+  const fallback = opening?.testbed === testbed.id ? opening : defaultPair(versions);
   const head: Side = valid(wantedHead) ? wantedHead : fallback.head;
   const base: Side = valid(wantedBase) ? wantedBase : fallback.base;
   const suite = compareSuites(catalog, testbed.id).includes(query.suite ?? "") ? query.suite! : "";
