@@ -16,6 +16,7 @@ import {
   type OverviewGroup,
   type ScenarioInfo,
   type SeriesKey,
+  type MachinePair,
   type Side,
   type TestbedRef,
   type TrendData,
@@ -329,34 +330,46 @@ function overviewGroup(trend: TrendSummary, scenarioTrends: readonly TrendSummar
 }
 
 /**
- * What the Compare page opens on: the newest release against the one it was measured beside, on
- * the preferred runner and architecture (the catalog's first machine's), of the first runtime
- * (Node, Bun, Deno) whose newest release there a machine measured beside an older one; of those
- * machines and older releases, the pair both sides of which measured the most series (on a tie, the
- * preferred machine, then the nearer release). A reference testbed's most recent host may hold the
- * newest release alone (a side-by-side run), and a release's nearest predecessor may be a
- * narrowing run's one scenario where a sweep's link (26.0.0 → 26.12.1) measured every suite.
- * Without such a release, the first machine's `defaultPair`.
+ * Each runner's newest release of each runtime against the release it was measured beside, for
+ * Compare's opening and its quick picks: of the runner's machines that measured the newest release
+ * beside an older one, and of those older releases, the pair both sides of which measured the most
+ * series (on a tie, the preferred machine, then the nearer release). A reference testbed's most
+ * recent host may hold the newest release alone (a side-by-side run), and a release's nearest
+ * predecessor may be a narrowing run's one scenario where a sweep's link (26.0.0 → 26.12.1)
+ * measured every suite.
  */
-function compareDefault(summaries: readonly TrendSummary[], ordered: readonly TestbedRef[], versions: CatalogData["versions"]): CatalogData["compare_default"] {
-  const measured = ordered.filter((t) => Object.keys(versions[t.id] ?? {}).length > 0);
-  const first = measured[0];
-  if (first === undefined) return null;
-  const machines = measured.filter((t) => t.runner === first.runner && t.arch === first.arch);
+function releasePairs(summaries: readonly TrendSummary[], ordered: readonly TestbedRef[], versions: CatalogData["versions"]): CatalogData["release_pairs"] {
   const seriesOf = new Map<string, TrendSummary[]>();
   for (const summary of summaries) seriesOf.set(summary.testbed.id, [...(seriesOf.get(summary.testbed.id) ?? []), summary]);
   const holds = (summary: TrendSummary, side: Side) => summary.okVersions[side.runtime]?.includes(side.version) ?? false;
-  const coverage = ({ testbed, base, head }: NonNullable<CatalogData["compare_default"]>) => (seriesOf.get(testbed) ?? []).filter((s) => holds(s, base) && holds(s, head)).length;
-  for (const runtime of DEFAULT_PAIR_ORDER) {
-    const newest = machines.flatMap((t) => versions[t.id]![runtime] ?? []).sort(compareVersions).at(-1);
-    const pairs = machines.flatMap((t) => {
-      const list = versions[t.id]![runtime] ?? [];
-      const older = newest === undefined || !list.includes(newest) ? [] : list.slice(0, list.indexOf(newest)).reverse();
-      return older.map((version) => ({ testbed: t.id, base: { runtime, version }, head: { runtime, version: newest! } }));
-    });
-    if (pairs.length > 0) return pairs.map((pair) => ({ pair, covered: coverage(pair) })).reduce((best, next) => (next.covered > best.covered ? next : best)).pair;
+  const coverage = ({ testbed, base, head }: MachinePair) => (seriesOf.get(testbed) ?? []).filter((s) => holds(s, base) && holds(s, head)).length;
+  const pairs: CatalogData["release_pairs"] = {};
+  for (const runner of new Set(ordered.map((t) => t.runner))) {
+    const machines = ordered.filter((t) => t.runner === runner && versions[t.id] !== undefined);
+    for (const runtime of SITE_RUNTIMES) {
+      const newest = machines.flatMap((t) => versions[t.id]![runtime] ?? []).sort(compareVersions).at(-1);
+      const candidates = machines.flatMap((t) => {
+        const list = versions[t.id]![runtime] ?? [];
+        const older = newest === undefined || !list.includes(newest) ? [] : list.slice(0, list.indexOf(newest)).reverse();
+        return older.map((version): MachinePair => ({ testbed: t.id, base: { runtime, version }, head: { runtime, version: newest! } }));
+      });
+      if (candidates.length === 0) continue;
+      const best = candidates.map((pair) => ({ pair, covered: coverage(pair) })).reduce((top, next) => (next.covered > top.covered ? next : top)).pair;
+      (pairs[runner] ??= {})[runtime] = best;
+    }
   }
-  return { testbed: first.id, ...defaultPair(versions[first.id]!) };
+  return pairs;
+}
+
+/**
+ * What the Compare page opens on: on the preferred machine's runner, the release pair of the first
+ * runtime (Node, Bun, Deno) that has one; without one, the preferred machine's `defaultPair`.
+ */
+function compareDefault(ordered: readonly TestbedRef[], versions: CatalogData["versions"], pairs: CatalogData["release_pairs"]): MachinePair | null {
+  const first = ordered.find((t) => Object.keys(versions[t.id] ?? {}).length > 0);
+  if (first === undefined) return null;
+  const released = DEFAULT_PAIR_ORDER.map((runtime) => pairs[first.runner]?.[runtime]).find((pair) => pair !== undefined);
+  return released ?? { testbed: first.id, ...defaultPair(versions[first.id]!) };
 }
 
 /** The overview's cards and the catalog, from the summaries of every trend of every testbed. */
@@ -388,12 +401,14 @@ export function pagesData(summaries: readonly TrendSummary[], testbeds: Map<stri
     }),
   };
   const ordered = [...testbeds.keys()].sort(preferredFirst(testbeds)).map((id) => testbeds.get(id)!.ref);
+  const pairs = releasePairs(summaries, ordered, versions);
   const catalog: CatalogData = {
     generated_at: generatedAt,
     testbeds: ordered,
     scenarios: scenarioIds.map((id) => ({ ...infos.get(id)!, series: catalogSeries(byScenario.get(id)!, preferredOf(id)) })),
     versions,
-    compare_default: compareDefault(summaries, ordered, versions),
+    release_pairs: pairs,
+    compare_default: compareDefault(ordered, versions, pairs),
   };
   return { overview, catalog };
 }

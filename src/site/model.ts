@@ -166,8 +166,10 @@ export interface CatalogData {
   scenarios: (ScenarioInfo & { series: { app: string | null; params: string; testbeds: string[]; measured: string[] }[] })[];
   /** Measured versions per testbed and runtime, oldest first. */
   versions: Record<string, Partial<Record<RuntimeName, string[]>>>;
+  /** Per runner and runtime, its newest release against the release it was measured beside on the most series, and the machine (`releasePairs` in src/site/aggregate.ts). */
+  release_pairs: Record<string, Partial<Record<RuntimeName, MachinePair>>>;
   /** What the Compare page opens on: `compareDefault` in src/site/aggregate.ts; null without results. */
-  compare_default: ({ testbed: string } & ComparePair) | null;
+  compare_default: MachinePair | null;
 }
 
 /** Safe in a file name and a URL path segment, as result file names are. */
@@ -226,6 +228,11 @@ export interface Side {
 export interface ComparePair {
   base: Side;
   head: Side;
+}
+
+/** Two sides of a comparison on one machine. */
+export interface MachinePair extends ComparePair {
+  testbed: string;
 }
 
 /** Node is the usual baseline, Bun the usual challenger: base first. */

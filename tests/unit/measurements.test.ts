@@ -42,7 +42,7 @@ test("the run-to-run shifts of compare are the JSON's: local and hosted the shar
 });
 
 test("the methodology page shows the JSON's shifts, false alarms and detection power", () => {
-  const page = methodologyBody([], [], { generated_at: "2026-11-22T00:00:00Z", testbeds: [], scenarios: [], versions: {}, compare_default: null }).text;
+  const page = methodologyBody([], [], { generated_at: "2026-11-22T00:00:00Z", testbeds: [], scenarios: [], versions: {}, release_pairs: {}, compare_default: null }).text;
   for (const row of shiftTableRows()) assert.ok(page.includes(`<tr><td>${row.map(onPage).join("</td><td>")}</td></tr>`), `shift row ${row.join(", ")}`);
   for (const row of MEASUREMENTS.entries["false-alarms"].rows) {
     assert.ok(page.includes(`<td>${onPage(row.runs)}</td><td>${onPage(row.when)}</td><td>${onPage(row.load)}</td>`), `false-alarm row ${row.runs}`);

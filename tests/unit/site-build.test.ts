@@ -374,7 +374,9 @@ describe("site over a pool of two machines", () => {
     await writeResult(dataDir, result("bbbbbbbb00000000", "03", "26.12.1", "hello"));
     const { catalog } = aggregate(loadResults(dataDir), new Map(), null, new Map(), "2026-11-04T00:00:00.000Z");
     assert.equal(catalog.testbeds[0]!.id, "bench-x64-a-bbbbbbbb", "the machine measured last comes first");
-    assert.deepEqual(catalog.compare_default, { testbed: "bench-x64-a-aaaaaaaa", base: { runtime: "node", version: "26.0.0" }, head: { runtime: "node", version: "26.12.1" } });
+    const link = { testbed: "bench-x64-a-aaaaaaaa", base: { runtime: "node", version: "26.0.0" }, head: { runtime: "node", version: "26.12.1" } };
+    assert.deepEqual(catalog.compare_default, link);
+    assert.deepEqual(catalog.release_pairs, { "bench-x64-a": { node: link } }, "the quick pick of node's newest release too");
   });
 
   it("places the committed runners in no pool, and each pool member in its pool with its suites", () => {

@@ -1,5 +1,6 @@
 import type { ExplainedRow } from "../../../src/compare/syscall-diff.ts";
 import { verdictCounts } from "../../../src/compare/format.ts";
+import { compareVersions } from "../../../src/compare/series-key.ts";
 import type { RuntimeName } from "../../../src/runtimes/catalog.ts";
 import { compareBundlePath, compareHistoryPath, compareSuites } from "../../../src/site/compare-data.ts";
 import { SITE_RUNTIMES, defaultPair, machineLabel, type CatalogData, type Side, type TestbedRef } from "../../../src/site/model.ts";
@@ -50,18 +51,41 @@ function stateOf(choice: Choice): Record<string, string> {
   return { testbed: choice.testbed.id, base: label(choice.base), head: label(choice.head), show: choice.show === "all" ? "" : choice.show, suite: choice.suite };
 }
 
+/**
+ * Two runtimes' newest releases on the chosen machine's runner and architecture, on the first of its
+ * machines (the chosen one first) that measured both: a reference testbed's hosts each hold a part
+ * of its history, and the newest releases side by side are on one of them. Null where none did.
+ */
+function newestTogether(choice: Choice, catalog: CatalogData, a: RuntimeName, b: RuntimeName): Choice | null {
+  const machines = catalog.testbeds.filter((t) => t.runner === choice.testbed.runner && t.arch === choice.testbed.arch);
+  const ordered = [choice.testbed, ...machines.filter((t) => t.id !== choice.testbed.id)];
+  const newestOf = (r: RuntimeName) => machines.flatMap((t) => catalog.versions[t.id]?.[r] ?? []).sort(compareVersions).at(-1);
+  const [base, head] = [{ runtime: a, version: newestOf(a) }, { runtime: b, version: newestOf(b) }];
+  const holds = (t: TestbedRef, side: { runtime: RuntimeName; version: string | undefined }) => side.version !== undefined && (catalog.versions[t.id]?.[side.runtime] ?? []).includes(side.version);
+  const testbed = ordered.find((t) => holds(t, base) && holds(t, head));
+  return testbed === undefined ? null : { ...choice, testbed, base: { runtime: a, version: base.version! }, head: { runtime: b, version: head.version! } };
+}
+
 /** A few comparisons readers ask for, one click away. */
 function presets(choice: Choice, catalog: CatalogData): HTMLElement {
   const versions = catalog.versions[choice.testbed.id]!;
   const available = SITE_RUNTIMES.filter((r) => (versions[r] ?? []).length > 0);
   const newest = (r: RuntimeName) => versions[r]!.at(-1)!;
   const links: [string, Choice][] = [];
-  for (const r of available) {
-    const list = versions[r]!;
-    if (list.length > 1) links.push([`${r} newest vs previous`, { ...choice, base: { runtime: r, version: list[list.length - 2]! }, head: { runtime: r, version: newest(r) } }]);
+  // A runtime's newest release beside the one it was measured with may be on another machine of the runner.
+  for (const r of SITE_RUNTIMES) {
+    const list = versions[r] ?? [];
+    const released = catalog.release_pairs[choice.testbed.runner]?.[r];
+    const testbed = catalog.testbeds.find((t) => t.id === released?.testbed);
+    if (released && testbed) links.push([`${r} newest vs previous`, { ...choice, testbed, base: released.base, head: released.head }]);
+    else if (list.length > 1) links.push([`${r} newest vs previous`, { ...choice, base: { runtime: r, version: list[list.length - 2]! }, head: { runtime: r, version: newest(r) } }]);
   }
-  for (const [i, a] of available.entries()) {
-    for (const b of available.slice(i + 1)) links.push([`${b} vs ${a}, newest`, { ...choice, base: { runtime: a, version: newest(a) }, head: { runtime: b, version: newest(b) } }]);
+  for (const [i, a] of SITE_RUNTIMES.entries()) {
+    for (const b of SITE_RUNTIMES.slice(i + 1)) {
+      const here = available.includes(a) && available.includes(b) ? { ...choice, base: { runtime: a, version: newest(a) }, head: { runtime: b, version: newest(b) } } : null;
+      const pick = newestTogether(choice, catalog, a, b) ?? here;
+      if (pick) links.push([`${b} vs ${a}, newest`, pick]);
+    }
   }
   return h(
     "div",
