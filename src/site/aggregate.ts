@@ -415,16 +415,17 @@ export function pagesData(summaries: readonly TrendSummary[], testbeds: Map<stri
 
 /** A scenario's series with the testbeds they are on, and those where any result is a figure. */
 function catalogSeries(trends: readonly TrendSummary[], inOrder: (a: string, b: string) => number): CatalogData["scenarios"][number]["series"] {
-  const seriesTestbeds = new Map<string, { key: SeriesKey; testbeds: string[]; measured: string[] }>();
+  const seriesTestbeds = new Map<string, { key: SeriesKey; testbeds: string[]; measured: string[]; trending: string[] }>();
   for (const trend of trends) {
-    const entry = seriesTestbeds.get(seriesId(trend.series)) ?? { key: trend.series, testbeds: [], measured: [] };
+    const entry = seriesTestbeds.get(seriesId(trend.series)) ?? { key: trend.series, testbeds: [], measured: [], trending: [] };
     entry.testbeds.push(trend.testbed.id);
     if (Object.values(trend.okVersions).some((list) => list.length > 0)) entry.measured.push(trend.testbed.id);
+    if (Object.values(trend.okVersions).some((list) => list.length > 1)) entry.trending.push(trend.testbed.id);
     seriesTestbeds.set(seriesId(trend.series), entry);
   }
   return [...seriesTestbeds.values()]
     .sort((a, b) => compareSeries(a.key, b.key))
-    .map(({ key, testbeds, measured }) => ({ app: key.app, params: key.params, testbeds: testbeds.sort(inOrder), measured: measured.sort(inOrder) }));
+    .map(({ key, testbeds, measured, trending }) => ({ app: key.app, params: key.params, testbeds: testbeds.sort(inOrder), measured: measured.sort(inOrder), trending: trending.sort(inOrder) }));
 }
 
 /** Cuts the loaded results into the per-page files in one go: overview, catalog, one trend per series and testbed. */

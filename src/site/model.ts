@@ -53,8 +53,9 @@ export function scenarioTestbeds(catalog: CatalogData, scenario: CatalogData["sc
  * may not yet have measured every series its old one did, so a view opens on one that has, unless a machine is asked for.
  */
 export function testbedWithFigures(scenario: CatalogData["scenarios"][number], testbeds: TestbedRef[], app: string | null | undefined, params: string | undefined): TestbedRef {
-  const hasFigures = (t: TestbedRef) => scenario.series.some((s) => s.measured.includes(t.id) && (app === undefined || s.app === app) && (params === undefined || s.params === params));
-  return testbeds.find(hasFigures) ?? testbeds[0]!;
+  const asked = scenario.series.filter((s) => (app === undefined || s.app === app) && (params === undefined || s.params === params));
+  // A machine that measured one version of each runtime (a side-by-side run) draws dots, not a trend: one with a runtime's history comes first.
+  return testbeds.find((t) => asked.some((s) => s.trending.includes(t.id))) ?? testbeds.find((t) => asked.some((s) => s.measured.includes(t.id))) ?? testbeds[0]!;
 }
 
 /**
@@ -163,7 +164,8 @@ export interface CatalogData {
   generated_at: string;
   testbeds: TestbedRef[];
   /** Each series with the testbeds it has results on, and the ones where any result is a figure (ok). */
-  scenarios: (ScenarioInfo & { series: { app: string | null; params: string; testbeds: string[]; measured: string[] }[] })[];
+  /** `trending`: the testbeds where a runtime has figures of two versions or more, a trend rather than one dot each. */
+  scenarios: (ScenarioInfo & { series: { app: string | null; params: string; testbeds: string[]; measured: string[]; trending: string[] }[] })[];
   /** Measured versions per testbed and runtime, oldest first. */
   versions: Record<string, Partial<Record<RuntimeName, string[]>>>;
   /** Per runner and runtime, its newest release against the release it was measured beside on the most series, and the machine (`releasePairs` in src/site/aggregate.ts). */

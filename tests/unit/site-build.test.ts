@@ -397,9 +397,9 @@ describe("the machine a trend page opens on", () => {
   const scenario = {
     suite: "database", scenario: "insert-batch", description: null, scenario_version: 1, metrics: {}, primary: "wall_ms",
     series: [
-      { app: "bun-sqlite", params: "concurrency=1", testbeds: [intel.id, amd.id], measured: [amd.id] },
-      { app: "node-sqlite", params: "concurrency=1", testbeds: [intel.id, amd.id], measured: [intel.id, amd.id] },
-      { app: "node-sqlite", params: "concurrency=8", testbeds: [intel.id], measured: [] },
+      { app: "bun-sqlite", params: "concurrency=1", testbeds: [intel.id, amd.id], measured: [amd.id], trending: [amd.id] },
+      { app: "node-sqlite", params: "concurrency=1", testbeds: [intel.id, amd.id], measured: [intel.id, amd.id], trending: [intel.id] },
+      { app: "node-sqlite", params: "concurrency=8", testbeds: [intel.id], measured: [], trending: [] },
     ],
   };
   it("is the first with figures of the asked app and load point, and the first of all where none has them", () => {
@@ -407,6 +407,10 @@ describe("the machine a trend page opens on", () => {
     assert.equal(testbedWithFigures(scenario, [intel, amd], "node-sqlite", undefined), intel);
     assert.equal(testbedWithFigures(scenario, [intel, amd], undefined, undefined), intel);
     assert.equal(testbedWithFigures(scenario, [intel, amd], "node-sqlite", "concurrency=8"), intel, "no figures anywhere: the first");
+    // The new machine has measured one version of node (a side-by-side run), the old one node's history.
+    const sideBySide = { ...scenario, series: [{ app: "node-sqlite", params: "concurrency=1", testbeds: [intel.id, amd.id], measured: [intel.id, amd.id], trending: [amd.id] }] };
+    assert.equal(testbedWithFigures(sideBySide, [intel, amd], undefined, undefined), amd, "a trend before one dot of each runtime");
+    assert.equal(testbedWithFigures({ ...sideBySide, series: [{ ...sideBySide.series[0]!, trending: [] }] }, [intel, amd], undefined, undefined), intel, "with no trend anywhere, the first with figures");
     assert.notEqual(machineLabel(intel), machineLabel(amd), "the picker tells them apart");
     const likeAmd = machine("reference-x64-33333333", "AMD");
     assert.notEqual(machineLabel(likeAmd), machineLabel(amd), "and two hosts of one CPU model, by their fingerprints");
