@@ -112,5 +112,9 @@ describe("a sweep of the newest releases side by side", () => {
     assert.equal(again.code, 0, again.stderr);
     assert.match(again.stdout, /node@22\.11\.0, bun@1\.2\.0 side by side are in data\/ already/);
     assert.equal(results(data).size, 2, "nothing measured twice");
+
+    const unknown = await bench(["sweep", "--side-by-side", "--runtime", "node@99.0.0", "--data", data, "--runners", thisMachineAsTestbed()]);
+    assert.equal(unknown.code, 2, unknown.stderr);
+    assert.match(unknown.stderr.trim(), /^runtime-bench: sweep: node@99\.0\.0 is not published for \w+$/);
   });
 });

@@ -440,7 +440,10 @@ async function newestReleases(request: SweepRequest, { verify }: { verify: boole
   for (const { runtime, versions } of request.runtimes) {
     if (versions !== null && versions.length > 1) throw new UserError(`sweep --side-by-side: name one release of ${runtime}, not ${versions.length}: the run measures one release of each runtime`);
     const window = { since: request.since, from: request.from.get(runtime), to: request.to.get(runtime) };
-    const candidates = versions ?? windowed(await publishedReleases(runtime, request.testbed.arch), window).reverse();
+    const published = await publishedReleases(runtime, request.testbed.arch);
+    const unknown = versions?.find((version) => !published.some((release) => release.version === version));
+    if (unknown !== undefined) throw new UserError(`sweep: ${runtime}@${unknown} is not published for ${request.testbed.arch}`);
+    const candidates = versions ?? windowed(published, window).reverse();
     if (!verify) {
       if (candidates[0] === undefined) throw new UserError(`sweep --side-by-side: ${runtime}: no release in the window`);
       newest.push({ runtime, version: candidates[0] });
