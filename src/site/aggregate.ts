@@ -340,7 +340,11 @@ function overviewGroup(trend: TrendSummary, scenarioTrends: readonly TrendSummar
  */
 function releasePairs(summaries: readonly TrendSummary[], ordered: readonly TestbedRef[], versions: CatalogData["versions"]): CatalogData["release_pairs"] {
   const seriesOf = new Map<string, TrendSummary[]>();
-  for (const summary of summaries) seriesOf.set(summary.testbed.id, [...(seriesOf.get(summary.testbed.id) ?? []), summary]);
+  for (const summary of summaries) {
+    const list = seriesOf.get(summary.testbed.id);
+    if (list) list.push(summary);
+    else seriesOf.set(summary.testbed.id, [summary]);
+  }
   const holds = (summary: TrendSummary, side: Side) => summary.okVersions[side.runtime]?.includes(side.version) ?? false;
   const coverage = ({ testbed, base, head }: MachinePair) => (seriesOf.get(testbed) ?? []).filter((s) => holds(s, base) && holds(s, head)).length;
   const pairs: CatalogData["release_pairs"] = {};
