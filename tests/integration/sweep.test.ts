@@ -99,6 +99,12 @@ describe("a sweep of the newest releases side by side", () => {
     // Two trials and no adaptive ones: what is checked is the one run and its collect, not its verdicts.
     const args = ["sweep", "--side-by-side", "--runtime", "node@22.11.0", "--runtime", "bun@1.2.0", "--scenario", "startup/hello", "--trials", "2", "--trial-budget", "0"];
     args.push("--data", data, "--runners", thisMachineAsTestbed(), "--max-load", "1000");
+    // A sweep of two runtimes' chains names the run its newest releases still lack, and after it, that data/ holds it
+    // (with a trial budget, as the run below has: only then is a run that took no adaptive trials counted).
+    const chainsPlan = ["sweep", "--plan", "--runtime", "node@22.10.0", "--runtime", "node@22.11.0", "--runtime", "bun@1.1.45", "--runtime", "bun@1.2.0", "--scenario", "startup/hello", "--trial-budget", "0", "--data", data, "--runners", thisMachineAsTestbed()];
+    const before = await bench(chainsPlan);
+    assert.equal(before.code, 0, before.stderr);
+    assert.match(before.stdout, /node@22\.11\.0, bun@1\.2\.0 side by side on reference-here: one run of 1 scenario \(startup\/hello\).*Measure them with scripts\/bench sweep --side-by-side --runtime node@22\.11\.0 --runtime bun@1\.2\.0\./);
     const first = await bench(args);
     assert.equal(first.code, 0, first.stderr);
     assert.match(first.stdout, /sweep: node@22\.11\.0, bun@1\.2\.0 measured side by side on 1 scenario/);
@@ -107,6 +113,8 @@ describe("a sweep of the newest releases side by side", () => {
     assert.equal(new Set(docs.map((doc) => doc.run.id)).size, 1, "both in one run");
     assert.ok(docs.every((doc) => doc.run.runner === "reference-here" && doc.run.runner_kind === "reference"));
     assert.ok(!existsSync(sweepWorkDir(data)), "nothing is left staged");
+
+    assert.match((await bench(chainsPlan)).stdout, /The newest releases of the chains, node@22\.11\.0, bun@1\.2\.0, are in data\/ side by side\./);
 
     const again = await bench(args);
     assert.equal(again.code, 0, again.stderr);
