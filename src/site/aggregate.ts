@@ -317,7 +317,7 @@ function overviewGroup(trend: TrendSummary, scenarioTrends: readonly TrendSummar
     if (!present.has(runtime) && (current === undefined || newerFigure(other, current))) joined.set(runtime, other);
   }
   if (joined.size === 0) return headline;
-  const figures = [...trend.newest.map((figure) => ({ figure, app: trend.series.app! }))];
+  const figures = trend.newest.map((figure) => ({ figure, app: trend.series.app! }));
   for (const [runtime, other] of joined) figures.push(...other.newest.filter((f) => f.runtime === runtime).map((figure) => ({ figure, app: other.series.app! })));
   const ordered = SITE_RUNTIMES.flatMap((runtime) => figures.filter((f) => f.figure.runtime === runtime));
   const elsewhere = [...joined].flatMap(([runtime, other]) => newerElsewhere(other, sameSeries(other.series)).filter((n) => n.runtime === runtime));

@@ -163,8 +163,10 @@ export interface OverviewData {
 export interface CatalogData {
   generated_at: string;
   testbeds: TestbedRef[];
-  /** Each series with the testbeds it has results on, and the ones where any result is a figure (ok). */
-  /** `trending`: the testbeds where a runtime has figures of two versions or more, a trend rather than one dot each. */
+  /**
+   * Each series with the testbeds it has results on, the ones where any result is a figure (ok), and
+   * those where a runtime has figures of two versions or more (`trending`: a trend, not one dot each).
+   */
   scenarios: (ScenarioInfo & { series: { app: string | null; params: string; testbeds: string[]; measured: string[]; trending: string[] }[] })[];
   /** Measured versions per testbed and runtime, oldest first. */
   versions: Record<string, Partial<Record<RuntimeName, string[]>>>;

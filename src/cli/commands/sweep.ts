@@ -336,7 +336,7 @@ async function planText(request: SweepRequest, resolved: ResolvedChains): Promis
     "The sweep's pace: the time at the cap scaled as a sweep would price each link, by the largest ratio of measured to estimated time among the latest links of its runtime that earlier sweeps of this data folder measured (1 where none did; kept below the per-user cache, so a new machine starts at 1).",
     `Narrowing a confirmed step between releases k apart adds at most ${narrowingRuns(1)}, ${narrowingRuns(3)} or ${narrowingRuns(7)} runs for k = 1, 3 or 7, each of the step's scenario alone (${chains[0]!.scenarios[0]}: about ${formatDuration(hello.seconds)} a run).`,
     ...owedText(owed, cost),
-    ...sideBySideHint(request, chains),
+    ...sideBySideHint(request, chains, coverage),
     `Before each run the sweep waits for the load of the run before it to leave the 1-minute load average: up to ${formatDuration(loadFadeSeconds(request.maxLoad))} after a run that kept every CPU busy (more than a short narrowing run takes), not in the times above.`,
   ].join("\n");
 }
@@ -428,7 +428,7 @@ async function sweepChains(request: SweepRequest, workDir: string, refused: stri
   await setupAll([], [...new Set(chains.flatMap((chain) => chain.scenarios.map((scenario) => scenario.split("/")[0]!)))]);
   const deadline = request.timeLimit === undefined ? undefined : Date.now() + request.timeLimit * 1000;
   const report = await runSweep(sweepPlan(request, { chains, releases, scenarioVersion }), realHooks(request, workDir, refused), { maxLoad: request.maxLoad, ...(deadline !== undefined ? { deadline } : {}) });
-  return [reportText(report, leftOut), ...(report.stopped === null ? sideBySideHint(request, chains) : [])].join("\n");
+  return [reportText(report, leftOut), ...(report.stopped === null ? sideBySideHint(request, chains, readCoverage(request)) : [])].join("\n");
 }
 
 /**
@@ -466,9 +466,13 @@ async function newestReleases(request: SweepRequest, { verify }: { verify: boole
   return newest;
 }
 
+interface SideBySideWork {
+  readonly missing: string[];
+  readonly atCap: number;
+}
+
 /** What a side-by-side run of the releases owes: the scenarios data/ holds no such run of at their version, and their time with every cell at its cap. */
-function sideBySideWork(request: SweepRequest, releases: readonly RuntimeRelease[]): { missing: string[]; atCap: number } {
-  const coverage = readCoverage(request);
+function sideBySideWork(request: SweepRequest, releases: readonly RuntimeRelease[], coverage: RunnerCoverage): SideBySideWork {
   const scenarios = selectScenarios({ suites: request.selection.suites, scenarios: request.selection.scenarios }).flatMap((s) => {
     const on = releases.filter((release) => s.manifest.runtimes[release.runtime] !== undefined);
     return on.length === 0 ? [] : [{ id: `${s.suite}/${s.name}`, measured: coverage.together(on, `${s.suite}/${s.name}`, s.manifest.version) }];
@@ -482,12 +486,12 @@ function sideBySideWork(request: SweepRequest, releases: readonly RuntimeRelease
 
 /** What `sweep --side-by-side --plan` prints. A plan downloads nothing: a newest release whose binary is refused is found by the run. */
 async function sideBySidePlanText(request: SweepRequest): Promise<string> {
-  return sideBySideText(request, await newestReleases(request, { verify: false }));
+  const releases = await newestReleases(request, { verify: false });
+  return sideBySideText(request, releases, sideBySideWork(request, releases, readCoverage(request)));
 }
 
 /** What data/ holds of the releases side by side, and what a run of them would cost. */
-function sideBySideText(request: SweepRequest, releases: readonly RuntimeRelease[]): string {
-  const { missing, atCap } = sideBySideWork(request, releases);
+function sideBySideText(request: SweepRequest, releases: readonly RuntimeRelease[], { missing, atCap }: SideBySideWork): string {
   const what = `${releases.map(specOf).join(", ")} side by side on ${request.testbed.name}`;
   if (missing.length === 0) return `${what}: in data/ already, on every scenario at its version; nothing to measure`;
   return `${what}: one run of ${count(missing.length, "scenario")} (${missing.join(", ")}), up to ${formatDuration(atCap)} with every cell at its cap of adaptive trials, profile ${request.profile}`;
@@ -498,12 +502,13 @@ function sideBySideText(request: SweepRequest, releases: readonly RuntimeRelease
  * side: the overview draws a machine's newest releases together, and nothing measures them so but
  * `--side-by-side`, which the line names with these releases. Nothing for a sweep of one runtime.
  */
-function sideBySideHint(request: SweepRequest, chains: readonly (Chain & { runtime: RuntimeName })[]): string[] {
+function sideBySideHint(request: SweepRequest, chains: readonly (Chain & { runtime: RuntimeName })[], coverage: RunnerCoverage): string[] {
   if (chains.length < 2) return [];
   const newest = chains.map((chain) => ({ runtime: chain.runtime, version: chain.links.at(-1)!.to }));
-  if (sideBySideWork(request, newest).missing.length === 0) return [`The newest releases of the chains, ${newest.map(specOf).join(", ")}, are in data/ side by side.`];
+  const work = sideBySideWork(request, newest, coverage);
+  if (work.missing.length === 0) return [`The newest releases of the chains, ${newest.map(specOf).join(", ")}, are in data/ side by side.`];
   const command = ["scripts/bench sweep --side-by-side", ...newest.map((release) => `--runtime ${specOf(release)}`)].join(" ");
-  return [`The overview draws the newest releases together: ${sideBySideText(request, newest)}. Measure them with ${command}.`];
+  return [`The overview draws the newest releases together: ${sideBySideText(request, newest, work)}. Measure them with ${command}.`];
 }
 
 /**
@@ -515,7 +520,7 @@ async function measureSideBySide(request: SweepRequest, workDir: string, refused
   const started = Date.now();
   const releases = await newestReleases(request, { verify: true });
   const specs = releases.map(specOf);
-  const { missing, atCap } = sideBySideWork(request, releases);
+  const { missing, atCap } = sideBySideWork(request, releases, readCoverage(request));
   if (missing.length === 0) return `sweep: ${specs.join(", ")} side by side are in data/ already, on every scenario at its version`;
   await setupAll([], [...new Set(missing.map((scenario) => scenario.split("/")[0]!))]);
   const say = (line: string) => void process.stderr.write(`${line}\n`);
