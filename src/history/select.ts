@@ -23,7 +23,7 @@ export interface ReleaseWindow {
 export function parseGranularity(text: string | undefined): Granularity {
   if (text === undefined) return "minor";
   if (text === "major" || text === "minor" || text === "patch") return text;
-  throw new UserError(`--every '${text}': use major, minor or patch`);
+  throw new UserError(`sweep: --every '${text}': use major, minor or patch`);
 }
 
 const groupOf = (version: string, every: Granularity) => {

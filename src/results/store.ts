@@ -328,6 +328,7 @@ export function readResults(paths: readonly string[]): LoadedResult[] {
 
 /** The documents of `readResults`; none at all is bad input, named by `what` (the side or command). */
 export function readDocuments(paths: readonly string[], what: string): ResultDocument[] {
+  if (paths.length === 0) throw new UserError(`${what}: name at least one result file or folder (see scripts/bench ${what} --help)`);
   const docs = readResults(paths).map((r) => r.doc);
   if (docs.length === 0) throw new UserError(`${what}: no result files in ${paths.join(", ")}`);
   return docs;

@@ -28,6 +28,15 @@ describe("bad input on the command line: one line naming what and where, exit st
   });
 });
 
+describe("a command that reads result files, given none", () => {
+  it("asks for them and names its help", async () => {
+    await rejects([
+      [["repro"], /^runtime-bench: repro: name at least one result file or folder \(see scripts\/bench repro --help\)$/],
+      [["profile"], /^runtime-bench: profile: name at least one result file or folder \(see scripts\/bench profile --help\)$/],
+    ]);
+  });
+});
+
 describe("an unknown suite where scripts/bench installs the suites' tools first", () => {
   it("is said once", async () => {
     await rejects([

@@ -567,7 +567,7 @@ describe("scripts/bench sweep, given bad input", () => {
     await refused(["--runtime", "bun"], /^runtime-bench: sweep: bun: give a window \(--since DATE or --from bun@VERSION\) or name its releases/);
     await refused(["--runtime", "node@22", "--plan"], /--runtime 'node@22': give a runtime \(node\) or an exact release \(node@22\.11\.0\)/);
     await refused(["--runtime", "node", "--runtime", "node@22.1.0"], /give the window or the releases, not both/);
-    await refused(["--from", "node@20.0.0", "--runtime", "node", "--every", "weekly"], /--every 'weekly': use major, minor or patch/);
+    await refused(["--from", "node@20.0.0", "--runtime", "node", "--every", "weekly"], /^runtime-bench: sweep: --every 'weekly': use major, minor or patch\n$/);
     await refused(["--runtime", "node@22.10.0", "--runtime", "node@22.11.0", "--profile", "smoke"], /a link's paired verdict needs two/);
     await refused(["--runtime", "node@22.10.0", "--runtime", "node@22.11.0", "--testbed", "nope"], /unknown reference testbed 'nope'/);
     await refused(["--runtime", "node@22.10.0", "--runtime", "node@22.11.0", "--again-before", "yesterday"], /--again-before 'yesterday': expected a date or a time in UTC/);
