@@ -85,17 +85,22 @@ const OUTCOMES =
 
 /**
  * How many rows have each outcome, in the words of a summary line: a change for the worse or the
- * better (slower, or a memory higher), then the rest.
+ * better (slower, or a memory higher), then the rest; `not comparable` only where there are some,
+ * so "0 worse" is said as plainly as "3 worse".
  */
-export function verdictCounts(rows: readonly Pick<CompareRow, "verdict">[]): { words: string; count: number }[] {
+export function verdictCounts(rows: readonly Pick<CompareRow, "verdict">[]): string {
   const count = (verdict: CompareRow["verdict"]) => rows.filter((r) => r.verdict === verdict).length;
-  return [
-    { words: "worse", count: count("slower") },
-    { words: "better", count: count("faster") },
-    { words: "inconclusive", count: count("inconclusive") },
-    { words: "with no significant change", count: count("no significant change") },
-    { words: "not comparable", count: count("not comparable") },
+  const counts: [number, string][] = [
+    [count("slower"), "worse"],
+    [count("faster"), "better"],
+    [count("inconclusive"), "inconclusive"],
+    [count("no significant change"), "with no significant change"],
+    [count("not comparable"), "not comparable"],
   ];
+  return counts
+    .filter(([n, words]) => n > 0 || words !== "not comparable")
+    .map(([n, words]) => `${n} ${words}`)
+    .join(", ");
 }
 
 /** What each rule does, for the notes under a table: CLI, job summaries and pull-request comments say the same. */
@@ -145,5 +150,5 @@ export function compareMarkdown(rows: readonly CompareRow[]): string {
     `| ${HEADER.map((_, i) => (i >= 4 && i <= 6 ? "---:" : "---")).join(" | ")} |`,
     ...rows.map((row) => `| ${emphasis(row, columns(row).map(escapeMarkdown)).join(" | ")} |`),
   ];
-  return [`**HEAD against BASE**: ${verdictCounts(rows).filter((c) => c.count > 0).map(({ count, words }) => `${count} ${words}`).join(", ")}.`, "", ...lines, "", ...rulesNote(rows).split("\n").map((line) => `<sub>${escapeMarkdown(line)}</sub><br>`)].join("\n");
+  return [`**HEAD against BASE**: ${verdictCounts(rows)}.`, "", ...lines, "", ...rulesNote(rows).split("\n").map((line) => `<sub>${escapeMarkdown(line)}</sub><br>`)].join("\n");
 }

@@ -25,7 +25,7 @@ describe("compare, regressions and export on the command line", () => {
     const [row] = JSON.parse(json.stdout) as Record<string, unknown>[];
     for (const field of ["suite", "scenario", "app", "metric", "ratio", "ci95", "verdict", "base_version", "head_version"]) assert.ok(field in row!, field);
     const markdown = await bench(["compare", base, head, "--markdown", "--history", history, "--min-effect", "7"]);
-    assert.match(markdown.stdout, /^\*\*HEAD against BASE\*\*: 1 better\.\n\n\| scenario \|/);
+    assert.match(markdown.stdout, /^\*\*HEAD against BASE\*\*: 0 worse, 1 better, 0 inconclusive, 0 with no significant change\.\n\n\| scenario \|/);
   });
 
   it("rejects bad input with one line and exit 2", async () => {

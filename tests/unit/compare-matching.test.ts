@@ -71,7 +71,7 @@ describe("compare: matching BASE and HEAD", () => {
     const rows = compareResults([syntheticResult({ index: 0, level: 30 })], [syntheticResult({ index: 1, level: 12 })]);
     assert.match(compareTable(rows), /startup\/hello\s+wall_ms\s+node@22\.11\.0 29\.\d+ ms\s+node@22\.11\.0 11\.\d+ ms\s+0\.400× \(−60\.0 %\).*faster/);
     const markdown = compareMarkdown(rows).split("\n");
-    assert.equal(markdown[0], "**HEAD against BASE**: 1 better.");
+    assert.equal(markdown[0], "**HEAD against BASE**: 0 worse, 1 better, 0 inconclusive, 0 with no significant change.");
     assert.match(markdown[2]!, /^\| scenario \| metric \| BASE \| HEAD \|/);
     assert.match(markdown[4]!, /^\| startup\/hello \| wall_ms \|.*\| \*\*faster\*\* \|$/);
   });
@@ -87,6 +87,6 @@ describe("compare: matching BASE and HEAD", () => {
     const rss = (level: number, index: number) => makeResult({ run: { ...makeResult().run, id: `r${index}` }, metrics: { peak_rss_mb: metricOf([level, level * 1.01, level * 0.99, level * 1.005, level * 0.995], "MB") } });
     const rows = compareResults([rss(60, 0)], [rss(30, 1)], { defaultMinEffect: 0.05 });
     assert.match(compareTable(rows), /peak_rss_mb .*0\.500× .*lower \(better\)/);
-    assert.match(compareMarkdown(rows), /^\*\*HEAD against BASE\*\*: 1 better\./);
+    assert.match(compareMarkdown(rows), /^\*\*HEAD against BASE\*\*: 0 worse, 1 better, 0 inconclusive, 0 with no significant change\./);
   });
 });

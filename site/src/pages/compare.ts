@@ -158,14 +158,6 @@ export async function comparePage(): Promise<void> {
   new ComparisonView(catalog, new Comparer()).show(choice);
 }
 
-/** Counts of each verdict, in the words of the summary line; `not comparable` only where there are some. */
-function countsText(rows: readonly ExplainedRow[]): string {
-  return verdictCounts(rows)
-    .filter(({ words, count }) => count > 0 || words !== "not comparable")
-    .map(({ words, count }) => `${count} ${words}`)
-    .join(", ");
-}
-
 /**
  * One comparison on the page: its controls, then its rows, suite by suite. The first suite's rows
  * are drawn as soon as they are computed; the next suite is fetched when the end of the table
@@ -256,7 +248,7 @@ class ComparisonView {
         "section",
         { class: "card" },
         h("div", { class: "card-head" }, h("h2", {}, title)),
-        h("p", { class: "summary-line", id: "compare-summary" }, `${this.rows.length} comparisons${scope}: ${countsText(this.rows)}. ${choice.testbed.kind === "local" ? "Measured on a local machine." : ""}`),
+        h("p", { class: "summary-line", id: "compare-summary" }, `${this.rows.length} comparisons${scope}: ${verdictCounts(this.rows)}. ${choice.testbed.kind === "local" ? "Measured on a local machine." : ""}`),
         this.figure ?? (complete ? h("p", { class: "empty" }, empty) : null),
         more,
         h(
