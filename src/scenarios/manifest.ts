@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../core/errors.ts";
+import type { ParamValue } from "../core/params.ts";
 import { displayPath, readJsonFile } from "../core/json-file.ts";
 import { SCHEMAS_DIR, SUITES_DIR } from "../core/paths.ts";
 import { checkAgainst } from "../core/schema.ts";
@@ -28,6 +29,8 @@ export interface ScenarioManifest {
   /** Overrides of the suite's default profiles, key by key. */
   profiles?: Partial<Record<SuiteProfile, Partial<ProfileParams>>>;
   prepare?: { command: string[]; creates: string };
+  /** The load point the overview draws, as some of the scenario's parameters. */
+  headline?: Record<string, ParamValue>;
 }
 
 /** A scenario folder, its checked manifest, and the suite's own block of it. */

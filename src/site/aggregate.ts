@@ -1,7 +1,7 @@
 import { compareVersions } from "../compare/series-key.ts";
 import type { RegressionReport } from "../regressions/types.ts";
 import type { MetricDefinition } from "../results/types.ts";
-import { paramsSlug } from "../core/params.ts";
+import { paramsSlug, type ParamValue } from "../core/params.ts";
 import type { RuntimeName } from "../runtimes/catalog.ts";
 import { detectableChanges } from "./detectable.ts";
 import { reducedResult, type SiteResult, type TestbedFacts } from "./load.ts";
@@ -38,6 +38,7 @@ function leadingSuitesFirst(a: string, b: string): number {
 export interface ManifestFacts {
   readonly description: string;
   readonly metrics: Readonly<Record<string, MetricDefinition>>;
+  readonly headline?: Readonly<Record<string, ParamValue>>;
 }
 
 /** One series on one testbed, with its results: the unit every page is cut from. */
@@ -135,7 +136,8 @@ export function scenarioInfos(parts: readonly ScenarioFacts[], manifests: Readon
     const names = [...Object.keys(manifest?.metrics ?? {}).filter((name) => metrics.has(name)), ...metrics.keys()];
     const ordered = Object.fromEntries([...new Set(names)].map((name) => [name, metrics.get(name)!]));
     const [suite, scenario] = id.split("/") as [string, string];
-    infos.set(id, { suite, scenario, description: manifest?.description ?? null, scenario_version: version, metrics: ordered, primary: Object.keys(ordered)[0] ?? "" });
+    const headline = manifest?.headline === undefined ? {} : { headline_params: paramsSlug(manifest.headline) };
+    infos.set(id, { suite, scenario, description: manifest?.description ?? null, scenario_version: version, metrics: ordered, primary: Object.keys(ordered)[0] ?? "", ...headline });
   }
   return infos;
 }
@@ -219,10 +221,16 @@ export function trendSummary(trend: TrendData): TrendSummary {
   return { testbed: trend.testbed, series: trend.series, newest: newestFigures(trend), okVersions };
 }
 
-/** The series a scenario's overview card shows: the one most runtimes have figures for. */
-function headlineSeries(trends: readonly TrendSummary[]): SeriesKey {
+/**
+ * The series a scenario's overview card shows: the one most runtimes have figures for, at the
+ * manifest's headline load point where any series holds it (install's `clean` state, where every
+ * manager asks the registry; in `cache`, Deno resolves from the metadata it cached and asks nothing).
+ */
+function headlineSeries(trends: readonly TrendSummary[], loadPoint: string | undefined): SeriesKey {
+  const wanted = loadPoint?.split(",") ?? [];
+  const atPoint = trends.filter((t) => wanted.every((param) => t.series.params.split(",").includes(param)));
   const score = (t: TrendSummary) => t.newest.filter((f) => f.status === "ok").length;
-  const best = [...trends].sort((a, b) => score(b) - score(a) || compareSeries(a.series, b.series))[0]!;
+  const best = [...(atPoint.length > 0 ? atPoint : trends)].sort((a, b) => score(b) - score(a) || compareSeries(a.series, b.series))[0]!;
   return best.series;
 }
 
@@ -393,7 +401,7 @@ export function pagesData(summaries: readonly TrendSummary[], testbeds: Map<stri
     most_versions: Math.max(0, ...Object.values(versions).flatMap((perRuntime) => Object.values(perRuntime).map((list) => list.length))),
     scenarios: scenarioIds.map((id) => {
       const scenarioTrends = byScenario.get(id)!;
-      const headline = headlineSeries(scenarioTrends);
+      const headline = headlineSeries(scenarioTrends, infos.get(id)!.headline_params);
       const inOrder = preferredOf(id);
       const headlineTrends = scenarioTrends.filter((t) => seriesId(t.series) === seriesId(headline)).sort((a, b) => inOrder(a.testbed.id, b.testbed.id));
       const groupsByArch: OverviewGroup[] = [];

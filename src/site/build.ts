@@ -135,7 +135,7 @@ export async function buildSite(options: SiteBuildOptions, start: SiteStart = st
     assetsReady.catch(() => {});
     const scenarios = typeof options.scenarios === "function" ? options.scenarios() : options.scenarios;
     const manifests = new Map<string, ManifestFacts>(
-      scenarios.map(({ scenario, metrics }) => [`${scenario.suite}/${scenario.name}`, { description: scenario.manifest.description, metrics }]),
+      scenarios.map(({ scenario, metrics }) => [`${scenario.suite}/${scenario.name}`, { description: scenario.manifest.description, metrics, ...(scenario.manifest.headline ? { headline: scenario.manifest.headline } : {}) }]),
     );
     const facts = mergeFacts(await Promise.all(parts.map((p) => p.facts)), manifests, pools);
     const feed = options.feedDir === undefined ? null : readFeed(resolve(options.feedDir));

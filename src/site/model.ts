@@ -149,6 +149,8 @@ export interface ScenarioInfo {
   metrics: Record<string, MetricDefinition>;
   /** The metric a card shows first: the manifest's first. */
   primary: string;
+  /** The manifest's `headline` (`state=clean`): the load point a card draws where its series hold it. */
+  headline_params?: string;
 }
 
 /** `data/overview.json`: one card per scenario, for its headline series. */

@@ -503,9 +503,10 @@ for (const set of DATA_SETS) {
         const lead = (await page.textContent("#overview > :first-child")) ?? "";
         assert.match(lead, /^One version of each runtime: node \d+\.\d+\.\d+, deno \d+\.\d+\.\d+, bun \d+\.\d+\.\d+/);
         assert.match(lead, /Findings lists the largest gaps/);
-        // No install app runs on two runtimes: the card joins each runtime's own package manager.
+        // No install app runs on two runtimes: the card joins each runtime's own package manager, at
+        // the manifest's headline state (clean: every manager asks the registry).
         const install = (await page.textContent("#card-install-small figure")) ?? "";
-        assert.match(install, /npm on node, deno on deno, bun on bun/);
+        assert.match(install, /npm on node, deno on deno, bun on bun · registry=local, state=clean/);
         const bars = await page.$$eval("#card-install-small g[data-runtime]", (groups) => groups.map((g) => `${g.getAttribute("data-runtime")} ${g.querySelector(".bar-sub")?.textContent?.split(" · ")[0]}`));
         assert.deepEqual(bars, ["node npm", "deno deno", "bun bun"]);
       } else {

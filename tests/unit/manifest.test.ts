@@ -76,6 +76,7 @@ describe("scenario manifests", () => {
     assert.match(loadError({ ...valid, startup: { entry: "main.js" } }), /\/startup\/: must have required property 'expect_stdout'/);
     assert.match(loadError({ ...valid, profiles: { ...valid.profiles, quick: { trials: 2, warmup: "no" } } }), /\/profiles\/quick\/warmup: must be integer/);
     assert.match(loadError({ ...valid, descripton: "typo" }), /must NOT have additional properties 'descripton'/);
+    assert.match(loadError({ ...valid, headline: { state: ["clean"] } }), /\/headline\/state: must be string,number,boolean/);
     const { startup: _omitted, ...withoutBlock } = valid;
     assert.match(loadError(withoutBlock), /\/startup: missing/);
   });

@@ -338,14 +338,14 @@ describe("site over a pool of two machines", () => {
 
   it("joins on an install card each runtime's own package manager, since no app runs on two runtimes", async () => {
     const dataDir = tempDir("site-joined-apps");
-    const result = (name: "node" | "deno" | "bun", version: string, app: string, day: string, wall: number) =>
+    const result = (name: "node" | "deno" | "bun", version: string, app: string, day: string, wall: number, state = "cache") =>
       makeResult({
         run: { runner: "bench-x64-a", id: `202611${day}T000000Z-abcdef`, started_at: `2026-11-${day}T00:00:00.000Z` },
         runtime: { name, version },
         suite: "install",
         scenario: "small",
         app,
-        params: { registry: "local", state: "cache" },
+        params: { registry: "local", state },
         metrics: { wall_ms: metricOf([wall, wall * 1.01, wall * 0.99]) },
       });
     await writeResult(dataDir, result("node", "26.12.1", "npm", "02", 2250));
@@ -355,12 +355,39 @@ describe("site over a pool of two machines", () => {
     await writeResult(dataDir, result("bun", "1.4.5", "bun", "02", 250));
     const { overview } = aggregate(loadResults(dataDir), new Map(), null, new Map(), "2026-11-04T00:00:00.000Z");
     const card = overview.scenarios.find((s) => s.scenario === "small")!;
+    assert.equal(card.headline.params, "registry=local,state=cache");
     const [group] = card.groups;
     assert.deepEqual(group!.figures.map((f) => `${f.runtime} ${f.version}`), ["node 26.12.1", "deno 2.9.6", "bun 1.4.5"]);
     assert.deepEqual(group!.apps, { node: "npm", deno: "deno", bun: "bun" }, "npm and pnpm measured node 26.12.1 in one run: the first by name; yarn an older node");
     const csvLines = overviewCardCsv(card).split("\r\n");
     assert.ok(csvLines.some((line) => line.includes(",install,small,npm,") && line.includes(",node,26.12.1,")), "each figure's CSV line names its own app");
     assert.ok(csvLines.some((line) => line.includes(",install,small,deno,") && line.includes(",deno,2.9.6,")));
+  });
+
+  it("draws the load point the scenario's manifest names as its headline, where its series hold it", async () => {
+    const dataDir = tempDir("site-headline-point");
+    const result = (app: string, name: "node" | "deno", state: string, wall: number) =>
+      makeResult({
+        run: { runner: "bench-x64-a", id: "20261102T000000Z-abcdef", started_at: "2026-11-02T00:00:00.000Z" },
+        runtime: { name, version: name === "node" ? "26.12.1" : "2.9.6" },
+        suite: "install",
+        scenario: "small",
+        app,
+        params: { registry: "local", state },
+        metrics: { wall_ms: metricOf([wall, wall * 1.01, wall * 0.99]) },
+      });
+    for (const state of ["cache", "clean"]) {
+      await writeResult(dataDir, result("npm", "node", state, state === "clean" ? 2900 : 2250));
+      await writeResult(dataDir, result("deno", "deno", state, state === "clean" ? 750 : 60));
+    }
+    const manifest = (headline?: Record<string, string>) =>
+      new Map([["install/small", { description: "Install an app.", metrics: { wall_ms: { unit: "ms", better: "lower" as const } }, ...(headline ? { headline } : {}) }]]);
+    const cardOf = (manifests: ReturnType<typeof manifest>) => aggregate(loadResults(dataDir), manifests, null, new Map(), "2026-11-04T00:00:00.000Z").overview.scenarios.find((s) => s.scenario === "small")!;
+    assert.equal(cardOf(manifest()).headline.params, "registry=local,state=cache", "without a headline: the first load point in reading order");
+    const card = cardOf(manifest({ state: "clean" }));
+    assert.equal(card.headline.params, "registry=local,state=clean");
+    assert.deepEqual(card.groups[0]!.figures.map((f) => `${f.runtime} ${f.values.wall_ms![0]}`), ["node 2900", "deno 750"]);
+    assert.equal(cardOf(manifest({ state: "repeat" })).headline.params, "registry=local,state=cache", "a load point no series holds: as without one");
   });
 
   it("opens Compare on the newest release beside the older one it was measured with on the most series, on whichever machine of the runner holds them", async () => {
