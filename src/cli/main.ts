@@ -22,7 +22,7 @@ const COMMANDS: readonly (readonly [string, () => Promise<unknown>])[] = [
   ["regressions", async () => (await import("./commands/regressions.ts")).regressionsSubcommand],
   ["export", async () => (await import("./commands/export.ts")).exportSubcommand],
   ["releases", async () => (await import("./commands/releases.ts")).releasesSubcommand],
-  ["sweep", async () => (await import("./commands/sweep.ts")).sweepSubcommand],
+  ["sweep", async () => (await import("./commands/sweep/index.ts")).sweepSubcommand],
   ["collect", async () => (await import("./commands/collect.ts")).collectSubcommand],
   ["tools", async () => (await import("./commands/tools.ts")).toolsSubcommand],
 ];

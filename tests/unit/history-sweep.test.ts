@@ -3,7 +3,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { bench, tempDir } from "../../benchmarks/lib/cli.ts";
-import { reportText } from "../../src/cli/commands/sweep.ts";
+import { reportText } from "../../src/cli/commands/sweep/chains.ts";
 import type { CompareRow } from "../../src/compare/types.ts";
 import { RunnerCoverage } from "../../src/history/coverage.ts";
 import { collectStaged, earlierRuns, keepRuns, sweepPaceFile } from "../../src/history/stage.ts";
