@@ -257,6 +257,8 @@ function saveOnInterrupt(run: Run, removeWorkDir: () => Promise<void>): () => Pr
 async function measureScenario(run: Run, selected: ResolvedScenario): Promise<boolean> {
   const session = run.sessions.bySuite.get(selected.suite)!;
   const cells = await checkedCells(selected, session, run.sessions.options.get(selected.suite), run.subjects.get(selected)!, run.progress);
+  // Interrupted while checking: nothing of this scenario was measured, and its session is closed.
+  if (isInterrupted()) return false;
   run.current = { selected, cells };
   const measuredCells = cells.filter((c) => c.status === "pending");
   run.progress.skip(trialsOf(selected.scenario) * (cells.length - measuredCells.length));
@@ -401,6 +403,8 @@ async function checkedCells(
       const cell = pendingCell(subject);
       const checkStarted = performance.now();
       const before = await session.check(subject);
+      // A check the interrupt cut short (its child killed) says nothing about the cell.
+      if (isInterrupted()) break;
       cell.timeout = cellTrialTimeout(selected, runtime, suiteOptions, (performance.now() - checkStarted) / 1000);
       if (before.verification) cell.verification = before.verification;
       if (before.status !== "ok") {

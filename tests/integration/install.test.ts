@@ -80,6 +80,21 @@ describe("install suite on real managers", () => {
     assert.deepEqual(registriesLeft(), []);
   });
 
+  it("on Ctrl-C while priming the registry, says nothing was measured and blames no cell", async () => {
+    const out = tempDir("install-interrupt-priming");
+    const running = startBench(["run", "--suite", "install", "--scenario", "tiny", "--app", "npm", "--runtime", "node@22.11.0", "--out", out], {
+      RUNTIME_BENCH_SUITES_DIR: FIXTURE_SUITES,
+    });
+    await running.waitFor("local registry (storage");
+    while (registriesLeft().length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    running.child.kill("SIGINT");
+    assert.equal(await running.exited, 130, running.stderr());
+    assert.doesNotMatch(running.stderr(), /failed/, "a check the interrupt killed is not a failed cell");
+    assert.match(running.stdout(), /interrupted before any cell was measured: no result written to /, running.stderr());
+    assert.deepEqual(readResults([out]), []);
+    assert.deepEqual(registriesLeft(), []);
+  });
+
   it("records an install that exits 0 but leaves a dependency missing as failed", async () => {
     const out = tempDir("install-broken");
     const env = { RUNTIME_BENCH_SUITES_DIR: FIXTURE_SUITES, RUNTIME_BENCH_APPS_DIR: FIXTURE_APPS };

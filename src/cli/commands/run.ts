@@ -129,6 +129,8 @@ export async function runBenchmarks(request: RunRequest): Promise<RunOutcome> {
     if (findings.length > 0) process.stdout.write(`findings (a runtime ${DEFAULT_THRESHOLDS.outlierFactor}× or more off the others; scripts/bench repro makes a reproduction):\n${findingsTable(findings)}\n\n`);
     if (request.fullTable) process.stdout.write(`${table}\n\n`);
     process.stdout.write(`${count(outcome.results.length, "result")} written below ${runFolder(request.outDir, run)}; every metric of every cell: ${tablePath}\n`);
+  } else if (outcome.interrupted) {
+    process.stdout.write(`\ninterrupted before any cell was measured: no result written to ${request.outDir}\n`);
   }
   if (outcome.suiteSeconds.size > 0) {
     process.stdout.write(`time per suite: ${[...outcome.suiteSeconds].map(([suite, seconds]) => `${suite} ${formatDuration(seconds)}`).join(", ")}\n`);
