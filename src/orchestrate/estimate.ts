@@ -73,3 +73,22 @@ export function timeLeft(limitSeconds: number, plans: readonly SuitePlan[]): { e
   const estimate = plans.reduce((sum, plan) => sum + (plan.seconds ?? 0), 0);
   return { estimate, extra: Math.max(0, limitSeconds - estimate) };
 }
+
+/**
+ * The seconds a scenario's adaptive trials may take of what a time limit left (`left`): its share
+ * in proportion to what they would add at every cell's cap (`own`, priced as `planRun` prices it)
+ * against what the scenarios after it would add (`after`). What a scenario leaves unspent goes to
+ * those after it, and a limit that covers every cap holds none back; without a price (a suite with
+ * no estimate) a scenario may take all that is left, as every scenario did before shares (the
+ * first in the run's order took what it needed and left the last with nothing).
+ */
+export function secondsShare(left: number, own: number | null, after: number): number {
+  if (own === null || !Number.isFinite(left)) return left;
+  return own + after <= 0 ? left : (left * own) / (own + after);
+}
+
+/** What a scenario's adaptive trials would add at every cell's cap on these runtimes, or null where its suite has no estimate. */
+export function extraAtCap(selected: ResolvedScenario, specs: readonly RuntimeSpec[], suiteOptions: Readonly<Record<string, Record<string, string[]>>>, judged: boolean): number | null {
+  const [plan] = planRun([selected], specs, suiteOptions, judged);
+  return plan?.seconds == null || plan.maxSeconds == null ? null : Math.max(0, plan.maxSeconds - plan.seconds);
+}

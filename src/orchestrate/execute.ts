@@ -7,6 +7,7 @@ import { publishedText, publishedValue } from "../core/markup.ts";
 import type { Environment } from "../env/fingerprint.ts";
 import { cleanupsSettled, isInterrupted, leavesUntilCleaned, setInterruptHandler } from "../process/children.ts";
 import type { IdentifiedRuntime } from "../runtimes/identify.ts";
+import { parseSpec } from "../runtimes/spec.ts";
 import { summarize } from "../stats/summary.ts";
 import { runCommand } from "../results/reproduce.ts";
 import { writeResult } from "../results/store.ts";
@@ -17,6 +18,7 @@ import { TrialFailure, type AnySuite, type Subject, type SuiteSession } from "..
 import type { Progress } from "../ui/progress.ts";
 import { firstLine } from "../ui/words.ts";
 import { TrialSchedule, cellKey, type TrialBudget } from "./adaptive.ts";
+import { extraAtCap, secondsShare } from "./estimate.ts";
 import { inSuiteOrder, pairedOrder } from "./order.ts";
 import { cellTrialTimeout, trialTimeoutFloor, withinTimeout, type TrialTimeout } from "./timeout.ts";
 
@@ -114,6 +116,8 @@ interface Run {
   /** Each scenario's subjects by runtime: listed once, for the progress total, and measured in that order. */
   readonly subjects: ReadonlyMap<ResolvedScenario, readonly { runtime: IdentifiedRuntime; subjects: readonly Subject[] }[]>;
   readonly budget: TrialBudget;
+  /** Under a time limit, what each scenario's adaptive trials would add at their cap, in the run's order: how the limit's seconds are shared. */
+  readonly extraAtCap: ReadonlyMap<ResolvedScenario, number | null>;
   /** Writes the cells not yet written. */
   readonly save: (selected: ResolvedScenario, cells: readonly Cell[]) => Promise<void>;
   /** The scenario being measured: what an interrupt saves before it stops the sessions and removes the work folder. */
@@ -136,12 +140,16 @@ export async function executeRun(plan: RunPlan, progress: Progress): Promise<Run
   const subjects = new Map(plan.scenarios.map((s) => [s, plan.runtimes.map((runtime) => ({ runtime, subjects: sessions.bySuite.get(s.suite)!.subjects(s.scenario, runtime) }))]));
   progress.addWork(plan.scenarios.reduce((sum, s) => sum + trialsOf(s.scenario) * subjects.get(s)!.reduce((n, r) => n + r.subjects.length, 0), 0));
   const suiteSeconds = new Map<string, number>();
+  const ordered = inSuiteOrder(plan.scenarios);
+  const specs = plan.runtimes.map((r) => parseSpec(r.identity.spec));
+  const suiteOptions = plan.suiteOptions as Record<string, Record<string, string[]>>;
   const run: Run = {
     plan,
     progress,
     sessions,
     subjects,
     budget: { trials: plan.trialBudget ?? Infinity, seconds: plan.extraSeconds ?? Infinity },
+    extraAtCap: new Map(plan.extraSeconds === undefined ? [] : ordered.map((s) => [s, extraAtCap(s, specs, suiteOptions, plan.profile !== "smoke")])),
     save: async (selected, cells) => {
       const tools = toolsBySuite.get(selected.suite) ?? {};
       for (const cell of cells) {
@@ -162,7 +170,6 @@ export async function executeRun(plan: RunPlan, progress: Progress): Promise<Run
   };
 
   try {
-    const ordered = inSuiteOrder(plan.scenarios);
     for (const [index, selected] of ordered.entries()) {
       if (isInterrupted()) break;
       const started = performance.now();
@@ -280,7 +287,9 @@ async function runTrials(run: Run, selected: ResolvedScenario, cells: readonly C
   const sentinel = (c: Cell) => c.subject.runtime.identity.spec === run.plan.run.sentinel;
   const judged = measuredCells.filter((c) => !sentinel(c));
   const alongside = measuredCells.filter(sentinel);
-  const schedule = new TrialSchedule(trials, judged, run.budget, { profile: suiteProfileOf(run.plan.profile), judged: run.plan.profile !== "smoke", alongside, futility: run.plan.futility ?? true });
+  const budget = scenarioBudget(run, selected);
+  const granted = budget.seconds;
+  const schedule = new TrialSchedule(trials, judged, budget, { profile: suiteProfileOf(run.plan.profile), judged: run.plan.profile !== "smoke", alongside, futility: run.plan.futility ?? true });
   const began = performance.now();
   let trialsRun = 0;
   const secondsPerTrial = () => (trialsRun === 0 ? 0 : (performance.now() - began) / 1000 / trialsRun);
@@ -302,11 +311,29 @@ async function runTrials(run: Run, selected: ResolvedScenario, cells: readonly C
       progress.end();
     }
   }
+  // What the scenario spent is gone for the next; what it left unspent is theirs.
+  if (budget !== run.budget) {
+    run.budget.trials = budget.trials;
+    run.budget.seconds -= granted - budget.seconds;
+  }
   for (const cell of cells) {
     const sequential = schedule.record(cell);
     if (sequential) cell.sequential = sequential;
   }
   return true;
+}
+
+/**
+ * What one scenario's schedule may spend of the run's budget: every extra trial left, and under a
+ * time limit its share of the seconds left (`secondsShare`, against the scenarios after it in the
+ * run's order); without one, the run's budget itself.
+ */
+function scenarioBudget(run: Run, selected: ResolvedScenario): TrialBudget {
+  const own = run.extraAtCap.get(selected);
+  if (own === undefined) return run.budget;
+  const later = [...run.extraAtCap.entries()];
+  const after = later.slice(later.findIndex(([s]) => s === selected) + 1).reduce((sum, [, seconds]) => sum + (seconds ?? 0), 0);
+  return { trials: run.budget.trials, seconds: secondsShare(run.budget.seconds, own, after) };
 }
 
 /**

@@ -5,7 +5,7 @@ import { describe, it } from "node:test";
 import { planTable, withPredecessors } from "../../src/cli/commands/plan.ts";
 import { parseTrials } from "../../src/cli/commands/run.ts";
 import { bench } from "../../benchmarks/lib/cli.ts";
-import { planRun } from "../../src/orchestrate/estimate.ts";
+import { extraAtCap, planRun, secondsShare } from "../../src/orchestrate/estimate.ts";
 import { recordedReleases } from "../helpers/recorded-releases.ts";
 import { loadApps } from "../../src/apps/manifest.ts";
 import { countSeconds } from "../../src/suites/http/counts.ts";
@@ -17,6 +17,29 @@ import { resolveScenarios } from "../../src/suites/resolve.ts";
 
 const resolved = (scenario: string, profile: "quick" | "full") => resolveScenarios(selectScenarios({ suites: [], scenarios: [scenario] }), profile);
 const specs = (...texts: string[]) => texts.map(parseSpec);
+
+describe("a time limit's seconds for adaptive trials, shared by a run's scenarios", () => {
+  it("gives each scenario its part of what is left, by what its looks would add at the cap", () => {
+    // 30 s left, this scenario's looks and the rest's would add 60 s each at their caps: half now.
+    assert.equal(secondsShare(30, 60, 60), 15);
+    // The last scenario takes all that is left, however little its looks would cost.
+    assert.equal(secondsShare(30, 5, 0), 30);
+    // A limit that covers every cap holds no scenario back.
+    assert.ok(secondsShare(100, 10, 20) >= 10);
+    // A scenario with nothing to add takes nothing; one with no price (no estimate) may take all.
+    assert.equal(secondsShare(30, 0, 60), 0);
+    assert.equal(secondsShare(30, null, 60), 30);
+    assert.equal(secondsShare(Infinity, 60, 60), Infinity);
+  });
+
+  it("prices a scenario's looks at their cap as plan does: two releases side by side to the sequential rule's last look", () => {
+    const [hello] = resolved("startup/hello", "quick");
+    const [plan] = planRun([hello!], specs("node@22.11.0", "node@22.12.0"), {});
+    assert.equal(extraAtCap(hello!, specs("node@22.11.0", "node@22.12.0"), {}, true), plan!.maxSeconds! - plan!.seconds!);
+    assert.ok(plan!.maxSeconds! > plan!.seconds!);
+    assert.equal(extraAtCap(hello!, specs("node@22.11.0"), {}, true), 0, "one subject: nothing to judge, no looks beyond the minimum");
+  });
+});
 
 describe("plan", () => {
   it("counts an HTTP scenario's cells from its apps and load points, and its time from its load phases", () => {
