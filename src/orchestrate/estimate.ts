@@ -78,9 +78,9 @@ export function timeLeft(limitSeconds: number, plans: readonly SuitePlan[]): { e
  * The seconds a scenario's adaptive trials may take of what a time limit left (`left`): its share
  * in proportion to what they would add at every cell's cap (`own`, priced as `planRun` prices it)
  * against what the scenarios after it would add (`after`). What a scenario leaves unspent goes to
- * those after it, and a limit that covers every cap holds none back; without a price (a suite with
- * no estimate) a scenario may take all that is left, as every scenario did before shares (the
- * first in the run's order took what it needed and left the last with nothing).
+ * those after it, and a limit that covers every cap holds none back. Shares keep the first
+ * scenarios in the run's order from taking what the last need; without a price (a suite with no
+ * estimate) a scenario may take all that is left.
  */
 export function secondsShare(left: number, own: number | null, after: number): number {
   if (own === null || !Number.isFinite(left)) return left;

@@ -223,8 +223,8 @@ export function trendSummary(trend: TrendData): TrendSummary {
 
 /**
  * The series a scenario's overview card shows: the one most runtimes have figures for, at the
- * manifest's headline load point where any series holds it (install's `clean` state, where every
- * manager asks the registry; in `cache`, Deno resolves from the metadata it cached and asks nothing).
+ * manifest's headline load point where any series holds it (install's `clean`: in other states the
+ * managers do different work, docs/suites/install.md).
  */
 function headlineSeries(trends: readonly TrendSummary[], loadPoint: string | undefined): SeriesKey {
   const wanted = loadPoint?.split(",") ?? [];
