@@ -1,4 +1,4 @@
-import { compareVersions } from "../compare/series-key.ts";
+import { compareVersions, groupBy } from "../compare/series-key.ts";
 import type { RegressionReport } from "../regressions/types.ts";
 import type { MetricDefinition } from "../results/types.ts";
 import { paramsSlug, type ParamValue } from "../core/params.ts";
@@ -347,12 +347,7 @@ function overviewGroup(trend: TrendSummary, scenarioTrends: readonly TrendSummar
  * measured every suite.
  */
 function releasePairs(summaries: readonly TrendSummary[], ordered: readonly TestbedRef[], versions: CatalogData["versions"]): CatalogData["release_pairs"] {
-  const seriesOf = new Map<string, TrendSummary[]>();
-  for (const summary of summaries) {
-    const list = seriesOf.get(summary.testbed.id);
-    if (list) list.push(summary);
-    else seriesOf.set(summary.testbed.id, [summary]);
-  }
+  const seriesOf = groupBy(summaries, (summary) => summary.testbed.id);
   const holds = (summary: TrendSummary, side: Side) => summary.okVersions[side.runtime]?.includes(side.version) ?? false;
   const coverage = ({ testbed, base, head }: MachinePair) => (seriesOf.get(testbed) ?? []).filter((s) => holds(s, base) && holds(s, head)).length;
   const pairs: CatalogData["release_pairs"] = {};
