@@ -182,7 +182,7 @@ async function compareRow(clone: string, env: NodeJS.ProcessEnv, folder: string)
     change: tally.change,
     inconclusive: tally.inconclusive,
     no_change: tally.noChange,
-    note: `paired, single look (two runtimes of one run)${tally.notComparable > 0 ? `; ${tally.notComparable} of the gaps not comparable` : ""}`,
+    note: [`paired, single look (two runtimes of one run)`, ...(tally.notComparable > 0 ? [`${tally.notComparable} of the gaps not comparable`] : []), ...(tally.uncalled.length > 0 ? [`not called a change: ${tally.uncalled.join("; ")}`] : [])].join("; "),
   };
 }
 

@@ -196,6 +196,8 @@ export interface GapTally {
   readonly inconclusive: number;
   readonly noChange: number;
   readonly notComparable: number;
+  /** The gaps not called a change, each as "cell metric ×ratio: verdict (reason)", so a run's record names them. */
+  readonly uncalled: readonly string[];
 }
 
 /**
@@ -219,7 +221,14 @@ export function headlineGaps(rows: readonly CompareRow[], docs: readonly ResultD
     inconclusive: called("inconclusive"),
     noChange: called("no significant change"),
     notComparable: called("not comparable"),
+    uncalled: gaps.filter((row) => row.verdict !== "faster" && row.verdict !== "slower").map(uncalledText),
   };
+}
+
+function uncalledText(row: CompareRow): string {
+  const interval = row.ci95 === null || row.ci95 === undefined ? "" : ` [${row.ci95[0].toFixed(3)}, ${row.ci95[1].toFixed(3)}]`;
+  const pairs = row.pairs === undefined ? "" : `, ${row.pairs} pairs`;
+  return `${cellLabel(row)} ${row.metric} ×${(row.head_median / row.base_median).toFixed(2)}${interval}${pairs}: ${row.verdict}${row.reason === undefined ? "" : ` (${row.reason})`}`;
 }
 
 /** The subject of `runtime` at its newest version among a run's results, by its label in the run (`node-26.12.1`, as compare names it), or null. */

@@ -184,7 +184,16 @@ test("headline gaps: only each cell's first metric, medians 1.5× or more apart 
     row("e", "peak_rss_mb", 10, 40, "no significant change"),
     row("e", "wall_ms", 10, 100, "no significant change"),
   ];
-  assert.deepEqual(headlineGaps(rows, docs, 1.5), { headlineRows: 5, gaps: 4, change: 2, inconclusive: 1, noChange: 1, notComparable: 0 });
+  rows[2] = { ...rows[2], ci95: [0.9, 2.4], pairs: 3, reason: "an interval wider than ±50 %" } as CompareRow;
+  assert.deepEqual(headlineGaps(rows, docs, 1.5), {
+    headlineRows: 5,
+    gaps: 4,
+    change: 2,
+    inconclusive: 1,
+    noChange: 1,
+    notComparable: 0,
+    uncalled: ["startup/c wall_ms ×1.50 [0.900, 2.400], 3 pairs: inconclusive (an interval wider than ±50 %)", "startup/e wall_ms ×10.00: no significant change"],
+  });
 });
 
 test("headline gaps of a real paired comparison: a 5× gap is called a change, an equal cell is no gap", () => {
