@@ -509,6 +509,9 @@ for (const set of DATA_SETS) {
         assert.match(install, /npm on node, deno on deno, bun on bun · registry=local, state=clean/);
         const bars = await page.$$eval("#card-install-small g[data-runtime]", (groups) => groups.map((g) => `${g.getAttribute("data-runtime")} ${g.querySelector(".bar-sub")?.textContent?.split(" · ")[0]}`));
         assert.deepEqual(bars, ["node npm", "deno deno", "bun bun"]);
+        // A trend page draws one app's series: the joined card links each manager's.
+        const trends = await page.$$eval("#card-install-small .card-head a", (links) => links.map((a) => `${a.textContent} ${new URL(a.getAttribute("href")!, location.href).searchParams.get("app")}`));
+        assert.deepEqual(trends, ["npm npm", "deno deno", "bun bun"]);
       } else {
         assert.equal(await page.$("#one-run"), null, "a history of several versions needs no first-run lead");
       }

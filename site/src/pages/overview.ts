@@ -83,18 +83,26 @@ function seriesCaption(card: Card, groups: readonly OverviewGroup[]): string {
   return apps.length === 0 ? seriesLabel(card.headline) : [apps.join(", "), seriesLabel({ ...card.headline, app: null })].filter(Boolean).join(" · ");
 }
 
+/** The card's way to its trend page: one link, or, where the card joins each runtime's own app, one per app (a trend page draws one app's series). */
+function trendLinks(groups: readonly OverviewGroup[], link: (app: string | null) => string, headlineApp: string | null): HTMLElement {
+  const apps = [...new Set(groups.flatMap((g) => Object.values(g.apps ?? {})))];
+  if (apps.length === 0) return h("a", { href: link(headlineApp) }, "Trend →");
+  return h("span", { class: "trend-links" }, "Trends: ", ...apps.flatMap((app, i) => [i > 0 ? " · " : null, h("a", { href: link(app) }, app)]), " →");
+}
+
 function renderCard(card: Card, state: PageState): HTMLElement | null {
   const metric = state.metric && card.metrics[state.metric] ? state.metric : state.metric ? null : card.primary;
   if (!metric) return null;
   const groups = card.groups.filter((g) => state.arch === "both" || g.testbed.arch === state.arch);
   if (groups.length === 0) return null;
-  const trendLink = pageLink("scenario.html", {
-    scenario: `${card.suite}/${card.scenario}`,
-    app: card.headline.app ?? "",
-    params: card.headline.params,
-    metric,
-    arch: state.arch === "both" ? "" : state.arch!,
-  });
+  const trendLink = (app: string | null) =>
+    pageLink("scenario.html", {
+      scenario: `${card.suite}/${card.scenario}`,
+      app: app ?? "",
+      params: card.headline.params,
+      metric,
+      arch: state.arch === "both" ? "" : state.arch!,
+    });
   const series = seriesCaption(card, groups);
   const chartHolder = h("div", { class: "chart-body" });
   const figure = h(
@@ -106,7 +114,7 @@ function renderCard(card: Card, state: PageState): HTMLElement | null {
   const element = h(
     "section",
     { class: "card", id: `card-${card.suite}-${card.scenario}` },
-    h("div", { class: "card-head" }, h("h3", {}, h("span", { class: "suite" }, `${card.suite} / `), card.scenario), h("a", { href: trendLink }, "Trend →")),
+    h("div", { class: "card-head" }, h("h3", {}, h("span", { class: "suite" }, `${card.suite} / `), card.scenario), trendLinks(groups, trendLink, card.headline.app)),
     card.description ? h("p", { class: "description" }, card.description) : null,
     figure,
     newerElsewhere(groups),
