@@ -201,7 +201,7 @@ async function toolVersions(scenarios: readonly ResolvedScenario[]): Promise<Map
 
 /** Registers the run's work folder as left until cleaned, and returns what removes it. */
 function workDirRemover(workDir: string): () => Promise<void> {
-  const workDirRemoved = leavesUntilCleaned(`the work folder ${workDir}`);
+  const workDirRemoved = leavesUntilCleaned(`the work folder ${workDir}`, { folder: workDir });
   return async () => {
     // A server that a failing check is still stopping works in the folder: it goes first.
     await cleanupsSettled();

@@ -1,5 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
+import type { Socket } from "node:net";
+import { fileURLToPath } from "node:url";
 
 /**
  * Every child the harness starts goes through here. Each child leads its own process group, so
@@ -22,9 +24,63 @@ export function spawnTracked(command: string, args: readonly string[], options: 
   const child = spawn(command, args, { ...options, detached: true });
   live.add(child);
   collecting.getStore()?.add(child);
-  child.once("exit", () => live.delete(child));
-  child.once("error", () => live.delete(child));
+  const pid = child.pid;
+  if (pid !== undefined) tellWatchdog(`group ${pid}`);
+  const gone = () => {
+    live.delete(child);
+    if (pid !== undefined) tellWatchdog(`ungroup ${pid}`);
+  };
+  child.once("exit", gone);
+  child.once("error", gone);
   return child;
+}
+
+/**
+ * A harness killed outright (SIGKILL, the kernel's OOM killer, a CI runner ending its job) runs no
+ * handler, and its children lead process groups of their own, so they would outlive it, servers
+ * holding their ports and work folders left in /tmp. The watchdog (watchdog.sh), started beside
+ * the first child or folder, is told over a pipe what the harness has under way, and cleans up
+ * after a harness whose pipe closed without its exit handlers having run (which kill the watchdog).
+ */
+const WATCHDOG = fileURLToPath(new URL("watchdog.sh", import.meta.url));
+let watchdog: ChildProcess | undefined;
+
+function tellWatchdog(line: string): void {
+  if (watchdog === undefined) {
+    watchdog = spawn("bash", [WATCHDOG], { detached: true, stdio: ["pipe", "ignore", "ignore"] });
+    // Neither keeps the harness running: the pipe closes when it exits, which is the watchdog's signal.
+    watchdog.unref();
+    (watchdog.stdin as Socket).unref();
+    // An exit the harness runs its handlers for has cleaned up already, or was asked to leave things
+    // (a third Ctrl-C): the watchdog goes with it, at once, rather than outliving it by a moment.
+    const own = watchdog;
+    process.once("exit", () => own.kill("SIGKILL"));
+    // A watchdog that could not start (no bash) or has gone leaves the harness as it was without one.
+    watchdog.on("error", () => undefined);
+    watchdog.stdin!.on("error", () => undefined);
+  }
+  watchdog.stdin!.write(`${line}\n`);
+}
+
+/** What the watchdog is to remove if the harness dies (`path DIR`, `shm KEY COUNT`), with how many declarations name each. */
+const watched = new Map<string, number>();
+
+function watch(item: string): () => void {
+  const count = watched.get(item) ?? 0;
+  watched.set(item, count + 1);
+  if (count === 0) tellWatchdog(item);
+  return () => {
+    const left = (watched.get(item) ?? 1) - 1;
+    if (left > 0) return watched.set(item, left);
+    watched.delete(item);
+    tellWatchdog(`un${item}`);
+  };
+}
+
+/** What a declaration leaves that the watchdog can remove: a folder, and System V shared memory of `keys` keys from `firstKey` (PostgreSQL's). */
+export interface Leftovers {
+  readonly folder?: string;
+  readonly sharedMemory?: { readonly firstKey: number; readonly keys: number };
 }
 
 export function killGroup(child: ChildProcess, signal: NodeJS.Signals = "SIGKILL"): void {
@@ -161,12 +217,19 @@ const uncleaned = new Map<symbol, string>();
 
 /**
  * Declares something the harness must remove before it exits (`what` says what and where, for a
- * forced exit to report); the returned function says it is gone.
+ * forced exit to report); the returned function says it is gone. What `leftovers` names, the
+ * watchdog removes if the harness is killed before it has.
  */
-export function leavesUntilCleaned(what: string): () => void {
+export function leavesUntilCleaned(what: string, leftovers: Leftovers = {}): () => void {
   const key = Symbol(what);
   uncleaned.set(key, what);
-  return () => uncleaned.delete(key);
+  const unwatch = [
+    ...(leftovers.folder === undefined ? [] : [watch(`path ${leftovers.folder}`)]),
+    ...(leftovers.sharedMemory === undefined ? [] : [watch(`shm ${leftovers.sharedMemory.firstKey} ${leftovers.sharedMemory.keys}`)]),
+  ];
+  return () => {
+    if (uncleaned.delete(key)) unwatch.forEach((release) => release());
+  };
 }
 
 /** Cleanups under way (a server stopping), which removing the folder they work in must wait for. */

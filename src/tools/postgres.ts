@@ -262,7 +262,7 @@ export async function startPostgres(options: StartOptions): Promise<PostgresServ
   // key_t is a signed 32-bit number, and /proc shows it so.
   const shmKey = statSync(realDataDir).ino | 0;
   const dataFolder = `PostgreSQL's data folder ${realDataDir}, any process working in it and its shared memory (ipcs -m, key ${shmKey})`;
-  const initdbReleased = leavesUntilCleaned(dataFolder);
+  const initdbReleased = leavesUntilCleaned(dataFolder, { sharedMemory: { firstKey: shmKey, keys: KEY_PROBES } });
   const [command, ...args] = [...runAs, binary("initdb"), "-D", dataDir, ...INITDB_ARGS];
   const initdb = await runCommand(command!, args, { timeoutMs: 120_000 });
   if (initdb.code !== 0) {
@@ -279,7 +279,7 @@ export async function startPostgres(options: StartOptions): Promise<PostgresServ
     // each launch's socket gets a short folder of its own in /tmp, removed when that server stops.
     const socketDir = await mkdtemp("/tmp/rb-pg-");
     // Each launch declares what a forced exit would leave of it; its stop, on success or not, says both are gone.
-    const leaves = [leavesUntilCleaned(dataFolder), leavesUntilCleaned(`PostgreSQL's socket folder ${socketDir}`)];
+    const leaves = [leavesUntilCleaned(dataFolder, { sharedMemory: { firstKey: shmKey, keys: KEY_PROBES } }), leavesUntilCleaned(`PostgreSQL's socket folder ${socketDir}`, { folder: socketDir })];
     initdbReleased();
     if (user) await chown(socketDir, user.uid, user.gid);
     try {

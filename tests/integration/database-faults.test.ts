@@ -1,12 +1,14 @@
 import assert from "node:assert/strict";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { after, describe, it } from "node:test";
 import { REPO_ROOT } from "../../src/core/paths.ts";
 import { readResults } from "../../src/results/store.ts";
 import { psql, startPostgres, type PostgresServer } from "../../src/tools/postgres.ts";
 import { bench, startBench, tempDir } from "../../benchmarks/lib/cli.ts";
 import { exportedEntries, zeroValued } from "../helpers/gab.ts";
-import { processesUnder } from "../helpers/processes.ts";
+import { commandsUnder, processesUnder, sharedMemorySegments } from "../helpers/processes.ts";
 
 // Fixture apps live outside apps/database so that no default run ever measures them: a driver that
 // returns a wrong row, an app that kills the server mid-trial, and the real bun-sql app beside them.
@@ -18,7 +20,7 @@ function isolated(prefix: string) {
   return { tmp, env: { RUNTIME_BENCH_APPS_DIR: FIXTURE_APPS, TMPDIR: tmp } };
 }
 
-describe("database suite: wrong rows, a server killed mid-run, Ctrl-C, --postgres-url", () => {
+describe("database suite: wrong rows, a server killed mid-run, Ctrl-C, a harness killed outright, --postgres-url", () => {
   const servers: PostgresServer[] = [];
   after(async () => {
     for (const server of servers) await server.stop();
@@ -72,6 +74,30 @@ describe("database suite: wrong rows, a server killed mid-run, Ctrl-C, --postgre
     running.child.kill("SIGINT");
     assert.equal(await running.exited, 130, running.stderr());
     assert.deepEqual(processesUnder(tmp), [], "no PostgreSQL process outlives the harness");
+  });
+
+  it("leaves no PostgreSQL process, folder or shared memory behind a harness killed outright: its watchdog removes them", async () => {
+    const out = tempDir("db-killed");
+    const { tmp, env } = isolated("db-killed");
+    const running = startBench(["run", "--suite", "database", "--scenario", "point-select", "--app", "bun-sql", "--runtime", "bun@1.4.5", "--out", out], env);
+    await running.waitFor("trial 1/2");
+    const servers = processesUnder(tmp);
+    const socketFolder = /-k (\/tmp\/rb-pg-\S+)/.exec(commandsUnder(tmp).join("\n"))?.[1];
+    assert.ok(servers.length > 0 && socketFolder !== undefined && existsSync(socketFolder), "the server runs, its socket in a folder of /tmp, when the harness is killed");
+    // tsx keeps its compile cache in TMPDIR too; the harness's folders are its work folders.
+    const workFolders = () => readdirSync(tmp).filter((name) => name.startsWith("runtime-bench-"));
+    assert.equal(workFolders().length, 1, "one work folder while it ran");
+    // SIGKILL runs no handler of the harness: only its watchdog, which sees its pipe close, can clean up.
+    running.child.kill("SIGKILL");
+    await running.exited;
+    const segments = () => [...sharedMemorySegments()].filter(([, creator]) => servers.includes(creator));
+    // The watchdog goes on for a moment after the harness has gone: the segments go last.
+    const deadline = Date.now() + 15_000;
+    while ((processesUnder(tmp).length > 0 || workFolders().length > 0 || existsSync(socketFolder) || segments().length > 0) && Date.now() < deadline) await sleep(100);
+    assert.deepEqual(commandsUnder(tmp), [], "no process works in the harness's folders");
+    assert.deepEqual(workFolders(), [], "the work folder and the server's data are gone");
+    assert.equal(existsSync(socketFolder), false, "the socket's folder is gone");
+    assert.deepEqual(segments(), [], "no shared memory segment of the killed server is left");
   });
 
   it("measures on a server named by --postgres-url, records its version, leaves it running without our databases, and rejects bad URLs in one line", async () => {
