@@ -486,6 +486,10 @@ describe("two runtimes side by side: a one-off question over the same looks", ()
     assert.match(wall.reason!, /stopped at 2 of 6, since runtimes side by side less than 1\.5× apart on the headline take no more/);
     // The same spread 1.6× apart goes on.
     assert.equal(sideBySide((side, t) => (side === 0 ? 100 : 160 * [1.6, 0.6][t % 2]!), (side) => (side === 0 ? 60 : 40)).trials, 6);
+    // So do medians 1.6× apart whose two pairs' mean ratio is 1.06× (trials of ×2.8 and ×0.4): compare prints both medians side by side.
+    const apart = sideBySide((side, t) => (side === 0 ? 100 : [280, 40][t % 2]!), (side) => (side === 0 ? 60 : 40));
+    assert.equal(apart.trials, 6);
+    assert.equal(apart.wall.head_median / apart.wall.base_median, 1.6);
   });
 
   it("goes on for the headline metric only: a memory figure left undecided does not keep the point running", () => {
