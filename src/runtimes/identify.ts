@@ -1,11 +1,9 @@
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { UserError } from "../core/errors.ts";
 import { runCommand, tail } from "../process/children.ts";
+import { withScratchFolder } from "../process/scratch.ts";
 import { RUNTIMES, type RuntimeName } from "./catalog.ts";
 import { emulatedArgv, emulation, emulationProblem, type Emulation } from "./emulation.ts";
 import type { ProvisionedRuntime } from "./provision.ts";
@@ -37,12 +35,13 @@ export async function identify(provisioned: ProvisionedRuntime): Promise<Identif
   const cannot = emulated && emulationProblem(emulated);
   if (cannot) throw new UserError(cannot);
   // Deno keeps a cache even for an eval: a folder of the probe's own, so the user's ~/.cache/deno is never touched.
-  const denoDir = await mkdtemp(join(tmpdir(), "runtime-bench-probe-"));
   const [command, ...args] = emulatedArgv(emulated, [binary, ...definition.probeArgs]);
-  const probe = await runCommand(command!, args, {
-    env: { ...process.env, ...definition.env, ...emulated?.env, DENO_DIR: denoDir },
-    timeoutMs: 60_000,
-  }).finally(() => rm(denoDir, { recursive: true, force: true }));
+  const probe = await withScratchFolder("probe", (denoDir) =>
+    runCommand(command!, args, {
+      env: { ...process.env, ...definition.env, ...emulated?.env, DENO_DIR: denoDir },
+      timeoutMs: 60_000,
+    }),
+  );
   let reported: { version?: unknown; engine?: unknown } = {};
   try {
     reported = JSON.parse(probe.stdout.trim().split("\n").pop() ?? "") as typeof reported;

@@ -1,8 +1,8 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { once } from "../core/once.ts";
 import { runCommand, tail } from "../process/children.ts";
+import { withScratchFolder } from "../process/scratch.ts";
 
 /** One event of `perf stat -x,`: a count, or why perf could not count it. */
 export type PerfCount =
@@ -52,17 +52,14 @@ export async function readPerfStat(output: string): Promise<PerfCount[]> {
 
 /** Counts one event over a short command, through perf: whether this machine can count it, and if not why. */
 async function probe(event: string): Promise<Counted> {
-  const dir = await mkdtemp(join(tmpdir(), "runtime-bench-perf-"));
-  try {
+  return withScratchFolder("perf", async (dir) => {
     const output = join(dir, "stat.csv");
     const [command, ...args] = perfStatArgv([event], output, ["true"]);
     const result = await runCommand(command!, args, { timeoutMs: 30_000 });
     if (result.spawnError !== undefined) return { unavailable: "perf is not installed (Debian package linux-perf; scripts/tune-machine installs it)" };
     if (result.code !== 0) return { unavailable: `perf stat failed: ${tail(result.stderr, 2) || `exit code ${result.code}`}` };
     return countOf(await readPerfStat(output), event);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 const probes = new Map<string, Promise<Counted>>();

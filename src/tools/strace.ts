@@ -1,9 +1,9 @@
 import type { ChildProcess } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { once } from "../core/once.ts";
 import { runCommand, spawnTracked, tail, type CommandOptions, type CommandResult } from "../process/children.ts";
+import { withScratchFolder } from "../process/scratch.ts";
 import type { IdentifiedRuntime } from "../runtimes/identify.ts";
 import { toolVersion } from "./locate.ts";
 
@@ -220,17 +220,14 @@ export function emulatedCounts(runtime: IdentifiedRuntime): string | null {
 export type StraceReadiness = { readonly ok: true } | { readonly ok: false; readonly unavailable: string };
 
 async function probe(): Promise<StraceReadiness> {
-  const dir = await mkdtemp(join(tmpdir(), "runtime-bench-strace-"));
-  try {
+  return withScratchFolder("strace", async (dir) => {
     const output = join(dir, "summary");
     const result = await runCommand("strace", ["-f", "-c", "-o", output, "--", "true"], { timeoutMs: 30_000 });
     if (result.spawnError !== undefined) return { ok: false, unavailable: "strace is not installed (Debian package strace; scripts/bench installs it)" };
     const counts = parseStraceSummary(await readFile(output, "utf8").catch(() => ""));
     if (result.code !== 0 || counts === null) return { ok: false, unavailable: `strace cannot trace here: ${tail(result.stderr, 2) || `exit code ${result.code}`}` };
     return { ok: true };
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 const probes = new Map<string, Promise<StraceReadiness>>();

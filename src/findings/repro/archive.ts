@@ -1,7 +1,6 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { runCommand, tail } from "../../process/children.ts";
+import { withScratchFolder } from "../../process/scratch.ts";
 import type { ResultDocument } from "../../results/types.ts";
 import { NoReproduction } from "../../core/errors.ts";
 import { SUITES } from "../../suites/index.ts";
@@ -22,8 +21,7 @@ export async function reproductionArchive(docs: readonly ResultDocument[], file:
     if (error instanceof NoReproduction) return { written: false, why: error.reason };
     throw error;
   }
-  const scratch = await mkdtemp(join(tmpdir(), "runtime-bench-repro-"));
-  try {
+  return withScratchFolder("repro", async (scratch) => {
     const name = basename(file).replace(/\.tar\.gz$/, "");
     try {
       writeReproduction(cell.selected, cell.docs, join(scratch, name));
@@ -35,7 +33,5 @@ export async function reproductionArchive(docs: readonly ResultDocument[], file:
     const packed = await runCommand("tar", ["-czf", file, "-C", scratch, name]);
     if (packed.code !== 0) throw new Error(`tar could not pack ${file}: ${tail(packed.stderr, 3)}`);
     return { written: true };
-  } finally {
-    await rm(scratch, { recursive: true, force: true });
-  }
+  });
 }

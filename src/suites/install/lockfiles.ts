@@ -4,12 +4,12 @@
  * `scripts/install-lockfiles` after a fixture's package.json or a manager's version changes.
  */
 import { existsSync } from "node:fs";
-import { cp, mkdir, mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { cp, mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { UserError, errorMessage } from "../../core/errors.ts";
 import { SUITES_DIR } from "../../core/paths.ts";
 import { installInterruptHandling } from "../../process/children.ts";
+import { withScratchFolder } from "../../process/scratch.ts";
 import { provision } from "../../runtimes/provision.ts";
 import { parseSpec } from "../../runtimes/spec.ts";
 import { loadScenario, scenarioDirs } from "../../scenarios/manifest.ts";
@@ -45,41 +45,42 @@ async function main(argv: readonly string[]): Promise<void> {
   for (const dir of dirs) {
     const scenario = loadScenario(dir, "install");
     const packageJson = join(dir, (scenario.suiteConfig as InstallConfig).package_json);
-    const work = await mkdtemp(join(tmpdir(), "runtime-bench-lockfiles-"));
-    const storage = join(work, "storage");
-    const registry = await LocalRegistry.start(storage, upstream, join(work, "registry"));
-    const failures: string[] = [];
-    try {
-      for (const manager of managers) {
-        const runtimeName = Object.keys(manager.manifest.runtimes)[0] as "node" | "bun" | "deno";
-        const binary = binaries.get(runtimeName);
-        if (!binary) throw new UserError(`${manager.name} runs on ${runtimeName}: give a --runtime for it`);
-        note(`${scenario.name}: ${manager.name} on ${runtimeName}`);
-        const paths = pathsIn(join(work, manager.name));
-        const emptied = await freshProject(manager, paths, packageJson, null);
-        const command = installCommand(manager, { name: runtimeName, binary }, registry.url, paths, registry.gate.url);
-        const error = emptied === null ? await installUntimed(command, paths.project) : null;
-        const problem = emptied ?? (error ? `install failed: ${error}` : treeProblem(readInstalledTree(paths.project)));
-        if (problem) {
-          // The other managers' lockfiles are still worth writing; this one keeps its old lockfile, if any.
-          failures.push(`${scenario.name}: ${manager.name}: ${problem}`);
-          note(failures.at(-1)!);
-          continue;
+    const { failures, target } = await withScratchFolder("lockfiles", async (work) => {
+      const storage = join(work, "storage");
+      const registry = await LocalRegistry.start(storage, upstream, join(work, "registry"));
+      const failures: string[] = [];
+      try {
+        for (const manager of managers) {
+          const runtimeName = Object.keys(manager.manifest.runtimes)[0] as "node" | "bun" | "deno";
+          const binary = binaries.get(runtimeName);
+          if (!binary) throw new UserError(`${manager.name} runs on ${runtimeName}: give a --runtime for it`);
+          note(`${scenario.name}: ${manager.name} on ${runtimeName}`);
+          const paths = pathsIn(join(work, manager.name));
+          const emptied = await freshProject(manager, paths, packageJson, null);
+          const command = installCommand(manager, { name: runtimeName, binary }, registry.url, paths, registry.gate.url);
+          const error = emptied === null ? await installUntimed(command, paths.project) : null;
+          const problem = emptied ?? (error ? `install failed: ${error}` : treeProblem(readInstalledTree(paths.project)));
+          if (problem) {
+            // The other managers' lockfiles are still worth writing; this one keeps its old lockfile, if any.
+            failures.push(`${scenario.name}: ${manager.name}: ${problem}`);
+            note(failures.at(-1)!);
+            continue;
+          }
+          const written = join(paths.project, manager.manifest.lockfile);
+          if (!existsSync(written)) throw new UserError(`${scenario.name}: ${manager.name} wrote no ${manager.manifest.lockfile}`);
+          await writeFile(join(dir, manager.manifest.lockfile), withRegistry(await readFile(written, "utf8"), registry.url, CANONICAL_REGISTRY));
         }
-        const written = join(paths.project, manager.manifest.lockfile);
-        if (!existsSync(written)) throw new UserError(`${scenario.name}: ${manager.name} wrote no ${manager.manifest.lockfile}`);
-        await writeFile(join(dir, manager.manifest.lockfile), withRegistry(await readFile(written, "utf8"), registry.url, CANONICAL_REGISTRY));
+      } finally {
+        await registry.stop();
       }
-    } finally {
-      await registry.stop();
-    }
-    // The snapshot these lockfiles came from is the one runs install from.
-    const target = registryStorageDir(snapshotKey(scenario.name, [packageJson, ...committedLockfiles(dir, managers)]));
-    if (!existsSync(target)) {
-      await mkdir(join(target, ".."), { recursive: true });
-      await rename(storage, target).catch(async () => cp(storage, target, { recursive: true }));
-    }
-    await rm(work, { recursive: true, force: true });
+      // The snapshot these lockfiles came from is the one runs install from.
+      const target = registryStorageDir(snapshotKey(scenario.name, [packageJson, ...committedLockfiles(dir, managers)]));
+      if (!existsSync(target)) {
+        await mkdir(join(target, ".."), { recursive: true });
+        await rename(storage, target).catch(async () => cp(storage, target, { recursive: true }));
+      }
+      return { failures, target };
+    });
     note(`${scenario.name}: lockfiles written; registry snapshot kept in ${target}`);
     allFailures.push(...failures);
   }
