@@ -6,7 +6,8 @@
  * check them on recorded output.
  */
 import semver from "semver";
-import { cellLabel } from "../../src/compare/format.ts";
+import { cellLabel, pairCount } from "../../src/compare/format.ts";
+import { formatInterval } from "../../src/compare/verdict.ts";
 import { subjectLabel } from "../../src/compare/paired.ts";
 import type { CompareRow, Verdict } from "../../src/compare/types.ts";
 import type { ResultDocument } from "../../src/results/types.ts";
@@ -226,9 +227,8 @@ export function headlineGaps(rows: readonly CompareRow[], docs: readonly ResultD
 }
 
 function uncalledText(row: CompareRow): string {
-  const interval = row.ci95 === null || row.ci95 === undefined ? "" : ` [${row.ci95[0].toFixed(3)}, ${row.ci95[1].toFixed(3)}]`;
-  const pairs = row.pairs === undefined ? "" : `, ${row.pairs} pairs`;
-  return `${cellLabel(row)} ${row.metric} ×${(row.head_median / row.base_median).toFixed(2)}${interval}${pairs}: ${row.verdict}${row.reason === undefined ? "" : ` (${row.reason})`}`;
+  const interval = row.ci95 === null ? "" : ` ${formatInterval(row.ci95)}`;
+  return `${cellLabel(row)} ${row.metric} ×${(row.head_median / row.base_median).toFixed(2)}${interval}${pairCount(row)}: ${row.verdict}${row.reason === undefined ? "" : ` (${row.reason})`}`;
 }
 
 /** The subject of `runtime` at its newest version among a run's results, by its label in the run (`node-26.12.1`, as compare names it), or null. */

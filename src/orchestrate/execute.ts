@@ -1,11 +1,9 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import semver from "semver";
 import { errorMessage } from "../core/errors.ts";
 import { publishedText, publishedValue } from "../core/markup.ts";
 import type { Environment } from "../env/fingerprint.ts";
-import { cleanupsSettled, isInterrupted, leavesUntilCleaned, setInterruptHandler } from "../process/children.ts";
+import { cleanupsSettled, isInterrupted, setInterruptHandler } from "../process/children.ts";
+import { scratchFolder } from "../process/scratch.ts";
 import type { IdentifiedRuntime } from "../runtimes/identify.ts";
 import { parseSpec } from "../runtimes/spec.ts";
 import { summarize } from "../stats/summary.ts";
@@ -134,8 +132,12 @@ export async function executeRun(plan: RunPlan, progress: Progress): Promise<Run
   trialTimeoutFloor();
   const results: RunOutcome["results"] = [];
   const toolsBySuite = await toolVersions(plan.scenarios);
-  const workDir = await mkdtemp(join(tmpdir(), "runtime-bench-"));
-  const removeWorkDir = workDirRemover(workDir);
+  const { dir: workDir, remove } = await scratchFolder("run", "the work folder");
+  const removeWorkDir = async () => {
+    // A server that a failing check is still stopping works in the folder: it goes first.
+    await cleanupsSettled();
+    await remove();
+  };
   const sessions = startSessions(plan, workDir, progress);
   const subjects = new Map(plan.scenarios.map((s) => [s, plan.runtimes.map((runtime) => ({ runtime, subjects: sessions.bySuite.get(s.suite)!.subjects(s.scenario, runtime) }))]));
   progress.addWork(plan.scenarios.reduce((sum, s) => sum + trialsOf(s.scenario) * subjects.get(s)!.reduce((n, r) => n + r.subjects.length, 0), 0));
@@ -197,17 +199,6 @@ async function toolVersions(scenarios: readonly ResolvedScenario[]): Promise<Map
     toolsBySuite.set(suite, Object.fromEntries(versions));
   }
   return toolsBySuite;
-}
-
-/** Registers the run's work folder as left until cleaned, and returns what removes it. */
-function workDirRemover(workDir: string): () => Promise<void> {
-  const workDirRemoved = leavesUntilCleaned(`the work folder ${workDir}`, { folder: workDir });
-  return async () => {
-    // A server that a failing check is still stopping works in the folder: it goes first.
-    await cleanupsSettled();
-    await rm(workDir, { recursive: true, force: true });
-    workDirRemoved();
-  };
 }
 
 /** Starting a session does no work yet; its subjects are known up front, so the progress line counts against the whole run. */

@@ -174,7 +174,7 @@ function cell(scenario: string, factor: number, trials: number, extra: Record<st
 
 test("headline gaps: only each cell's first metric, medians 1.5× or more apart either way, counted by verdict", () => {
   const row = (scenario: string, metric: string, base: number, head: number, verdict: CompareRow["verdict"]) =>
-    ({ suite: "startup", scenario, app: null, params: {}, metric, base_median: base, head_median: head, verdict }) as CompareRow;
+    ({ suite: "startup", scenario, app: null, params: {}, metric, base_median: base, head_median: head, ci95: null, verdict }) as CompareRow;
   const docs = ["a", "b", "c", "d", "e"].flatMap((scenario) => cell(scenario, 1, 3, { peak_rss_mb: [50, 51, 52] }));
   const rows = [
     row("a", "wall_ms", 10, 20, "slower"),
