@@ -156,15 +156,21 @@ export function showsStep(coverage: RunnerCoverage, link: ChainLink, step: LinkS
 }
 
 /**
- * Whether the newest run of a pair stopped a cell of the step for futility: a narrowing half
- * measured before narrowing runs took every look, undecided for want of a few trials. The sweep
- * measures such a half once more, to its cap (docs/history.md).
+ * Whether the newest run of a pair left a cell of the step inconclusive on fewer than `cap` pairs
+ * where its adaptive trials stopped by their rule: for futility (a narrowing run before narrowing
+ * runs took every look), or at a lower cap (a sweep with fewer `--trials`). A sweep whose narrowing
+ * runs take `cap` pairs measures such a half once more (docs/history.md); a cell decided, or left
+ * without a verdict by a failure, stays as its run left it.
  */
-export function stoppedForFutility(coverage: RunnerCoverage, link: ChainLink, step: LinkStep): boolean {
+export function stoppedShort(coverage: RunnerCoverage, link: ChainLink, step: LinkStep, cap: number): boolean {
   const cellOf = (doc: ResultDocument) => stepCell({ app: doc.app, params: doc.params, metric: Object.keys(doc.metrics)[0]! });
   const runs = coverage.pairRuns(link, step.scenario, stepVersion(step)).map((pair) => [...pair.from, ...pair.to]);
   const cells = newestPerCell(runs, cellOf);
-  return step.cells.some((cell) => (cells.get(cell) ?? []).some((doc) => doc.sequential?.stopped === "futile"));
+  const byRule = (doc: ResultDocument) => doc.sequential?.stopped === "futile" || doc.sequential?.stopped === "max trials";
+  const undecided = (linkRows(coverage, link, step.scenario, stepVersion(step)) ?? []).filter(
+    (row) => step.cells.includes(stepCell(row)) && row.verdict === "inconclusive" && (row.pairs ?? 0) < cap,
+  );
+  return undecided.some((row) => (cells.get(stepCell(row)) ?? []).some(byRule));
 }
 
 /** The apps of a step's cells: what a run that narrows it measures of its scenario; none for a scenario without apps. */

@@ -7,7 +7,7 @@
 import { waitForQuiet } from "../env/machine-check.ts";
 import { missingCells } from "../releases/cells.ts";
 import { formatDuration } from "../ui/duration.ts";
-import { linkSteps, showsStep, stepApps, stepCell, stoppedForFutility, type LinkStep, type RunnerCoverage } from "./coverage.ts";
+import { linkSteps, showsStep, stepApps, stepCell, stoppedShort, type LinkStep, type RunnerCoverage } from "./coverage.ts";
 import { narrowStep, type NarrowedStep } from "./narrow.ts";
 import { linkLabel, type ChainLink } from "./select.ts";
 
@@ -277,6 +277,11 @@ export interface SweepPlan {
   readonly narrow: boolean;
   /** The version a scenario (`suite/name`) is at in this checkout: what a run measures today. */
   readonly scenarioVersion: (scenario: string) => number;
+  /**
+   * The pairs a narrowing run of a scenario takes at most (its cap of adaptive trials in the sweep's
+   * profile and `--trials`): a half that left its step undecided on fewer is measured again.
+   */
+  readonly narrowingCap: (scenario: string) => number;
 }
 
 /**
@@ -373,7 +378,7 @@ async function* linkStepsNarrowed(link: ChainLink, scenarios: readonly string[],
         const judge = async (from: string, to: string) => {
           const half = { runtime: link.runtime, from, to };
           const coverage = hooks.coverage();
-          if (!coverage.measured(half, scenario, version, apps) || stoppedForFutility(coverage, half, step)) {
+          if (!coverage.measured(half, scenario, version, apps) || stoppedShort(coverage, half, step, plan.narrowingCap(scenario))) {
             const job = { link: half, scenarios: [scenario], apps, purpose: "narrowing" as const };
             if (!(await sweep.run(job, [job], `narrowing ${linkLabel(pair)} on ${scenario}`))) throw new Stopped();
           }

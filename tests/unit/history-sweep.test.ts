@@ -100,7 +100,7 @@ const SCENARIO = "startup/hello";
 let runIndex = 100;
 
 /** A sweep on synthetic runs: each run writes a link's paired results to data/, and the clock moves by its cost. */
-function fakeSweep(dataDir: string, options: { refused?: string[]; futile?: string[]; interruptAt?: number; cutShortAt?: number; loads?: number[]; chainShare?: number; narrowingShare?: number; scenarioVersion?: number; kept?: TimedRun[]; secondCell?: (version: string) => number; express?: (version: string) => number } = {}) {
+function fakeSweep(dataDir: string, options: { refused?: string[]; undecided?: { pairs: string[]; stopped: "futile" | "max trials" }; interruptAt?: number; cutShortAt?: number; loads?: number[]; chainShare?: number; narrowingShare?: number; scenarioVersion?: number; kept?: TimedRun[]; secondCell?: (version: string) => number; express?: (version: string) => number } = {}) {
   let clock = Date.UTC(2026, 0, 1);
   let measured = 0;
   const log: string[] = [];
@@ -114,18 +114,20 @@ function fakeSweep(dataDir: string, options: { refused?: string[]; futile?: stri
       if (measured === options.interruptAt) return "interrupted";
       const version = options.scenarioVersion !== undefined ? { scenarioVersion: options.scenarioVersion } : {};
       const pair = `${job.link.from}→${job.link.to}`;
-      // A narrowing run of a sweep before narrowing runs took every look: its cells stopped for futility.
-      const futile = job.purpose === "narrowing" && (options.futile ?? []).includes(pair) ? { sequential: { looks: [3, 7, 10], alpha: 0.0008, stopped: "futile" as const } } : {};
+      // A narrowing run on a noisy machine that left the step undecided: stopped for futility at 7 pairs (before narrowing runs took every look), or at the quick cap of 10.
+      const short = job.purpose === "narrowing" && options.undecided?.pairs.includes(pair) ? options.undecided : undefined;
+      const undecided = short === undefined ? {} : { trials: short.stopped === "futile" ? 7 : 10, noise: 0.3 };
+      const stoppedBy = short === undefined ? {} : { sequential: { looks: [3, 7, 10], alpha: 0.0008, stopped: short.stopped } };
       // The time limit reached at the run's first look.
       const cutShort = measured === options.cutShortAt ? { sequential: { looks: [3, 7, 10], alpha: 0.0008, stopped: "budget" as const } } : {};
-      const run = { machine: TESTBED_AMD, index: runIndex++, from: job.link.from, to: job.link.to, ...version };
+      const run = { machine: TESTBED_AMD, index: runIndex++, from: job.link.from, to: job.link.to, ...version, ...undecided };
       const cells = [linkRun({ ...run, level: LEVEL }), ...(options.secondCell !== undefined ? [linkRun({ ...run, level: options.secondCell, params: { size: 2 } })] : [])];
       if (options.express !== undefined) {
         // Two apps: a link measures both (as with --scenario), a narrowing run its job's apps, else the selection's (native).
         const apps = job.purpose === "chain" ? ["native", "express"] : job.apps.length > 0 ? job.apps : ["native"];
         cells.splice(0, cells.length, ...apps.map((app) => linkRun({ ...run, app, level: app === "express" ? options.express! : () => 100 })));
       }
-      for (const doc of cells.flat()) await writeResult(dataDir, { ...doc, ...futile, ...cutShort });
+      for (const doc of cells.flat()) await writeResult(dataDir, { ...doc, ...stoppedBy, ...cutShort });
       runs.push(pair);
       return measured === options.cutShortAt ? "cut short" : "measured";
     },
@@ -154,6 +156,7 @@ const PLAN: SweepPlan = {
   between: (link) => releasesBetween(RELEASES, link),
   narrow: true,
   scenarioVersion: () => 1,
+  narrowingCap: () => 10,
 };
 
 describe("a sweep: each link, then its steps narrowed", () => {
@@ -172,17 +175,36 @@ describe("a sweep: each link, then its steps narrowed", () => {
     assert.deepEqual(second.steps.map((s) => s.narrowed), report.steps.map((s) => s.narrowed));
   });
 
-  it("measures once more, to its cap, a narrowing half whose run stopped the step's cells for futility", async () => {
+  const HALVES = ["22.4.0→22.6.0", "22.6.0→22.8.0"];
+  const NARROWED = ["22.4.0→22.6.0", "22.6.0→22.8.0", "22.4.0→22.5.0", "22.5.0→22.6.0"];
+  const stepsOf = (report: { steps: SweepStep[] }) => report.steps.map(narrowedText);
+
+  it("measures once more, to its cap, a narrowing half that left the step undecided where it stopped for futility", async () => {
     const data = tempDir("sweep-futile");
-    const first = fakeSweep(data, { futile: ["22.4.0→22.6.0", "22.6.0→22.8.0"] });
-    await runSweep(PLAN, first.hooks, { maxLoad: 1 });
-    assert.ok(first.runs.includes("22.6.0→22.8.0"), first.runs.join(" "));
+    const first = fakeSweep(data, { undecided: { pairs: HALVES, stopped: "futile" } });
+    assert.deepEqual(stepsOf(await runSweep(PLAN, first.hooks, { maxLoad: 1 })), ["22.4.0→22.8.0?"], "neither undecided half shows the step");
     const again = fakeSweep(data);
-    await runSweep(PLAN, again.hooks, { maxLoad: 1 });
-    assert.deepEqual(again.runs, ["22.4.0→22.6.0", "22.6.0→22.8.0"], "each futile half once, and nothing else");
+    assert.deepEqual(stepsOf(await runSweep(PLAN, again.hooks, { maxLoad: 1 })), ["22.5.0→22.6.0"]);
+    assert.deepEqual(again.runs, NARROWED, "each undecided half once, then the bisection it opens");
     const third = fakeSweep(data);
     await runSweep(PLAN, third.hooks, { maxLoad: 1 });
     assert.deepEqual(third.runs, [], "a half measured to its cap is not measured again");
+  });
+
+  it("measures again, to a higher cap (--trials), a half its cap left undecided, and no half a verdict decided", async () => {
+    const data = tempDir("sweep-cap");
+    const first = fakeSweep(data, { undecided: { pairs: HALVES, stopped: "max trials" } });
+    await runSweep(PLAN, first.hooks, { maxLoad: 1 });
+    const atTheSameCap = fakeSweep(data);
+    assert.deepEqual(stepsOf(await runSweep(PLAN, atTheSameCap.hooks, { maxLoad: 1 })), ["22.4.0→22.8.0?"]);
+    assert.deepEqual(atTheSameCap.runs, [], "undecided at its cap: the same cap would leave it so again");
+    const higher = { ...PLAN, narrowingCap: () => 30 };
+    const again = fakeSweep(data);
+    assert.deepEqual(stepsOf(await runSweep(higher, again.hooks, { maxLoad: 1 })), ["22.5.0→22.6.0"]);
+    assert.deepEqual(again.runs, NARROWED);
+    const third = fakeSweep(data);
+    await runSweep(higher, third.hooks, { maxLoad: 1 });
+    assert.deepEqual(third.runs, [], "each half decided on 10 pairs: none measured again for the higher cap");
   });
 
   it("after its scenario's version changes, measures every link again and narrows with runs of the new version only", async () => {

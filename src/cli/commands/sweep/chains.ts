@@ -3,6 +3,7 @@ import { cpus } from "node:os";
 import semver from "semver";
 import { UserError } from "../../../core/errors.ts";
 import { verdictText } from "../../../compare/format.ts";
+import { adaptivePlan } from "../../../compare/sequential.ts";
 import { liveMachine } from "../../../env/machine-check.ts";
 import { RunnerCoverage, cutShort } from "../../../history/coverage.ts";
 import { narrowingRuns } from "../../../history/narrow.ts";
@@ -16,6 +17,7 @@ import { releaseNotes, type RuntimeName } from "../../../runtimes/catalog.ts";
 import { cachedBinary } from "../../../runtimes/provision.ts";
 import { parseSpec } from "../../../runtimes/spec.ts";
 import { selectScenarios } from "../../../scenarios/select.ts";
+import { suiteProfileOf } from "../../../results/types.ts";
 import { resolveScenarios } from "../../../suites/resolve.ts";
 import type { Selection } from "../../../suites/selection.ts";
 import { formatDuration } from "../../../ui/duration.ts";
@@ -60,7 +62,11 @@ export async function resolveChains(request: SweepRequest, leftOut: ReadonlyMap<
 
 /** What a sweep measures: the chains, and the releases between two of a runtime that narrowing bisects. */
 function sweepPlan(request: SweepRequest, { chains, releases, scenarioVersion }: ResolvedChains): SweepPlan {
-  return { chains, between: (link) => releasesBetween(releases.get(link.runtime) ?? [], link), narrow: request.narrow, scenarioVersion };
+  const narrowingCap = (scenario: string) => {
+    const [resolved] = resolveScenarios(selectScenarios({ suites: [], scenarios: [scenario] }), request.profile, request.trials);
+    return adaptivePlan(resolved!.scenario.profileParams.trials, suiteProfileOf(request.profile)).looks.at(-1)!;
+  };
+  return { chains, between: (link) => releasesBetween(releases.get(link.runtime) ?? [], link), narrow: request.narrow, scenarioVersion, narrowingCap };
 }
 
 /** Releases of a window left out because their binary was refused (deno 2.3.0): published, but not measurable here. */
