@@ -33,6 +33,8 @@ type ResolvedChains = {
   releases: Map<RuntimeName, Release[]>;
   /** Each chosen scenario's version in this checkout, by `suite/name`: what a run measures today. */
   scenarioVersion: (scenario: string) => number;
+  /** Each chosen scenario's cap of adaptive trials in the sweep's profile and trials: the pairs a narrowing run takes at most. */
+  narrowingCap: (scenario: string) => number;
 };
 
 /**
@@ -57,15 +59,12 @@ export async function resolveChains(request: SweepRequest, leftOut: ReadonlyMap<
     chains.push({ runtime: choice.runtime, links: chainLinks(choice.runtime, versions), scenarios });
   }
   const versions = new Map(selected.map((s) => [`${s.suite}/${s.name}`, s.manifest.version]));
-  return { chains, releases, scenarioVersion: (scenario) => versions.get(scenario)! };
+  const caps = new Map(resolveScenarios(selected, request.profile, request.trials).map(({ scenario }) => [`${scenario.suite}/${scenario.name}`, adaptivePlan(scenario.profileParams.trials, suiteProfileOf(request.profile)).looks.at(-1)!]));
+  return { chains, releases, scenarioVersion: (scenario) => versions.get(scenario)!, narrowingCap: (scenario) => caps.get(scenario)! };
 }
 
 /** What a sweep measures: the chains, and the releases between two of a runtime that narrowing bisects. */
-function sweepPlan(request: SweepRequest, { chains, releases, scenarioVersion }: ResolvedChains): SweepPlan {
-  const narrowingCap = (scenario: string) => {
-    const [resolved] = resolveScenarios(selectScenarios({ suites: [], scenarios: [scenario] }), request.profile, request.trials);
-    return adaptivePlan(resolved!.scenario.profileParams.trials, suiteProfileOf(request.profile)).looks.at(-1)!;
-  };
+function sweepPlan(request: SweepRequest, { chains, releases, scenarioVersion, narrowingCap }: ResolvedChains): SweepPlan {
   return { chains, between: (link) => releasesBetween(releases.get(link.runtime) ?? [], link), narrow: request.narrow, scenarioVersion, narrowingCap };
 }
 
@@ -217,11 +216,11 @@ function realHooks(request: SweepRequest, workDir: string, refused: string[]): S
 
 /** The chains' links, each confirmed step narrowed: what a sweep without --side-by-side measures; its report. */
 export async function sweepChains(request: SweepRequest, workDir: string, refused: string[]): Promise<string> {
-  const { chains, releases, leftOut, scenarioVersion } = await provisionedChains(request);
+  const { chains, releases, leftOut, scenarioVersion, narrowingCap } = await provisionedChains(request);
   // Apps and scenarios prepared once, for the suites the chains run (each run provisions its releases).
   await setupAll([], [...new Set(chains.flatMap((chain) => chain.scenarios.map((scenario) => scenario.split("/")[0]!)))]);
   const deadline = request.timeLimit === undefined ? undefined : Date.now() + request.timeLimit * 1000;
-  const report = await runSweep(sweepPlan(request, { chains, releases, scenarioVersion }), realHooks(request, workDir, refused), { maxLoad: request.maxLoad, ...(deadline !== undefined ? { deadline } : {}) });
+  const report = await runSweep(sweepPlan(request, { chains, releases, scenarioVersion, narrowingCap }), realHooks(request, workDir, refused), { maxLoad: request.maxLoad, ...(deadline !== undefined ? { deadline } : {}) });
   return [reportText(report, leftOut), ...(report.stopped === null ? sideBySideHint(request, chains, readCoverage(request)) : [])].join("\n");
 }
 /**
