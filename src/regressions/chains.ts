@@ -19,6 +19,7 @@ import { trialClusters } from "../compare/ratio.ts";
 import { aboveResolution, cellOf, groupBy, matchKey, measurementsOf, type Measurement } from "../compare/series-key.ts";
 import type { MeasuredCell } from "../compare/types.ts";
 import type { Profile, ResultDocument } from "../results/types.ts";
+import { logHalfWidth } from "../stats/paired.ts";
 
 export const CHAINS_SCHEMA_ID = "runtime-bench/chains/v2";
 
@@ -113,8 +114,6 @@ function newestLinks(links: readonly ChainLinkEstimate[]): ChainLinkEstimate[] {
   return [...newest.values()];
 }
 
-const halfWidth = (link: ChainLinkEstimate) => (Math.log(link.ci95[1]) - Math.log(link.ci95[0])) / 2;
-
 /**
  * The points reached from `first`, each release once, each by the links whose intervals compound
  * narrowest (Dijkstra over the summed variances): a release reached both by one link cut at its
@@ -132,7 +131,7 @@ function chainFrom(first: string, links: readonly ChainLinkEstimate[], taken: Se
     settled.push(from.point);
     for (const link of out.get(version) ?? []) {
       if (taken.has(link.to)) continue;
-      const variance = from.variance + halfWidth(link) ** 2;
+      const variance = from.variance + logHalfWidth(link.ci95) ** 2;
       if ((frontier.get(link.to)?.variance ?? Infinity) <= variance) continue;
       const log = from.log + Math.log(link.ratio);
       const half = Math.sqrt(variance);

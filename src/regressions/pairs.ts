@@ -4,10 +4,13 @@
  * question, whatever the labels. Also what a change's halves said, where a sweep split its releases.
  */
 import semver from "semver";
+import { formatChange } from "../compare/format.ts";
 import { pairedRow } from "../compare/paired.ts";
+import { formatInterval } from "../compare/verdict.ts";
 import { paramsSlug } from "../core/params.ts";
 import { groupBy, type Measurement } from "../compare/series-key.ts";
 import type { CompareRow } from "../compare/types.ts";
+import { logHalfWidth } from "../stats/paired.ts";
 import { runRef, type Series, type VersionPoint } from "./series.ts";
 import type { MeasuredHalf, SeriesChange, SeriesIdentity } from "./types.ts";
 
@@ -43,7 +46,8 @@ const cellOnRunner = (s: SeriesIdentity) => [s.runner, s.runtime, s.suite, s.sce
  * Each paired change whose two versions have a version between measured beside both ends (on its
  * runner, on any of its machines) with the two halves, split at the middle such version, and what
  * each said. A half that showed the change the same way would have replaced it (narrowed.ts), so
- * the halves say why it stands on its wider pair: neither shows it alone.
+ * the halves say why it stands on its wider pair: neither shows it alone. Where the halves together
+ * contradict it, it is no longer confirmed (`didNotRepeat`).
  */
 export function withHalves(changes: readonly SeriesChange[], series: readonly Series[]): SeriesChange[] {
   const pairsOfCell = new Map<string, Map<string, { from: string; to: string; base: Measurement; head: Measurement }>>();
@@ -70,6 +74,23 @@ export function withHalves(changes: readonly SeriesChange[], series: readonly Se
       const row = judgePaired(measured);
       return { from_version: measured.from, to_version: measured.to, ratio: row.ratio, ci95: row.ci95, verdict: row.verdict };
     };
-    return { ...change, halves: [half(pairs.get(`${from} ${middle}`)!), half(pairs.get(`${middle} ${to}`)!)] };
+    const halves: [MeasuredHalf, MeasuredHalf] = [half(pairs.get(`${from} ${middle}`)!), half(pairs.get(`${middle} ${to}`)!)];
+    const contradiction = change.status === "confirmed" ? didNotRepeat(change, halves) : null;
+    return contradiction === null ? { ...change, halves } : { ...change, halves, status: "unconfirmed", reason: contradiction };
   });
+}
+
+/**
+ * Why a change's own run is contradicted by its halves' runs, or null where they agree: the halves
+ * multiplied, their interval compounded as a chain's links are, lie apart from the change's
+ * interval. One run's paired ratio that the next runs over the same releases do not repeat is no
+ * confirmed step.
+ */
+function didNotRepeat(change: SeriesChange, [first, second]: readonly [MeasuredHalf, MeasuredHalf]): string | null {
+  if (first.ratio === null || second.ratio === null || first.ci95 === null || second.ci95 === null) return null;
+  const log = Math.log(first.ratio) + Math.log(second.ratio);
+  const half = Math.hypot(logHalfWidth(first.ci95), logHalfWidth(second.ci95));
+  const compounded: [number, number] = [Math.exp(log - half), Math.exp(log + half)];
+  if (!Number.isFinite(log) || !Number.isFinite(half) || (compounded[0] <= change.ci95[1] && change.ci95[0] <= compounded[1])) return null;
+  return `did not repeat: ${formatChange(change.ratio)} ${formatInterval(change.ci95)} in its run, but its halves (${first.from_version} → ${first.to_version}, ${second.from_version} → ${second.to_version}), each paired in a run of its own, compound to ${formatChange(Math.exp(log))} ${formatInterval(compounded)}`;
 }

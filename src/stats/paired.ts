@@ -40,3 +40,6 @@ export function formatPairedRatio(paired: PairedRatio): string {
 export function formatRoundRatios(paired: PairedRatio): string {
   return `${paired.median.toFixed(3)} (${paired.min.toFixed(2)}–${paired.max.toFixed(2)})`;
 }
+
+/** A 95 % interval's half-width on the log scale: paired ratios multiplied (a chain's links, a step's halves) combine theirs as √Σh². */
+export const logHalfWidth = ([low, high]: readonly [number, number]): number => (Math.log(high) - Math.log(low)) / 2;

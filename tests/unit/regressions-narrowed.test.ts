@@ -14,13 +14,20 @@ import { linkRun, steppedLevel, TESTBED_AMD, TESTBED_INTEL } from "../helpers/li
 
 const LEVEL = steppedLevel(100, "22.6.0", 1.1);
 
-/** The link 22.4.0 → 22.8.0 on the AMD host, showing LEVEL's step, and its two halves over 22.6.0 on `halves`, neither showing it. */
-function linkWithFlatHalves(halves: typeof TESTBED_AMD) {
-  const flat = () => 100;
+/** A step of ×1.1 in two parts of ×1.049, at 22.6.0 and at 22.8.0. */
+const SPREAD = (version: string) => steppedLevel(100, "22.6.0", Math.sqrt(1.1))(version) * (version === "22.8.0" ? Math.sqrt(1.1) : 1);
+
+/**
+ * The link 22.4.0 → 22.8.0 on the AMD host, showing a step of ×1.1, and its two halves over 22.6.0
+ * on `halves`: with `spread`, each a noisy part of it that neither shows alone; with `flat`, none
+ * of it, in tight intervals that contradict the link.
+ */
+function linkWithHalves(halves: typeof TESTBED_AMD, shape: "spread" | "flat" = "spread") {
+  const [level, noise] = shape === "spread" ? [SPREAD, 0.06] : [() => 100, undefined];
   return [
     ...linkRun({ machine: TESTBED_AMD, index: 1, from: "22.4.0", to: "22.8.0", level: LEVEL }),
-    ...linkRun({ machine: halves, index: 2, from: "22.4.0", to: "22.6.0", level: flat }),
-    ...linkRun({ machine: halves, index: 3, from: "22.6.0", to: "22.8.0", level: flat }),
+    ...linkRun({ machine: halves, index: 2, from: "22.4.0", to: "22.6.0", level, ...(noise === undefined ? {} : { noise }) }),
+    ...linkRun({ machine: halves, index: 3, from: "22.6.0", to: "22.8.0", level, ...(noise === undefined ? {} : { noise }) }),
   ];
 }
 
@@ -71,7 +78,7 @@ describe("the feed after a step was narrowed on another machine than its link", 
   });
 
   it("keeps a link's step on the link when neither half, measured on the same machine, shows it alone", () => {
-    const docs = linkWithFlatHalves(TESTBED_AMD);
+    const docs = linkWithHalves(TESTBED_AMD);
     const published = new Map([["node", ["22.4.0", "22.5.0", "22.6.0", "22.7.0", "22.8.0"]]]);
     const { changes } = detectRegressions(docs, { published });
     assert.deepEqual(
@@ -83,28 +90,28 @@ describe("the feed after a step was narrowed on another machine than its link", 
     assert.deepEqual(
       changes[0]!.halves?.map((half) => [half.from_version, half.to_version, half.verdict]),
       [
-        ["22.4.0", "22.6.0", "no significant change"],
-        ["22.6.0", "22.8.0", "no significant change"],
+        ["22.4.0", "22.6.0", "inconclusive"],
+        ["22.6.0", "22.8.0", "inconclusive"],
       ],
     );
     const report = detectRegressions(docs, { published });
     assert.match(regressionsText(report, false), /1 of them on a scenario's headline metric \(the one a history sweep narrows\): 1 split at a release between measured beside both ends, neither half showing the change alone; 0 with no release between/);
-    assert.match(regressionsText(report, false), /not narrowed to one release: 3 releases between \(22\.5\.0 … 22\.7\.0\); neither half showed it alone \(22\.4\.0 → 22\.6\.0 [+−]\d+\.\d % \[\d\.\d{3}, \d\.\d{3}\], no significant change; 22\.6\.0 → 22\.8\.0 /);
+    assert.match(regressionsText(report, false), /not narrowed to one release: 3 releases between \(22\.5\.0 … 22\.7\.0\); neither half showed it alone \(22\.4\.0 → 22\.6\.0 [+−]\d+\.\d % \[\d\.\d{3}, \d\.\d{3}\], inconclusive; 22\.6\.0 → 22\.8\.0 /);
     const page = regressionsBody({ report, jsonPath: "regressions.json", atomPath: null }).text;
     assert.match(page, /<div class="muted not-narrowed">not narrowed to one release: 3 releases between \(22\.5\.0 … 22\.7\.0\)<\/div>/);
-    assert.match(page, /<div class="muted halves">neither half showed it alone \(22\.4\.0 → 22\.6\.0 [^<]+, no significant change\)<\/div>/);
+    assert.match(page, /<div class="muted halves">neither half showed it alone \(22\.4\.0 → 22\.6\.0 [^<]+, inconclusive\)<\/div>/);
   });
 
   it("finds the halves a sweep measured on another machine than its link (the testbed's host changed between them)", () => {
-    const docs = linkWithFlatHalves(TESTBED_INTEL);
+    const docs = linkWithHalves(TESTBED_INTEL);
     const [link, ...others] = detectRegressions(docs).changes;
     assert.deepEqual(others, []);
     assert.deepEqual([link!.from_version, link!.to_version], ["22.4.0", "22.8.0"]);
     assert.deepEqual(
       link!.halves?.map((half) => [half.from_version, half.to_version, half.verdict]),
       [
-        ["22.4.0", "22.6.0", "no significant change"],
-        ["22.6.0", "22.8.0", "no significant change"],
+        ["22.4.0", "22.6.0", "inconclusive"],
+        ["22.6.0", "22.8.0", "inconclusive"],
       ],
     );
     assert.deepEqual(checkAgainst("regressions.schema.json", detectRegressions(docs, { published: new Map([["node", ["22.5.0", "22.6.0", "22.7.0"]]]) })), [], "the feed's schema allows halves and releases between");
@@ -112,8 +119,21 @@ describe("the feed after a step was narrowed on another machine than its link", 
     assert.equal(oneHalf.find((c) => c.from_version === "22.4.0" && c.to_version === "22.8.0")?.halves, undefined, "one half measured is no split");
   });
 
+  it("holds back a link's step that its halves, each paired in a run of its own, contradict", () => {
+    const published = new Map([["node", ["22.4.0", "22.5.0", "22.6.0", "22.7.0", "22.8.0"]]]);
+    const report = detectRegressions(linkWithHalves(TESTBED_AMD, "flat"), { published });
+    const [link, ...others] = report.changes;
+    assert.deepEqual(others, []);
+    assert.deepEqual([link!.from_version, link!.to_version, link!.status], ["22.4.0", "22.8.0", "unconfirmed"]);
+    assert.match(link!.reason, /^did not repeat: \+10\.\d % \[1\.\d{3}, 1\.\d{3}\] in its run, but its halves \(22\.4\.0 → 22\.6\.0, 22\.6\.0 → 22\.8\.0\), each paired in a run of its own, compound to [+−]0\.\d % \[0\.9\d\d, 1\.0\d\d\]$/);
+    assert.match(regressionsText(report, false), /^1 series, 1 change \(0 confirmed, 1 unconfirmed\)/);
+    assert.match(regressionsBody({ report, jsonPath: "regressions.json", atomPath: null }).text, /<h2>Unconfirmed changes <span class="count">1<\/span><\/h2>[^]*did not repeat/);
+    const agreeing = detectRegressions(linkWithHalves(TESTBED_AMD, "spread"), { published }).changes[0]!;
+    assert.equal(agreeing.status, "confirmed", "halves whose compounded interval reaches the link's leave it confirmed");
+  });
+
   it("is refused by the site, naming the field, where an edited or forged feed has halves it cannot draw", () => {
-    const docs = linkWithFlatHalves(TESTBED_AMD);
+    const docs = linkWithHalves(TESTBED_AMD);
     const report = detectRegressions(docs);
     const feedDir = ownTempDir("forged-feed");
     writeFileSync(join(feedDir, FEED_JSON_FILE), regressionsJson(report));
