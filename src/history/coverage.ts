@@ -7,7 +7,7 @@
 import { comparePaired } from "../compare/paired.ts";
 import { groupBy } from "../compare/series-key.ts";
 import type { CompareRow } from "../compare/types.ts";
-import { paramsSlug } from "../core/params.ts";
+import { paramsSlug, type LoadPointFilter } from "../core/params.ts";
 import { readIndexedResults } from "../results/run-index.ts";
 import { cutByInterrupt, type ResultDocument } from "../results/types.ts";
 import type { ChainLink, RuntimeRelease } from "./select.ts";
@@ -82,18 +82,21 @@ export class RunnerCoverage {
   }
 
   /**
-   * Whether a run measured both releases in the scenario; with `apps`, whether each of those apps
-   * was (a narrowing run measures its step's apps, a link the sweep's selection).
+   * Whether a run measured both releases in the scenario; with `cells` (`loadPointOf`), whether
+   * each of those was (a narrowing run measures its step's cells, a link the sweep's selection).
    */
-  measured(link: ChainLink, scenario: string, version?: number, apps: readonly string[] = []): boolean {
+  measured(link: ChainLink, scenario: string, version?: number, cells: readonly string[] = []): boolean {
     const runs = this.pairRuns(link, scenario, version);
-    const held = new Set(runs.flatMap((run) => run.from.filter((doc) => run.to.some((other) => other.app === doc.app)).map((doc) => doc.app)));
-    return runs.length > 0 && apps.every((app) => held.has(app));
+    const held = new Set(runs.flatMap((run) => run.from.filter((doc) => run.to.some((other) => loadPointOf(other) === loadPointOf(doc))).map(loadPointOf)));
+    return runs.length > 0 && cells.every((cell) => held.has(cell));
   }
 }
 
+/** A cell of a scenario without its metric (app and load parameters): what a run measures. */
+const loadPointOf = (cell: Pick<CompareRow, "app" | "params">) => `${cell.app ?? "-"} ${paramsSlug(cell.params) || "-"}`;
+
 /** A cell of a scenario (app, load parameters, metric): what a step is followed by while it is narrowed. */
-export const stepCell = (row: Pick<CompareRow, "app" | "params" | "metric">) => `${row.app ?? "-"} ${paramsSlug(row.params) || "-"} ${row.metric}`;
+export const stepCell = (row: Pick<CompareRow, "app" | "params" | "metric">) => `${loadPointOf(row)} ${row.metric}`;
 
 /** A confirmed step of a link on a scenario's headline metric: the cells that show it, all in one direction. */
 export interface LinkStep {
@@ -175,3 +178,17 @@ export function stoppedShort(coverage: RunnerCoverage, link: ChainLink, step: Li
 
 /** The apps of a step's cells: what a run that narrows it measures of its scenario; none for a scenario without apps. */
 export const stepApps = (step: LinkStep): string[] => [...new Set(step.rows.flatMap((row) => (row.app === null ? [] : [row.app])))];
+
+/** The app and load point of each of a step's cells: what data/ must hold of a pair for the step to be judged there. */
+export const stepLoadPoints = (step: LinkStep): string[] => [...new Set(step.rows.map(loadPointOf))];
+
+/**
+ * The load points a run that narrows the step measures (`run --param`): each parameter's values
+ * among its cells. Of a step on two cells that differ in two parameters, the filter keeps their
+ * four combinations; none for a scenario without load points.
+ */
+export function stepParams(step: LinkStep): LoadPointFilter {
+  const values = new Map<string, Set<string>>();
+  for (const row of step.rows) for (const [name, value] of Object.entries(row.params)) values.set(name, (values.get(name) ?? new Set()).add(String(value)));
+  return Object.fromEntries([...values].map(([name, set]) => [name, [...set].sort()]));
+}

@@ -6,8 +6,9 @@
  */
 import { waitForQuiet } from "../env/machine-check.ts";
 import { missingCells } from "../releases/cells.ts";
+import { loadPointOptions, type LoadPointFilter } from "../core/params.ts";
 import { formatDuration } from "../ui/duration.ts";
-import { linkSteps, showsStep, stepApps, stepCell, stoppedShort, type LinkStep, type RunnerCoverage } from "./coverage.ts";
+import { linkSteps, showsStep, stepApps, stepCell, stepLoadPoints, stepParams, stoppedShort, type LinkStep, type RunnerCoverage } from "./coverage.ts";
 import { narrowStep, type NarrowedStep } from "./narrow.ts";
 import { linkLabel, type ChainLink } from "./select.ts";
 
@@ -21,12 +22,14 @@ export interface SweepJob {
    * sweep's selection.
    */
   readonly apps?: readonly string[];
+  /** The load points a narrowing run measures (`run --param`): those of its step's cells. None: every load point. */
+  readonly params?: LoadPointFilter;
   /** `chain`: a link of the selection; `narrowing`: two releases within a link that showed a step. */
   readonly purpose: "chain" | "narrowing";
 }
 
 /** What a job measures, as one string: two jobs with the same key are the same run. */
-export const jobKey = (job: Required<SweepJob>) => `${linkLabel(job.link)} ${job.scenarios.join(" ")} ${job.apps.join(" ")}`;
+export const jobKey = (job: Required<SweepJob>) => `${linkLabel(job.link)} ${job.scenarios.join(" ")} ${job.apps.join(" ")} ${loadPointOptions(job.params)}`;
 
 /** A job's estimated seconds at each profile's minimum trials, and with every cell at its cap. */
 export interface JobCost {
@@ -246,7 +249,8 @@ class SweepRun {
     const left = this.secondsLeft();
     const queued = queue.reduce((sum, next) => sum + this.price(next), 0);
     const pace = paceOf(this.recent, job);
-    const what = `${linkLabel(job.link)} on ${job.scenarios.length === 1 ? job.scenarios[0] : `${job.scenarios.length} scenarios`}${job.apps.length > 0 ? ` (${job.apps.join(", ")})` : ""}`;
+    const cells = [job.apps.join(", "), loadPointOptions(job.params)].filter(Boolean).join("; ");
+    const what = `${linkLabel(job.link)} on ${job.scenarios.length === 1 ? job.scenarios[0] : `${job.scenarios.length} scenarios`}${cells ? ` (${cells})` : ""}`;
     this.hooks.log(`sweep ${position}: ${what}: up to ${formatDuration(this.hooks.cost(job).maxSeconds * pace.factor)}; up to ${formatDuration(queued)} for what is queued (the estimate at every look × ${pace.factor.toFixed(2)}, ${pace.text})`);
     const started = this.hooks.now();
     const outcome = await this.hooks.measure(job, left);
@@ -291,7 +295,7 @@ export interface SweepPlan {
 export function pendingJobs(chains: readonly Chain[], coverage: RunnerCoverage, scenarioVersion: SweepPlan["scenarioVersion"]): Required<SweepJob>[] {
   return chains.flatMap((chain) => {
     const jobs = chain.links.map((link): SweepJob => ({ link, purpose: "chain" }));
-    return missingCells(jobs, () => chain.scenarios, (job, scenario) => coverage.measured(job.link, scenario, scenarioVersion(scenario))).map((job) => ({ ...job, scenarios: job.scenarios!, apps: [] }));
+    return missingCells(jobs, () => chain.scenarios, (job, scenario) => coverage.measured(job.link, scenario, scenarioVersion(scenario))).map((job) => ({ ...job, scenarios: job.scenarios!, apps: [], params: {} }));
   });
 }
 
@@ -374,12 +378,12 @@ async function* linkStepsNarrowed(link: ChainLink, scenarios: readonly string[],
         follow(pair, step);
         const between = plan.narrow ? plan.between(pair) : [];
         if (between.length > 0) hooks.log(`sweep: ${linkLabel(pair)}${pair === link ? "" : ` (within ${linkLabel(link)})`} is ${step.verdict} on ${scenario}; narrowing it over the ${between.length} releases between`);
-        const apps = stepApps(step);
+        const [apps, params, cells] = [stepApps(step), stepParams(step), stepLoadPoints(step)];
         const judge = async (from: string, to: string) => {
           const half = { runtime: link.runtime, from, to };
           const coverage = hooks.coverage();
-          if (!coverage.measured(half, scenario, version, apps) || stoppedShort(coverage, half, step, plan.narrowingCap(scenario))) {
-            const job = { link: half, scenarios: [scenario], apps, purpose: "narrowing" as const };
+          if (!coverage.measured(half, scenario, version, cells) || stoppedShort(coverage, half, step, plan.narrowingCap(scenario))) {
+            const job = { link: half, scenarios: [scenario], apps, params, purpose: "narrowing" as const };
             if (!(await sweep.run(job, [job], `narrowing ${linkLabel(pair)} on ${scenario}`))) throw new Stopped();
           }
           const judgement = showsStep(hooks.coverage(), half, step);
@@ -387,7 +391,7 @@ async function* linkStepsNarrowed(link: ChainLink, scenarios: readonly string[],
           if (!pairs.some((p) => linkLabel(p) === linkLabel(half)) && plan.between(half).length > 0) pairs.push(half);
           return judgement;
         };
-        const measured = (from: string, to: string) => hooks.coverage().measured({ runtime: link.runtime, from, to }, scenario, version, apps);
+        const measured = (from: string, to: string) => hooks.coverage().measured({ runtime: link.runtime, from, to }, scenario, version, cells);
         let narrowed: readonly NarrowedStep[];
         try {
           narrowed = await narrowStep(pair.from, pair.to, between, judge, { runs: (release) => hooks.runs(link.runtime, release), measured });

@@ -5,6 +5,7 @@
  */
 import semver from "semver";
 import { MIN_PAIRS, adaptivePlan, oneOffPlan } from "../compare/sequential.ts";
+import { atLoadPoint, type LoadPointFilter, type ParamValue } from "../core/params.ts";
 import type { RuntimeSpec } from "../runtimes/spec.ts";
 import { suiteProfileOf } from "../results/types.ts";
 import type { ResolvedScenario } from "../suites/resolve.ts";
@@ -30,13 +31,22 @@ function runs(selected: ResolvedScenario, spec: RuntimeSpec): boolean {
   return !semver.lt(spec.request.version, support.min_version);
 }
 
+export interface PlanOptions {
+  /** False where no verdict reads the run (the smoke profile); default true. */
+  readonly judged?: boolean;
+  /** Only the cells at these load points (`run --param`); default every cell. */
+  readonly params?: LoadPointFilter;
+}
+
 /**
  * The cells, trials and estimated time of each suite for these scenarios on these runtimes, with
  * each suite's own options (suite → option → values), as `run` would measure them: where several
  * runtimes run a scenario side by side, at least the MIN_PAIRS trials a paired verdict needs
- * (src/orchestrate/adaptive.ts), unless no verdict reads the run (`judged` false: the smoke profile).
+ * (src/orchestrate/adaptive.ts), unless no verdict reads the run.
  */
-export function planRun(scenarios: readonly ResolvedScenario[], specs: readonly RuntimeSpec[], suiteOptions: Readonly<Record<string, Record<string, string[]>>>, judged = true): SuitePlan[] {
+export function planRun(scenarios: readonly ResolvedScenario[], specs: readonly RuntimeSpec[], suiteOptions: Readonly<Record<string, Record<string, string[]>>>, options: PlanOptions = {}): SuitePlan[] {
+  const judged = options.judged ?? true;
+  const keeps = (params: Readonly<Record<string, ParamValue>>) => atLoadPoint(params, options.params);
   const plans = new Map<string, SuitePlan>();
   for (const selected of scenarios) {
     const { suite, scenario } = selected;
@@ -44,7 +54,7 @@ export function planRun(scenarios: readonly ResolvedScenario[], specs: readonly 
     plans.set(suite.name, plan);
     plan.scenarios += 1;
     if (!suite.estimate) continue;
-    const options = suite.parseOptions?.(suiteOptions[suite.name] ?? {}) ?? {};
+    const parsed = suite.parseOptions?.(suiteOptions[suite.name] ?? {}) ?? {};
     const running = specs.filter((s) => runs(selected, s));
     const { trials } = scenario.profileParams;
     const measured = judged && running.length > 1 ? Math.max(trials, MIN_PAIRS) : trials;
@@ -52,7 +62,7 @@ export function planRun(scenarios: readonly ResolvedScenario[], specs: readonly 
     const releases = new Set(running.map((s) => s.name)).size < running.length;
     const cap = judged && running.length > 1 ? (releases ? adaptivePlan : oneOffPlan)(trials, suiteProfileOf(scenario.profile)).looks.at(-1)! : trials;
     for (const spec of running) {
-      const { cells, seconds: estimated, countingSeconds = 0 } = suite.estimate(scenario, spec.name, options);
+      const { cells, seconds: estimated, countingSeconds = 0 } = suite.estimate(scenario, spec.name, parsed, keeps);
       // A trial's cost is the same at any count: the trials run, and the cap, scale the estimate; the counting pass runs once.
       const timed = estimated - countingSeconds;
       const seconds = (timed * measured) / trials + countingSeconds;
@@ -88,7 +98,7 @@ export function secondsShare(left: number, own: number | null, after: number): n
 }
 
 /** What a scenario's adaptive trials would add at every cell's cap on these runtimes, or null where its suite has no estimate. */
-export function extraAtCap(selected: ResolvedScenario, specs: readonly RuntimeSpec[], suiteOptions: Readonly<Record<string, Record<string, string[]>>>, judged: boolean): number | null {
-  const [plan] = planRun([selected], specs, suiteOptions, judged);
+export function extraAtCap(selected: ResolvedScenario, specs: readonly RuntimeSpec[], suiteOptions: Readonly<Record<string, Record<string, string[]>>>, options: PlanOptions): number | null {
+  const [plan] = planRun([selected], specs, suiteOptions, options);
   return plan?.seconds == null || plan.maxSeconds == null ? null : Math.max(0, plan.maxSeconds - plan.seconds);
 }

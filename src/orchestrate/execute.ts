@@ -1,5 +1,6 @@
 import semver from "semver";
-import { errorMessage } from "../core/errors.ts";
+import { errorMessage, UserError } from "../core/errors.ts";
+import { atLoadPoint, loadPointOptions, paramsSlug, type LoadPointFilter } from "../core/params.ts";
 import { publishedText, publishedValue } from "../core/markup.ts";
 import type { Environment } from "../env/fingerprint.ts";
 import { cleanupsSettled, isInterrupted, setInterruptHandler } from "../process/children.ts";
@@ -37,6 +38,8 @@ export interface RunPlan {
   readonly extraSeconds?: number;
   /** False: undecided points take every look up to their cap (ScheduleOptions.futility); default true. */
   readonly futility?: boolean;
+  /** Only the cells at these load points (`run --param`); default every cell. */
+  readonly params?: LoadPointFilter;
 }
 
 export interface RunOutcome {
@@ -139,7 +142,14 @@ export async function executeRun(plan: RunPlan, progress: Progress): Promise<Run
     await remove();
   };
   const sessions = startSessions(plan, workDir, progress);
-  const subjects = new Map(plan.scenarios.map((s) => [s, plan.runtimes.map((runtime) => ({ runtime, subjects: sessions.bySuite.get(s.suite)!.subjects(s.scenario, runtime) }))]));
+  let subjects: Run["subjects"];
+  try {
+    subjects = subjectsAtLoadPoints(plan, sessions);
+  } catch (error) {
+    await sessions.close();
+    await removeWorkDir();
+    throw error;
+  }
   progress.addWork(plan.scenarios.reduce((sum, s) => sum + trialsOf(s.scenario) * subjects.get(s)!.reduce((n, r) => n + r.subjects.length, 0), 0));
   const suiteSeconds = new Map<string, number>();
   const ordered = inSuiteOrder(plan.scenarios);
@@ -151,7 +161,7 @@ export async function executeRun(plan: RunPlan, progress: Progress): Promise<Run
     sessions,
     subjects,
     budget: { trials: plan.trialBudget ?? Infinity, seconds: plan.extraSeconds ?? Infinity },
-    extraAtCap: new Map(plan.extraSeconds === undefined ? [] : ordered.map((s) => [s, extraAtCap(s, specs, suiteOptions, plan.profile !== "smoke")])),
+    extraAtCap: new Map(plan.extraSeconds === undefined ? [] : ordered.map((s) => [s, extraAtCap(s, specs, suiteOptions, { judged: plan.profile !== "smoke", ...(plan.params === undefined ? {} : { params: plan.params }) })])),
     save: async (selected, cells) => {
       const tools = toolsBySuite.get(selected.suite) ?? {};
       for (const cell of cells) {
@@ -189,6 +199,25 @@ export async function executeRun(plan: RunPlan, progress: Progress): Promise<Run
     progress.finish();
   }
   return isInterrupted() ? interruptedOutcome() : { results, interrupted: false, suiteSeconds };
+}
+
+/**
+ * Each scenario's subjects on each runtime, at the plan's load points. A filter that leaves a
+ * scenario no cell it had is bad input, named before anything is checked or measured.
+ */
+function subjectsAtLoadPoints(plan: RunPlan, sessions: Sessions): Run["subjects"] {
+  const subjects = new Map<ResolvedScenario, { runtime: IdentifiedRuntime; subjects: readonly Subject[] }[]>();
+  for (const selected of plan.scenarios) {
+    const all = plan.runtimes.map((runtime) => ({ runtime, subjects: sessions.bySuite.get(selected.suite)!.subjects(selected.scenario, runtime) }));
+    const kept = all.map(({ runtime, subjects: each }) => ({ runtime, subjects: each.filter((subject) => atLoadPoint(subject.params, plan.params)) }));
+    const had = all.flatMap((r) => r.subjects);
+    if (had.length > 0 && kept.every((r) => r.subjects.length === 0)) {
+      const points = [...new Set(had.map((subject) => paramsSlug(subject.params) || "none"))];
+      throw new UserError(`run: ${loadPointOptions(plan.params ?? {})} leaves ${selected.suite.name}/${selected.scenario.name} no cell (its load points: ${points.join("; ")})`);
+    }
+    subjects.set(selected, kept);
+  }
+  return subjects;
 }
 
 /** Each suite's tool versions (tool name → version), asked once per run. */

@@ -51,7 +51,7 @@ export function trialTimeout(checkS: number, estimatedTrialS: number | null, flo
 
 /** A cell's trial timeout from its check's duration and its suite's estimate of one trial (its cells' average). */
 export function cellTrialTimeout(selected: ResolvedScenario, runtime: IdentifiedRuntime, options: unknown, checkS: number): TrialTimeout {
-  const estimate = selected.suite.estimate?.(selected.scenario, runtime.identity.name, options as never);
+  const estimate = selected.suite.estimate?.(selected.scenario, runtime.identity.name, options as never, () => true);
   const perTrial = estimate && estimate.cells > 0 ? estimate.seconds / estimate.cells / selected.scenario.profileParams.trials : null;
   return trialTimeout(checkS, perTrial, trialTimeoutFloor());
 }

@@ -3,7 +3,6 @@
  * profile. A result's `reproduce` and the site's chained trend (which measures a link again) both
  * write it here, so the two cannot drift apart. The browser imports it.
  */
-import { shellComment } from "../core/markup.ts";
 import type { Profile } from "./types.ts";
 
 export interface RunCommand {
@@ -16,15 +15,14 @@ export interface RunCommand {
   /** Each scenario's minimum trials, where the run was given them instead of its profile's. */
   trials?: number;
   /**
-   * The cell's load point (`connections=100,rate=500`). `run` has no option choosing one: it
-   * measures every load point of the profile, this one among them, so a trailing comment names it.
-   * A result leaves it out: its schema keeps `reproduce` to options, and the result holds `params`.
+   * The cell's load point (`connections=100,rate=500`), measured alone with `--param` options. A
+   * result leaves it out: the result holds `params`, and its `reproduce` measures the profile's cells.
    */
   loadPoint?: string;
 }
 
 export function runCommand(cell: RunCommand): string {
-  const command = [
+  return [
     "scripts/bench run",
     `--suite ${cell.suite}`,
     `--scenario ${cell.scenario}`,
@@ -32,6 +30,6 @@ export function runCommand(cell: RunCommand): string {
     ...cell.runtimes.map((runtime) => `--runtime ${runtime}`),
     `--profile ${cell.profile}`,
     cell.trials !== undefined ? `--trials ${cell.trials}` : "",
+    ...(cell.loadPoint ? cell.loadPoint.split(",").map((pair) => `--param ${pair}`) : []),
   ].filter(Boolean).join(" ");
-  return cell.loadPoint ? `${command} ${shellComment(`measures the load point ${cell.loadPoint} among the ${cell.profile} profile's`)}` : command;
 }

@@ -229,9 +229,10 @@ export interface Suite<Config = unknown, P extends ProfileParams = ProfileParams
   /**
    * For `plan`: the cells one scenario has on a runtime, named only (nothing is provisioned), and
    * the time their trials and checks take, computed from the scenario's profile and the suite's own
-   * cost of each step. A suite without it is listed by `plan` with no estimate.
+   * cost of each step; of those cells, only the load points `keeps` takes (`run --param`). A suite
+   * without it is listed by `plan` with no estimate.
    */
-  estimate?(scenario: SuiteScenario<Config, P>, runtime: RuntimeName, options: Options): CostEstimate;
+  estimate?(scenario: SuiteScenario<Config, P>, runtime: RuntimeName, options: Options, keeps: (params: Readonly<Record<string, ParamValue>>) => boolean): CostEstimate;
   /**
    * For `repro` and `profile`: how to measure a result's cell again without the harness. A suite
    * without it has no standalone reproduction; a cell it cannot reproduce alone is a UserError.

@@ -78,6 +78,24 @@ describe("workers suite", () => {
     assert.equal(validation.code, 0, validation.stderr);
   });
 
+  it("measures only the load points --param names, and refuses one that leaves a scenario no cell", async () => {
+    const out = tempDir("workers-param");
+    const run = (param: string) =>
+      bench(["run", "--scenario", "workers/throughput", "--app", "worker-threads", "--param", param, "--runtime", "node@22.11.0", "--profile", "smoke", "--out", out], { RUNTIME_BENCH_SUITES_DIR: FIXTURE_SUITES, WORKERS_TEST_RUN: out });
+    const kept = await run("transfer=true");
+    assert.equal(kept.code, 0, kept.stderr);
+    assert.deepEqual(
+      readResults([out]).map((r) => [r.doc.status, r.doc.params.transfer]),
+      [["ok", true]],
+      "of the copied and the transferred cell, the transferred one alone",
+    );
+    const refused = await run("transfer=maybe");
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(refused.stderr.trim().split("\n").at(-1)!, /^runtime-bench: run: --param transfer=maybe leaves workers\/throughput no cell \(its load points: batch=8,payload=bytes,size=65536,transfer=false; batch=8,payload=bytes,size=65536,transfer=true\)$/);
+    assert.equal(readResults([out]).length, 1, "nothing more written");
+    assert.deepEqual(leftovers(out), [], "no process of the run is left");
+  });
+
   it("fails an app whose answers are wrong or whose worker outlives its channel, with the reason", async () => {
     const out = tempDir("workers-broken");
 // Only the two apps this test checks: the fixtures' hanging app waits out a 60 s trial timeout per

@@ -670,7 +670,7 @@ describe("chained trends on the trend page", () => {
       const to = loaded.versions[i + 1]!;
       const from = /--runtime bun@(\S+) --runtime bun@/.exec(command)?.[1] ?? "";
       assert.ok(loaded.versions.slice(0, i + 1).includes(from), `${to} is reached from ${from}, a release earlier in the chain`);
-      assert.equal(command, `scripts/bench run --suite database --scenario insert-batch --app bun-sqlite --runtime bun@${from} --runtime bun@${to} --profile quick # measures the load point concurrency=1,engine=sqlite among the quick profile's`);
+      assert.equal(command, `scripts/bench run --suite database --scenario insert-batch --app bun-sqlite --runtime bun@${from} --runtime bun@${to} --profile quick --param concurrency=1 --param engine=sqlite`);
     });
     assert.deepEqual(loaded.problems, []);
     await loaded.page.close();

@@ -8,6 +8,7 @@ import type { CompareRow } from "../../src/compare/types.ts";
 import { RunnerCoverage } from "../../src/history/coverage.ts";
 import { collectStaged, earlierRuns, keepRuns, sweepPaceFile } from "../../src/history/stage.ts";
 import { UserError } from "../../src/core/errors.ts";
+import { atLoadPoint } from "../../src/core/params.ts";
 import { narrowingRuns, narrowStep, type StepJudgement } from "../../src/history/narrow.ts";
 import { chainLinks, releasesBetween, selectReleases } from "../../src/history/select.ts";
 import { nextRuns, paceOf, pendingJobs, runSweep, type SweepHooks, type SweepJob, type SweepPlan, type SweepStep, type TimedRun } from "../../src/history/sweep.ts";
@@ -127,7 +128,8 @@ function fakeSweep(dataDir: string, options: { refused?: string[]; undecided?: {
         const apps = job.purpose === "chain" ? ["native", "express"] : job.apps.length > 0 ? job.apps : ["native"];
         cells.splice(0, cells.length, ...apps.map((app) => linkRun({ ...run, app, level: app === "express" ? options.express! : () => 100 })));
       }
-      for (const doc of cells.flat()) await writeResult(dataDir, { ...doc, ...stoppedBy, ...cutShort });
+      // A narrowing run measures its step's load points only (run --param).
+      for (const doc of cells.flat().filter((one) => atLoadPoint(one.params, job.params))) await writeResult(dataDir, { ...doc, ...stoppedBy, ...cutShort });
       runs.push(pair);
       return measured === options.cutShortAt ? "cut short" : "measured";
     },
@@ -243,6 +245,10 @@ describe("a sweep: each link, then its steps narrowed", () => {
     ]);
     assert.equal(new Set(sweep.runs).size, sweep.runs.length, `no pair measured twice: ${sweep.runs.join(" ")}`);
     assert.deepEqual(sweep.runs, ["22.0.0→22.8.0", "22.0.0→22.4.0", "22.4.0→22.8.0", "22.4.0→22.6.0", "22.6.0→22.8.0", "22.4.0→22.5.0", "22.5.0→22.6.0", "22.0.0→22.2.0", "22.2.0→22.4.0", "22.0.0→22.1.0", "22.1.0→22.2.0"], "the second cell's way back needed no run of its own: its halves were measured");
+    // The second cell's own narrowing runs measured its load point alone: the first cell's step was narrowed already.
+    const held = RunnerCoverage.read(data, TESTBED_AMD.runner, { acceptCutShort: false });
+    const quarter = { runtime: "node" as const, from: "22.0.0", to: "22.2.0" };
+    assert.deepEqual([held.measured(quarter, SCENARIO, undefined, ["- size=2"]), held.measured(quarter, SCENARIO, undefined, ["- -"])], [true, false]);
     const again = fakeSweep(data, { secondCell: RETURNING_CELL });
     await runSweep(plan, again.hooks, { maxLoad: 1 });
     assert.deepEqual(again.runs, [], "run again, it decides the same from data/ and measures nothing");
@@ -268,8 +274,8 @@ describe("a sweep: each link, then its steps narrowed", () => {
     assert.deepEqual(steps, [["express - wall_ms", "22.5.0→22.6.0"]]);
     assert.deepEqual(sweep.runs, ["22.0.0→22.8.0", "22.0.0→22.4.0", "22.4.0→22.8.0", "22.4.0→22.6.0", "22.6.0→22.8.0", "22.4.0→22.5.0", "22.5.0→22.6.0"]);
     const apps = RunnerCoverage.read(data, TESTBED_AMD.runner, { acceptCutShort: false });
-    assert.ok(apps.measured({ runtime: "node", from: "22.4.0", to: "22.6.0" }, SCENARIO, undefined, ["express"]));
-    assert.ok(!apps.measured({ runtime: "node", from: "22.4.0", to: "22.6.0" }, SCENARIO, undefined, ["native"]), "a narrowing run measures its step's app only");
+    assert.ok(apps.measured({ runtime: "node", from: "22.4.0", to: "22.6.0" }, SCENARIO, undefined, ["express -"]));
+    assert.ok(!apps.measured({ runtime: "node", from: "22.4.0", to: "22.6.0" }, SCENARIO, undefined, ["native -"]), "a narrowing run measures its step's app only");
     const again = fakeSweep(data, { express: LEVEL });
     await runSweep(plan, again.hooks, { maxLoad: 1 });
     assert.deepEqual(again.runs, [], "run again, it measures nothing");
@@ -470,7 +476,7 @@ describe("a sweep: each link, then its steps narrowed", () => {
       ...Array.from({ length: 6 }, (_, i) => ({ purpose: "chain" as const, subject: "node", measured: i === 0 ? 9000 : 900, estimated: 1800 })),
       { purpose: "narrowing", subject: "node startup/hello", measured: 3600, estimated: 1800 },
     ];
-    const link = (runtime: "node" | "deno") => ({ link: { runtime, from: "1.0.0", to: "1.1.0" }, scenarios: [SCENARIO], apps: [], purpose: "chain" as const });
+    const link = (runtime: "node" | "deno") => ({ link: { runtime, from: "1.0.0", to: "1.1.0" }, scenarios: [SCENARIO], apps: [], params: {}, purpose: "chain" as const });
     assert.deepEqual(paceOf(kept, link("node")), { factor: 0.5, text: "the slowest pace of the latest 5 links of node" });
     assert.deepEqual(paceOf(kept, link("deno")), { factor: 1, text: "no link of deno measured yet: the estimate's own pace" });
   });
@@ -478,7 +484,7 @@ describe("a sweep: each link, then its steps narrowed", () => {
   it("prices a run at the slowest of the latest runs of its kind, so that runs whose cells decided early do not price one at the cap below what it takes", () => {
     // As Deno's narrowing runs of workers/throughput in chunk 71: 23 min when every cell went to its cap, 12.5 when the 1 MiB cells decided at 6 pairs.
     const kept: TimedRun[] = [1380, 750, 1380, 750, 1380].map((measured) => ({ purpose: "narrowing" as const, subject: "deno workers/throughput", measured, estimated: 300 }));
-    const job: Required<SweepJob> = { link: { runtime: "deno", from: "2.1.14", to: "2.2.0" }, scenarios: ["workers/throughput"], apps: [], purpose: "narrowing" };
+    const job: Required<SweepJob> = { link: { runtime: "deno", from: "2.1.14", to: "2.2.0" }, scenarios: ["workers/throughput"], apps: [], params: {}, purpose: "narrowing" };
     assert.deepEqual(paceOf(kept, job), { factor: 4.6, text: "the slowest pace of the latest 5 narrowing runs of deno on workers/throughput" });
   });
 

@@ -3,7 +3,8 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, it } from "node:test";
 import { planTable, withPredecessors } from "../../src/cli/commands/plan.ts";
-import { parseTrials } from "../../src/cli/commands/run.ts";
+import { parseLoadPointFilter, parseTrials } from "../../src/cli/commands/run.ts";
+import { UserError } from "../../src/core/errors.ts";
 import { bench } from "../../benchmarks/lib/cli.ts";
 import { extraAtCap, planRun, secondsShare } from "../../src/orchestrate/estimate.ts";
 import { recordedReleases } from "../helpers/recorded-releases.ts";
@@ -35,9 +36,9 @@ describe("a time limit's seconds for adaptive trials, shared by a run's scenario
   it("prices a scenario's looks at their cap as plan does: two releases side by side to the sequential rule's last look", () => {
     const [hello] = resolved("startup/hello", "quick");
     const [plan] = planRun([hello!], specs("node@22.11.0", "node@22.12.0"), {});
-    assert.equal(extraAtCap(hello!, specs("node@22.11.0", "node@22.12.0"), {}, true), plan!.maxSeconds! - plan!.seconds!);
+    assert.equal(extraAtCap(hello!, specs("node@22.11.0", "node@22.12.0"), {}, {}), plan!.maxSeconds! - plan!.seconds!);
     assert.ok(plan!.maxSeconds! > plan!.seconds!);
-    assert.equal(extraAtCap(hello!, specs("node@22.11.0"), {}, true), 0, "one subject: nothing to judge, no looks beyond the minimum");
+    assert.equal(extraAtCap(hello!, specs("node@22.11.0"), {}, {}), 0, "one subject: nothing to judge, no looks beyond the minimum");
   });
 });
 
@@ -61,6 +62,31 @@ describe("plan", () => {
     assert.ok(overheadPerTrial > 0 && overheadPerTrial < 3, `${plan!.seconds} s against ${loadS} s of load`);
     const [oneApp] = planRun(scenarios, specs("node@22.11.0"), { http: { app: ["native"] } });
     assert.equal(oneApp!.cells, profile.connections.length);
+  });
+
+  it("with --param, counts and prices only the cells at those load points, in every suite", () => {
+    const params = parseLoadPointFilter(["batch=100", "payload=bytes", "payload=string"]);
+    assert.deepEqual(params, { batch: ["100"], payload: ["bytes", "string"] });
+    const roundTrip = resolved("workers/round-trip", "quick");
+    const options = { workers: { app: ["worker-threads"] } };
+    const [every] = planRun(roundTrip, specs("node@22.11.0"), options);
+    const [two] = planRun(roundTrip, specs("node@22.11.0"), options, { params });
+    assert.equal(every!.cells, 12, "batches of 1, 10 and 100 by four payloads");
+    assert.equal(two!.cells, 2);
+    assert.ok(two!.seconds! > 0 && two!.seconds! < every!.seconds! / 3, `${two!.seconds} s of ${every!.seconds} s`);
+    // Where a cell has no such parameter, or another value, nothing of the scenario is kept.
+    for (const scenario of ["startup/hello", "http/json", "fileio/read-large", "database/point-select", "install/small", "websocket/echo"]) {
+      const [none] = planRun(resolved(scenario, "quick"), specs("node@22.11.0"), {}, { params: { nosuch: ["1"] } });
+      assert.deepEqual([none!.cells, none!.seconds], [0, 0], scenario);
+    }
+    const echo = resolved("websocket/echo", "full");
+    const [allEcho] = planRun(echo, specs("node@22.11.0"), { websocket: { app: ["native"] } });
+    const [oneEcho] = planRun(echo, specs("node@22.11.0"), { websocket: { app: ["native"] } }, { params: { connections: ["100"] } });
+    assert.deepEqual([allEcho!.cells, oneEcho!.cells], [2, 1], "of 100 and 1,000 connections, 100");
+    assert.ok(oneEcho!.seconds! < allEcho!.seconds!);
+    for (const bad of ["batch", "batch=", "=1", "batch=1,payload=bytes", "Batch=1"]) {
+      assert.throws(() => parseLoadPointFilter([bad]), (error: unknown) => error instanceof UserError && error.message.startsWith(`--param '${bad}': write it as NAME=VALUE`), bad);
+    }
   });
 
   it("with --trials, gives every scenario that minimum in place of its profile's, and costs it accordingly", () => {

@@ -14,7 +14,7 @@ import { commandLineSelection, DEFAULT_SELECTION_HELP, suiteOptionArgs } from ".
 import { formatDuration } from "../../ui/duration.ts";
 import { formatTable } from "../../ui/table.ts";
 import { defineCommand } from "../command.ts";
-import { checkSuiteOptions, parseProfile, parseTrials } from "./run.ts";
+import { checkSuiteOptions, parseLoadPointFilter, parseProfile, parseTrials } from "./run.ts";
 
 /**
  * The release job's subjects: each spec's version followed by its predecessor (the newest stable
@@ -83,7 +83,7 @@ const SUITE_OPTIONS = suiteOptionArgs();
 export const planSubcommand = defineCommand({
   name: "plan",
   summary: "Show the cells a run would measure and its estimated time per suite, from the profiles' parameters; measures nothing.",
-  usage: `plan [--profile quick|full|smoke] [--trials N] [--suite S]... [--scenario X]... [--default-selection] [--runtime SPEC]... [--with-predecessor]${SUITE_OPTIONS.usage}`,
+  usage: `plan [--profile quick|full|smoke] [--trials N] [--suite S]... [--scenario X]... [--default-selection] [--runtime SPEC]... [--with-predecessor] [--param NAME=VALUE]...${SUITE_OPTIONS.usage}`,
   help: [
     "  --profile P       quick (default), full, or smoke (quick with one trial and one window of server warm-up)",
     "  --trials N        each scenario's minimum trials, instead of its profile's (as for run)",
@@ -93,6 +93,7 @@ export const planSubcommand = defineCommand({
     `  --runtime SPEC    as for run (repeatable; its version checked in the registry, nothing provisioned); default: ${DEFAULT_RUNTIMES.join(" ")}`,
     "  --with-predecessor  each runtime beside its predecessor, as the release watch's job measures it (the",
     "                    previous release of its line, or the newest of the line before; read from the registry)",
+    "  --param NAME=VALUE  only the cells whose load point has this value (repeatable, as for run)",
     ...SUITE_OPTIONS.help,
     "",
     "Each suite estimates its own cost from the scenario's profile (load durations, runs, trials) and its",
@@ -107,6 +108,7 @@ export const planSubcommand = defineCommand({
     "default-selection": { type: "boolean" },
     runtime: { type: "string", multiple: true },
     "with-predecessor": { type: "boolean" },
+    param: { type: "string", multiple: true },
     ...SUITE_OPTIONS.options,
   },
   async run(values) {
@@ -128,7 +130,7 @@ export const planSubcommand = defineCommand({
       await checkPublished(requested);
     }
     const releases = values["with-predecessor"] ? requested.length : undefined;
-    process.stdout.write(`${planTable(planRun(scenarios, specs, suiteOptions, profile !== "smoke"), profile, specs.length, releases)}\n`);
+    process.stdout.write(`${planTable(planRun(scenarios, specs, suiteOptions, { judged: profile !== "smoke", params: parseLoadPointFilter(values.param ?? []) }), profile, specs.length, releases)}\n`);
     return 0;
   },
 });

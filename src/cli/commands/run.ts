@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { UserError } from "../../core/errors.ts";
+import type { LoadPointFilter } from "../../core/params.ts";
 import { DEFAULT_DATA_DIR } from "../../core/paths.ts";
 import { readEnvironment } from "../../env/fingerprint.ts";
 import { checkMachine, describeMachine, loadAverages } from "../../env/machine-check.ts";
@@ -46,6 +47,8 @@ export interface RunRequest {
   futility?: boolean;
   /** The machine its results name, instead of the one the environment gives (`sweep` names its reference testbed). */
   identity?: RunnerIdentity;
+  /** Only the cells at these load points (`--param`); default every cell. */
+  params?: LoadPointFilter;
 }
 
 export function parseProfile(value: string | undefined): Profile {
@@ -102,7 +105,8 @@ export async function runBenchmarks(request: RunRequest): Promise<RunOutcome> {
   const runInfo = await newRunInfo(request.profile, request.sentinel, request.identity);
   progress.log(describeMachine(environment, machine));
   if (runInfo.runner_kind === "dedicated" && machine.unmet.length > 0) progress.log("machine: collect will refuse to publish this run's results until the settings above are fixed (scripts/tune-machine)");
-  const extraSeconds = request.timeLimit === undefined ? undefined : adaptiveTime(request.timeLimit, scenarios, runtimes, suiteOptions, (line) => progress.log(line));
+  const params = request.params ?? {};
+  const extraSeconds = request.timeLimit === undefined ? undefined : adaptiveTime(request.timeLimit, scenarios, runtimes, suiteOptions, params, (line) => progress.log(line));
   const outcome = await executeRun(
     {
       scenarios,
@@ -116,6 +120,7 @@ export async function runBenchmarks(request: RunRequest): Promise<RunOutcome> {
       ...(request.trialBudget !== undefined ? { trialBudget: request.trialBudget } : {}),
       ...(extraSeconds !== undefined ? { extraSeconds } : {}),
       ...(request.futility !== undefined ? { futility: request.futility } : {}),
+      params,
     },
     progress,
   );
@@ -149,8 +154,15 @@ export function exitCodeOf(outcome: RunOutcome): number {
 const SUITE_OPTIONS = suiteOptionArgs();
 
 /** What a time limit leaves for adaptive trials, said on the progress log. */
-function adaptiveTime(limit: number, scenarios: readonly ResolvedScenario[], runtimes: readonly IdentifiedRuntime[], suiteOptions: Record<string, Record<string, string[]>>, log: (line: string) => void): number {
-  const { estimate, extra } = timeLeft(limit, planRun(scenarios, runtimes.map((r) => parseSpec(r.identity.spec)), suiteOptions));
+function adaptiveTime(
+  limit: number,
+  scenarios: readonly ResolvedScenario[],
+  runtimes: readonly IdentifiedRuntime[],
+  suiteOptions: Record<string, Record<string, string[]>>,
+  params: LoadPointFilter,
+  log: (line: string) => void,
+): number {
+  const { estimate, extra } = timeLeft(limit, planRun(scenarios, runtimes.map((r) => parseSpec(r.identity.spec)), suiteOptions, { params }));
   log(
     extra > 0
       ? `time limit ${formatDuration(limit)}: the plan's estimate at each profile's minimum trials is ${formatDuration(estimate)}, so adaptive trials may add ${formatDuration(extra)}`
@@ -158,6 +170,18 @@ function adaptiveTime(limit: number, scenarios: readonly ResolvedScenario[], run
   );
   return extra;
 }
+
+/** `--param` values as a filter: a parameter given twice takes either value; one that is not NAME=VALUE is bad input. */
+export function parseLoadPointFilter(given: readonly string[]): LoadPointFilter {
+  const filter: Record<string, string[]> = {};
+  for (const text of given) {
+    const match = /^([a-z_][a-z0-9_]*)=([^\s,=]+)$/.exec(text);
+    if (match === null) throw new UserError(`--param '${text}': write it as NAME=VALUE, one parameter each, such as --param batch=100`);
+    (filter[match[1]!] ??= []).push(match[2]!);
+  }
+  return filter;
+}
+
 
 /** `--trial-budget`: a whole number of extra trials, 0 for none. */
 export function parseTrialBudget(text: string): number {
@@ -169,7 +193,7 @@ export function parseTrialBudget(text: string): number {
 export const runSubcommand = defineCommand({
   name: "run",
   summary: "Measure scenarios on runtimes (provisioning them first) and write one result file per cell.",
-  usage: `run [--suite S]... [--scenario X]... [--default-selection] [--runtime SPEC]... [--profile quick|full|smoke] [--trials N] [--out DIR] [--sentinel SPEC] [--trial-budget N] [--time-limit T] [--full]${SUITE_OPTIONS.usage}`,
+  usage: `run [--suite S]... [--scenario X]... [--default-selection] [--runtime SPEC]... [--profile quick|full|smoke] [--trials N] [--out DIR] [--sentinel SPEC] [--trial-budget N] [--time-limit T] [--param NAME=VALUE]... [--full]${SUITE_OPTIONS.usage}`,
   help: [
     "  --suite S         a suite to run (repeatable); default: every suite",
     "  --scenario X      a scenario, as NAME or SUITE/NAME (repeatable); default: every scenario of the suites",
@@ -184,6 +208,9 @@ export const runSubcommand = defineCommand({
     "  --trial-budget N  extra trials adaptive runs (two builds of one runtime side by side) may add in all; default: each cell's cap",
     "  --time-limit T    the time the run should take (6h, 1h20m, 90m): adaptive trials may add what plan's estimate leaves of it,",
     "                    each scenario its share by what its looks would add at their cap (docs/paired-verdicts.md)",
+    "  --param NAME=VALUE  only the cells whose load point has this value (repeatable; a name given twice takes either",
+    "                    value, such as --param batch=10 --param batch=100 --param payload=bytes); a scenario left with",
+    "                    no cell is bad input; plan and --time-limit price the cells kept",
     "  --full            print every metric of every cell after the summary (always written to summary.txt beside the results)",
     ...SUITE_OPTIONS.help,
     "",
@@ -201,6 +228,7 @@ export const runSubcommand = defineCommand({
     full: { type: "boolean" },
     "trial-budget": { type: "string" },
     "time-limit": { type: "string" },
+    param: { type: "string", multiple: true },
     ...SUITE_OPTIONS.options,
   },
   async run(values) {
@@ -216,6 +244,7 @@ export const runSubcommand = defineCommand({
       fullTable: values.full ?? false,
       ...(values["trial-budget"] !== undefined ? { trialBudget: parseTrialBudget(values["trial-budget"]) } : {}),
       ...(values["time-limit"] !== undefined ? { timeLimit: parseDuration(values["time-limit"], "--time-limit") } : {}),
+      params: parseLoadPointFilter(values.param ?? []),
     });
     return exitCodeOf(outcome);
   },

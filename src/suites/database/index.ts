@@ -93,7 +93,7 @@ export const databaseSuite = defineSuite<DatabaseConfig, DatabaseProfile, Databa
     }
   },
 
-  estimate(scenario, runtime, options) {
+  estimate(scenario, runtime, options, keeps) {
     const { trials, iterations, ops } = scenario.profileParams;
     const warmup = expectedWarmUpIterations(scenario.profileParams);
     const workload = scenario.config.workload;
@@ -101,7 +101,9 @@ export const databaseSuite = defineSuite<DatabaseConfig, DatabaseProfile, Databa
     // Each cell runs one process for its check (one iteration) and one per trial; a workload that writes restores the database before each.
     const runS = (engine: Engine, runIterations: number) => PROCESS_S + (WRITES.includes(workload) ? RESTORE_S : 0) + runIterations * ops * operationSeconds(scenario.config, engine);
     const countS = (engine: Engine) => countSeconds(scenario.profileParams, PROCESS_S + (WRITES.includes(workload) ? RESTORE_S : 0), operationSeconds(scenario.config, engine));
-    const cells = apps.flatMap((app) => levelsOf(scenario.config, app.manifest.engine).map((_, i) => ({ engine: app.manifest.engine, counted: countedIn(scenario, i === 0) })));
+    const cells = apps
+      .flatMap((app) => levelsOf(scenario.config, app.manifest.engine).map((concurrency, i) => ({ engine: app.manifest.engine, concurrency, counted: countedIn(scenario, i === 0) })))
+      .filter(({ engine, concurrency }) => keeps({ engine, concurrency }));
     const timedS = cells.reduce((sum, { engine }) => sum + runS(engine, 1) + trials * runS(engine, 1 + warmup + iterations), 0);
     const countingSeconds = cells.reduce((sum, { engine, counted }) => sum + (counted ? countS(engine) : 0), 0);
     return { cells: cells.length, seconds: timedS + countingSeconds, countingSeconds };

@@ -190,7 +190,7 @@ export const fileioSuite = defineSuite<FileioConfig, FileioProfile, { apps: read
   defaultRun: { options: { app: ["native"] } },
   parseOptions: appsOption,
 
-  estimate(scenario, runtime, options) {
+  estimate(scenario, runtime, options, keeps) {
     const { trials, iterations } = scenario.profileParams;
     const { operation } = scenario.config;
     const apps = selectApps(loadApps<{ synchronous: boolean }>("fileio"), options.apps).filter((app) => app.manifest.runtimes[runtime]);
@@ -198,7 +198,7 @@ export const fileioSuite = defineSuite<FileioConfig, FileioProfile, { apps: read
     const cold = dropCachesRefusal() === null;
     const measured = apps
       .flatMap((app) => pointsOf(scenario, app).map((params, i) => ({ params, counted: countedIn(scenario, i === 0) })))
-      .filter(({ params }) => params.cache === "warm" || cold);
+      .filter(({ params }) => (params.cache === "warm" || cold) && keeps(params));
     const iterationS = amountOf(operation, shapeOf(scenario.profileParams)).perIteration * UNIT_S[operation];
     // A process runs the operation once to verify it, then its warm-up and measured iterations.
     // Generating the data, once per run, took 0.03–0.73 s a scenario in the quick run: one
@@ -206,7 +206,7 @@ export const fileioSuite = defineSuite<FileioConfig, FileioProfile, { apps: read
     const runs = 1 + expectedWarmUpIterations(scenario.profileParams) + iterations;
     const opS = (params: Record<string, ParamValue>) => iterationS + (params.cache === "cold" ? COLD_S : 0);
     const countS = (params: Record<string, ParamValue>) => countSeconds(scenario.profileParams, PROCESS_S, opS(params), amountOf(operation, shapeOf(scenario.profileParams)).perIteration);
-    const timedS = iterationS + measured.reduce((sum, { params }) => sum + trials * (PROCESS_S + runs * opS(params)), 0);
+    const timedS = (measured.length > 0 ? iterationS : 0) + measured.reduce((sum, { params }) => sum + trials * (PROCESS_S + runs * opS(params)), 0);
     const countingSeconds = measured.reduce((sum, { params, counted }) => sum + (counted ? countS(params) : 0), 0);
     return { cells: measured.length, seconds: timedS + countingSeconds, countingSeconds };
   },

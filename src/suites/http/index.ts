@@ -279,6 +279,17 @@ const FULL_WARM_UP: WarmUpProfile = { warmup_window_s: WARM_UP_WINDOW_S, warmup_
  * fixed arrival rate over the same connections, reads the server's CPU and memory from /proc, and
  * stops the whole process tree.
  */
+/** A scenario's load points in the order they are measured: each operation (named where it has several), connection count, keep-alive and rate. */
+function loadPointsOf(scenario: SuiteScenario<HttpConfig, HttpProfile>): Record<string, ParamValue>[] {
+  const profile = scenario.profileParams;
+  const { operations } = scenario.config;
+  return operations.flatMap((operation) =>
+    profile.connections.flatMap((connections) =>
+      profile.keepalive.flatMap((keepalive) => [profile.rate].flat().map((rate) => ({ connections, keepalive, rate, ...(operations.length > 1 ? { operation: operation.name } : {}) }))),
+    ),
+  );
+}
+
 export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly string[] }>({
   name: "http",
   metrics: {
@@ -331,19 +342,20 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
     }
   },
 
-  estimate(scenario, runtime, options) {
+  estimate(scenario, runtime, options, keeps) {
     const profile = scenario.profileParams;
     const all = loadApps<HttpAppFields>("http");
     const apps = servingApps(all, options.apps, scenario.name).filter((app) => app.manifest.runtimes[runtime]);
-    const loadPoints = scenario.config.operations.length * profile.connections.length * profile.keepalive.length;
-    const rates = [profile.rate].flat().length;
+    const points = loadPointsOf(scenario).filter(keeps);
+    const firstRate = [profile.rate].flat()[0];
     const trialS = SERVER_LIFECYCLE_S + expectedWarmUpS(profile) + profile.duration_s + profile.rate_duration_s;
     // The rate ladder climbs in the first rate's cells, at most every step (it stops at the first step missed).
     const ladderS = scenario.metrics.max_sustained_rps && profile.rate_ladder ? profile.rate_ladder.length * profile.rate_duration_s : 0;
-    const pointS = profile.trials * (rates * trialS + ladderS);
-    const countingSeconds = countedIn(scenario) ? apps.length * loadPoints * rates * countSeconds(profile) : 0;
+    const pointsS = points.reduce((sum, params) => sum + profile.trials * (trialS + (params.rate === firstRate ? ladderS : 0)), 0);
+    const countingSeconds = countedIn(scenario) ? apps.length * points.length * countSeconds(profile) : 0;
     // Each app is verified once before its load points and once after, whatever their number.
-    return { cells: apps.length * loadPoints * rates, seconds: apps.length * (loadPoints * pointS + 2 * VERIFICATION_S) + countingSeconds, countingSeconds };
+    const verificationS = points.length > 0 ? 2 * VERIFICATION_S : 0;
+    return { cells: apps.length * points.length, seconds: apps.length * (pointsS + verificationS) + countingSeconds, countingSeconds };
   },
 
   reproduction(scenario, doc) {
@@ -408,11 +420,9 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
 
     return {
       subjects(scenario: SuiteScenario<HttpConfig, HttpProfile>, runtime: IdentifiedRuntime) {
-        const profile = scenario.profileParams;
-        const { operations } = scenario.config;
         const subjects: HttpSubject[] = [];
         const { laddered, unladdered } = measuredScenarios(scenario);
-        const firstRate = [profile.rate].flat()[0];
+        const firstRate = [scenario.profileParams.rate].flat()[0];
         const serving = servingApps(apps, context.options.apps, scenario.name);
         if (serving.length === 0 && !unservedNoted.has(scenario.name)) {
           unservedNoted.add(scenario.name);
@@ -423,16 +433,8 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
           // An app that does not run on this runtime still gets its load points: its unsupported
           // cells then sit in the same series as the results of the runtimes it runs on.
           const flags = flagsOf(scenario, app, runtime.identity.name);
-          for (const operation of operations) {
-            for (const connections of profile.connections) {
-              for (const keepalive of profile.keepalive) {
-                for (const rate of [profile.rate].flat()) {
-                  const params: Record<string, ParamValue> = { connections, keepalive, rate };
-                  if (operations.length > 1) params.operation = operation.name;
-                  subjects.push({ scenario: countedScenario(rate === firstRate ? laddered : unladdered, HTTP_COUNT_METRICS, countedIn(scenario)), runtime, app: app.name, params, flags });
-                }
-              }
-            }
+          for (const params of loadPointsOf(scenario)) {
+            subjects.push({ scenario: countedScenario(params.rate === firstRate ? laddered : unladdered, HTTP_COUNT_METRICS, countedIn(scenario)), runtime, app: app.name, params, flags });
           }
         }
         return subjects;

@@ -82,14 +82,14 @@ export const installSuite = defineSuite<InstallConfig, InstallProfile, InstallOp
     await installManagers(loadManagers(), note);
   },
 
-  estimate(scenario, runtime, options) {
+  estimate(scenario, runtime, options, keeps) {
     const { trials, runs } = scenario.profileParams;
     const packages = lockedPackages(scenario);
     const installS = (manager: Manager, state: InstallState) => {
       const kind = manager.manifest.runtimes[runtime]?.entry === undefined ? "builtin" : "script";
       return START_S[kind] + packages * PACKAGE_S[state][kind];
     };
-    const cells = cellsOf(scenario, runtime, loadManagers(), options.apps);
+    const cells = cellsOf(scenario, runtime, loadManagers(), options.apps).filter(({ state }) => keeps({ state, registry: options.registry }));
     // Before its states, each manager primes the registry with two untimed installs (no lockfile, then the lockfile); `repeat` installs once more untimed.
     const managers = new Set(cells.map((cell) => cell.manager));
     const primingS = [...managers].reduce((sum, manager) => sum + installS(manager, "clean") + installS(manager, "lockfile"), 0);

@@ -312,16 +312,18 @@ export const websocketSuite = defineSuite<WebSocketConfig, WebSocketProfile, { a
   // Text echo and broadcast on each runtime's own server; echo-binary is measured by `run` (the default run keeps within 10 minutes).
   defaultRun: { scenarios: ["echo", "broadcast"], options: { app: ["native"] } },
 
-  estimate(scenario, runtime, options) {
+  estimate(scenario, runtime, options, keeps) {
     const profile = scenario.profileParams;
     const apps = selectApps(loadApps<{ servers: Record<string, string> }>("websocket"), options.apps).filter((app) => app.manifest.runtimes[runtime]);
-    const loadPoints = pointsOf(scenario).length;
+    const loadPoints = pointsOf(scenario).filter(keeps).length;
     const fixedRateS = wantsFixedRate(scenario) ? K6_START_S + profile.rate_duration_s : 0;
     const trialS = SERVER_LIFECYCLE_S + expectedWarmUpS(profile) + profile.duration_s + fixedRateS;
     // Each app is verified once before its load points and once after, whatever their number.
     const countingSeconds = countedIn(scenario) ? apps.length * loadPoints * countSeconds(profile) : 0;
-    return { cells: apps.length * loadPoints, seconds: apps.length * (loadPoints * profile.trials * trialS + 2 * VERIFICATION_S) + countingSeconds, countingSeconds };
+    const verificationS = loadPoints > 0 ? 2 * VERIFICATION_S : 0;
+    return { cells: apps.length * loadPoints, seconds: apps.length * (loadPoints * profile.trials * trialS + verificationS) + countingSeconds, countingSeconds };
   },
+
 
   async prepare(note) {
     for (const app of loadApps<{ servers: Record<string, string> }>("websocket")) {

@@ -254,14 +254,14 @@ export const workersSuite = defineSuite<WorkersConfig, WorkersProfile, { apps: r
     }
   },
 
-  estimate(scenario, runtime, options) {
+  estimate(scenario, runtime, options, keeps) {
     const { trials, iterations } = scenario.profileParams;
     const warmup = expectedWarmUpIterations(scenario.profileParams);
     const apps = selectApps(loadApps<WorkersAppFields>("workers"), options.apps).filter((app) => app.manifest.runtimes[runtime]);
     const measured = apps.flatMap((app) =>
       appPoints(app, scenario.config, runtime)
         .map((params, i) => ({ params, counted: countedIn(scenario, i === 0) }))
-        .filter(({ params }) => !untransferable(app, params)),
+        .filter(({ params }) => !untransferable(app, params) && keeps(params)),
     );
     // Each process runs the exchange once to verify it, then its warm-up and measured iterations.
     const timedS = measured.reduce((sum, { params }) => sum + trials * (PROCESS_S + (1 + warmup + iterations) * iterationS(scenario.config, params)), 0);

@@ -3,6 +3,7 @@ import { cpus } from "node:os";
 import semver from "semver";
 import { UserError } from "../../../core/errors.ts";
 import { verdictText } from "../../../compare/format.ts";
+import { loadPointOptions } from "../../../core/params.ts";
 import { adaptivePlan } from "../../../compare/sequential.ts";
 import { liveMachine } from "../../../env/machine-check.ts";
 import { RunnerCoverage, cutShort } from "../../../history/coverage.ts";
@@ -109,7 +110,7 @@ function costModel(request: SweepRequest): (job: Required<SweepJob>) => JobCost 
     if (cost === undefined) {
       const scenarios = resolveScenarios(selectScenarios({ suites: [], scenarios: [...job.scenarios] }), request.profile, request.trials);
       const specs = [job.link.from, job.link.to].map((version) => parseSpec(`${job.link.runtime}@${version}`));
-      const plans = planRun(scenarios, specs, jobOptions(request, job));
+      const plans = planRun(scenarios, specs, jobOptions(request, job), { params: job.params });
       cost = { seconds: plans.reduce((sum, p) => sum + (p.seconds ?? 0), 0), maxSeconds: plans.reduce((sum, p) => sum + (p.maxSeconds ?? 0), 0) };
       known.set(key, cost);
     }
@@ -125,10 +126,10 @@ const loadFadeSeconds = (maxLoad: number) => Math.max(0, 60 * Math.log(cpus().le
 /** The narrowing runs data/ says a sweep owes before anything else: the first of each unfinished bisection. */
 function owedText(owed: readonly Required<SweepJob>[], cost: (job: Required<SweepJob>) => JobCost): string[] {
   if (owed.length === 0) return ["No step in data/ waits for narrowing: every confirmed step of a link measured is narrowed as far as it goes."];
-  const rows = owed.map((job) => [`${linkLabel(job.link)}`, job.scenarios.join(", "), job.apps.join(", ") || "the sweep's", formatDuration(cost(job).maxSeconds)]);
+  const rows = owed.map((job) => [`${linkLabel(job.link)}`, job.scenarios.join(", "), job.apps.join(", ") || "the sweep's", loadPointOptions(job.params) || "every", formatDuration(cost(job).maxSeconds)]);
   return [
     `Steps in data/ whose narrowing is not finished: the sweep measures these ${count(owed.length, "run")} first (${formatDuration(owed.reduce((sum, job) => sum + cost(job).maxSeconds, 0))} at the cap), and the runs after them depend on what they show (a release downloaded before whose binary does not run here is left out, as the sweep leaves it out; one not downloaded yet is counted, and left out when the sweep finds it does not run):`,
-    formatTable(["narrowing run", "scenario", "apps", "at the cap"], rows),
+    formatTable(["narrowing run", "scenario", "apps", "load points", "at the cap"], rows),
   ];
 }
 
@@ -141,7 +142,7 @@ export async function planText(request: SweepRequest, resolved: ResolvedChains):
   const earlier = earlierRuns(request.dataDir, (line) => void process.stderr.write(`${line}\n`));
   const rows = chains.map((chain) => {
     const pending = pendingJobs([chain], coverage, scenarioVersion);
-    const perLink = chain.links.length === 0 ? { seconds: 0, maxSeconds: 0 } : cost({ link: chain.links.at(-1)!, scenarios: chain.scenarios, apps: [], purpose: "chain" });
+    const perLink = chain.links.length === 0 ? { seconds: 0, maxSeconds: 0 } : cost({ link: chain.links.at(-1)!, scenarios: chain.scenarios, apps: [], params: {}, purpose: "chain" });
     const left = pending.map(cost);
     const paced = pending.reduce((sum, job, i) => sum + left[i]!.maxSeconds * paceOf(earlier, job).factor, 0);
     const versions = [chain.links[0]!.from, ...chain.links.map((link) => link.to)];
@@ -156,7 +157,7 @@ export async function planText(request: SweepRequest, resolved: ResolvedChains):
     ];
   });
   const chainLines = chains.map((chain) => `${chain.runtime}: ${[chain.links[0]!.from, ...chain.links.map((link) => link.to)].join(" → ")}`);
-  const hello = cost({ link: chains[0]!.links[0]!, scenarios: [chains[0]!.scenarios[0]!], apps: [], purpose: "narrowing" });
+  const hello = cost({ link: chains[0]!.links[0]!, scenarios: [chains[0]!.scenarios[0]!], apps: [], params: {}, purpose: "narrowing" });
   return [
     formatTable(["runtime", "releases", "links", "to measure", "per link (at the cap)", "left to measure (at the cap)", "at the sweep's pace"], rows),
     "",
@@ -206,7 +207,7 @@ function realHooks(request: SweepRequest, workDir: string, refused: string[]): S
     runs: releaseRunsHere(say, { download: true }),
     async measure(job, timeLimit) {
       const specs = [job.link.from, job.link.to].map((version) => specOf({ runtime: job.link.runtime, version }));
-      const run = { specs, scenarios: job.scenarios, suiteOptions: jobOptions(request, job), timeLimit, futility: job.purpose === "chain" };
+      const run = { specs, scenarios: job.scenarios, suiteOptions: jobOptions(request, job), params: job.params, timeLimit, futility: job.purpose === "chain" };
       const outcome = await measureStaged(request, workDir, linkJob(job.link, request.testbed, job.scenarios, job.apps), run, refused).finally(() => (coverage = undefined));
       if (outcome.interrupted) return "interrupted";
       return !acceptsCutShort(request) && outcome.results.some((result) => cutShort(result.doc)) ? "cut short" : "measured";

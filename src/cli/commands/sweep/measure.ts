@@ -1,5 +1,6 @@
 /** What the chains and the side-by-side run share: each release verified before it is measured, and one run measured into its stage and collected into data/. */
 import { UserError } from "../../../core/errors.ts";
+import type { LoadPointFilter } from "../../../core/params.ts";
 import type { RuntimeRelease } from "../../../history/select.ts";
 import { declaredMetrics } from "../validate.ts";
 import { collectStaged, stageJob } from "../../../history/stage.ts";
@@ -29,6 +30,8 @@ interface StagedRun {
   readonly specs: readonly string[];
   readonly scenarios: readonly string[];
   readonly suiteOptions: Selection["suiteOptions"];
+  /** The load points it measures: a narrowing run's step's; none given, every one. */
+  readonly params?: LoadPointFilter;
   readonly timeLimit: number | undefined;
   readonly futility: boolean;
 }
@@ -49,6 +52,7 @@ export async function measureStaged(request: SweepRequest, workDir: string, job:
     ...(request.trialBudget !== undefined ? { trialBudget: request.trialBudget } : {}),
     outDir,
     suiteOptions: run.suiteOptions,
+    ...(run.params !== undefined ? { params: run.params } : {}),
     ...(run.timeLimit !== undefined ? { timeLimit: run.timeLimit } : {}),
     futility: run.futility,
     identity: { runner: request.testbed.name, runner_kind: "reference" },
