@@ -182,7 +182,6 @@ export function parseLoadPointFilter(given: readonly string[]): LoadPointFilter 
   return filter;
 }
 
-
 /** `--trial-budget`: a whole number of extra trials, 0 for none. */
 export function parseTrialBudget(text: string): number {
   const budget = Number(text);
