@@ -10,7 +10,7 @@ import { SQLITE3_TOOL } from "../../tools/sqlite3.ts";
 import { STRACE_TOOL } from "../../tools/strace.ts";
 import { defineSuite } from "../suite.ts";
 import type { Workload } from "./expected.ts";
-import { appsOf, ENGINES, levelsOf, WRITES, type DatabaseAppFields, type DatabaseConfig, type DatabaseOptions, type DatabaseProfile } from "./manifest.ts";
+import { appsOf, cellParams, ENGINES, levelsOf, WRITES, type DatabaseAppFields, type DatabaseConfig, type DatabaseOptions, type DatabaseProfile } from "./manifest.ts";
 import { countedIn, countSeconds, DATABASE_COUNT_METRICS } from "./counts.ts";
 import { databaseReproduction } from "./reproduction.ts";
 import { databaseSession } from "./session.ts";
@@ -103,7 +103,7 @@ export const databaseSuite = defineSuite<DatabaseConfig, DatabaseProfile, Databa
     const countS = (engine: Engine) => countSeconds(scenario.profileParams, PROCESS_S + (WRITES.includes(workload) ? RESTORE_S : 0), operationSeconds(scenario.config, engine));
     const cells = apps
       .flatMap((app) => levelsOf(scenario.config, app.manifest.engine).map((concurrency, i) => ({ engine: app.manifest.engine, concurrency, counted: countedIn(scenario, i === 0) })))
-      .filter(({ engine, concurrency }) => keeps({ engine, concurrency }));
+      .filter(({ engine, concurrency }) => keeps(cellParams(engine, concurrency)));
     const timedS = cells.reduce((sum, { engine }) => sum + runS(engine, 1) + trials * runS(engine, 1 + warmup + iterations), 0);
     const countingSeconds = cells.reduce((sum, { engine, counted }) => sum + (counted ? countS(engine) : 0), 0);
     return { cells: cells.length, seconds: timedS + countingSeconds, countingSeconds };

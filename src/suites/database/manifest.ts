@@ -1,5 +1,6 @@
 import type { App } from "../../apps/manifest.ts";
 import { selectApps } from "../../apps/manifest.ts";
+import type { ParamValue } from "../../results/types.ts";
 import type { RuntimeName } from "../../runtimes/catalog.ts";
 import type { Engine } from "../../tools/database-data.ts";
 import type { InProcessWarmUp } from "../../tools/in-process.ts";
@@ -72,6 +73,9 @@ export function levelsOf(config: DatabaseConfig, engine: Engine): number[] {
   if (config.engines && !config.engines.includes(engine)) return [];
   return engine === "postgres" ? (config.concurrency ?? [1]) : [1];
 }
+
+/** A cell's load point: its engine and concurrency level, as its result records them. */
+export const cellParams = (engine: Engine, concurrency: number): Record<string, ParamValue> => ({ engine, concurrency });
 
 /** The pool a cell opens on an engine with a server: `connections`, else one connection per query in flight. */
 export function poolSizeOf(subject: DatabaseSubject): number {

@@ -2,7 +2,6 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { dependencyVersions, installApp, loadApps, unsupportedApp } from "../../apps/manifest.ts";
 import { once } from "../../core/once.ts";
-import type { ParamValue } from "../../results/types.ts";
 import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
 import { describeAssignment, machineAssignment, type CpuAssignment } from "../../tools/cpu-split.ts";
 import { SQLITE_PRAGMAS, type BenchDatabase } from "../../tools/database-data.ts";
@@ -15,6 +14,7 @@ import { closeEngines, forgetDeadServer, noEngines, postgresEngine, type Engines
 import {
   appOf,
   appsOf,
+  cellParams,
   flagsOf,
   levelsOf,
   poolSizeOf,
@@ -80,7 +80,7 @@ function subjects(session: DatabaseSession, scenario: DatabaseScenario, runtime:
     // An app a runtime cannot run keeps its load points too (check() finds it unsupported), so
     // its cells join the series of the runtimes it runs on.
     levelsOf(scenario.config, engine).forEach((concurrency, i) => {
-      const params: Record<string, ParamValue> = { engine, concurrency };
+      const params = cellParams(engine, concurrency);
       found.push({ scenario: countedScenario(view, DATABASE_COUNT_METRICS, countedIn(view, i === 0)), runtime, app: app.name, params, flags });
     });
   }

@@ -272,13 +272,6 @@ const WARM_UP_WINDOW_S = 0.5;
 const QUICK_WARM_UP: WarmUpProfile = { warmup_window_s: WARM_UP_WINDOW_S, warmup_block: 2, warmup_tolerance: 0.05, warmup_max_s: 10 };
 const FULL_WARM_UP: WarmUpProfile = { warmup_window_s: WARM_UP_WINDOW_S, warmup_block: 2, warmup_tolerance: 0.03, warmup_max_s: 20 };
 
-/**
- * HTTP servers under oha. A subject is one app on one runtime at one load point (operation,
- * connection count, keep-alive); each trial starts a fresh server pinned to its own CPU, warms it
- * up under load, measures throughput with that many connections, then latency at the scenario's
- * fixed arrival rate over the same connections, reads the server's CPU and memory from /proc, and
- * stops the whole process tree.
- */
 /** A scenario's load points in the order they are measured: each operation (named where it has several), connection count, keep-alive and rate. */
 function loadPointsOf(scenario: SuiteScenario<HttpConfig, HttpProfile>): Record<string, ParamValue>[] {
   const profile = scenario.profileParams;
@@ -290,6 +283,13 @@ function loadPointsOf(scenario: SuiteScenario<HttpConfig, HttpProfile>): Record<
   );
 }
 
+/**
+ * HTTP servers under oha. A subject is one app on one runtime at one load point (operation,
+ * connection count, keep-alive); each trial starts a fresh server pinned to its own CPU, warms it
+ * up under load, measures throughput with that many connections, then latency at the scenario's
+ * fixed arrival rate over the same connections, reads the server's CPU and memory from /proc, and
+ * stops the whole process tree.
+ */
 export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly string[] }>({
   name: "http",
   metrics: {

@@ -89,7 +89,7 @@ export const installSuite = defineSuite<InstallConfig, InstallProfile, InstallOp
       const kind = manager.manifest.runtimes[runtime]?.entry === undefined ? "builtin" : "script";
       return START_S[kind] + packages * PACKAGE_S[state][kind];
     };
-    const cells = cellsOf(scenario, runtime, loadManagers(), options.apps).filter(({ state }) => keeps({ state, registry: options.registry }));
+    const cells = cellsOf(scenario, runtime, loadManagers(), options).filter(({ params }) => keeps(params));
     // Before its states, each manager primes the registry with two untimed installs (no lockfile, then the lockfile); `repeat` installs once more untimed.
     const managers = new Set(cells.map((cell) => cell.manager));
     const primingS = [...managers].reduce((sum, manager) => sum + installS(manager, "clean") + installS(manager, "lockfile"), 0);

@@ -1,4 +1,5 @@
 import { selectApps } from "../../apps/manifest.ts";
+import type { ParamValue } from "../../results/types.ts";
 import type { RuntimeName } from "../../runtimes/catalog.ts";
 import type { Subject, SuiteScenario } from "../suite.ts";
 import type { InstallState, Manager } from "./managers.ts";
@@ -25,8 +26,8 @@ export interface InstallOptions {
 export type InstallSubject = Subject<InstallConfig, InstallProfile>;
 export type InstallScenario = SuiteScenario<InstallConfig, InstallProfile>;
 
-/** A scenario's cells on a runtime, one result each: every manager that runs there, in every state of the profile. */
-export function cellsOf(scenario: InstallScenario, runtime: RuntimeName, managers: readonly Manager[], apps: readonly string[]): { manager: Manager; state: InstallState }[] {
-  const chosen = selectApps(managers, apps).filter((manager) => manager.manifest.runtimes[runtime]);
-  return chosen.flatMap((manager) => scenario.profileParams.states.map((state) => ({ manager, state })));
+/** A scenario's cells on a runtime, one result each: every manager that runs there, in every state of the profile, with the load point its result records. */
+export function cellsOf(scenario: InstallScenario, runtime: RuntimeName, managers: readonly Manager[], options: InstallOptions): { manager: Manager; state: InstallState; params: Record<string, ParamValue> }[] {
+  const chosen = selectApps(managers, options.apps).filter((manager) => manager.manifest.runtimes[runtime]);
+  return chosen.flatMap((manager) => scenario.profileParams.states.map((state) => ({ manager, state, params: { state, registry: options.registry } })));
 }

@@ -48,11 +48,11 @@ export function subjects(session: InstallSession, scenario: InstallScenario, run
     context.log(`install/${scenario.name}: no states in the ${context.profile} profile, left out`);
     return [];
   }
-  return cellsOf(scenario, runtime.identity.name, session.managers, context.options.apps).map(({ manager, state }) => ({
+  return cellsOf(scenario, runtime.identity.name, session.managers, context.options).map(({ manager, state, params }) => ({
     scenario: countedScenario(scenario, INSTALL_COUNT_METRICS, countedIn(scenario, state)),
     runtime,
     app: manager.name,
-    params: { state, registry: context.options.registry },
+    params,
     flags: [],
   }));
 }
