@@ -8,6 +8,7 @@ import { waitForQuiet } from "../env/machine-check.ts";
 import { missingCells } from "../releases/cells.ts";
 import { loadPointOptions, type LoadPointFilter } from "../core/params.ts";
 import { formatDuration } from "../ui/duration.ts";
+import { count } from "../ui/words.ts";
 import { linkSteps, showsStep, stepApps, stepCell, stepLoadPoints, stepParams, stoppedShort, type LinkStep, type RunnerCoverage } from "./coverage.ts";
 import { narrowStep, type NarrowedStep } from "./narrow.ts";
 import { linkLabel, type ChainLink } from "./select.ts";
@@ -124,9 +125,9 @@ const runtimeOf = (subject: string) => subject.split(" ")[0];
 const suitesOf = (subject: string) => subject.split(" ").slice(1).map((scenario) => scenario.split("/")[0]);
 
 /** Runs of a purpose in words: "2 narrowing runs of deno on workers/throughput". */
-function runsOf(purpose: SweepJob["purpose"], count: number, of: string): string {
+function runsOf(purpose: SweepJob["purpose"], runs: number, of: string): string {
   const kind = purpose === "chain" ? "link" : "narrowing run";
-  return count === 1 ? `${kind} of ${of}` : `${count} ${kind}s of ${of}`;
+  return runs === 1 ? `${kind} of ${of}` : `${runs} ${kind}s of ${of}`;
 }
 
 const latestRuns = (recent: readonly TimedRun[], purpose: SweepJob["purpose"], include: (subject: string) => boolean) =>
@@ -377,7 +378,7 @@ async function* linkStepsNarrowed(link: ChainLink, scenarios: readonly string[],
         if (step === undefined) continue;
         follow(pair, step);
         const between = plan.narrow ? plan.between(pair) : [];
-        if (between.length > 0) hooks.log(`sweep: ${linkLabel(pair)}${pair === link ? "" : ` (within ${linkLabel(link)})`} is ${step.verdict} on ${scenario}; narrowing it over the ${between.length} releases between`);
+        if (between.length > 0) hooks.log(`sweep: ${linkLabel(pair)}${pair === link ? "" : ` (within ${linkLabel(link)})`} is ${step.verdict} on ${scenario}; narrowing it over the ${count(between.length, "release")} between`);
         const [apps, params, cells] = [stepApps(step), stepParams(step), stepLoadPoints(step)];
         const judge = async (from: string, to: string) => {
           const half = { runtime: link.runtime, from, to };

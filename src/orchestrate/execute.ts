@@ -452,7 +452,7 @@ async function checkedCells(
       const before = await session.check(subject);
       // A check the interrupt cut short (its child killed) says nothing about the cell.
       if (isInterrupted()) break;
-      cell.timeout = cellTrialTimeout(selected, runtime, suiteOptions, (performance.now() - checkStarted) / 1000);
+      cell.timeout = cellTrialTimeout(selected, runtime, suiteOptions, subject.params, (performance.now() - checkStarted) / 1000);
       if (before.verification) cell.verification = before.verification;
       if (before.status !== "ok") {
         endCell(cell, before.status, before.error, before.details);

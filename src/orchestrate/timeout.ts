@@ -1,5 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import { UserError } from "../core/errors.ts";
+import { paramsSlug, type ParamValue } from "../core/params.ts";
 import { collectChildren, killGroup } from "../process/children.ts";
 import type { IdentifiedRuntime } from "../runtimes/identify.ts";
 import type { ResolvedScenario } from "../suites/resolve.ts";
@@ -49,10 +50,16 @@ export function trialTimeout(checkS: number, estimatedTrialS: number | null, flo
   return { seconds, basis };
 }
 
-/** A cell's trial timeout from its check's duration and its suite's estimate of one trial (its cells' average). */
-export function cellTrialTimeout(selected: ResolvedScenario, runtime: IdentifiedRuntime, options: unknown, checkS: number): TrialTimeout {
-  const estimate = selected.suite.estimate?.(selected.scenario, runtime.identity.name, options as never, () => true);
-  const perTrial = estimate && estimate.cells > 0 ? estimate.seconds / estimate.cells / selected.scenario.profileParams.trials : null;
+/**
+ * A cell's trial timeout from its check's duration and its suite's estimate of one trial at the
+ * cell's load point (averaged over the apps there): a 1 MiB message's trial may take many times a
+ * small one's, and the scenario's average would call it hung.
+ */
+export function cellTrialTimeout(selected: ResolvedScenario, runtime: IdentifiedRuntime, options: unknown, params: Readonly<Record<string, ParamValue>>, checkS: number): TrialTimeout {
+  const slug = paramsSlug(params);
+  const estimate = selected.suite.estimate?.(selected.scenario, runtime.identity.name, options as never, (other) => paramsSlug(other) === slug);
+  // The counting pass runs once per cell, outside its trials.
+  const perTrial = estimate && estimate.cells > 0 ? (estimate.seconds - (estimate.countingSeconds ?? 0)) / estimate.cells / selected.scenario.profileParams.trials : null;
   return trialTimeout(checkS, perTrial, trialTimeoutFloor());
 }
 

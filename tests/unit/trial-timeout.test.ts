@@ -1,7 +1,11 @@
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { describe, it } from "node:test";
-import { TRIAL_TIMEOUT_FACTOR, TRIAL_TIMEOUT_FLOOR_S, trialTimeout, trialTimeoutFloor, withinTimeout } from "../../src/orchestrate/timeout.ts";
+import { cellTrialTimeout, TRIAL_TIMEOUT_FACTOR, TRIAL_TIMEOUT_FLOOR_S, trialTimeout, trialTimeoutFloor, withinTimeout } from "../../src/orchestrate/timeout.ts";
+import type { ParamValue } from "../../src/core/params.ts";
+import type { IdentifiedRuntime } from "../../src/runtimes/identify.ts";
+import { selectScenarios } from "../../src/scenarios/select.ts";
+import { resolveScenarios } from "../../src/suites/resolve.ts";
 import { UserError } from "../../src/core/errors.ts";
 import { runCommand } from "../../src/process/children.ts";
 import { TrialFailure } from "../../src/suites/suite.ts";
@@ -32,6 +36,30 @@ describe("a trial's timeout follows from its cell's check", () => {
     assert.match(trialTimeout(10, 1).basis, /the check's 10\.0 s/);
     assert.equal(trialTimeout(0.5, 30).seconds, 30 * TRIAL_TIMEOUT_FACTOR);
     assert.match(trialTimeout(0.5, 30).basis, /estimated 30\.0 s of a trial/);
+  });
+
+  it("prices a cell's trial at its own load point, without the counting pass that runs once", () => {
+    const node = { identity: { name: "node" } } as IdentifiedRuntime;
+    const timeoutAt = (name: string, params: Record<string, ParamValue>) => {
+      const [selected] = resolveScenarios(selectScenarios({ suites: [], scenarios: [name] }), "quick");
+      return cellTrialTimeout(selected!, node, selected!.suite.parseOptions?.({}) ?? {}, params, 0);
+    };
+    const message = (size: number) => ({ payload: "string", size, batch: 64, transfer: false });
+    // 1 MiB messages take several times a 1 KiB one: above the floor where the scenario's average is not.
+    const large = timeoutAt("workers/throughput", message(1_048_576));
+    assert.ok(large.seconds > TRIAL_TIMEOUT_FLOOR_S, `${large.seconds} s`);
+    assert.match(large.basis, /estimated \d+\.\d s of a trial/);
+    assert.equal(timeoutAt("workers/throughput", message(1024)).seconds, TRIAL_TIMEOUT_FLOOR_S);
+    const previous = process.env.RUNTIME_BENCH_TRIAL_TIMEOUT_FLOOR;
+    process.env.RUNTIME_BENCH_TRIAL_TIMEOUT_FLOOR = "1";
+    try {
+      // round-trip's first load point is also counted (syscalls), once per cell: its trials take no longer for it.
+      assert.deepEqual(timeoutAt("workers/round-trip", { batch: 1, payload: "number" }), timeoutAt("workers/round-trip", { batch: 1, payload: "string" }));
+      assert.ok(timeoutAt("workers/round-trip", { batch: 100, payload: "string" }).seconds > timeoutAt("workers/round-trip", { batch: 1, payload: "string" }).seconds);
+    } finally {
+      if (previous === undefined) delete process.env.RUNTIME_BENCH_TRIAL_TIMEOUT_FLOOR;
+      else process.env.RUNTIME_BENCH_TRIAL_TIMEOUT_FLOOR = previous;
+    }
   });
 
   it("takes its floor from RUNTIME_BENCH_TRIAL_TIMEOUT_FLOOR, whole seconds, and refuses anything else", () => {
