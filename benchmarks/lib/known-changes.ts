@@ -6,6 +6,7 @@
  * each pair, and tests/unit/known-changes.test.ts holds the corpus to what issue 37 asks of it.
  */
 import { join } from "node:path";
+import type { ParamValue } from "../../src/core/params.ts";
 import semver from "semver";
 import type { CompareRow, Verdict } from "../../src/compare/types.ts";
 import { UserError } from "../../src/core/errors.ts";
@@ -13,7 +14,6 @@ import { readJsonFile } from "../../src/core/json-file.ts";
 import { REPO_ROOT } from "../../src/core/paths.ts";
 import type { Direction, KnownChange } from "../../src/core/known-changes.ts";
 import { checkAgainst } from "../../src/core/schema.ts";
-import type { ParamValue } from "../../src/results/types.ts";
 import { selectScenarios } from "../../src/scenarios/select.ts";
 import { suiteFor } from "../../src/suites/index.ts";
 import { resolveScenarios } from "../../src/suites/resolve.ts";

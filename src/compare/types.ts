@@ -3,7 +3,8 @@
  * from src/compare/compare.ts, which returns these rows, so its compare page shows the same numbers.
  */
 import type { DocumentedChange } from "../core/known-changes.ts";
-import type { Better, ParamValue, ResultDocument } from "../results/types.ts";
+import type { ParamValue } from "../core/params.ts";
+import type { Better, ResultDocument } from "../results/types.ts";
 
 /**
  * `faster` / `slower` are in the metric's own direction (for a `higher`-is-better metric, a larger

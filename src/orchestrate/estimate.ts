@@ -9,6 +9,7 @@ import { atLoadPoint, type LoadPointFilter, type ParamValue } from "../core/para
 import type { RuntimeSpec } from "../runtimes/spec.ts";
 import { suiteProfileOf } from "../results/types.ts";
 import type { ResolvedScenario } from "../suites/resolve.ts";
+import { trialsSeconds } from "../suites/suite.ts";
 
 /** A suite's share of a planned run. */
 export interface SuitePlan {
@@ -62,9 +63,10 @@ export function planRun(scenarios: readonly ResolvedScenario[], specs: readonly 
     const releases = new Set(running.map((s) => s.name)).size < running.length;
     const cap = judged && running.length > 1 ? (releases ? adaptivePlan : oneOffPlan)(trials, suiteProfileOf(scenario.profile)).looks.at(-1)! : trials;
     for (const spec of running) {
-      const { cells, seconds: estimated, countingSeconds = 0 } = suite.estimate(scenario, spec.name, parsed, keeps);
+      const estimate = suite.estimate(scenario, spec.name, parsed, keeps);
+      const { cells, countingSeconds = 0 } = estimate;
       // A trial's cost is the same at any count: the trials run, and the cap, scale the estimate; the counting pass runs once.
-      const timed = estimated - countingSeconds;
+      const timed = trialsSeconds(estimate);
       const seconds = (timed * measured) / trials + countingSeconds;
       plan.cells += cells;
       plan.trials += cells * measured;

@@ -117,6 +117,8 @@ interface Run {
   /** Each scenario's subjects by runtime: listed once, for the progress total, and measured in that order. */
   readonly subjects: ReadonlyMap<ResolvedScenario, readonly { runtime: IdentifiedRuntime; subjects: readonly Subject[] }[]>;
   readonly budget: TrialBudget;
+  /** The least time a trial is given before it is called hung (RUNTIME_BENCH_TRIAL_TIMEOUT_FLOOR). */
+  readonly trialTimeoutFloorS: number;
   /** Under a time limit, what each scenario's adaptive trials would add at their cap, in the run's order: how the limit's seconds are shared. */
   readonly extraAtCap: ReadonlyMap<ResolvedScenario, number | null>;
   /** Writes the cells not yet written. */
@@ -132,7 +134,7 @@ interface Run {
  */
 export async function executeRun(plan: RunPlan, progress: Progress): Promise<RunOutcome> {
   // A bad setting is bad input before anything is measured, not a failure at the first check.
-  trialTimeoutFloor();
+  const trialTimeoutFloorS = trialTimeoutFloor();
   const results: RunOutcome["results"] = [];
   const toolsBySuite = await toolVersions(plan.scenarios);
   const { dir: workDir, remove } = await scratchFolder("run", "the work folder");
@@ -161,6 +163,7 @@ export async function executeRun(plan: RunPlan, progress: Progress): Promise<Run
     sessions,
     subjects,
     budget: { trials: plan.trialBudget ?? Infinity, seconds: plan.extraSeconds ?? Infinity },
+    trialTimeoutFloorS,
     extraAtCap: new Map(plan.extraSeconds === undefined ? [] : ordered.map((s) => [s, extraAtCap(s, specs, suiteOptions, { judged: plan.profile !== "smoke", ...(plan.params === undefined ? {} : { params: plan.params }) })])),
     save: async (selected, cells) => {
       const tools = toolsBySuite.get(selected.suite) ?? {};
@@ -283,7 +286,7 @@ function saveOnInterrupt(run: Run, removeWorkDir: () => Promise<void>): () => Pr
 /** Checks, measures, checks again and saves one scenario; false when an interrupt stopped it (its handler saves). */
 async function measureScenario(run: Run, selected: ResolvedScenario): Promise<boolean> {
   const session = run.sessions.bySuite.get(selected.suite)!;
-  const cells = await checkedCells(selected, session, run.sessions.options.get(selected.suite), run.subjects.get(selected)!, run.progress);
+  const cells = await checkedCells(run, selected);
   // Interrupted while checking: nothing of this scenario was measured, and its session is closed.
   if (isInterrupted()) return false;
   run.current = { selected, cells };
@@ -418,13 +421,10 @@ function label(subject: Subject): string {
   ].join("");
 }
 
-async function checkedCells(
-  selected: ResolvedScenario,
-  session: SuiteSession,
-  suiteOptions: unknown,
-  runtimes: readonly { runtime: IdentifiedRuntime; subjects: readonly Subject[] }[],
-  progress: Progress,
-): Promise<Cell[]> {
+async function checkedCells(run: Run, selected: ResolvedScenario): Promise<Cell[]> {
+  const session = run.sessions.bySuite.get(selected.suite)!;
+  const suiteOptions = run.sessions.options.get(selected.suite);
+  const { progress } = run;
   const cells: Cell[] = [];
   let prepareError: string | null = null;
   try {
@@ -432,7 +432,7 @@ async function checkedCells(
   } catch (error) {
     prepareError = errorMessage(error);
   }
-  for (const { runtime, subjects } of runtimes) {
+  for (const { runtime, subjects } of run.subjects.get(selected)!) {
     const unsupported = unsupportedReason(selected, runtime);
     // A cell that cannot run keeps the app and load point it would have been measured at, so it
     // joins the series of the runtimes that ran it.
@@ -452,7 +452,7 @@ async function checkedCells(
       const before = await session.check(subject);
       // A check the interrupt cut short (its child killed) says nothing about the cell.
       if (isInterrupted()) break;
-      cell.timeout = cellTrialTimeout(selected, runtime, suiteOptions, subject.params, (performance.now() - checkStarted) / 1000);
+      cell.timeout = cellTrialTimeout(selected, runtime, suiteOptions, subject.params, (performance.now() - checkStarted) / 1000, run.trialTimeoutFloorS);
       if (before.verification) cell.verification = before.verification;
       if (before.status !== "ok") {
         endCell(cell, before.status, before.error, before.details);

@@ -4,7 +4,7 @@ import { paramsSlug, type ParamValue } from "../core/params.ts";
 import { collectChildren, killGroup } from "../process/children.ts";
 import type { IdentifiedRuntime } from "../runtimes/identify.ts";
 import type { ResolvedScenario } from "../suites/resolve.ts";
-import { TrialFailure } from "../suites/suite.ts";
+import { TrialFailure, trialsSeconds } from "../suites/suite.ts";
 import { groupStates, type ProcessState } from "../tools/proc-stats.ts";
 
 /**
@@ -55,12 +55,11 @@ export function trialTimeout(checkS: number, estimatedTrialS: number | null, flo
  * cell's load point (averaged over the apps there): a 1 MiB message's trial may take many times a
  * small one's, and the scenario's average would call it hung.
  */
-export function cellTrialTimeout(selected: ResolvedScenario, runtime: IdentifiedRuntime, options: unknown, params: Readonly<Record<string, ParamValue>>, checkS: number): TrialTimeout {
+export function cellTrialTimeout(selected: ResolvedScenario, runtime: IdentifiedRuntime, options: unknown, params: Readonly<Record<string, ParamValue>>, checkS: number, floorS: number): TrialTimeout {
   const slug = paramsSlug(params);
   const estimate = selected.suite.estimate?.(selected.scenario, runtime.identity.name, options as never, (other) => paramsSlug(other) === slug);
-  // The counting pass runs once per cell, outside its trials.
-  const perTrial = estimate && estimate.cells > 0 ? (estimate.seconds - (estimate.countingSeconds ?? 0)) / estimate.cells / selected.scenario.profileParams.trials : null;
-  return trialTimeout(checkS, perTrial, trialTimeoutFloor());
+  const perTrial = estimate && estimate.cells > 0 ? trialsSeconds(estimate) / estimate.cells / selected.scenario.profileParams.trials : null;
+  return trialTimeout(checkS, perTrial, floorS);
 }
 
 function describe(process: ProcessState): string {

@@ -115,27 +115,57 @@ export function killAllChildren(): void {
   for (const child of live) killGroup(child);
 }
 
+/** How long a killed group may take to be gone before an interrupt's save goes on without it. */
+const KILLED_GROUP_WAIT_MS = 2000;
+
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Settles once the child has exited and nothing is left in its group, or after `limitMs`: a killed
+ * process still writes until the kernel has taken it down, and a save that removes the folder it
+ * wrote in must come after.
+ */
+async function groupGone(child: ChildProcess, limitMs: number): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  const exited = child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once("exit", resolve));
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(resolve, limitMs)))]);
+  clearTimeout(timer);
+  while (child.pid !== undefined && groupAlive(child.pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
 /**
  * The first interrupt's stop: every child killed at once but the harness children, which get the
- * signal and are waited for (killed if they outlast the grace period).
+ * signal and are waited for (killed if they outlast the grace period). It settles once the killed
+ * groups are gone, so that the save after it removes no folder a child still writes in.
  */
 function stopChildren(signal: NodeJS.Signals): Promise<void> {
+  const killed: Promise<void>[] = [];
   const saving: Promise<unknown>[] = [];
   for (const child of live) {
     if (!harnessChildren.has(child)) {
       killGroup(child);
+      killed.push(groupGone(child, KILLED_GROUP_WAIT_MS));
       continue;
     }
     saving.push(new Promise((resolve) => child.once("exit", resolve)));
     killGroup(child, signal);
   }
-  if (saving.length === 0) return Promise.resolve();
+  if (saving.length === 0) return Promise.all(killed).then(() => undefined);
   let timer: NodeJS.Timeout | undefined;
   const graceOver = new Promise((resolve) => (timer = setTimeout(resolve, HARNESS_CHILD_GRACE_MS)));
-  return Promise.race([Promise.all(saving), graceOver]).then(() => {
+  const saved = Promise.race([Promise.all(saving), graceOver]).then(() => {
     clearTimeout(timer);
     killAllChildren();
   });
+  return Promise.all([saved, ...killed]).then(() => undefined);
 }
 
 export interface CommandResult {

@@ -13,8 +13,7 @@ export async function scratchFolder(name: string, what = "the scratch folder"): 
   return {
     dir,
     remove: async () => {
-      // A child killed by an interrupt (npm while priming) may still be writing its last files in it.
-      await rm(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+      await rm(dir, { recursive: true, force: true });
       removed();
     },
   };

@@ -4,8 +4,8 @@
  */
 import type { MeasuredCell, MinEffectSource, Verdict } from "../compare/types.ts";
 import type { DocumentedChange } from "../core/known-changes.ts";
+import type { ParamValue } from "../core/params.ts";
 import type { SeriesCache } from "./cache.ts";
-import type { ParamValue } from "../results/types.ts";
 import type { ReleaseNotes } from "../runtimes/catalog.ts";
 
 export const REGRESSIONS_SCHEMA_ID = "runtime-bench/regressions/v1";

@@ -18,7 +18,6 @@ export type Profile = SuiteProfile | "smoke";
 export function suiteProfileOf(profile: Profile): SuiteProfile {
   return profile === "smoke" ? "quick" : profile;
 }
-export type { ParamValue };
 
 /** A metric as a suite or scenario defines it, and as a result records it beside its figures. */
 export interface MetricDefinition {

@@ -9,8 +9,9 @@
  * No runtime imports.
  */
 import type { MeasuredCell } from "../compare/types.ts";
+import type { ParamValue } from "../core/params.ts";
 import type { Environment } from "../env/fingerprint.ts";
-import type { MetricDefinition, MetricSummary, ParamValue, ResultDocument, RunInfo } from "../results/types.ts";
+import type { MetricDefinition, MetricSummary, ResultDocument, RunInfo } from "../results/types.ts";
 import type { RuntimeName } from "../runtimes/catalog.ts";
 import type { RuntimeIdentity } from "../runtimes/identify.ts";
 import { profileOf } from "../compare/syscall-diff.ts";

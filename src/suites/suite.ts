@@ -1,9 +1,10 @@
+import type { ParamValue } from "../core/params.ts";
 import type { RuntimeName } from "../runtimes/catalog.ts";
 import type { IdentifiedRuntime } from "../runtimes/identify.ts";
 import type { MetricDefinition } from "../results/types.ts";
 import type { ProfileParams, Scenario } from "../scenarios/manifest.ts";
 import type { PrepareStep } from "../scenarios/prepare.ts";
-import type { ParamValue, Profile, ResultDocument, SuiteProfile } from "../results/types.ts";
+import type { Profile, ResultDocument, SuiteProfile } from "../results/types.ts";
 
 export type { ProfileParams } from "../scenarios/manifest.ts";
 export { TrialFailure } from "../core/errors.ts";
@@ -136,6 +137,11 @@ export interface CostEstimate {
   readonly seconds: number;
   /** The counting pass's share of `seconds`: it counts the profile's minimum trials, so adaptive trials add none of it. */
   readonly countingSeconds?: number;
+}
+
+/** The seconds of an estimate's trials alone: the counting pass runs once, whatever the number of trials. */
+export function trialsSeconds(estimate: CostEstimate): number {
+  return estimate.seconds - (estimate.countingSeconds ?? 0);
 }
 
 /**

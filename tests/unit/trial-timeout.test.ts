@@ -40,9 +40,9 @@ describe("a trial's timeout follows from its cell's check", () => {
 
   it("prices a cell's trial at its own load point, without the counting pass that runs once", () => {
     const node = { identity: { name: "node" } } as IdentifiedRuntime;
-    const timeoutAt = (name: string, params: Record<string, ParamValue>) => {
+    const timeoutAt = (name: string, params: Record<string, ParamValue>, floorS = TRIAL_TIMEOUT_FLOOR_S) => {
       const [selected] = resolveScenarios(selectScenarios({ suites: [], scenarios: [name] }), "quick");
-      return cellTrialTimeout(selected!, node, selected!.suite.parseOptions?.({}) ?? {}, params, 0);
+      return cellTrialTimeout(selected!, node, selected!.suite.parseOptions?.({}) ?? {}, params, 0, floorS);
     };
     const message = (size: number) => ({ payload: "string", size, batch: 64, transfer: false });
     // 1 MiB messages take several times a 1 KiB one: above the floor where the scenario's average is not.
@@ -50,16 +50,10 @@ describe("a trial's timeout follows from its cell's check", () => {
     assert.ok(large.seconds > TRIAL_TIMEOUT_FLOOR_S, `${large.seconds} s`);
     assert.match(large.basis, /estimated \d+\.\d s of a trial/);
     assert.equal(timeoutAt("workers/throughput", message(1024)).seconds, TRIAL_TIMEOUT_FLOOR_S);
-    const previous = process.env.RUNTIME_BENCH_TRIAL_TIMEOUT_FLOOR;
-    process.env.RUNTIME_BENCH_TRIAL_TIMEOUT_FLOOR = "1";
-    try {
-      // round-trip's first load point is also counted (syscalls), once per cell: its trials take no longer for it.
-      assert.deepEqual(timeoutAt("workers/round-trip", { batch: 1, payload: "number" }), timeoutAt("workers/round-trip", { batch: 1, payload: "string" }));
-      assert.ok(timeoutAt("workers/round-trip", { batch: 100, payload: "string" }).seconds > timeoutAt("workers/round-trip", { batch: 1, payload: "string" }).seconds);
-    } finally {
-      if (previous === undefined) delete process.env.RUNTIME_BENCH_TRIAL_TIMEOUT_FLOOR;
-      else process.env.RUNTIME_BENCH_TRIAL_TIMEOUT_FLOOR = previous;
-    }
+    // round-trip's first load point is also counted (syscalls), once per cell: its trials take no longer for it.
+    const roundTrip = (batch: number, payload: string) => timeoutAt("workers/round-trip", { batch, payload }, 1);
+    assert.deepEqual(roundTrip(1, "number"), roundTrip(1, "string"));
+    assert.ok(roundTrip(100, "string").seconds > roundTrip(1, "string").seconds);
   });
 
   it("takes its floor from RUNTIME_BENCH_TRIAL_TIMEOUT_FLOOR, whole seconds, and refuses anything else", () => {

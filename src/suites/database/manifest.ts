@@ -1,6 +1,6 @@
 import type { App } from "../../apps/manifest.ts";
 import { selectApps } from "../../apps/manifest.ts";
-import type { ParamValue } from "../../results/types.ts";
+import type { ParamValue } from "../../core/params.ts";
 import type { RuntimeName } from "../../runtimes/catalog.ts";
 import type { Engine } from "../../tools/database-data.ts";
 import type { InProcessWarmUp } from "../../tools/in-process.ts";

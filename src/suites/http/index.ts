@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { NoReproduction, UserError } from "../../core/errors.ts";
 import { once } from "../../core/once.ts";
 import { appOption, appsOption, dependencyVersions, entryFile, installApp, listingOf, loadApps, selectApps, type App, unsupportedApp } from "../../apps/manifest.ts";
-import type { ParamValue } from "../../results/types.ts";
+import type { ParamValue } from "../../core/params.ts";
 import type { RuntimeName } from "../../runtimes/catalog.ts";
 import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
 import { runtimeEnv, scriptArgv } from "../../runtimes/command.ts";

@@ -1,4 +1,4 @@
-import type { ParamValue } from "../../results/types.ts";
+import type { ParamValue } from "../../core/params.ts";
 import { cpusOf, pinned, type CpuAssignment } from "../../tools/cpu-split.ts";
 import { ServerFailure, serverFailureDetails, type RunningServer } from "../../tools/server.ts";
 import { warmUntilSteady, warmUpRule, type WarmUp } from "../../tools/warm-up.ts";

@@ -1,5 +1,5 @@
 import { selectApps } from "../../apps/manifest.ts";
-import type { ParamValue } from "../../results/types.ts";
+import type { ParamValue } from "../../core/params.ts";
 import type { RuntimeName } from "../../runtimes/catalog.ts";
 import type { Subject, SuiteScenario } from "../suite.ts";
 import type { InstallState, Manager } from "./managers.ts";

@@ -1,4 +1,5 @@
-import type { ParamValue, MetricDefinition } from "../../results/types.ts";
+import type { ParamValue } from "../../core/params.ts";
+import type { MetricDefinition } from "../../results/types.ts";
 import { countInProcess, countingSeconds, type CountedInProcessRun } from "../../tools/in-process.ts";
 import { countRuns, emulatedCounts } from "../../tools/strace.ts";
 import { countedMetrics, type CountOutput, type Subject, type SuiteScenario } from "../suite.ts";

@@ -1,7 +1,7 @@
 import { availableParallelism, cpus } from "node:os";
 import { appOption, appsOption, dependencyVersions, entryFile, installApp, listingOf, loadApps, selectApps, unsupportedApp, type App } from "../../apps/manifest.ts";
 import { NoReproduction, UserError } from "../../core/errors.ts";
-import type { ParamValue } from "../../results/types.ts";
+import type { ParamValue } from "../../core/params.ts";
 import { runtimeEnv, scriptArgv } from "../../runtimes/command.ts";
 import type { RuntimeName } from "../../runtimes/catalog.ts";
 import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
