@@ -5,7 +5,7 @@
  */
 import semver from "semver";
 import { MIN_PAIRS, adaptivePlan, oneOffPlan } from "../compare/sequential.ts";
-import { atLoadPoint, type LoadPointFilter, type ParamValue } from "../core/params.ts";
+import { atLoadPoint, paramsSlug, type LoadPointFilter, type ParamValue } from "../core/params.ts";
 import type { RuntimeSpec } from "../runtimes/spec.ts";
 import { suiteProfileOf } from "../results/types.ts";
 import type { ResolvedScenario } from "../suites/resolve.ts";
@@ -32,10 +32,34 @@ function runs(selected: ResolvedScenario, spec: RuntimeSpec): boolean {
   return !semver.lt(spec.request.version, support.min_version);
 }
 
+/**
+ * The first scenario a load-point filter leaves none of its cells, with the load points the suite's
+ * estimate lists for it, or null: `run` names it before anything is provisioned. (A suite without
+ * an estimate is checked when the run lists its cells.)
+ */
+export function scenarioLeftNoCell(scenarios: readonly ResolvedScenario[], specs: readonly RuntimeSpec[], suiteOptions: Readonly<Record<string, Record<string, string[]>>>, params: LoadPointFilter): { selected: ResolvedScenario; points: string[] } | null {
+  for (const selected of scenarios) {
+    const { suite, scenario } = selected;
+    if (!suite.estimate) continue;
+    const parsed = suite.parseOptions?.(suiteOptions[suite.name] ?? {}) ?? {};
+    const points = new Set<string>();
+    let kept = false;
+    const keeps = (cell: Readonly<Record<string, ParamValue>>) => {
+      points.add(paramsSlug(cell) || "none");
+      const keep = atLoadPoint(cell, params);
+      kept ||= keep;
+      return keep;
+    };
+    for (const spec of specs.filter((s) => runs(selected, s))) suite.estimate(scenario, spec.name, parsed, keeps);
+    if (points.size > 0 && !kept) return { selected, points: [...points] };
+  }
+  return null;
+}
+
 export interface PlanOptions {
   /** False where no verdict reads the run (the smoke profile); default true. */
   readonly judged?: boolean;
-  /** Only the cells at these load points (`run --param`); default every cell. */
+  /** Only the cells at these load points (`run --param`, `--load-point`); default every cell. */
   readonly params?: LoadPointFilter;
 }
 

@@ -1,6 +1,6 @@
 import semver from "semver";
 import { errorMessage, UserError } from "../core/errors.ts";
-import { atLoadPoint, loadPointOptions, paramsSlug, type LoadPointFilter } from "../core/params.ts";
+import { atLoadPoint, leavesNoCell, paramsSlug, type LoadPointFilter } from "../core/params.ts";
 import { publishedText, publishedValue } from "../core/markup.ts";
 import type { Environment } from "../env/fingerprint.ts";
 import { cleanupsSettled, isInterrupted, setInterruptHandler } from "../process/children.ts";
@@ -216,7 +216,7 @@ function subjectsAtLoadPoints(plan: RunPlan, sessions: Sessions): Run["subjects"
     const had = all.flatMap((r) => r.subjects);
     if (had.length > 0 && kept.every((r) => r.subjects.length === 0)) {
       const points = [...new Set(had.map((subject) => paramsSlug(subject.params) || "none"))];
-      throw new UserError(`run: ${loadPointOptions(plan.params ?? {})} leaves ${selected.suite.name}/${selected.scenario.name} no cell (its load points: ${points.join("; ")})`);
+      throw new UserError(leavesNoCell(plan.params ?? {}, `${selected.suite.name}/${selected.scenario.name}`, points));
     }
     subjects.set(selected, kept);
   }

@@ -78,7 +78,7 @@ describe("workers suite", () => {
     assert.equal(validation.code, 0, validation.stderr);
   });
 
-  it("measures only the load points --param names, and refuses one that leaves a scenario no cell", async () => {
+  it("measures only the load points --param names, and refuses one that leaves a scenario no cell before provisioning", async () => {
     const out = tempDir("workers-param");
     const run = (param: string) =>
       bench(["run", "--scenario", "workers/throughput", "--app", "worker-threads", "--param", param, "--runtime", "node@22.11.0", "--profile", "smoke", "--out", out], { RUNTIME_BENCH_SUITES_DIR: FIXTURE_SUITES, WORKERS_TEST_RUN: out });
@@ -92,6 +92,7 @@ describe("workers suite", () => {
     const refused = await run("transfer=maybe");
     assert.equal(refused.code, 2, refused.stderr);
     assert.match(refused.stderr.trim().split("\n").at(-1)!, /^runtime-bench: run: --param transfer=maybe leaves workers\/throughput no cell \(its load points: batch=8,payload=bytes,size=65536,transfer=false; batch=8,payload=bytes,size=65536,transfer=true\)$/);
+    assert.doesNotMatch(refused.stderr, /from registry/, "refused before any runtime is provisioned");
     assert.equal(readResults([out]).length, 1, "nothing more written");
     assert.deepEqual(leftovers(out), [], "no process of the run is left");
   });

@@ -128,7 +128,7 @@ function fakeSweep(dataDir: string, options: { refused?: string[]; undecided?: {
         const apps = job.purpose === "chain" ? ["native", "express"] : job.apps.length > 0 ? job.apps : ["native"];
         cells.splice(0, cells.length, ...apps.map((app) => linkRun({ ...run, app, level: app === "express" ? options.express! : () => 100 })));
       }
-      // A narrowing run measures its step's load points only (run --param).
+      // A narrowing run measures its step's load points only (run --load-point).
       for (const doc of cells.flat().filter((one) => atLoadPoint(one.params, job.params))) await writeResult(dataDir, { ...doc, ...stoppedBy, ...cutShort });
       runs.push(pair);
       return measured === options.cutShortAt ? "cut short" : "measured";

@@ -6,7 +6,7 @@ import { planTable, withPredecessors } from "../../src/cli/commands/plan.ts";
 import { parseLoadPointFilter, parseTrials } from "../../src/cli/commands/run.ts";
 import { UserError } from "../../src/core/errors.ts";
 import { bench } from "../../benchmarks/lib/cli.ts";
-import { extraAtCap, planRun, secondsShare } from "../../src/orchestrate/estimate.ts";
+import { extraAtCap, planRun, scenarioLeftNoCell, secondsShare } from "../../src/orchestrate/estimate.ts";
 import { recordedReleases } from "../helpers/recorded-releases.ts";
 import { loadApps } from "../../src/apps/manifest.ts";
 import { countSeconds } from "../../src/suites/http/counts.ts";
@@ -66,7 +66,7 @@ describe("plan", () => {
 
   it("with --param, counts and prices only the cells at those load points, in every suite", () => {
     const params = parseLoadPointFilter(["batch=100", "payload=bytes", "payload=string"]);
-    assert.deepEqual(params, { batch: ["100"], payload: ["bytes", "string"] });
+    assert.deepEqual(params, { values: { batch: ["100"], payload: ["bytes", "string"] } });
     const roundTrip = resolved("workers/round-trip", "quick");
     const options = { workers: { app: ["worker-threads"] } };
     const [every] = planRun(roundTrip, specs("node@22.11.0"), options);
@@ -76,16 +76,38 @@ describe("plan", () => {
     assert.ok(two!.seconds! > 0 && two!.seconds! < every!.seconds! / 3, `${two!.seconds} s of ${every!.seconds} s`);
     // Where a cell has no such parameter, or another value, nothing of the scenario is kept.
     for (const scenario of ["startup/hello", "http/json", "fileio/read-large", "database/point-select", "install/small", "websocket/echo"]) {
-      const [none] = planRun(resolved(scenario, "quick"), specs("node@22.11.0"), {}, { params: { nosuch: ["1"] } });
+      const [none] = planRun(resolved(scenario, "quick"), specs("node@22.11.0"), {}, { params: { values: { nosuch: ["1"] } } });
       assert.deepEqual([none!.cells, none!.seconds], [0, 0], scenario);
     }
     const echo = resolved("websocket/echo", "full");
     const [allEcho] = planRun(echo, specs("node@22.11.0"), { websocket: { app: ["native"] } });
-    const [oneEcho] = planRun(echo, specs("node@22.11.0"), { websocket: { app: ["native"] } }, { params: { connections: ["100"] } });
+    const [oneEcho] = planRun(echo, specs("node@22.11.0"), { websocket: { app: ["native"] } }, { params: { values: { connections: ["100"] } } });
     assert.deepEqual([allEcho!.cells, oneEcho!.cells], [2, 1], "of 100 and 1,000 connections, 100");
     assert.ok(oneEcho!.seconds! < allEcho!.seconds!);
     for (const bad of ["batch", "batch=", "=1", "batch=1,payload=bytes", "Batch=1"]) {
       assert.throws(() => parseLoadPointFilter([bad]), (error: unknown) => error instanceof UserError && error.message.startsWith(`--param '${bad}': write it as NAME=VALUE`), bad);
+    }
+  });
+
+  it("with --load-point, keeps the cells at exactly those points, not the cross product of their values", () => {
+    const points = parseLoadPointFilter([], ["batch=1,payload=string", "batch=100,payload=bytes"]);
+    assert.deepEqual(points, { points: [{ batch: "1", payload: "string" }, { batch: "100", payload: "bytes" }] });
+    const roundTrip = resolved("workers/round-trip", "quick");
+    const options = { workers: { app: ["worker-threads"] } };
+    const [exact] = planRun(roundTrip, specs("node@22.11.0"), options, { params: points });
+    const [crossed] = planRun(roundTrip, specs("node@22.11.0"), options, { params: parseLoadPointFilter(["batch=1", "batch=100", "payload=string", "payload=bytes"]) });
+    assert.deepEqual([exact!.cells, crossed!.cells], [2, 4]);
+    // With --param as well, a cell must satisfy both.
+    const [both] = planRun(roundTrip, specs("node@22.11.0"), options, { params: parseLoadPointFilter(["payload=bytes"], ["batch=1,payload=string", "batch=100,payload=bytes"]) });
+    assert.equal(both!.cells, 1);
+    // A point no cell is at leaves the scenario nothing: named before anything is provisioned, with its load points.
+    const left = scenarioLeftNoCell(roundTrip, specs("node@22.11.0"), options, parseLoadPointFilter([], ["batch=1,payload=strings"]));
+    assert.equal(left?.selected, roundTrip[0]);
+    assert.equal(left?.points.length, 12);
+    assert.ok(left?.points.includes("batch=1,payload=string"), left?.points.join("; "));
+    assert.equal(scenarioLeftNoCell(roundTrip, specs("node@22.11.0"), options, points), null);
+    for (const bad of ["batch", "batch=1,", "batch=1,batch=10", "batch=1;payload=bytes", "batch=1, payload=bytes"]) {
+      assert.throws(() => parseLoadPointFilter([], [bad]), (error: unknown) => error instanceof UserError && error.message.startsWith(`--load-point '${bad}': write it as NAME=VALUE pairs`), bad);
     }
   });
 

@@ -83,7 +83,7 @@ const SUITE_OPTIONS = suiteOptionArgs();
 export const planSubcommand = defineCommand({
   name: "plan",
   summary: "Show the cells a run would measure and its estimated time per suite, from the profiles' parameters; measures nothing.",
-  usage: `plan [--profile quick|full|smoke] [--trials N] [--suite S]... [--scenario X]... [--default-selection] [--runtime SPEC]... [--with-predecessor] [--param NAME=VALUE]...${SUITE_OPTIONS.usage}`,
+  usage: `plan [--profile quick|full|smoke] [--trials N] [--suite S]... [--scenario X]... [--default-selection] [--runtime SPEC]... [--with-predecessor] [--param NAME=VALUE]... [--load-point NAME=VALUE,…]...${SUITE_OPTIONS.usage}`,
   help: [
     "  --profile P       quick (default), full, or smoke (quick with one trial and one window of server warm-up)",
     "  --trials N        each scenario's minimum trials, instead of its profile's (as for run)",
@@ -94,6 +94,7 @@ export const planSubcommand = defineCommand({
     "  --with-predecessor  each runtime beside its predecessor, as the release watch's job measures it (the",
     "                    previous release of its line, or the newest of the line before; read from the registry)",
     "  --param NAME=VALUE  only the cells whose load point has this value (repeatable, as for run)",
+    "  --load-point NAME=VALUE,NAME=VALUE  only the cells at exactly these values (repeatable, as for run)",
     ...SUITE_OPTIONS.help,
     "",
     "Each suite estimates its own cost from the scenario's profile (load durations, runs, trials) and its",
@@ -109,6 +110,7 @@ export const planSubcommand = defineCommand({
     runtime: { type: "string", multiple: true },
     "with-predecessor": { type: "boolean" },
     param: { type: "string", multiple: true },
+    "load-point": { type: "string", multiple: true },
     ...SUITE_OPTIONS.options,
   },
   async run(values) {
@@ -130,7 +132,7 @@ export const planSubcommand = defineCommand({
       await checkPublished(requested);
     }
     const releases = values["with-predecessor"] ? requested.length : undefined;
-    process.stdout.write(`${planTable(planRun(scenarios, specs, suiteOptions, { judged: profile !== "smoke", params: parseLoadPointFilter(values.param ?? []) }), profile, specs.length, releases)}\n`);
+    process.stdout.write(`${planTable(planRun(scenarios, specs, suiteOptions, { judged: profile !== "smoke", params: parseLoadPointFilter(values.param ?? [], values["load-point"] ?? []) }), profile, specs.length, releases)}\n`);
     return 0;
   },
 });

@@ -1,16 +1,16 @@
 import { resolve } from "node:path";
 import { UserError } from "../../core/errors.ts";
-import type { LoadPointFilter } from "../../core/params.ts";
+import { leavesNoCell, type LoadPointFilter } from "../../core/params.ts";
 import { DEFAULT_DATA_DIR } from "../../core/paths.ts";
 import { readEnvironment } from "../../env/fingerprint.ts";
 import { checkMachine, describeMachine, loadAverages } from "../../env/machine-check.ts";
 import { executeRun, type RunOutcome } from "../../orchestrate/execute.ts";
-import { planRun, timeLeft } from "../../orchestrate/estimate.ts";
+import { planRun, scenarioLeftNoCell, timeLeft } from "../../orchestrate/estimate.ts";
 import { newRunInfo, type RunnerIdentity } from "../../orchestrate/run-info.ts";
 import type { Profile } from "../../results/types.ts";
 import { runFolder, writeRunTable } from "../../results/store.ts";
 import type { IdentifiedRuntime } from "../../runtimes/identify.ts";
-import { DEFAULT_RUNTIMES, prepareRuntimes } from "../../runtimes/prepare.ts";
+import { DEFAULT_RUNTIMES, prepareRuntimes, splitLabel } from "../../runtimes/prepare.ts";
 import { parseSpec } from "../../runtimes/spec.ts";
 import { strayFolders } from "../../scenarios/manifest.ts";
 import { selectScenarios } from "../../scenarios/select.ts";
@@ -47,7 +47,7 @@ export interface RunRequest {
   futility?: boolean;
   /** The machine its results name, instead of the one the environment gives (`sweep` names its reference testbed). */
   identity?: RunnerIdentity;
-  /** Only the cells at these load points (`--param`); default every cell. */
+  /** Only the cells at these load points (`--param`, `--load-point`); default every cell. */
   params?: LoadPointFilter;
 }
 
@@ -84,6 +84,13 @@ export function checkSuiteOptions(given: Record<string, Record<string, string[]>
   }
 }
 
+/** A load-point filter that leaves a scenario no cell is bad input before anything is provisioned. */
+function checkLoadPoints(scenarios: readonly ResolvedScenario[], runtimes: readonly string[], suiteOptions: Record<string, Record<string, string[]>>, params: LoadPointFilter): void {
+  if (params.values === undefined && params.points === undefined) return;
+  const left = scenarioLeftNoCell(scenarios, runtimes.map((text) => parseSpec(splitLabel(text).spec)), suiteOptions, params);
+  if (left !== null) throw new UserError(leavesNoCell(params, `${left.selected.suite.name}/${left.selected.scenario.name}`, left.points));
+}
+
 /** Warns, on stderr, about folders in suites/ that no command takes for a scenario. */
 export function warnStrayFolders(): void {
   for (const warning of strayFolders()) process.stderr.write(`runtime-bench: warning: ${warning}\n`);
@@ -99,13 +106,14 @@ export async function runBenchmarks(request: RunRequest): Promise<RunOutcome> {
   const scenarios = resolveScenarios(selectScenarios({ suites: request.suites, scenarios: request.scenarios }), request.profile, request.trials);
   const suiteOptions = request.suiteOptions ?? {};
   checkSuiteOptions(suiteOptions, [...new Set(scenarios.map((s) => s.suite))]);
+  const params = request.params ?? {};
+  checkLoadPoints(scenarios, request.runtimes, suiteOptions, params);
   const runtimes = await prepareRuntimes(request.runtimes, (line) => progress.log(line), request.sentinel);
   const environment = readEnvironment();
   const machine = await checkMachine(environment, loadAtStart);
   const runInfo = await newRunInfo(request.profile, request.sentinel, request.identity);
   progress.log(describeMachine(environment, machine));
   if (runInfo.runner_kind === "dedicated" && machine.unmet.length > 0) progress.log("machine: collect will refuse to publish this run's results until the settings above are fixed (scripts/tune-machine)");
-  const params = request.params ?? {};
   const extraSeconds = request.timeLimit === undefined ? undefined : adaptiveTime(request.timeLimit, scenarios, runtimes, suiteOptions, params, (line) => progress.log(line));
   const outcome = await executeRun(
     {
@@ -171,15 +179,29 @@ function adaptiveTime(
   return extra;
 }
 
-/** `--param` values as a filter: a parameter given twice takes either value; one that is not NAME=VALUE is bad input. */
-export function parseLoadPointFilter(given: readonly string[]): LoadPointFilter {
-  const filter: Record<string, string[]> = {};
-  for (const text of given) {
-    const match = /^([a-z_][a-z0-9_]*)=([^\s,=]+)$/.exec(text);
+const PARAM = /^([a-z_][a-z0-9_]*)=([^\s,=]+)$/;
+
+/**
+ * `--param` and `--load-point` values as a filter: a parameter given twice takes either value; a
+ * load point is NAME=VALUE pairs joined by commas, each name once. Anything else is bad input.
+ */
+export function parseLoadPointFilter(params: readonly string[], loadPoints: readonly string[] = []): LoadPointFilter {
+  const values: Record<string, string[]> = {};
+  for (const text of params) {
+    const match = PARAM.exec(text);
     if (match === null) throw new UserError(`--param '${text}': write it as NAME=VALUE, one parameter each, such as --param batch=100`);
-    (filter[match[1]!] ??= []).push(match[2]!);
+    (values[match[1]!] ??= []).push(match[2]!);
   }
-  return filter;
+  const points = loadPoints.map((text) => {
+    const point: Record<string, string> = {};
+    for (const pair of text.split(",")) {
+      const match = PARAM.exec(pair);
+      if (match === null || match[1]! in point) throw new UserError(`--load-point '${text}': write it as NAME=VALUE pairs joined by commas, each name once, such as --load-point batch=1,payload=string`);
+      point[match[1]!] = match[2]!;
+    }
+    return point;
+  });
+  return { ...(params.length > 0 ? { values } : {}), ...(points.length > 0 ? { points } : {}) };
 }
 
 /** `--trial-budget`: a whole number of extra trials, 0 for none. */
@@ -192,7 +214,7 @@ export function parseTrialBudget(text: string): number {
 export const runSubcommand = defineCommand({
   name: "run",
   summary: "Measure scenarios on runtimes (provisioning them first) and write one result file per cell.",
-  usage: `run [--suite S]... [--scenario X]... [--default-selection] [--runtime SPEC]... [--profile quick|full|smoke] [--trials N] [--out DIR] [--sentinel SPEC] [--trial-budget N] [--time-limit T] [--param NAME=VALUE]... [--full]${SUITE_OPTIONS.usage}`,
+  usage: `run [--suite S]... [--scenario X]... [--default-selection] [--runtime SPEC]... [--profile quick|full|smoke] [--trials N] [--out DIR] [--sentinel SPEC] [--trial-budget N] [--time-limit T] [--param NAME=VALUE]... [--load-point NAME=VALUE,…]... [--full]${SUITE_OPTIONS.usage}`,
   help: [
     "  --suite S         a suite to run (repeatable); default: every suite",
     "  --scenario X      a scenario, as NAME or SUITE/NAME (repeatable); default: every scenario of the suites",
@@ -210,6 +232,8 @@ export const runSubcommand = defineCommand({
     "  --param NAME=VALUE  only the cells whose load point has this value (repeatable; a name given twice takes either",
     "                    value, such as --param batch=10 --param batch=100 --param payload=bytes); a scenario left with",
     "                    no cell is bad input; plan and --time-limit price the cells kept",
+    "  --load-point NAME=VALUE,NAME=VALUE  only the cells at exactly these values (repeatable: a cell at any one of",
+    "                    them), such as --load-point batch=1,payload=string --load-point batch=100,payload=bytes",
     "  --full            print every metric of every cell after the summary (always written to summary.txt beside the results)",
     ...SUITE_OPTIONS.help,
     "",
@@ -228,6 +252,7 @@ export const runSubcommand = defineCommand({
     "trial-budget": { type: "string" },
     "time-limit": { type: "string" },
     param: { type: "string", multiple: true },
+    "load-point": { type: "string", multiple: true },
     ...SUITE_OPTIONS.options,
   },
   async run(values) {
@@ -243,7 +268,7 @@ export const runSubcommand = defineCommand({
       fullTable: values.full ?? false,
       ...(values["trial-budget"] !== undefined ? { trialBudget: parseTrialBudget(values["trial-budget"]) } : {}),
       ...(values["time-limit"] !== undefined ? { timeLimit: parseDuration(values["time-limit"], "--time-limit") } : {}),
-      params: parseLoadPointFilter(values.param ?? []),
+      params: parseLoadPointFilter(values.param ?? [], values["load-point"] ?? []),
     });
     return exitCodeOf(outcome);
   },
