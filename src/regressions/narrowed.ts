@@ -40,8 +40,8 @@ export function withoutNarrowed(changes: readonly SeriesChange[]): SeriesChange[
  * shows here as the releases the change may have come with. Null where the runtime's releases are
  * not known or a version is no release (a canary).
  */
-export function releasesBetween(change: Pick<SeriesChange, "runtime" | "from_version" | "to_version">, published: ReadonlyMap<string, readonly string[]>): ReleasesBetween | null {
-  const releases = published.get(change.runtime);
+export function releasesBetween(change: Pick<SeriesChange, "runtime" | "runner" | "from_version" | "to_version">, published: ReadonlyMap<string, readonly string[]>): ReleasesBetween | null {
+  const releases = published.get(`${change.runtime}@${change.runner}`) ?? published.get(change.runtime);
   if (releases === undefined || semver.valid(change.from_version) === null || semver.valid(change.to_version) === null) return null;
   const between = releases.filter((v) => semver.gt(v, change.from_version) && semver.lt(v, change.to_version)).sort(semver.compare);
   return between.length === 0 ? { releases: 0 } : { releases: between.length, first: between[0]!, last: between.at(-1)! };

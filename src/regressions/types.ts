@@ -108,7 +108,10 @@ export interface RegressionOptions {
   readonly now?: Date;
   /** Results of series already computed, by a hash of their input: unchanged series are not computed again. */
   readonly cache?: SeriesCache;
-  /** Each runtime's published stable releases: a change then says which releases lie between its two versions. */
+  /**
+   * Each runtime's published stable releases: a change then says which releases lie between its two
+   * versions. Under `runtime@runner`, those of that runner's architecture; else under `runtime`.
+   */
   readonly published?: ReadonlyMap<string, readonly string[]>;
 }
 

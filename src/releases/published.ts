@@ -1,7 +1,7 @@
 import semver from "semver";
 import { UserError, errorMessage } from "../core/errors.ts";
 import { RUNTIME_NAMES, RUNTIMES, type Arch, type RuntimeName } from "../runtimes/catalog.ts";
-import { fetchPackageMetadata, fetchPublishTimes } from "../runtimes/registry.ts";
+import { fetchPackageMetadata, fetchPublishTimes, type PackageMetadata } from "../runtimes/registry.ts";
 
 /** A version of a runtime as published in the registry, pre-releases included. */
 export interface Release {
@@ -28,23 +28,30 @@ export async function publishedReleases(runtime: RuntimeName, arch: Arch): Promi
 const ARCHES: readonly Arch[] = ["x86_64", "arm64"];
 
 /**
- * Each runtime's stable releases, of either architecture's binary package (a result's
- * architecture is its runner's, and a release can reach one package before the other). What the
- * feed reads to say which releases lie between a change's two versions; or why they are unknown,
- * when the registry cannot be read, since a feed is worth writing without them.
+ * Each runtime's stable releases, for the feed to say which releases lie between a change's two
+ * versions; or why they are unknown, when the registry cannot be read, since a feed is worth
+ * writing without them. Under `runtime@machine`, those of the machine's architecture: its results
+ * can come from those alone, and a release can reach one architecture's package and not the other
+ * (Node's 26.11.0 has an arm64 package and no x86_64 one). Under `runtime`, either architecture's,
+ * for a runner no machine list declares.
  */
-export async function stableReleases(): Promise<{ releases: ReadonlyMap<string, readonly string[]> } | { unknown: string }> {
+export async function stableReleases(machines: readonly { readonly name: string; readonly arch: Arch }[]): Promise<{ releases: ReadonlyMap<string, readonly string[]> } | { unknown: string }> {
   try {
-    const entries = await Promise.all(
+    const releases = new Map<string, readonly string[]>();
+    await Promise.all(
       RUNTIME_NAMES.map(async (runtime) => {
-        const lists = await Promise.all(ARCHES.map((arch) => fetchPackageMetadata(RUNTIMES[runtime].packageName(arch))));
-        const versions = new Set(lists.flatMap((metadata) => [...metadata.versions.keys()]).filter((v) => semver.valid(v) !== null && semver.prerelease(v) === null));
-        return [runtime, [...versions]] as const;
+        const byArch = new Map(await Promise.all(ARCHES.map(async (arch) => [arch, stable(await fetchPackageMetadata(RUNTIMES[runtime].packageName(arch)))] as const)));
+        releases.set(runtime, [...new Set([...byArch.values()].flat())]);
+        for (const machine of machines) releases.set(`${runtime}@${machine.name}`, byArch.get(machine.arch)!);
       }),
     );
-    return { releases: new Map(entries) };
+    return { releases };
   } catch (error) {
     if (error instanceof UserError) return { unknown: errorMessage(error) };
     throw error;
   }
+}
+
+function stable(metadata: PackageMetadata): string[] {
+  return [...metadata.versions.keys()].filter((v) => semver.valid(v) !== null && semver.prerelease(v) === null);
 }

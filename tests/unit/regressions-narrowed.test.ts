@@ -77,6 +77,21 @@ describe("the feed after a step was narrowed on another machine than its link", 
     assert.doesNotMatch(narrowedPage, /Confirmed across several releases/);
   });
 
+  it("counts the releases between of the runner's own architecture, where they are known", () => {
+    // 22.7.1 reached the other architecture's package alone: this runner can never measure it.
+    const published = new Map([
+      ["node", ["22.6.0", "22.7.0", "22.7.1", "22.8.0"]],
+      [`node@${TESTBED_AMD.runner}`, ["22.6.0", "22.7.0", "22.8.0"]],
+    ]);
+    const docs = [
+      ...linkRun({ machine: TESTBED_AMD, index: 1, from: "22.7.0", to: "22.8.0", level: steppedLevel(100, "22.8.0", 1.1) }),
+      ...linkRun({ machine: { ...TESTBED_AMD, runner: "another-runner" }, index: 2, from: "22.7.0", to: "22.8.0", level: steppedLevel(100, "22.8.0", 1.1) }),
+    ];
+    const between = (runner: string) => detectRegressions(docs, { published }).changes.find((c) => c.runner === runner)?.between;
+    assert.deepEqual(between(TESTBED_AMD.runner), { releases: 0 });
+    assert.deepEqual(between("another-runner"), { releases: 1, first: "22.7.1", last: "22.7.1" });
+  });
+
   it("keeps a link's step on the link when neither half, measured on the same machine, shows it alone", () => {
     const docs = linkWithHalves(TESTBED_AMD);
     const published = new Map([["node", ["22.4.0", "22.5.0", "22.6.0", "22.7.0", "22.8.0"]]]);

@@ -12,6 +12,7 @@ import { FEED_JSON_FILE, regressionsJson } from "../../regressions/feed-json.ts"
 import { chainsText, describeDrift, regressionsText } from "../../regressions/format.ts";
 import { judgeOnQuietest, quietestText } from "../../regressions/quietest.ts";
 import { stableReleases } from "../../releases/published.ts";
+import { loadBenchMachines } from "../../releases/runners.ts";
 import { readIndexedDocuments } from "../../results/run-index.ts";
 import { readRunnerResults } from "../../results/store.ts";
 import type { ResultDocument } from "../../results/types.ts";
@@ -34,10 +35,11 @@ export function sentinelDriftWarning(outDir: string, runDocs: readonly ResultDoc
 
 /**
  * The runtimes' published releases, for the feed to say which changes lie between adjacent
- * releases; without the registry, a warning and a feed that does not say.
+ * releases, each machine's of its own architecture; without the registry, a warning and a feed
+ * that does not say.
  */
 export async function publishedForFeed(): Promise<ReadonlyMap<string, readonly string[]> | undefined> {
-  const published = await stableReleases();
+  const published = await stableReleases(loadBenchMachines());
   if ("releases" in published) return published.releases;
   process.stderr.write(`runtime-bench: warning: ${published.unknown}; the feed does not say which releases lie between each change's two versions\n`);
   return undefined;
