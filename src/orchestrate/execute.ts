@@ -3,7 +3,7 @@ import { errorMessage, UserError } from "../core/errors.ts";
 import { atLoadPoint, leavesNoCell, paramsSlug, type LoadPointFilter } from "../core/params.ts";
 import { publishedText, publishedValue } from "../core/markup.ts";
 import type { Environment } from "../env/fingerprint.ts";
-import { cleanupsSettled, isInterrupted, setInterruptHandler } from "../process/children.ts";
+import { cleanupsSettled, interruptCleanup, isInterrupted, setInterruptHandler } from "../process/children.ts";
 import { scratchFolder } from "../process/scratch.ts";
 import type { IdentifiedRuntime } from "../runtimes/identify.ts";
 import { parseSpec } from "../runtimes/spec.ts";
@@ -280,7 +280,11 @@ function saveOnInterrupt(run: Run, removeWorkDir: () => Promise<void>): () => Pr
     })());
   // An interrupt that came before this handler (while the work folder was being made) calls it now.
   setInterruptHandler(save);
-  return () => saving ?? Promise.resolve();
+  // The interrupt calls the save only once the children it killed are gone: wait for its cleanup, which holds the save.
+  return async () => {
+    await interruptCleanup();
+    await (saving ?? Promise.resolve());
+  };
 }
 
 /** Checks, measures, checks again and saves one scenario; false when an interrupt stopped it (its handler saves). */
