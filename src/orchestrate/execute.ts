@@ -283,7 +283,7 @@ function saveOnInterrupt(run: Run, removeWorkDir: () => Promise<void>): () => Pr
   // The interrupt calls the save only once the children it killed are gone: wait for its cleanup, which holds the save.
   return async () => {
     await interruptCleanup();
-    await (saving ?? Promise.resolve());
+    await saving;
   };
 }
 
@@ -453,9 +453,12 @@ async function checkedCells(run: Run, selected: ResolvedScenario): Promise<Cell[
       if (isInterrupted()) break;
       const cell = pendingCell(subject);
       const checkStarted = performance.now();
-      const before = await session.check(subject);
-      // A check the interrupt cut short (its child killed) says nothing about the cell.
-      if (isInterrupted()) break;
+      // A check the interrupt cut short (its child killed, its session closed under it) says nothing about the cell, whether it returned or threw.
+      const before = await session.check(subject).catch((error: unknown) => {
+        if (isInterrupted()) return null;
+        throw error;
+      });
+      if (before === null || isInterrupted()) break;
       cell.timeout = cellTrialTimeout(selected, runtime, suiteOptions, subject.params, (performance.now() - checkStarted) / 1000, run.trialTimeoutFloorS);
       if (before.verification) cell.verification = before.verification;
       if (before.status !== "ok") {

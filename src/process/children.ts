@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
 import type { Socket } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 
 /**
@@ -128,17 +129,13 @@ function groupAlive(pid: number): boolean {
 }
 
 /**
- * Settles once the child has exited and nothing is left in its group, or after `limitMs`: a killed
- * process still writes until the kernel has taken it down, and a save that removes the folder it
- * wrote in must come after.
+ * Settles once nothing is left in the child's group (its leader reaped), or after `limitMs`: a
+ * killed process still writes until the kernel has taken it down, and a save that removes the
+ * folder it wrote in must come after.
  */
 async function groupGone(child: ChildProcess, limitMs: number): Promise<void> {
   const deadline = Date.now() + limitMs;
-  const exited = child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once("exit", resolve));
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(resolve, limitMs)))]);
-  clearTimeout(timer);
-  while (child.pid !== undefined && groupAlive(child.pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  while (child.pid !== undefined && groupAlive(child.pid) && Date.now() < deadline) await sleep(20);
 }
 
 /**

@@ -235,8 +235,9 @@ export interface Suite<Config = unknown, P extends ProfileParams = ProfileParams
   /**
    * For `plan`: the cells one scenario has on a runtime, named only (nothing is provisioned), and
    * the time their trials and checks take, computed from the scenario's profile and the suite's own
-   * cost of each step; of those cells, only the load points `keeps` takes (`run --param`). A suite
-   * without it is listed by `plan` with no estimate.
+   * cost of each step; it asks `keeps` of every cell and counts only those it takes (`run --param`,
+   * `--load-point`), and `run` reads the cells it asked of to name a filter that keeps none. A
+   * suite without it is listed by `plan` with no estimate.
    */
   estimate?(scenario: SuiteScenario<Config, P>, runtime: RuntimeName, options: Options, keeps: (params: Readonly<Record<string, ParamValue>>) => boolean): CostEstimate;
   /**

@@ -26,6 +26,11 @@ export interface InstallSession {
   upstream: Promise<string> | null;
   /** One local registry at a time: the one of the scenario being measured. */
   registry: { scenarioDir: string; running: Promise<LocalRegistry> } | null;
+  /**
+   * Set by closeSession: a check still under way when an interrupt closed the session must not
+   * start a registry again, in the work folder the interrupt's save is removing.
+   */
+  closed: boolean;
 }
 
 export function openSession(context: SuiteContext<InstallOptions>): InstallSession {
@@ -39,6 +44,7 @@ export function openSession(context: SuiteContext<InstallOptions>): InstallSessi
     lockedTrees: new Map(),
     upstream: null,
     registry: null,
+    closed: false,
   };
 }
 
@@ -66,6 +72,7 @@ export function upstreamUrl(session: InstallSession): Promise<string> {
 }
 
 function registryFor(session: InstallSession, scenario: InstallScenario): Promise<LocalRegistry> {
+  if (session.closed) return Promise.reject(new Error(`install/${scenario.name}: the install session is closed, so no registry starts`));
   if (session.registry?.scenarioDir !== scenario.dir) {
     const previous = session.registry;
     const files = [join(scenario.dir, scenario.config.package_json), ...committedLockfiles(scenario.dir, session.managers)];
@@ -109,6 +116,7 @@ export function fixtureOf(subject: InstallSubject, preparation: Preparation) {
 }
 
 export async function closeSession(session: InstallSession): Promise<void> {
+  session.closed = true;
   const running = session.registry;
   session.registry = null;
   await (await running?.running.catch(() => null))?.stop();
