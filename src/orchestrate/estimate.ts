@@ -32,6 +32,12 @@ function runs(selected: ResolvedScenario, spec: RuntimeSpec): boolean {
   return !semver.lt(spec.request.version, support.min_version);
 }
 
+/** What a suite's estimate of a scenario is asked with: the suite's own options, parsed, and the runtimes that run the scenario. */
+function estimateInputs(selected: ResolvedScenario, specs: readonly RuntimeSpec[], suiteOptions: Readonly<Record<string, Record<string, string[]>>>) {
+  const { suite } = selected;
+  return { parsed: suite.parseOptions?.(suiteOptions[suite.name] ?? {}) ?? {}, running: specs.filter((s) => runs(selected, s)) };
+}
+
 /**
  * The first scenario a load-point filter leaves none of its cells, with the load points the suite's
  * estimate lists for it, or null: `run` names it before anything is provisioned. (A suite without
@@ -41,7 +47,7 @@ export function scenarioLeftNoCell(scenarios: readonly ResolvedScenario[], specs
   for (const selected of scenarios) {
     const { suite, scenario } = selected;
     if (!suite.estimate) continue;
-    const parsed = suite.parseOptions?.(suiteOptions[suite.name] ?? {}) ?? {};
+    const { parsed, running } = estimateInputs(selected, specs, suiteOptions);
     const points = new Set<string>();
     let kept = false;
     const keeps = (cell: Readonly<Record<string, ParamValue>>) => {
@@ -50,7 +56,7 @@ export function scenarioLeftNoCell(scenarios: readonly ResolvedScenario[], specs
       kept ||= keep;
       return keep;
     };
-    for (const spec of specs.filter((s) => runs(selected, s))) suite.estimate(scenario, spec.name, parsed, keeps);
+    for (const spec of running) suite.estimate(scenario, spec.name, parsed, keeps);
     if (points.size > 0 && !kept) return { selected, points: [...points] };
   }
   return null;
@@ -79,8 +85,7 @@ export function planRun(scenarios: readonly ResolvedScenario[], specs: readonly 
     plans.set(suite.name, plan);
     plan.scenarios += 1;
     if (!suite.estimate) continue;
-    const parsed = suite.parseOptions?.(suiteOptions[suite.name] ?? {}) ?? {};
-    const running = specs.filter((s) => runs(selected, s));
+    const { parsed, running } = estimateInputs(selected, specs, suiteOptions);
     const { trials } = scenario.profileParams;
     const measured = judged && running.length > 1 ? Math.max(trials, MIN_PAIRS) : trials;
     // Two releases of one runtime go to the sequential rule's cap; runtimes side by side to the one-off plan's second look.

@@ -2,6 +2,7 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import * as sharedData from "../../../apps/database/shared/data.js";
 import { errorMessage, UserError } from "../../core/errors.ts";
+import { OnDemand } from "../../core/on-demand.ts";
 import { cpusOf, type CpuAssignment } from "../../tools/cpu-split.ts";
 import { createPostgresDatabase, createSqliteDatabase, type BenchDatabase, type Engine } from "../../tools/database-data.ts";
 import { connectPostgres, PostgresFailure, startPostgres, type PostgresServer } from "../../tools/postgres.ts";
@@ -14,33 +15,34 @@ export interface PostgresEngine {
   readonly database: BenchDatabase;
 }
 
-/** A run's databases: each made on first use, the PostgreSQL one again after its server died. */
+/** A run's databases: each made on first use, the PostgreSQL one again after its server died; none once the session closed. */
 export interface Engines {
   readonly context: SuiteContext<DatabaseOptions>;
   readonly split: CpuAssignment;
-  sqlite: Promise<BenchDatabase> | null;
-  postgres: Promise<PostgresEngine> | null;
+  readonly sqlite: OnDemand<BenchDatabase>;
+  readonly postgres: OnDemand<PostgresEngine>;
   postgresStarts: number;
 }
 
 /** The run's engines before the first subject makes one. */
 export function noEngines(context: SuiteContext<DatabaseOptions>, split: CpuAssignment): Engines {
-  return { context, split, sqlite: null, postgres: null, postgresStarts: 0 };
-}
-
-function sqliteDatabase(engines: Engines): Promise<BenchDatabase> {
-  engines.sqlite ??= (async () => {
-    const dir = join(engines.context.workDir, "sqlite");
-    await mkdir(dir, { recursive: true });
-    return createSqliteDatabase(sharedData, dir);
-  })();
-  return engines.sqlite;
+  const engines: Engines = {
+    context,
+    split,
+    sqlite: new OnDemand("the database suite's SQLite database", async () => {
+      const dir = join(context.workDir, "sqlite");
+      await mkdir(dir, { recursive: true });
+      return createSqliteDatabase(sharedData, dir);
+    }),
+    postgres: new OnDemand("the database suite's PostgreSQL", () => startPostgresEngine(engines)),
+    postgresStarts: 0,
+  };
+  return engines;
 }
 
 /** The run's PostgreSQL: started (or connected to) on first use, and again after it died. */
 export function postgresEngine(engines: Engines): Promise<PostgresEngine> {
-  engines.postgres ??= startPostgresEngine(engines);
-  return engines.postgres;
+  return engines.postgres.get();
 }
 
 async function startPostgresEngine(engines: Engines): Promise<PostgresEngine> {
@@ -69,22 +71,17 @@ async function startPostgresEngine(engines: Engines): Promise<PostgresEngine> {
 }
 
 export async function databaseOf(engines: Engines, engine: Engine): Promise<BenchDatabase> {
-  return engine === "sqlite" ? sqliteDatabase(engines) : (await postgresEngine(engines)).database;
+  return engine === "sqlite" ? engines.sqlite.get() : (await postgresEngine(engines)).database;
 }
 
 /** A server that died takes its cell with it; the next subject starts a new one. */
 export async function forgetDeadServer(engines: Engines, reason: string): Promise<void> {
-  const dead = engines.postgres;
-  engines.postgres = null;
-  await (await dead)?.server.stop();
+  await (await engines.postgres.forget())?.server.stop();
   engines.context.log(`${reason}; the next PostgreSQL subject starts a new server`);
 }
 
 export async function closeEngines(engines: Engines): Promise<void> {
-  const running = [engines.sqlite, engines.postgres];
-  engines.sqlite = null;
-  engines.postgres = null;
-  for (const pending of running) {
+  for (const pending of [engines.sqlite.close(), engines.postgres.close()]) {
     const engine = await pending?.catch(() => null);
     if (engine === null || engine === undefined) continue;
     if ("server" in engine) {

@@ -159,7 +159,7 @@ async function trial(session: DatabaseSession, subject: DatabaseSubject, trialIn
 }
 
 async function finish(session: DatabaseSession, subject: DatabaseSubject) {
-  const running = session.engines.postgres;
+  const running = session.engines.postgres.started();
   if (appOf(session.apps, subject).manifest.engine !== "postgres" || running === null) return {};
   const { server } = await running;
   return { tools: { postgres: server.version } };

@@ -106,6 +106,8 @@ export interface TrialFolder {
 export class Workspace {
   private current: Promise<PreparedData> | null = null;
   private outputs = 0;
+  /** Set by close: a check an interrupt cut short must not generate data in the root being removed. */
+  private closed = false;
 
   /** `beforeGenerate` may refuse (throw) before a scenario's data is generated: the free-space check. */
   constructor(
@@ -115,6 +117,7 @@ export class Workspace {
 
   /** The scenario's data, generated on first use and flushed to disk so write-back never overlaps a measurement. */
   prepare(key: string, operation: Operation, shape: DataShape): Promise<PreparedData> {
+    if (this.closed) return Promise.reject(new Error(`fileio: the workspace is closed, so no data is generated for ${key}`));
     const previous = this.current;
     if (previous) {
       this.current = previous.then(
@@ -153,6 +156,9 @@ export class Workspace {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
+    // Data still being generated lands before the removal, not during it.
+    await this.current?.catch(() => null);
     this.current = null;
     await rm(this.root, { recursive: true, force: true });
   }

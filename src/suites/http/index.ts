@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { NoReproduction, UserError } from "../../core/errors.ts";
 import { once } from "../../core/once.ts";
+import { OnDemand } from "../../core/on-demand.ts";
 import { appOption, appsOption, dependencyVersions, entryFile, installApp, listingOf, loadApps, selectApps, type App, unsupportedApp } from "../../apps/manifest.ts";
 import type { ParamValue } from "../../core/params.ts";
 import type { RuntimeName } from "../../runtimes/catalog.ts";
@@ -400,12 +401,8 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
         verifyFresh(subject, appOf(subject), context, await databaseOf(subject)),
       );
     // Started by the first subject whose scenario has a database; stopped by close().
-    let database: Promise<HttpDatabase> | null = null;
-    const databaseOf = (subject: HttpSubject): Promise<HttpDatabase | null> => {
-      if (!subject.scenario.config.database) return Promise.resolve(null);
-      database ??= startHttpDatabase(context.workDir, cpusOf(machineAssignment(), "database"), context.log);
-      return database;
-    };
+    const database = new OnDemand("the HTTP suite's PostgreSQL", () => startHttpDatabase(context.workDir, cpusOf(machineAssignment(), "database"), context.log));
+    const databaseOf = (subject: HttpSubject): Promise<HttpDatabase | null> => (subject.scenario.config.database ? database.get() : Promise.resolve(null));
     // A fresh server on a restored database (restored outside any timed region, so every trial and counting pass starts from the same table).
     const launchRestored = async (subject: HttpSubject, split: CpuAssignment) => {
       const db = await databaseOf(subject);
@@ -471,7 +468,7 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
       async finish(subject) {
         const flags = clientBoundTrials.get(subject) ?? [];
         // Never started here: a subject that was not measured (unsupported, failed check) may finish first.
-        const db = subject.scenario.config.database && database ? await database.catch(() => null) : null;
+        const db = subject.scenario.config.database ? await database.started()?.catch(() => null) : null;
         return {
           details: {
             client_bound: flags.some(Boolean),
@@ -485,9 +482,7 @@ export const httpSuite = defineSuite<HttpConfig, HttpProfile, { apps: readonly s
       },
 
       async close() {
-        const pending = database;
-        database = null;
-        const db = await pending?.catch(() => null);
+        const db = await database.close()?.catch(() => null);
         if (!db) return;
         await db.database.drop().catch(() => {});
         await db.server.stop();
