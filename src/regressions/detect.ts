@@ -284,6 +284,22 @@ function withBetween(change: SeriesChange, published: ReadonlyMap<string, readon
   return between === null ? change : { ...change, between };
 }
 
+/** The newest version of each scenario among the series (`suite/scenario` to its version). */
+function newestScenarioVersions(series: readonly Series[]): Map<string, number> {
+  const newest = new Map<string, number>();
+  for (const { identity } of series) {
+    const key = `${identity.suite}/${identity.scenario}`;
+    newest.set(key, Math.max(newest.get(key) ?? 0, identity.scenario_version));
+  }
+  return newest;
+}
+
+/** A change on a scenario version the results also hold a newer version of, marked as replaced. */
+function withReplaced(change: SeriesChange, newest: ReadonlyMap<string, number>): SeriesChange {
+  const version = newest.get(`${change.suite}/${change.scenario}`) ?? change.scenario_version;
+  return version > change.scenario_version ? { ...change, replaced_by: version } : change;
+}
+
 export function detectRegressions(docs: readonly ResultDocument[], options: RegressionOptions = {}): RegressionReport {
   const fallback = options.defaultMinEffect ?? DEFAULT_MIN_EFFECT;
   const measurements = measurementsOf(docs.filter((doc) => doc.label !== CANARY_LABEL)).filter(aboveResolution);
@@ -299,11 +315,12 @@ export function detectRegressions(docs: readonly ResultDocument[], options: Regr
     options.cache.set(key, result);
     return result;
   });
+  const newest = newestScenarioVersions(allSeries);
   return {
     schema: REGRESSIONS_SCHEMA_ID,
     generated_at: (options.now ?? new Date()).toISOString(),
     changes: [...withHalves(withoutNarrowed(results.flatMap((r) => r.changes)), allSeries), ...canaryChanges(docs)]
-      .map((change) => withBetween(withDocumented(change), options.published))
+      .map((change) => withReplaced(withBetween(withDocumented(change), options.published), newest))
       .sort((a, b) => b.updated.localeCompare(a.updated) || a.series.localeCompare(b.series)),
     drifted_runs: drifted,
     series: results.map((r) => r.summary).sort((a, b) => a.series.localeCompare(b.series)),

@@ -5,7 +5,7 @@ import { cellLabel } from "../compare/format.ts";
 import { formatInterval } from "../compare/verdict.ts";
 import { releaseNotes, type ReleaseNotes } from "../runtimes/catalog.ts";
 import { changesByRelease, headlineChanges, headlineText, kindCounts, type ReleaseChanges } from "./by-release.ts";
-import { describeBetween, describeChange, describeHalves, notNarrowed } from "./format.ts";
+import { describeBetween, describeChange, describeWhyNotNarrowed, notNarrowed } from "./format.ts";
 import type { RegressionReport, SeriesChange } from "./types.ts";
 
 /** The feed's file name for feed readers. */
@@ -43,7 +43,7 @@ function entry(release: ReleaseChanges, page: string): string {
   // A release's changes have a section of the page; a wide link's are rows of one table, the first of them leading.
   const anchor = notNarrowed(first) ? changeAnchor(first) : release.id;
   const headline = headlineChanges(release).map(headlineText);
-  const named = release.changes.slice(0, ENTRY_CHANGES).map((c) => `${cellLabel(c)} ${c.metric} ${c.kind} ${describeChange(c)} ${formatInterval(c.ci95)}: ${[c.reason, describeHalves(c)].filter((text) => text !== null).join("; ")}`);
+  const named = release.changes.slice(0, ENTRY_CHANGES).map((c) => `${cellLabel(c)} ${c.metric} ${c.kind} ${describeChange(c)} ${formatInterval(c.ci95)}: ${[c.reason, describeWhyNotNarrowed(c)].filter((text) => text !== null).join("; ")}`);
   const rest = release.changes.length - named.length;
   const documented = [...new Map(release.changes.flatMap((c) => c.documented ?? []).map((known) => [known.url, known])).values()];
   const summary = [

@@ -41,25 +41,37 @@ export function describeBetween(change: SeriesChange): string | null {
   return `not narrowed to one release: ${count(between.releases, "release")} between (${span})`;
 }
 
-/**
- * Why a change not narrowed to one release stands on its wider pair: what its halves gave, where a
- * release between was measured beside both ends, or that none was; null where it is narrowed or the
- * releases between are unknown.
- */
-export function describeHalves(change: SeriesChange): string | null {
-  if (describeBetween(change) === null) return null;
-  return change.halves === undefined ? "no release between measured beside both ends" : `neither half showed it alone (${change.halves.map(describeHalf).join("; ")})`;
+/** `version 1 of its scenario, since replaced by version 2: …`, or null for a change on its scenario's newest version. */
+function describeReplaced(change: SeriesChange): string | null {
+  if (change.replaced_by === undefined) return null;
+  return `version ${change.scenario_version} of its scenario, since replaced by version ${change.replaced_by}: its series ends there, and a sweep narrows the newer version's steps`;
 }
 
-/** `3 of them on a scenario's headline metric (…): 2 split at a release between …; 1 with no release between …`: what the unnarrowed changes' count is made of. */
+/**
+ * Why a change not narrowed to one release stands on its wider pair: what its halves gave, where a
+ * release between was measured beside both ends, or that none was, and whether its scenario has
+ * changed since; null where it is narrowed or the releases between are unknown.
+ */
+export function describeWhyNotNarrowed(change: SeriesChange): string | null {
+  if (describeBetween(change) === null) return null;
+  const halves = change.halves === undefined ? "no release between measured beside both ends" : `neither half showed it alone (${change.halves.map(describeHalf).join("; ")})`;
+  return [halves, describeReplaced(change)].filter((text) => text !== null).join("; ");
+}
+
+/**
+ * `3 of them on a scenario's headline metric: 1 on a scenario version since replaced …; 2 on its
+ * current version (…): 1 split at a release between …; 1 with no release between …`: what the
+ * unnarrowed changes' count is made of.
+ */
 export function describeNotNarrowed(wide: readonly SeriesChange[]): string {
   const headline = wide.filter((c) => c.headline);
-  const split = headline.filter((c) => c.halves !== undefined).length;
-  return `${headline.length} of them on a scenario's headline metric (the one a history sweep narrows): ${split} split at a release between measured beside both ends, neither half showing the change alone; ${headline.length - split} with no release between measured beside both ends`;
+  const current = headline.filter((c) => c.replaced_by === undefined);
+  const split = current.filter((c) => c.halves !== undefined).length;
+  return `${headline.length} of them on a scenario's headline metric: ${headline.length - current.length} on a version of its scenario since replaced, whose steps no sweep narrows any more; ${current.length} on its current version (the steps a history sweep narrows): ${split} split at a release between measured beside both ends, neither half showing the change alone; ${current.length - split} with no release between measured beside both ends`;
 }
 
 function changeRow(change: SeriesChange): string[] {
-  const between = [describeBetween(change), describeHalves(change)].filter((text) => text !== null);
+  const between = [describeBetween(change), describeWhyNotNarrowed(change)].filter((text) => text !== null);
   return [
     change.status,
     change.kind,

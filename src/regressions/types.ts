@@ -75,6 +75,12 @@ export interface SeriesChange extends SeriesIdentity {
    * between was measured beside both ends.
    */
   halves?: [MeasuredHalf, MeasuredHalf];
+  /**
+   * The newest version of this change's scenario that the results hold, where it is newer than the
+   * series' own: the scenario changed what it measures, its series ends here, and a sweep narrows
+   * the newer version's steps, never this one's.
+   */
+  replaced_by?: number;
 }
 
 /** One half of a change's two releases, measured beside each other in one run, and its paired verdict. */

@@ -5,7 +5,7 @@ import { formatChange, formatPercent } from "../compare/format.ts";
 import { formatInterval } from "../compare/verdict.ts";
 import { changesByRelease, headlineChanges, kindCounts, ofKind, type ReleaseChanges } from "../regressions/by-release.ts";
 import { FEED_ATOM_FILE, changeAnchor } from "../regressions/feed-atom.ts";
-import { describeBetween, describeHalves, describeNotNarrowed, notNarrowed } from "../regressions/format.ts";
+import { describeBetween, describeWhyNotNarrowed, describeNotNarrowed, notNarrowed } from "../regressions/format.ts";
 import { FEED_JSON_FILE } from "../regressions/feed-json.ts";
 import { REGRESSIONS_SCHEMA_ID, type RegressionReport, type SeriesChange } from "../regressions/types.ts";
 import { paramsSlug } from "../core/params.ts";
@@ -77,8 +77,8 @@ const COLUMNS: readonly { title: string; numeric?: boolean; cell: (change: Serie
   {
     title: "why",
     cell: (c) => {
-      const halves = describeHalves(c);
-      return html`${c.reason}${c.environment_drift ? html` <span class="badge">machine drifted</span>` : ""}${halves === null ? "" : html`<div class="muted halves">${halves}</div>`}`;
+      const why = describeWhyNotNarrowed(c);
+      return html`${c.reason}${c.environment_drift ? html` <span class="badge">machine drifted</span>` : ""}${why === null ? "" : html`<div class="muted halves">${why}</div>`}`;
     },
   },
 ];
@@ -158,7 +158,7 @@ export function regressionsBody(feed: RegressionsFeed | null): SafeHtml {
   const placed = confirmed.filter((c) => !notNarrowed(c));
   return html`<h1>Regressions</h1>
 <p class="lede">Significant changes between consecutive versions of each series, as found by <code>scripts/bench regressions</code> on ${report.generated_at.slice(0, 10)}: the 95 % interval of the ratio excludes 1 and the change exceeds its minimum effect (the series' own noise floor; for a release measured beside the one before it in one run, the paired rule's; each row names its own). ${feed.atomPath ? html`<a class="feed" href="${FEED_ATOM_FILE}">Subscribe (Atom)</a>` : ""} <a href="${FEED_JSON_FILE}">JSON</a></p>
-${wide.length > 0 ? html`<p id="not-narrowed">${wide.length} of the ${confirmed.length} confirmed changes lie between releases with others published between them, ${describeNotNarrowed(wide)}. A change no half shows alone may be spread over several releases, or one run's figure; docs/history.md in the repository says why each stands. They are listed apart, below the changes of one release; each row names the releases between, and says why the change stands there: what its halves gave, or that none was measured.</p>` : ""}
+${wide.length > 0 ? html`<p id="not-narrowed">${wide.length} of the ${confirmed.length} confirmed changes lie between releases with others published between them, ${describeNotNarrowed(wide)}. A change no half shows alone may be spread over several releases, or one run's figure; docs/history.md in the repository says why each stands. They are listed apart, below the changes of one release; each row names the releases between, and says why the change stands there: what its halves gave, or that none was measured, and whether its scenario has changed since.</p>` : ""}
 ${report.changes.length === 0 ? html`<p class="empty">No significant change in ${report.series.length} series.</p>` : ""}
 ${releasesSection(changesByRelease(placed))}
 ${changesTable("Confirmed across several releases, not placed in one", wide)}

@@ -56,12 +56,12 @@ describe("the feed after a step was narrowed on another machine than its link", 
     assert.deepEqual(others, [], "the link's step is the half's that showed it");
     assert.deepEqual([half!.from_version, half!.to_version, half!.between], ["22.4.0", "22.6.0", { releases: 1, first: "22.5.0", last: "22.5.0" }]);
     const report = detectRegressions(halves, { published });
-    assert.match(regressionsText(report, false), /confirmed: 0 between adjacent releases, 1 not narrowed to one release \(others published between\), 1 of them on a scenario's headline metric \(the one a history sweep narrows\): 0 split at a release between measured beside both ends, neither half showing the change alone; 1 with no release between measured beside both ends/);
+    assert.match(regressionsText(report, false), /confirmed: 0 between adjacent releases, 1 not narrowed to one release \(others published between\), 1 of them on a scenario's headline metric: 0 on a version of its scenario since replaced, whose steps no sweep narrows any more; 1 on its current version \(the steps a history sweep narrows\): 0 split at a release between measured beside both ends, neither half showing the change alone; 1 with no release between measured beside both ends/);
     assert.match(regressionsText(report, false), /not narrowed to one release: 1 release between \(22\.5\.0\); no release between measured beside both ends/);
     assert.match(regressionsAtom(report), /<title>node 22\.4\.0 → 22\.6\.0 on [^:<]+: 1 regression, 0 improvements<\/title>/);
     assert.match(regressionsAtom(report), /<summary>1 regression, 0 improvements, not narrowed to one release: 1 release between \(22\.5\.0\)\. .*; no release between measured beside both ends\.<\/summary>/);
     const page = regressionsBody({ report, jsonPath: "regressions.json", atomPath: null }).text;
-    assert.match(page, /<p id="not-narrowed">1 of the 1 confirmed changes lie between releases with others published between them, 1 of them on a scenario&#39;s headline metric \(the one a history sweep narrows\): 0 split/);
+    assert.match(page, /<p id="not-narrowed">1 of the 1 confirmed changes lie between releases with others published between them, 1 of them on a scenario&#39;s headline metric: 0 on a version of its scenario since replaced, whose steps no sweep narrows any more; 1 on its current version \(the steps a history sweep narrows\): 0 split/);
     assert.match(page, /22\.4\.0 → 22\.6\.0<div class="muted not-narrowed">not narrowed to one release: 1 release between \(22\.5\.0\)<\/div>/);
     assert.match(page, /<div class="muted halves">no release between measured beside both ends<\/div>/);
     assert.match(page, /<h2>Confirmed across several releases, not placed in one <span class="count">1<\/span><\/h2>/);
@@ -110,7 +110,7 @@ describe("the feed after a step was narrowed on another machine than its link", 
       ],
     );
     const report = detectRegressions(docs, { published });
-    assert.match(regressionsText(report, false), /1 of them on a scenario's headline metric \(the one a history sweep narrows\): 1 split at a release between measured beside both ends, neither half showing the change alone; 0 with no release between/);
+    assert.match(regressionsText(report, false), /1 on its current version \(the steps a history sweep narrows\): 1 split at a release between measured beside both ends, neither half showing the change alone; 0 with no release between/);
     assert.match(regressionsText(report, false), /not narrowed to one release: 3 releases between \(22\.5\.0 … 22\.7\.0\); neither half showed it alone \(22\.4\.0 → 22\.6\.0 [+−]\d+\.\d % \[\d\.\d{3}, \d\.\d{3}\], inconclusive; 22\.6\.0 → 22\.8\.0 /);
     const page = regressionsBody({ report, jsonPath: "regressions.json", atomPath: null }).text;
     assert.match(page, /<div class="muted not-narrowed">not narrowed to one release: 3 releases between \(22\.5\.0 … 22\.7\.0\)<\/div>/);
@@ -132,6 +132,29 @@ describe("the feed after a step was narrowed on another machine than its link", 
     assert.deepEqual(checkAgainst("regressions.schema.json", detectRegressions(docs, { published: new Map([["node", ["22.5.0", "22.6.0", "22.7.0"]]]) })), [], "the feed's schema allows halves and releases between");
     const oneHalf = detectRegressions(docs.filter((doc) => !(doc.runtime.version === "22.8.0" && doc.run.id.endsWith("3")))).changes;
     assert.equal(oneHalf.find((c) => c.from_version === "22.4.0" && c.to_version === "22.8.0")?.halves, undefined, "one half measured is no split");
+  });
+
+  it("says where a step not narrowed lies on a version of its scenario that a newer one replaced, which no sweep narrows any more", () => {
+    const published = new Map([["node", ["22.4.0", "22.5.0", "22.6.0", "22.7.0", "22.8.0"]]]);
+    const docs = [
+      ...linkRun({ machine: TESTBED_AMD, index: 1, from: "22.4.0", to: "22.8.0", level: LEVEL, scenarioVersion: 1 }),
+      ...linkRun({ machine: TESTBED_AMD, index: 2, from: "22.4.0", to: "22.8.0", level: LEVEL, scenarioVersion: 2 }),
+    ];
+    const report = detectRegressions(docs, { published });
+    assert.deepEqual(
+      report.changes.map((c) => [c.scenario_version, c.from_version, c.to_version, c.replaced_by]),
+      [
+        [2, "22.4.0", "22.8.0", undefined],
+        [1, "22.4.0", "22.8.0", 2],
+      ],
+    );
+    assert.deepEqual(checkAgainst("regressions.schema.json", report), [], "the feed's schema allows replaced_by");
+    const text = regressionsText(report, false);
+    assert.match(text, /2 of them on a scenario's headline metric: 1 on a version of its scenario since replaced, whose steps no sweep narrows any more; 1 on its current version \(the steps a history sweep narrows\): 0 split at a release between measured beside both ends, neither half showing the change alone; 1 with no release between/);
+    assert.match(text, /no release between measured beside both ends; version 1 of its scenario, since replaced by version 2: its series ends there, and a sweep narrows the newer version's steps/);
+    const page = regressionsBody({ report, jsonPath: "regressions.json", atomPath: null }).text;
+    assert.match(page, /<div class="muted halves">no release between measured beside both ends; version 1 of its scenario, since replaced by version 2: its series ends there, and a sweep narrows the newer version&#39;s steps<\/div>/);
+    assert.equal(detectRegressions(docs.filter((doc) => doc.scenario_version === 1), { published }).changes[0]!.replaced_by, undefined, "a version no newer one replaced in the results is current");
   });
 
   it("holds back a link's step that its halves, each paired in a run of its own, contradict", () => {
