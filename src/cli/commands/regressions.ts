@@ -69,7 +69,7 @@ export const regressionsSubcommand = defineCommand({
     "the change also says what its two halves gave (neither showed it alone), and is held back as unconfirmed where",
     "the two, compounded, contradict it: one run's figure that the runs of its halves did not repeat. A change on a",
     "version of its scenario that the results also hold a newer version of says so (replaced_by): its series ends there,",
-    "and a sweep narrows the newer version's steps, never its.",
+    "and a sweep narrows only the newer version's steps.",
     "Each series' result is cached (below RUNTIME_BENCH_CACHE) by a hash of its runs and of the detection code: a series",
     "that did not change is not computed again, and the report is the same either way.",
   ],
