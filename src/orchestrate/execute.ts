@@ -459,7 +459,7 @@ async function checkedCells(run: Run, selected: ResolvedScenario): Promise<Cell[
         throw error;
       });
       if (before === null || isInterrupted()) break;
-      cell.timeout = cellTrialTimeout(selected, runtime, suiteOptions, subject.params, (performance.now() - checkStarted) / 1000, run.trialTimeoutFloorS);
+      cell.timeout = cellTrialTimeout({ selected, runtime, options: suiteOptions, params: subject.params }, (performance.now() - checkStarted) / 1000, run.trialTimeoutFloorS);
       if (before.verification) cell.verification = before.verification;
       if (before.status !== "ok") {
         endCell(cell, before.status, before.error, before.details);

@@ -55,7 +55,15 @@ export function trialTimeout(checkS: number, estimatedTrialS: number | null, flo
  * cell's load point (averaged over the apps there): a 1 MiB message's trial may take many times a
  * small one's, and the scenario's average would call it hung.
  */
-export function cellTrialTimeout(selected: ResolvedScenario, runtime: IdentifiedRuntime, options: unknown, params: Readonly<Record<string, ParamValue>>, checkS: number, floorS: number): TrialTimeout {
+export interface TimedCell {
+  readonly selected: ResolvedScenario;
+  readonly runtime: IdentifiedRuntime;
+  /** The suite's parsed options, as its estimate takes them. */
+  readonly options: unknown;
+  readonly params: Readonly<Record<string, ParamValue>>;
+}
+
+export function cellTrialTimeout({ selected, runtime, options, params }: TimedCell, checkS: number, floorS: number): TrialTimeout {
   const slug = paramsSlug(params);
   const estimate = selected.suite.estimate?.(selected.scenario, runtime.identity.name, options as never, (other) => paramsSlug(other) === slug);
   const perTrial = estimate && estimate.cells > 0 ? trialsSeconds(estimate) / estimate.cells / selected.scenario.profileParams.trials : null;

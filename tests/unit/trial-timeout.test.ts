@@ -42,7 +42,7 @@ describe("a trial's timeout follows from its cell's check", () => {
     const node = { identity: { name: "node" } } as IdentifiedRuntime;
     const timeoutAt = (name: string, params: Record<string, ParamValue>, floorS = TRIAL_TIMEOUT_FLOOR_S) => {
       const [selected] = resolveScenarios(selectScenarios({ suites: [], scenarios: [name] }), "quick");
-      return cellTrialTimeout(selected!, node, selected!.suite.parseOptions?.({}) ?? {}, params, 0, floorS);
+      return cellTrialTimeout({ selected: selected!, runtime: node, options: selected!.suite.parseOptions?.({}) ?? {}, params }, 0, floorS);
     };
     const message = (size: number) => ({ payload: "string", size, batch: 64, transfer: false });
     // 1 MiB messages take several times a 1 KiB one: above the floor where the scenario's average is not.
