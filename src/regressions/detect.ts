@@ -14,7 +14,7 @@ import { releaseNotes } from "../runtimes/catalog.ts";
 import { describeDrift } from "./format.ts";
 import { judgePaired, measuredPairs, withHalves } from "./pairs.ts";
 import { buildSeries, runRef, runRefOf, type Series, type VersionPoint } from "./series.ts";
-import { REGRESSIONS_SCHEMA_ID, type DriftedRun, type RegressionOptions, type RegressionReport, type SeriesChange, type SeriesSummary } from "./types.ts";
+import { REGRESSIONS_SCHEMA_ID, type DriftedRun, type RegressionOptions, type RegressionReport, type SeriesChange, type SeriesIdentity, type SeriesSummary } from "./types.ts";
 
 /** Versions pooled as the level a new version is held against. */
 export const REFERENCE_VERSIONS = 3;
@@ -284,11 +284,13 @@ function withBetween(change: SeriesChange, published: ReadonlyMap<string, readon
   return between === null ? change : { ...change, between };
 }
 
+const scenarioOf = (identity: Pick<SeriesIdentity, "suite" | "scenario">) => `${identity.suite}/${identity.scenario}`;
+
 /** The newest version of each scenario among the series (`suite/scenario` to its version). */
 function newestScenarioVersions(series: readonly Series[]): Map<string, number> {
   const newest = new Map<string, number>();
   for (const { identity } of series) {
-    const key = `${identity.suite}/${identity.scenario}`;
+    const key = scenarioOf(identity);
     newest.set(key, Math.max(newest.get(key) ?? 0, identity.scenario_version));
   }
   return newest;
@@ -296,7 +298,7 @@ function newestScenarioVersions(series: readonly Series[]): Map<string, number> 
 
 /** A change on a scenario version the results also hold a newer version of, marked as replaced. */
 function withReplaced(change: SeriesChange, newest: ReadonlyMap<string, number>): SeriesChange {
-  const version = newest.get(`${change.suite}/${change.scenario}`) ?? change.scenario_version;
+  const version = newest.get(scenarioOf(change)) ?? change.scenario_version;
   return version > change.scenario_version ? { ...change, replaced_by: version } : change;
 }
 
