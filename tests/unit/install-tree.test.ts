@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { join } from "node:path";
 import { describe, it } from "node:test";
@@ -105,17 +106,44 @@ describe("install commands and states", () => {
     }
   });
 
-  it("prepares each state: what is removed, what is copied in, and nothing at all for repeat", () => {
+  it("prepares each state: what is set aside, what is copied in, and nothing at all for repeat", () => {
     const paths = pathsIn("/w");
     const fixture = { packageJson: "/f/package.json", lockfile: "/f/package-lock.json", warmCache: "/f/warm" };
     const clean = prepareScript("clean", manager, paths, fixture);
     // HOME too: Bun 1.1 kept its cache there whatever folder it was given.
-    assert.match(clean, /rm -rf \/w\/project\/node_modules \/w\/project\/package-lock.json \/w\/project\/.state \/w\/cache \/w\/home\n/);
+    assert.match(clean, /for p in \/w\/project\/node_modules \/w\/project\/package-lock.json \/w\/project\/.state \/w\/cache \/w\/home;/);
+    assert.doesNotMatch(clean, /rm /, "a tree deleted before each trial slows the next trials' installs");
     assert.doesNotMatch(clean, /cp \/f\/package-lock.json|\/f\/warm/);
     assert.match(prepareScript("lockfile", manager, paths, fixture), /cp \/f\/package-lock.json \/w\/project\/package-lock.json/);
     assert.doesNotMatch(prepareScript("lockfile", manager, paths, fixture), /\/f\/warm/);
     assert.match(prepareScript("cache", manager, paths, fixture), /cp -a \/f\/warm \/w\/cache/);
     assert.equal(prepareScript("repeat", manager, paths, fixture), "set -e\nsync");
+  });
+
+  it("sets the last install's folders aside whole, one folder per preparation, and leaves the state asked for", () => {
+    const fixtures = tempDir("install-fixture");
+    const fixture = { packageJson: join(fixtures, "package.json"), lockfile: join(fixtures, "package-lock.json"), warmCache: join(fixtures, "warm") };
+    writeFileSync(fixture.packageJson, "{}");
+    writeFileSync(fixture.lockfile, "{}");
+    mkdirSync(fixture.warmCache);
+    writeFileSync(join(fixture.warmCache, "entry"), "cached");
+    const paths = pathsIn(tempDir("install-state"));
+    const prepareIn = (state: "clean" | "cache+lockfile") => execFileSync("/bin/sh", ["-c", prepareScript(state, manager, paths, fixture)]);
+    prepareIn("cache+lockfile");
+    assert.equal(readFileSync(join(paths.cache, "entry"), "utf8"), "cached");
+    mkdirSync(join(paths.project, "node_modules/a"), { recursive: true });
+    writeFileSync(join(paths.project, "node_modules/a/index.js"), "installed");
+    symlinkSync("nowhere", join(paths.project, ".state"));
+    prepareIn("clean");
+    assert.deepEqual(readdirSync(paths.cache), []);
+    assert.ok(!existsSync(join(paths.project, "node_modules")) && !existsSync(join(paths.project, "package-lock.json")));
+    assert.throws(() => lstatSync(join(paths.project, ".state")), "a dangling link goes too");
+    prepareIn("clean");
+    const setAside = readdirSync(paths.removed).map((name) => readdirSync(join(paths.removed, name)).sort());
+    assert.equal(setAside.length, 3);
+    assert.ok(setAside.some((names) => names.length === 5), "node_modules, lockfile, .state, cache and home of the cache+lockfile install");
+    const found = readdirSync(paths.removed).flatMap((name) => readdirSync(join(paths.removed, name)).map((entry) => join(paths.removed, name, entry, "a/index.js")));
+    assert.equal(found.filter((file) => existsSync(file)).length, 1);
   });
 
   it("moves lockfiles between the committed registry address and the run's", () => {
