@@ -290,6 +290,9 @@ function saveOnInterrupt(run: Run, removeWorkDir: () => Promise<void>): () => Pr
 /** Checks, measures, checks again and saves one scenario; false when an interrupt stopped it (its handler saves). */
 async function measureScenario(run: Run, selected: ResolvedScenario): Promise<boolean> {
   const session = run.sessions.bySuite.get(selected.suite)!;
+  // Before the checks: their untimed work then warms what a long wait let cool.
+  await session.settle?.();
+  if (isInterrupted()) return false;
   const cells = await checkedCells(run, selected);
   // Interrupted while checking: nothing of this scenario was measured, and its session is closed.
   if (isInterrupted()) return false;

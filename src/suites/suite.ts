@@ -111,6 +111,11 @@ export interface SuiteOption {
 export interface SuiteSession<Config = unknown, P extends ProfileParams = ProfileParams> {
   /** The cells to measure for one scenario on one runtime (one per app and load point). */
   subjects(scenario: SuiteScenario<Config, P>, runtime: IdentifiedRuntime): Subject<Config, P>[];
+  /**
+   * Once per scenario, before its checks and outside any timeout: waits for what earlier work
+   * left on the machine to stop weighing on a trial.
+   */
+  settle?(): Promise<void>;
   /** Verifies a subject before it is measured. */
   check(subject: Subject<Config, P>): Promise<CheckOutcome>;
   /** Measures one trial. Throws TrialFailure when the subject breaks. */

@@ -8,6 +8,7 @@ import { HYPERFINE_TOOL } from "../../tools/hyperfine.ts";
 import { defineSuite } from "../suite.ts";
 import { STRACE_TOOL } from "../../tools/strace.ts";
 import { check } from "./check.ts";
+import { waitForFreedInodes } from "./freed-inodes.ts";
 import { countedIn, countInstalls, countSeconds, INSTALL_COUNT_METRICS } from "./counts.ts";
 import { STATES, installManagers, loadManagers, type InstallState, type Manager } from "./managers.ts";
 import { cellsOf, type InstallConfig, type InstallOptions, type InstallProfile, type InstallScenario } from "./manifest.ts";
@@ -39,7 +40,7 @@ const PACKAGE_S: Record<InstallState, { script: number; builtin: number }> = {
   repeat: { script: 0.001, builtin: 0 },
 };
 /**
- * Around each timed install: hyperfine, the state's preparation (removing the last tree, copying
+ * Around each timed install: hyperfine, the state's preparation (setting the last tree aside, copying
  * the warm cache, sync), reading the tree back. What that run left per timed install once its
  * installs, priming and the harness's start were taken out.
  */
@@ -108,6 +109,7 @@ export const installSuite = defineSuite<InstallConfig, InstallProfile, InstallOp
     return {
       subjects: (scenario, runtime) => subjects(session, scenario, runtime),
       check: (subject) => check(session, subject),
+      settle: () => waitForFreedInodes(session.context.workDir, session.settleS, session.context.log),
       trial: (subject, trialIndex) => trial(session, subject, trialIndex),
       count: (subject) => countInstalls(session, subject),
       finish: (subject) => finish(session, subject),

@@ -4,6 +4,7 @@ import { countedScenario, type SuiteContext } from "../suite.ts";
 import { countedIn, INSTALL_COUNT_METRICS } from "./counts.ts";
 import { cpusOf, machineAssignment, pinned } from "../../tools/cpu-split.ts";
 import { installCommand, committedLockfiles, loadManagers, type InstallPaths, type Manager } from "./managers.ts";
+import { removeTrees, settleSeconds } from "./freed-inodes.ts";
 import { cellsOf, type InstallOptions, type InstallScenario, type InstallSubject } from "./manifest.ts";
 import type { Preparation } from "./preparation.ts";
 import { configuredRegistry, LocalRegistry, registryStorageDir, snapshotKey } from "./registry.ts";
@@ -31,6 +32,8 @@ export interface InstallSession {
    * start a registry again, in the work folder the interrupt's save is removing.
    */
   closed: boolean;
+  /** How long after the last session deleted its trees the first timed install waits (freed-inodes.ts). */
+  readonly settleS: number;
 }
 
 export function openSession(context: SuiteContext<InstallOptions>): InstallSession {
@@ -45,6 +48,7 @@ export function openSession(context: SuiteContext<InstallOptions>): InstallSessi
     upstream: null,
     registry: null,
     closed: false,
+    settleS: settleSeconds(),
   };
 }
 
@@ -120,4 +124,5 @@ export async function closeSession(session: InstallSession): Promise<void> {
   const running = session.registry;
   session.registry = null;
   await (await running?.running.catch(() => null))?.stop();
+  await removeTrees(session.root);
 }
