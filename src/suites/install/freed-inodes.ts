@@ -10,9 +10,9 @@ import { folderSize } from "../../tools/sizes.ts";
  * ext4 without a journal is slow to reuse a freed inode (fs/ext4/ialloc.c, recently_deleted): each
  * allocation in the block group passes over every inode freed in the last minute, or six while
  * their table block is unwritten, a buffer lookup apiece. On the reference machine, 1,500 new files
- * took 39 ms, and 420 ms for six minutes after 50,000 were deleted (docs/suites/install.md). So a
- * session deletes its trees only when it closes, notes when, and the next session waits that
- * long before its first timed install. Other file systems reuse inodes at once: no note, no wait.
+ * took 39 ms, and up to 508 ms for six minutes after 50,000 were deleted (docs/suites/install.md).
+ * So a session deletes its trees only when it closes, notes when, and the next session waits that
+ * long before its checks. Other file systems reuse inodes at once: no note, no wait.
  */
 export const SETTLE_S = 370;
 /** Fewer freed files than this slow an install of `small` by less than its noise. */

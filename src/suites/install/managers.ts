@@ -52,7 +52,7 @@ export interface InstallPaths {
   readonly cache: string;
   /** HOME, XDG folders and TMPDIR of the manager: nothing it writes there is the user's. */
   readonly home: string;
-  /** Where a state's preparation moves the last install's folders (see prepareScript); removed with the run's work folder. */
+  /** Where a state's preparation moves the last install's folders (see prepareScript); deleted when the session closes. */
   readonly removed: string;
 }
 

@@ -53,7 +53,7 @@ export function prepare(session: InstallSession, subject: InstallSubject): Promi
         if ((await readdir(paths.cache)).length === 0) return fail(`${manager.name} left nothing in the cache folder it was given (${paths.cache}): its cache is elsewhere, so no state of the cache can be set up`);
         await rm(warmCache, { recursive: true, force: true });
         await rename(paths.cache, warmCache);
-        // The priming project stays until the work folder goes: deleted now, it would slow the first trials' installs (see prepareScript).
+        // The priming project stays until the session closes: deleted now, it would slow the first trials' installs (see prepareScript).
         return { error: null, lockfile, warmCache, lockedTree: tree };
       }
     }
