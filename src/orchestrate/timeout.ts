@@ -1,5 +1,5 @@
 import type { ChildProcess } from "node:child_process";
-import { UserError } from "../core/errors.ts";
+import { wholeSecondsSetting } from "../core/settings.ts";
 import { paramsSlug, type ParamValue } from "../core/params.ts";
 import { collectChildren, killGroup } from "../process/children.ts";
 import type { IdentifiedRuntime } from "../runtimes/identify.ts";
@@ -22,13 +22,7 @@ export const TRIAL_TIMEOUT_FLOOR_S = 60;
  * calling a slow trial hung.
  */
 export function trialTimeoutFloor(env: NodeJS.ProcessEnv = process.env): number {
-  const text = env.RUNTIME_BENCH_TRIAL_TIMEOUT_FLOOR;
-  if (text === undefined || text === "") return TRIAL_TIMEOUT_FLOOR_S;
-  const seconds = Number(text);
-  if (!Number.isInteger(seconds) || seconds < 1) {
-    throw new UserError(`RUNTIME_BENCH_TRIAL_TIMEOUT_FLOOR: '${text}' is not a whole number of seconds (use e.g. 60)`);
-  }
-  return seconds;
+  return wholeSecondsSetting(env, "RUNTIME_BENCH_TRIAL_TIMEOUT_FLOOR", TRIAL_TIMEOUT_FLOOR_S, 1, "use e.g. 60");
 }
 
 export interface TrialTimeout {

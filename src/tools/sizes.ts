@@ -22,6 +22,14 @@ function* regularFiles(dirs: readonly string[]): Generator<string> {
   }
 }
 
+/** How many regular files are under a folder, symlinks not followed. */
+export function fileCount(dir: string): number {
+  let files = 0;
+  const walk = regularFiles([dir]);
+  while (!walk.next().done) files += 1;
+  return files;
+}
+
 /** Apparent size (MB, 10^6 bytes) and count of the regular files under a folder, symlinks not followed. */
 export function folderSize(dir: string): { mb: number; files: number } {
   let bytes = 0;

@@ -2,9 +2,10 @@ import { existsSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { UserError } from "../../core/errors.ts";
 import { cacheDir } from "../../core/paths.ts";
-import { folderSize } from "../../tools/sizes.ts";
+import { wholeSecondsSetting } from "../../core/settings.ts";
+import { mountHolding } from "../../tools/mounts.ts";
+import { fileCount } from "../../tools/sizes.ts";
 
 /**
  * ext4 without a journal is slow to reuse a freed inode (fs/ext4/ialloc.c, recently_deleted): each
@@ -22,17 +23,10 @@ function stampFile(): string {
   return join(cacheDir(), "install-trees-freed.json");
 }
 
-/** Whether `path` lies on ext4 mounted without a journal, from /proc/self/mountinfo and the journals /proc/fs/jbd2 lists (device-inode). */
-export function onJournalLessExt4(path: string, mountinfo: string, journals: readonly string[]): boolean {
-  const mount = mountinfo
-    .split("\n")
-    .map((line) => {
-      const [fields, filesystem] = line.split(" - ");
-      return { point: fields?.split(" ")[4] ?? "", type: filesystem?.split(" ")[0] ?? "", source: filesystem?.split(" ")[1] ?? "" };
-    })
-    .filter(({ point }) => point !== "" && (path === point || path.startsWith(point.endsWith("/") ? point : `${point}/`)))
-    .sort((a, b) => b.point.length - a.point.length)[0];
-  if (mount?.type !== "ext4") return false;
+/** Whether `realPath` lies on ext4 mounted without a journal, from /proc/self/mountinfo and the journals /proc/fs/jbd2 lists (device-inode). */
+export function onJournalLessExt4(realPath: string, mountinfo: string, journals: readonly string[]): boolean {
+  const mount = mountHolding(realPath, mountinfo);
+  if (mount.type !== "ext4") return false;
   const device = basename(mount.source);
   return !journals.some((name) => name.startsWith(`${device}-`));
 }
@@ -43,13 +37,9 @@ function delaysInodeReuse(dir: string): boolean {
   return onJournalLessExt4(realpathSync(dir), readFileSync("/proc/self/mountinfo", "utf8"), journals);
 }
 
-/** RUNTIME_BENCH_INSTALL_SETTLE (whole seconds), else SETTLE_S: 0 where no figure is compared (the tests). */
+/** RUNTIME_BENCH_INSTALL_SETTLE, else SETTLE_S: 0 where no figure is compared (the tests). */
 export function settleSeconds(env: NodeJS.ProcessEnv = process.env): number {
-  const text = env.RUNTIME_BENCH_INSTALL_SETTLE;
-  if (text === undefined || text === "") return SETTLE_S;
-  const seconds = Number(text);
-  if (!Number.isInteger(seconds) || seconds < 0) throw new UserError(`RUNTIME_BENCH_INSTALL_SETTLE: '${text}' is not a whole number of seconds (use e.g. ${SETTLE_S}, or 0 not to wait)`);
-  return seconds;
+  return wholeSecondsSetting(env, "RUNTIME_BENCH_INSTALL_SETTLE", SETTLE_S, 0, `use e.g. ${SETTLE_S}, or 0 not to wait`);
 }
 
 /** How long to wait still, from a stamp as removeTrees writes it; 0 for one that is not (a crash cut it short) or lies ahead of the clock. */
@@ -67,7 +57,7 @@ export function secondsLeft(stamp: string, nowMs: number, windowS: number): { se
 /** Deletes a session's install folder; where that delays inode reuse, notes when, if it held enough files to matter. */
 export async function removeTrees(root: string): Promise<void> {
   const delays = delaysInodeReuse(root);
-  const files = delays ? folderSize(root).files : 0;
+  const files = delays ? fileCount(root) : 0;
   await rm(root, { recursive: true, force: true });
   if (files < NOTED_FROM_FILES) return;
   await mkdir(cacheDir(), { recursive: true });
