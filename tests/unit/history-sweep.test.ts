@@ -3,7 +3,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { bench, tempDir } from "../../benchmarks/lib/cli.ts";
-import { reportText } from "../../src/cli/commands/sweep/chains.ts";
+import { owedText, reportText } from "../../src/cli/commands/sweep/chains.ts";
 import type { CompareRow } from "../../src/compare/types.ts";
 import { RunnerCoverage } from "../../src/history/coverage.ts";
 import { collectStaged, earlierRuns, keepRuns, sweepPaceFile } from "../../src/history/stage.ts";
@@ -479,6 +479,16 @@ describe("a sweep: each link, then its steps narrowed", () => {
     const link = (runtime: "node" | "deno") => ({ link: { runtime, from: "1.0.0", to: "1.1.0" }, scenarios: [SCENARIO], apps: [], params: {}, purpose: "chain" as const });
     assert.deepEqual(paceOf(kept, link("node")), { factor: 0.5, text: "the slowest pace of the latest 5 links of node" });
     assert.deepEqual(paceOf(kept, link("deno")), { factor: 1, text: "no link of deno measured yet: the estimate's own pace" });
+  });
+
+  it("gives `--plan`'s owed narrowing runs their time at the sweep's pace beside the time at the cap, and the sum of each", () => {
+    const kept: TimedRun[] = [1060, 1130].map((measured) => ({ purpose: "narrowing" as const, subject: "deno workers/throughput", measured, estimated: 200 }));
+    const owed = (runtime: "deno" | "bun"): Required<SweepJob> => ({ link: { runtime, from: "2.0.4", to: "2.1.0" }, scenarios: ["workers/throughput"], apps: ["worker-threads"], params: {}, purpose: "narrowing" });
+    const [header, table] = owedText([owed("deno"), owed("bun")], () => ({ seconds: 100, maxSeconds: 600 }), kept);
+    assert.match(header!, /these 2 runs first \(20 min 00 s at the cap, 1 h 7 min at the sweep's pace\)/);
+    assert.match(table!, /deno 2\.0\.4 → 2\.1\.0 .* 10 min 00 s +56 min 30 s\n/, "deno's at 5.65 times, the slowest of its own");
+    assert.match(table!, /bun 2\.0\.4 → 2\.1\.0 .* 10 min 00 s +10 min 00 s$/, "bun's at its estimate: no run of bun measured yet");
+    assert.deepEqual(owedText([], () => ({ seconds: 0, maxSeconds: 0 }), kept), ["No step in data/ waits for narrowing: every confirmed step of a link measured is narrowed as far as it goes."]);
   });
 
   it("prices a run at the slowest of the latest runs of its kind, so that runs whose cells decided early do not price one at the cap below what it takes", () => {

@@ -10,7 +10,7 @@ import { RunnerCoverage, cutShort } from "../../../history/coverage.ts";
 import { narrowingRuns } from "../../../history/narrow.ts";
 import { chainLinks, linkLabel, releasesBetween, selectReleases, type RuntimeRelease } from "../../../history/select.ts";
 import { earlierRuns, keepRuns, linkJob } from "../../../history/stage.ts";
-import { jobKey, nextRuns, paceOf, pendingJobs, runSweep, type Chain, type JobCost, type SweepHooks, type SweepJob, type SweepPlan, type SweepReport } from "../../../history/sweep.ts";
+import { jobKey, nextRuns, paceOf, pendingJobs, runSweep, type Chain, type JobCost, type SweepHooks, type SweepJob, type SweepPlan, type SweepReport, type TimedRun } from "../../../history/sweep.ts";
 import { planRun } from "../../../orchestrate/estimate.ts";
 import { isInterrupted } from "../../../process/children.ts";
 import { publishedReleases, type Release } from "../../../releases/published.ts";
@@ -123,13 +123,19 @@ function costModel(request: SweepRequest): (job: Required<SweepJob>) => JobCost 
  * decays it by e every minute.
  */
 const loadFadeSeconds = (maxLoad: number) => Math.max(0, 60 * Math.log(cpus().length / maxLoad));
-/** The narrowing runs data/ says a sweep owes before anything else: the first of each unfinished bisection. */
-function owedText(owed: readonly Required<SweepJob>[], cost: (job: Required<SweepJob>) => JobCost): string[] {
+/**
+ * The narrowing runs data/ says a sweep owes before anything else: the first of each unfinished bisection, each at the
+ * cap and at the pace the sweep would price it at (`earlier`: the runs earlier sweeps kept). Their estimates can be far
+ * off (Deno's runs of workers/throughput took 5.5 times theirs), and the pace is what the sweep starts a run by.
+ */
+export function owedText(owed: readonly Required<SweepJob>[], cost: (job: Required<SweepJob>) => JobCost, earlier: readonly TimedRun[]): string[] {
   if (owed.length === 0) return ["No step in data/ waits for narrowing: every confirmed step of a link measured is narrowed as far as it goes."];
-  const rows = owed.map((job) => [`${linkLabel(job.link)}`, job.scenarios.join(", "), job.apps.join(", ") || "the sweep's", loadPointOptions(job.params) || "every", formatDuration(cost(job).maxSeconds)]);
+  const paced = (job: Required<SweepJob>) => cost(job).maxSeconds * paceOf(earlier, job).factor;
+  const total = (seconds: (job: Required<SweepJob>) => number) => formatDuration(owed.reduce((sum, job) => sum + seconds(job), 0));
+  const rows = owed.map((job) => [`${linkLabel(job.link)}`, job.scenarios.join(", "), job.apps.join(", ") || "the sweep's", loadPointOptions(job.params) || "every", formatDuration(cost(job).maxSeconds), formatDuration(paced(job))]);
   return [
-    `Steps in data/ whose narrowing is not finished: the sweep measures these ${count(owed.length, "run")} first (${formatDuration(owed.reduce((sum, job) => sum + cost(job).maxSeconds, 0))} at the cap), and the runs after them depend on what they show (a release downloaded before whose binary does not run here is left out, as the sweep leaves it out; one not downloaded yet is counted, and left out when the sweep finds it does not run):`,
-    formatTable(["narrowing run", "scenario", "apps", "load points", "at the cap"], rows),
+    `Steps in data/ whose narrowing is not finished: the sweep measures these ${count(owed.length, "run")} first (${total((job) => cost(job).maxSeconds)} at the cap, ${total(paced)} at the sweep's pace), and the runs after them depend on what they show (a release downloaded before whose binary does not run here is left out, as the sweep leaves it out; one not downloaded yet is counted, and left out when the sweep finds it does not run):`,
+    formatTable(["narrowing run", "scenario", "apps", "load points", "at the cap", "at the sweep's pace"], rows),
   ];
 }
 
@@ -165,9 +171,9 @@ export async function planText(request: SweepRequest, resolved: ResolvedChains):
     "",
     `Profile ${request.profile}${request.trials === undefined ? "" : ` with --trials ${request.trials}`}, ${count(chains[0]!.scenarios.length, "scenario")} a link${chains.length > 1 ? " (of the first runtime)" : ""}, on ${request.testbed.name}: each link is one run of its two releases beside each other.`,
     "Times are the suites' estimates at each profile's minimum trials, and (in brackets) with every cell at its cap of adaptive trials; --time-limit starts a link only when its time with every cell at its cap (scaled by the sweep's pace) fits in what is left.",
-    "The sweep's pace: the time at the cap scaled as a sweep would price each link, by the largest ratio of measured to estimated time among the latest links of its runtime that earlier sweeps of this data folder measured (1 where none did; kept below the per-user cache, so a new machine starts at 1).",
+    "The sweep's pace: the time at the cap scaled as a sweep would price each run, by the largest ratio of measured to estimated time among the latest runs of its kind (a link: its runtime's links; a narrowing run: its runtime's on its scenario, else on its suite, else on any) that earlier sweeps of this data folder measured (1 where none did; kept below the per-user cache, so a new machine starts at 1).",
     `Narrowing a confirmed step between releases k apart adds at most ${narrowingRuns(1)}, ${narrowingRuns(3)} or ${narrowingRuns(7)} runs for k = 1, 3 or 7, each of the step's scenario alone (${chains[0]!.scenarios[0]}: about ${formatDuration(hello.seconds)} a run).`,
-    ...owedText(owed, cost),
+    ...owedText(owed, cost, earlier),
     ...sideBySideHint(request, chains, coverage),
     `Before each run the sweep waits for the load of the run before it to leave the 1-minute load average: up to ${formatDuration(loadFadeSeconds(request.maxLoad))} after a run that kept every CPU busy (more than a short narrowing run takes), not in the times above.`,
   ].join("\n");
