@@ -169,6 +169,11 @@ export function paceOf(recent: readonly TimedRun[], job: Required<SweepJob>): { 
   return { factor, text: `${none}: ${pace} of the latest ${runsOf(job.purpose, runs.length, others)}` };
 }
 
+/** A job's seconds at the cap scaled by the pace of the latest runs of its kind: what a sweep starts it by, and `--plan` prices it at. */
+export function pacedSeconds(recent: readonly TimedRun[], job: Required<SweepJob>, cost: JobCost): number {
+  return cost.maxSeconds * paceOf(recent, job).factor;
+}
+
 /** The machinery of one sweep: the queue's pace, the gate before each run, and its progress lines. */
 class SweepRun {
   stopped: SweepReport["stopped"] = null;
@@ -204,7 +209,7 @@ class SweepRun {
 
   /** The job's seconds with every look its adaptive trials may need, at the slowest pace of the latest runs of its kind. */
   private price(job: Required<SweepJob>): number {
-    return this.hooks.cost(job).maxSeconds * paceOf(this.recent, job).factor;
+    return pacedSeconds(this.recent, job, this.hooks.cost(job));
   }
 
   /**
@@ -252,7 +257,7 @@ class SweepRun {
     const pace = paceOf(this.recent, job);
     const cells = [job.apps.join(", "), loadPointOptions(job.params)].filter(Boolean).join("; ");
     const what = `${linkLabel(job.link)} on ${job.scenarios.length === 1 ? job.scenarios[0] : `${job.scenarios.length} scenarios`}${cells ? ` (${cells})` : ""}`;
-    this.hooks.log(`sweep ${position}: ${what}: up to ${formatDuration(this.hooks.cost(job).maxSeconds * pace.factor)}; up to ${formatDuration(queued)} for what is queued (the estimate at every look × ${pace.factor.toFixed(2)}, ${pace.text})`);
+    this.hooks.log(`sweep ${position}: ${what}: up to ${formatDuration(this.price(job))}; up to ${formatDuration(queued)} for what is queued (the estimate at every look × ${pace.factor.toFixed(2)}, ${pace.text})`);
     const started = this.hooks.now();
     const outcome = await this.hooks.measure(job, left);
     if (outcome === "interrupted") return this.stop("interrupted");

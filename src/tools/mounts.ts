@@ -8,8 +8,6 @@ export interface Mount {
   /** The mount's options and the filesystem's own (e.g. "rw,relatime" and "rw,errors=remount-ro"). */
   readonly mount_options: string;
   readonly super_options: string;
-  /** A tmpfs "disk" benchmark measures memory copies. */
-  readonly tmpfs: boolean;
 }
 
 // /proc/self/mountinfo escapes spaces, tabs, newlines and backslashes in octal.
@@ -26,14 +24,12 @@ export function mountHolding(realPath: string, mountinfo = readFileSync("/proc/s
     const inside = mountPoint === "/" || realPath === mountPoint || realPath.startsWith(`${mountPoint}/`);
     // Later lines are mounted over earlier ones at the same point.
     if (!inside || (best && best.mount_point.length > mountPoint.length)) continue;
-    const type = fields[dash + 1]!;
     best = {
       mount_point: mountPoint,
-      type,
+      type: fields[dash + 1]!,
       source: unescape(fields[dash + 2]!),
       mount_options: fields[5]!,
       super_options: fields[dash + 3]!,
-      tmpfs: type === "tmpfs" || type === "ramfs",
     };
   }
   if (!best) throw new Error(`no mount holds ${realPath} in /proc/self/mountinfo`);

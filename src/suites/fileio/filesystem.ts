@@ -3,13 +3,19 @@ import { errorMessage } from "../../core/errors.ts";
 import { mountHolding, type Mount } from "../../tools/mounts.ts";
 
 /** What the numbers of a file I/O run depend on besides the runtime: where its data lives. */
-export interface FilesystemInfo extends Mount {
+export interface FilesystemInfo extends Filesystem {
   readonly block_bytes: number;
 }
 
+export interface Filesystem extends Mount {
+  /** A tmpfs "disk" benchmark measures memory copies. */
+  readonly tmpfs: boolean;
+}
+
 /** The mount that holds `path`, its links resolved. */
-export function filesystemOf(path: string, mountinfo?: string): Mount {
-  return mountHolding(realpathSync(path), mountinfo);
+export function filesystemOf(path: string, mountinfo?: string): Filesystem {
+  const mount = mountHolding(realpathSync(path), mountinfo);
+  return { ...mount, tmpfs: mount.type === "tmpfs" || mount.type === "ramfs" };
 }
 
 export function describeFilesystem(path: string): FilesystemInfo {

@@ -10,7 +10,7 @@ import { RunnerCoverage, cutShort } from "../../../history/coverage.ts";
 import { narrowingRuns } from "../../../history/narrow.ts";
 import { chainLinks, linkLabel, releasesBetween, selectReleases, type RuntimeRelease } from "../../../history/select.ts";
 import { earlierRuns, keepRuns, linkJob } from "../../../history/stage.ts";
-import { jobKey, nextRuns, paceOf, pendingJobs, runSweep, type Chain, type JobCost, type SweepHooks, type SweepJob, type SweepPlan, type SweepReport, type TimedRun } from "../../../history/sweep.ts";
+import { jobKey, nextRuns, pacedSeconds, pendingJobs, runSweep, type Chain, type JobCost, type SweepHooks, type SweepJob, type SweepPlan, type SweepReport, type TimedRun } from "../../../history/sweep.ts";
 import { planRun } from "../../../orchestrate/estimate.ts";
 import { isInterrupted } from "../../../process/children.ts";
 import { publishedReleases, type Release } from "../../../releases/published.ts";
@@ -130,7 +130,7 @@ const loadFadeSeconds = (maxLoad: number) => Math.max(0, 60 * Math.log(cpus().le
  */
 export function owedText(owed: readonly Required<SweepJob>[], cost: (job: Required<SweepJob>) => JobCost, earlier: readonly TimedRun[]): string[] {
   if (owed.length === 0) return ["No step in data/ waits for narrowing: every confirmed step of a link measured is narrowed as far as it goes."];
-  const paced = (job: Required<SweepJob>) => cost(job).maxSeconds * paceOf(earlier, job).factor;
+  const paced = (job: Required<SweepJob>) => pacedSeconds(earlier, job, cost(job));
   const total = (seconds: (job: Required<SweepJob>) => number) => formatDuration(owed.reduce((sum, job) => sum + seconds(job), 0));
   const rows = owed.map((job) => [`${linkLabel(job.link)}`, job.scenarios.join(", "), job.apps.join(", ") || "the sweep's", loadPointOptions(job.params) || "every", formatDuration(cost(job).maxSeconds), formatDuration(paced(job))]);
   return [
@@ -150,7 +150,7 @@ export async function planText(request: SweepRequest, resolved: ResolvedChains):
     const pending = pendingJobs([chain], coverage, scenarioVersion);
     const perLink = chain.links.length === 0 ? { seconds: 0, maxSeconds: 0 } : cost({ link: chain.links.at(-1)!, scenarios: chain.scenarios, apps: [], params: {}, purpose: "chain" });
     const left = pending.map(cost);
-    const paced = pending.reduce((sum, job, i) => sum + left[i]!.maxSeconds * paceOf(earlier, job).factor, 0);
+    const paced = pending.reduce((sum, job, i) => sum + pacedSeconds(earlier, job, left[i]!), 0);
     const versions = [chain.links[0]!.from, ...chain.links.map((link) => link.to)];
     return [
       chain.runtime,
